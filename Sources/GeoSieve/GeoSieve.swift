@@ -1,0 +1,3 @@
+// GeoSieve: the umbrella module. `import GeoSieve` brings in every public module of the engine.
+@_exported import SieveGEOS
+@_exported import SieveGeometry

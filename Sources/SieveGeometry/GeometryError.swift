@@ -1,0 +1,93 @@
+/// The error thrown by SieveGeometry: reading a geometry from text or bytes, building one from
+/// coordinates, or projecting it.
+///
+/// The error says what is wrong (``message``), what kind of problem it is (``kind``) and where:
+/// a 1-based character ``position`` in the input text for WKT and JSON, a byte offset for WKB,
+/// and for JSON also a ``path`` such as `coordinates[0][3]`.
+///
+/// ```swift
+/// do {
+///     _ = try Geometry(wkt: "POINT (1 2")
+/// } catch let error as GeometryError {
+///     print(error)  // invalid WKT at position 11: expected ')'
+/// }
+/// ```
+///
+/// Match on a kind with `catch GeometryError.invalidWKT { … }`.
+public struct GeometryError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The category of a ``GeometryError``. New kinds may be added; `switch` over them with a
+    /// `default` case.
+    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// Malformed or truncated Well-Known Text.
+        public static let invalidWKT = Kind(rawValue: "invalid WKT")
+        /// Malformed or truncated Well-Known Binary.
+        public static let invalidWKB = Kind(rawValue: "invalid WKB")
+        /// Malformed JSON text (before any geometry is read from it).
+        public static let invalidJSON = Kind(rawValue: "invalid JSON")
+        /// JSON that is not a valid GeoJSON geometry object.
+        public static let invalidGeoJSON = Kind(rawValue: "invalid GeoJSON")
+        /// JSON that is not a valid Esri JSON geometry object.
+        public static let invalidEsriJSON = Kind(rawValue: "invalid Esri JSON")
+        /// Text that is none of the accepted geometry notations.
+        public static let unrecognizedFormat = Kind(rawValue: "unrecognized geometry")
+        /// Coordinates that cannot form the geometry: NaN or infinite values, a path with fewer
+        /// than two points, a ring with fewer than four points or not closed.
+        public static let invalidCoordinates = Kind(rawValue: "invalid coordinates")
+        /// A projection the engine does not support.
+        public static let unsupportedProjection = Kind(rawValue: "unsupported projection")
+
+        /// Lets `catch GeometryError.invalidWKT` match every error of that kind.
+        public static func ~= (kind: Kind, error: any Error) -> Bool {
+            (error as? GeometryError)?.kind == kind
+        }
+    }
+
+    /// What kind of problem this is.
+    public var kind: Kind
+    /// What is wrong, in words.
+    public var message: String
+    /// Where in the input: a 1-based character position for text (WKT, JSON), a 0-based byte
+    /// offset for WKB. `nil` when the error is not tied to a position.
+    public var position: Int?
+    /// For JSON input, the path of the offending member, e.g. `rings[1][0]`.
+    public var path: String?
+
+    /// Creates an error.
+    public init(_ kind: Kind, _ message: String, position: Int? = nil, path: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.position = position
+        self.path = path
+    }
+
+    /// One line: `<kind>[ at position N][ (path)]: <message>`.
+    public var description: String {
+        var text = kind.rawValue
+        if let position {
+            text += kind == .invalidWKB ? " at byte \(position)" : " at position \(position)"
+        }
+        if let path, !path.isEmpty {
+            text += " (\(path))"
+        }
+        return text + ": " + message
+    }
+
+    /// `catch GeometryError.invalidWKT` reads as a kind of this type.
+    public static var invalidWKT: Kind { .invalidWKT }
+    /// See ``Kind/invalidWKB``.
+    public static var invalidWKB: Kind { .invalidWKB }
+    /// See ``Kind/invalidJSON``.
+    public static var invalidJSON: Kind { .invalidJSON }
+    /// See ``Kind/invalidGeoJSON``.
+    public static var invalidGeoJSON: Kind { .invalidGeoJSON }
+    /// See ``Kind/invalidEsriJSON``.
+    public static var invalidEsriJSON: Kind { .invalidEsriJSON }
+    /// See ``Kind/invalidCoordinates``.
+    public static var invalidCoordinates: Kind { .invalidCoordinates }
+    /// See ``Kind/unsupportedProjection``.
+    public static var unsupportedProjection: Kind { .unsupportedProjection }
+}

@@ -1,0 +1,234 @@
+/// One or more polygon parts, each an outer ring with zero or more holes, stored flat.
+///
+/// All vertices live in one buffer. ``ringOffsets`` marks where each ring starts, and
+/// ``partOffsets`` marks which rings belong to which part: the first ring of a part is its outer
+/// ring, the others are its holes. Every ring is closed (its last vertex equals its first) and has
+/// at least four vertices.
+///
+/// GeoJSON `Polygon`/`MultiPolygon` and WKT `POLYGON`/`MULTIPOLYGON` map parts one to one.
+/// Esri JSON has a flat list of `rings` with orientation telling outer (clockwise) from hole
+/// (counter-clockwise); ``init(esriRings:layout:)`` rebuilds the parts from that.
+/// Ring orientation is kept as read; writers normalize it as their format requires
+/// (``outerRingsCounterClockwise(_:)``).
+public struct Polygon: Hashable, Sendable {
+    /// All vertices of all rings.
+    public let coordinates: CoordinateBuffer
+    /// `ringOffsets[r] ..< ringOffsets[r + 1]` are the vertices of ring `r`; one more element
+    /// than there are rings, starting with 0.
+    public let ringOffsets: [Int]
+    /// `partOffsets[p] ..< partOffsets[p + 1]` are the rings of part `p`; the first is the outer
+    /// ring. One more element than there are parts, starting with 0.
+    public let partOffsets: [Int]
+    /// The bounding box of all vertices, computed once.
+    public let envelope: Envelope
+
+    /// Creates a polygon from flat storage.
+    /// - Throws: ``GeometryError/Kind/invalidCoordinates`` when a coordinate is not finite, a
+    ///   ring has fewer than four vertices or is not closed, or a part has no ring.
+    public init(coordinates: CoordinateBuffer, ringOffsets: [Int], partOffsets: [Int]) throws(GeometryError) {
+        precondition(ringOffsets.first == 0 && ringOffsets.last == coordinates.count, "ring offsets do not span the buffer")
+        precondition(partOffsets.first == 0 && partOffsets.last == ringOffsets.count - 1, "part offsets do not span the rings")
+        guard coordinates.isFinite else {
+            throw GeometryError(.invalidCoordinates, "polygon coordinates must be finite numbers")
+        }
+        for p in 0..<(partOffsets.count - 1) where partOffsets[p + 1] <= partOffsets[p] {
+            throw GeometryError(.invalidCoordinates, "polygon part \(p) has no ring")
+        }
+        for r in 0..<(ringOffsets.count - 1) {
+            let count = ringOffsets[r + 1] - ringOffsets[r]
+            guard count >= 4 else {
+                throw GeometryError(
+                    .invalidCoordinates, "ring \(r) has \(count) point(s); a closed ring needs at least 4")
+            }
+            let first = ringOffsets[r], last = ringOffsets[r + 1] - 1
+            guard coordinates.x(at: first) == coordinates.x(at: last), coordinates.y(at: first) == coordinates.y(at: last) else {
+                throw GeometryError(.invalidCoordinates, "ring \(r) is not closed: its first and last points differ")
+            }
+        }
+        self.coordinates = coordinates
+        self.ringOffsets = ringOffsets
+        self.partOffsets = partOffsets
+        self.envelope = coordinates.envelope
+    }
+
+    /// Creates a polygon from parts, each a list of rings (outer ring first, then holes).
+    public init(parts: [[[Point]]], layout: CoordinateLayout? = nil) throws(GeometryError) {
+        let layout = layout ?? parts.first?.first?.first?.layout ?? .xy
+        var buffer = CoordinateBuffer(layout: layout)
+        var rings = [0]
+        var partOffsets = [0]
+        for part in parts {
+            for ring in part {
+                for point in ring { buffer.append(point) }
+                rings.append(buffer.count)
+            }
+            partOffsets.append(rings.count - 1)
+        }
+        try self.init(coordinates: buffer, ringOffsets: rings, partOffsets: partOffsets)
+    }
+
+    /// Creates a single-part polygon from an outer ring and holes.
+    public init(exterior: [Point], holes: [[Point]] = []) throws(GeometryError) {
+        try self.init(parts: [[exterior] + holes])
+    }
+
+    /// Creates a polygon from Esri JSON rings, which carry no part structure.
+    ///
+    /// Following the Esri convention (y up), clockwise rings are outer rings and
+    /// counter-clockwise rings are holes. Each hole joins the smallest outer ring that contains
+    /// its first vertex; a hole that no outer ring contains becomes an outer ring of its own.
+    /// When no ring is clockwise at all (a common mistake), every ring is an outer ring, nested
+    /// by containment in the same way: a ring inside an odd number of others is a hole.
+    /// Degenerate rings (zero area) count as outer rings.
+    public init(esriRings: [[Point]], layout: CoordinateLayout? = nil) throws(GeometryError) {
+        let layout = layout ?? esriRings.first?.first?.layout ?? .xy
+        var buffer = CoordinateBuffer(layout: layout)
+        var offsets = [0]
+        for ring in esriRings {
+            for point in ring { buffer.append(point) }
+            offsets.append(buffer.count)
+        }
+        // Validate ring shapes before looking at orientation.
+        let flat = try Polygon(coordinates: buffer, ringOffsets: offsets, partOffsets: Array(0...esriRings.count))
+        let ringCount = esriRings.count
+        let areas = (0..<ringCount).map { flat.coordinates.signedDoubleArea(of: flat.ringRange($0)) }
+        var isOuter = areas.map { $0 <= 0 }
+        if !isOuter.contains(true) || ringCount == 0 {
+            // No clockwise ring: decide by nesting depth.
+            isOuter = (0..<ringCount).map { r in
+                var depth = 0
+                for other in 0..<ringCount where other != r && flat.ring(other, containsVertexOf: r) {
+                    depth += 1
+                }
+                return depth % 2 == 0
+            }
+        }
+        // Assign holes to the smallest containing outer ring.
+        var holesOf = [Int: [Int]]()
+        var outers = (0..<ringCount).filter { isOuter[$0] }
+        for r in 0..<ringCount where !isOuter[r] {
+            let host = outers
+                .filter { flat.ring($0, containsVertexOf: r) }
+                .min { abs(areas[$0]) < abs(areas[$1]) }
+            if let host {
+                holesOf[host, default: []].append(r)
+            } else {
+                outers.append(r)
+            }
+        }
+        outers.sort()
+        var parts: [[Range<Int>]] = []
+        for outer in outers {
+            parts.append([flat.ringRange(outer)] + (holesOf[outer] ?? []).map { flat.ringRange($0) })
+        }
+        var reordered = CoordinateBuffer(layout: layout)
+        var ringOffsets = [0]
+        var partOffsets = [0]
+        for part in parts {
+            for range in part {
+                for i in range { reordered.append(flat.coordinates[i]) }
+                ringOffsets.append(reordered.count)
+            }
+            partOffsets.append(ringOffsets.count - 1)
+        }
+        try self.init(coordinates: reordered, ringOffsets: ringOffsets, partOffsets: partOffsets)
+    }
+
+    /// The empty polygon (no parts).
+    public static let empty = Polygon(uncheckedEmpty: ())
+
+    private init(uncheckedEmpty: Void) {
+        coordinates = CoordinateBuffer()
+        ringOffsets = [0]
+        partOffsets = [0]
+        envelope = .empty
+    }
+
+    /// Number of rings in all parts.
+    public var ringCount: Int { ringOffsets.count - 1 }
+    /// Number of parts (outer rings).
+    public var partCount: Int { partOffsets.count - 1 }
+    /// Whether there are no parts.
+    public var isEmpty: Bool { partCount == 0 }
+    /// The vertex index range of ring `r`.
+    public func ringRange(_ r: Int) -> Range<Int> { ringOffsets[r]..<ringOffsets[r + 1] }
+    /// The ring index range of part `p` (the first is the outer ring).
+    public func partRingRange(_ p: Int) -> Range<Int> { partOffsets[p]..<partOffsets[p + 1] }
+    /// Ring `r` as points.
+    public func ring(_ r: Int) -> [Point] { ringRange(r).map { coordinates[$0] } }
+    /// The parts, each a list of rings of points (outer ring first).
+    public var parts: [[[Point]]] { (0..<partCount).map { p in partRingRange(p).map { ring($0) } } }
+    /// Twice the signed area of ring `r`: positive when counter-clockwise (y up).
+    public func signedDoubleArea(ofRing r: Int) -> Double { coordinates.signedDoubleArea(of: ringRange(r)) }
+
+    /// The same polygon with every outer ring turned counter-clockwise and every hole clockwise
+    /// when `counterClockwise` is `true` (GeoJSON, RFC 7946 §3.1.6), or the other way round when
+    /// `false` (Esri JSON). Rings of zero area are left as they are.
+    public func outerRingsCounterClockwise(_ counterClockwise: Bool) -> Polygon {
+        var buffer = CoordinateBuffer(layout: coordinates.layout)
+        for p in 0..<partCount {
+            for r in partRingRange(p) {
+                let range = ringRange(r)
+                let area = coordinates.signedDoubleArea(of: range)
+                let isOuter = r == partOffsets[p]
+                let wantCCW = isOuter == counterClockwise
+                let reverse = area != 0 && (area > 0) != wantCCW
+                if reverse {
+                    for i in range.reversed() { buffer.append(coordinates[i]) }
+                } else {
+                    for i in range { buffer.append(coordinates[i]) }
+                }
+            }
+        }
+        return Polygon(trusted: buffer, ringOffsets: ringOffsets, partOffsets: partOffsets, envelope: envelope)
+    }
+
+    private init(trusted coordinates: CoordinateBuffer, ringOffsets: [Int], partOffsets: [Int], envelope: Envelope) {
+        self.coordinates = coordinates
+        self.ringOffsets = ringOffsets
+        self.partOffsets = partOffsets
+        self.envelope = envelope
+    }
+
+    /// Whether ring `r` contains a vertex of ring `other` (even-odd rule; a vertex on the
+    /// boundary of `r` does not count, the next vertex is tried instead).
+    func ring(_ r: Int, containsVertexOf other: Int) -> Bool {
+        let candidate = ringRange(other)
+        guard ringRange(r).count >= 4 else { return false }
+        let box = coordinates.envelope(of: ringRange(r))
+        for i in candidate.dropLast() {
+            let x = coordinates.x(at: i), y = coordinates.y(at: i)
+            guard box.contains(x: x, y: y) else { return false }
+            switch ring(r, locate: x, y) {
+            case .inside: return true
+            case .outside: return false
+            case .boundary: continue
+            }
+        }
+        return false
+    }
+
+    enum RingLocation { case inside, outside, boundary }
+
+    /// Where `(x, y)` lies relative to ring `r` (crossing-number test with exact boundary check).
+    func ring(_ r: Int, locate x: Double, _ y: Double) -> RingLocation {
+        let range = ringRange(r)
+        var inside = false
+        var j = range.upperBound - 1
+        for i in range {
+            let xi = coordinates.x(at: i), yi = coordinates.y(at: i)
+            let xj = coordinates.x(at: j), yj = coordinates.y(at: j)
+            // On the segment?
+            let cross = (xj - xi) * (y - yi) - (yj - yi) * (x - xi)
+            if cross == 0, min(xi, xj) <= x, x <= max(xi, xj), min(yi, yj) <= y, y <= max(yi, yj) {
+                return .boundary
+            }
+            if (yi > y) != (yj > y) {
+                let xCross = xi + (y - yi) * (xj - xi) / (yj - yi)
+                if x < xCross { inside.toggle() }
+            }
+            j = i
+        }
+        return inside ? .inside : .outside
+    }
+}
