@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+internal import CGEOS
+
+/// A GEOS context handle (`GEOSContextHandle_t`) and the last error GEOS reported on it.
+///
+/// GEOS keeps per-handle state (its message buffer), so a handle must never be used by two
+/// threads at once; the GEOS documentation asks for one handle per thread. `GEOSContext` is
+/// therefore **not** `Sendable`: the compiler keeps each context, and every ``GEOSGeometry`` and
+/// ``PreparedGeometry`` made with it, inside one isolation region.
+///
+/// Create one per task or worker and reuse it for every call (creating a handle per call is
+/// measurably slower), or borrow the calling thread's context with ``withCurrent(_:)``.
+///
+/// The error handler GEOS calls only stores the message here; the Swift call that received the
+/// failure sentinel reads and clears it and throws a ``GEOSError``.
+public final class GEOSContext {
+    /// The GEOS handle. Valid for the lifetime of this object.
+    let handle: OpaquePointer
+    private let messages: MessageBox
+
+    /// Stores the most recent message of the GEOS error handler.
+    final class MessageBox {
+        var lastError: String?
+    }
+
+    /// Creates a GEOS context (`GEOS_init_r`) with GeoSieve's error handler installed.
+    /// - Throws: ``GEOSError/Kind/initialization`` if GEOS returns no handle.
+    public init() throws(GEOSError) {
+        guard let handle = GEOS_init_r() else {
+            throw GEOSError(.initialization, "GEOS_init_r returned no context handle", function: "GEOS_init_r")
+        }
+        self.handle = handle
+        self.messages = MessageBox()
+        let userData = Unmanaged.passUnretained(messages).toOpaque()
+        _ = GEOSContext_setErrorMessageHandler_r(handle, geosieveErrorHandler, userData)
+        _ = GEOSContext_setNoticeMessageHandler_r(handle, nil, nil)
+    }
+
+    deinit {
+        GEOS_finish_r(handle)
+    }
+
+    /// Builds the error for a failed call of `function`, clearing the stored message.
+    func failure(_ function: String) -> GEOSError {
+        let message = messages.lastError ?? "GEOS reported a failure without a message"
+        messages.lastError = nil
+        return GEOSError(.geosException, message, function: function)
+    }
+
+    /// Translates a GEOS predicate result (1 true, 0 false, 2 exception).
+    @inline(__always)
+    func predicateResult(_ value: CChar, _ function: StaticString) throws(GEOSError) -> Bool {
+        // GEOS predicates return 2 on exception, 1 on true, 0 on false.
+        switch value {
+        case 1: return true
+        case 0: return false
+        default: throw failure("\(function)")
+        }
+    }
+
+    /// Runs `body` with the context that belongs to the calling thread, creating it on first use.
+    ///
+    /// The context lives as long as the thread and is finished when the thread exits. `body` is
+    /// synchronous, so it cannot suspend and resume on another thread while it holds the
+    /// context; do not let the context or geometries made with it escape `body`.
+    public static func withCurrent<Result, Failure: Error>(
+        _ body: (GEOSContext) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let context: GEOSContext
+        if let existing = pthread_getspecific(threadContextKey.key) {
+            context = Unmanaged<GEOSContext>.fromOpaque(existing).takeUnretainedValue()
+        } else if let created = try? GEOSContext() {
+            pthread_setspecific(threadContextKey.key, Unmanaged.passRetained(created).toOpaque())
+            context = created
+        } else {
+            // GEOS_init_r only fails when memory is exhausted; a failing context reports every
+            // call as an error rather than crashing here.
+            preconditionFailure("GEOS_init_r failed")
+        }
+        return try body(context)
+    }
+}
+
+/// The GEOS error handler: stores the message on the context's box. Called by GEOS on the
+/// thread that made the failing call.
+private func geosieveErrorHandler(_ message: UnsafePointer<CChar>?, _ userData: UnsafeMutableRawPointer?) {
+    guard let userData else { return }
+    let box = Unmanaged<GEOSContext.MessageBox>.fromOpaque(userData).takeUnretainedValue()
+    box.lastError = message.map { String(cString: $0) } ?? "unknown GEOS error"
+}
+
+/// The pthread key holding each thread's ``GEOSContext``; its destructor releases the context
+/// when the thread exits.
+private struct ThreadContextKey: Sendable {
+    let key: pthread_key_t
+
+    init() {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            Unmanaged<GEOSContext>.fromOpaque(pointer).release()
+        }
+        precondition(status == 0, "pthread_key_create failed")
+        self.key = key
+    }
+}
+
+private let threadContextKey = ThreadContextKey()

@@ -1,0 +1,201 @@
+internal import CGEOS
+import SieveGeometry
+
+/// A geometry owned by GEOS (`GEOSGeometry*`), made from a ``Geometry`` value, destroyed
+/// (`GEOSGeom_destroy_r`) when this object goes away.
+///
+/// Convert a geometry once and keep the handle when it takes part in several tests; prepare it
+/// (``PreparedGeometry``) when it is tested against many others. The Swift envelope and
+/// dimension are kept beside the handle so that the relationship methods can decide from
+/// envelopes alone whenever that is enough (disjoint boxes ⇒ no intersection, …), without
+/// calling GEOS.
+///
+/// Not `Sendable`: use it only with the ``GEOSContext`` it was made with, in that context's
+/// isolation region.
+public final class GEOSGeometry {
+    /// The context the handle belongs to.
+    public let context: GEOSContext
+    /// The GEOS handle.
+    let handle: OpaquePointer
+    /// The geometry's bounding box.
+    public let envelope: Envelope
+    /// Whether the geometry is empty.
+    public let isEmpty: Bool
+    /// The topological dimension (0 points, 1 lines, 2 areas; `nil` for an empty collection).
+    public let dimension: Int?
+    /// When the source was an ``Envelope`` with positive area: that rectangle.
+    let rectangle: Envelope?
+
+    /// Converts a geometry to GEOS.
+    ///
+    /// Coordinates go in with `GEOSCoordSeq_copyFromBuffer_r`, one call per path or ring,
+    /// straight from the flat buffer. An envelope becomes a rectangular polygon (a line or a
+    /// point when it has no width or no height). A multipoint, a polyline of several paths and a
+    /// polygon of several parts become the matching GEOS multi-geometries.
+    /// - Throws: ``GEOSError`` if GEOS rejects the geometry.
+    public init(_ geometry: Geometry, context: GEOSContext) throws(GEOSError) {
+        self.context = context
+        self.handle = try GEOSGeometry.makeHandle(geometry, context.handle, context)
+        self.envelope = geometry.envelope
+        self.isEmpty = geometry.isEmpty
+        self.dimension = geometry.dimension
+        if case .envelope(let box) = geometry, box.width > 0, box.height > 0 {
+            self.rectangle = box
+        } else {
+            self.rectangle = nil
+        }
+    }
+
+    deinit {
+        GEOSGeom_destroy_r(context.handle, handle)
+    }
+
+    // MARK: Conversion
+
+    private static func makeHandle(_ geometry: Geometry, _ h: OpaquePointer, _ context: GEOSContext) throws(GEOSError) -> OpaquePointer {
+        switch geometry {
+        case .point(let point):
+            if point.isEmpty {
+                return try check(GEOSGeom_createEmptyPoint_r(h), "GEOSGeom_createEmptyPoint_r", context)
+            }
+            if let z = point.z {
+                let values = [point.x, point.y, z]
+                let sequence = try sequenceFrom(values, count: 1, layout: .xyz, h, context)
+                return try check(GEOSGeom_createPoint_r(h, sequence), "GEOSGeom_createPoint_r", context)
+            }
+            return try check(GEOSGeom_createPointFromXY_r(h, point.x, point.y), "GEOSGeom_createPointFromXY_r", context)
+
+        case .multipoint(let multipoint):
+            let buffer = multipoint.coordinates
+            var members: [OpaquePointer?] = []
+            members.reserveCapacity(buffer.count)
+            for i in 0..<buffer.count {
+                let member = GEOSGeom_createPointFromXY_r(h, buffer.x(at: i), buffer.y(at: i))
+                guard let member else {
+                    destroy(members, h)
+                    throw context.failure("GEOSGeom_createPointFromXY_r")
+                }
+                members.append(member)
+            }
+            return try collection(GEOS_MULTIPOINT, members, h, context)
+
+        case .polyline(let polyline):
+            if polyline.isEmpty {
+                return try check(GEOSGeom_createEmptyLineString_r(h), "GEOSGeom_createEmptyLineString_r", context)
+            }
+            var members: [OpaquePointer?] = []
+            for i in 0..<polyline.pathCount {
+                let range = polyline.pathRange(i)
+                do {
+                    let sequence = try sequence(polyline.coordinates, range, h, context)
+                    members.append(try check(GEOSGeom_createLineString_r(h, sequence), "GEOSGeom_createLineString_r", context))
+                } catch {
+                    destroy(members, h)
+                    throw error
+                }
+            }
+            if members.count == 1, let only = members[0] { return only }
+            return try collection(GEOS_MULTILINESTRING, members, h, context)
+
+        case .polygon(let polygon):
+            if polygon.isEmpty {
+                return try check(GEOSGeom_createEmptyPolygon_r(h), "GEOSGeom_createEmptyPolygon_r", context)
+            }
+            var parts: [OpaquePointer?] = []
+            for p in 0..<polygon.partCount {
+                do {
+                    parts.append(try polygonPart(polygon, p, h, context))
+                } catch {
+                    destroy(parts, h)
+                    throw error
+                }
+            }
+            if parts.count == 1, let only = parts[0] { return only }
+            return try collection(GEOS_MULTIPOLYGON, parts, h, context)
+
+        case .envelope(let box):
+            if box.isEmpty {
+                return try check(GEOSGeom_createEmptyPolygon_r(h), "GEOSGeom_createEmptyPolygon_r", context)
+            }
+            if box.width == 0 && box.height == 0 {
+                return try check(GEOSGeom_createPointFromXY_r(h, box.xmin, box.ymin), "GEOSGeom_createPointFromXY_r", context)
+            }
+            if box.width == 0 || box.height == 0 {
+                let values = [box.xmin, box.ymin, box.xmax, box.ymax]
+                let sequence = try sequenceFrom(values, count: 2, layout: .xy, h, context)
+                return try check(GEOSGeom_createLineString_r(h, sequence), "GEOSGeom_createLineString_r", context)
+            }
+            let ring = box.ring.flatMap { [$0.x, $0.y] }
+            let sequence = try sequenceFrom(ring, count: 5, layout: .xy, h, context)
+            let shell = try check(GEOSGeom_createLinearRing_r(h, sequence), "GEOSGeom_createLinearRing_r", context)
+            return try check(GEOSGeom_createPolygon_r(h, shell, nil, 0), "GEOSGeom_createPolygon_r", context)
+
+        case .collection(let collection):
+            var members: [OpaquePointer?] = []
+            for member in collection.geometries {
+                do {
+                    members.append(try makeHandle(member, h, context))
+                } catch {
+                    destroy(members, h)
+                    throw error
+                }
+            }
+            return try GEOSGeometry.collection(GEOS_GEOMETRYCOLLECTION, members, h, context)
+        }
+    }
+
+    private static func polygonPart(_ polygon: Polygon, _ p: Int, _ h: OpaquePointer, _ context: GEOSContext) throws(GEOSError) -> OpaquePointer {
+        var rings: [OpaquePointer?] = []
+        for r in polygon.partRingRange(p) {
+            do {
+                let sequence = try sequence(polygon.coordinates, polygon.ringRange(r), h, context)
+                rings.append(try check(GEOSGeom_createLinearRing_r(h, sequence), "GEOSGeom_createLinearRing_r", context))
+            } catch {
+                destroy(rings, h)
+                throw error
+            }
+        }
+        var holes = Array(rings.dropFirst())
+        // The shell and the holes pass to the polygon; the caller keeps the array.
+        let created = holes.withUnsafeMutableBufferPointer { buffer in
+            GEOSGeom_createPolygon_r(h, rings[0], buffer.baseAddress, UInt32(buffer.count))
+        }
+        return try check(created, "GEOSGeom_createPolygon_r", context)
+    }
+
+    private static func collection(_ type: GEOSGeomTypes, _ members: [OpaquePointer?], _ h: OpaquePointer, _ context: GEOSContext) throws(GEOSError) -> OpaquePointer {
+        if members.isEmpty {
+            return try check(GEOSGeom_createEmptyCollection_r(h, Int32(type.rawValue)), "GEOSGeom_createEmptyCollection_r", context)
+        }
+        var members = members
+        // Ownership of the members passes to the collection; the caller keeps the array.
+        let created = members.withUnsafeMutableBufferPointer { buffer in
+            GEOSGeom_createCollection_r(h, Int32(type.rawValue), buffer.baseAddress, UInt32(buffer.count))
+        }
+        return try check(created, "GEOSGeom_createCollection_r", context)
+    }
+
+    private static func sequence(_ buffer: CoordinateBuffer, _ range: Range<Int>, _ h: OpaquePointer, _ context: GEOSContext) throws(GEOSError) -> OpaquePointer {
+        let stride = buffer.layout.stride
+        let created = buffer.values.withUnsafeBufferPointer { values in
+            GEOSCoordSeq_copyFromBuffer_r(
+                h, values.baseAddress.map { $0 + range.lowerBound * stride }, UInt32(range.count),
+                buffer.layout.hasZ ? 1 : 0, buffer.layout.hasM ? 1 : 0)
+        }
+        return try check(created, "GEOSCoordSeq_copyFromBuffer_r", context)
+    }
+
+    private static func sequenceFrom(_ values: [Double], count: Int, layout: CoordinateLayout, _ h: OpaquePointer, _ context: GEOSContext) throws(GEOSError) -> OpaquePointer {
+        try sequence(CoordinateBuffer(values: values, layout: layout), 0..<count, h, context)
+    }
+
+    private static func check(_ pointer: OpaquePointer?, _ function: String, _ context: GEOSContext) throws(GEOSError) -> OpaquePointer {
+        // GEOS constructors return NULL on exception.
+        guard let pointer else { throw context.failure(function) }
+        return pointer
+    }
+
+    private static func destroy(_ handles: [OpaquePointer?], _ h: OpaquePointer) {
+        for case let handle? in handles { GEOSGeom_destroy_r(h, handle) }
+    }
+}
