@@ -62,9 +62,10 @@ extension Geometry {
     /// `LINESTRING`, with several as `MULTILINESTRING`; a polygon with one part as `POLYGON`,
     /// with several as `MULTIPOLYGON`; empty ones as `LINESTRING EMPTY` and `POLYGON EMPTY`.
     /// An envelope writes as the `POLYGON` of its ``Envelope/ring`` (`POLYGON EMPTY` when
-    /// empty). A collection is tagged `Z`, `M` or `ZM` only when all its members share that
-    /// layout; members always carry their own tag. Rings are written in their stored
-    /// orientation, numbers in the shortest form that reads back to the same `Double`.
+    /// empty). A collection is tagged `Z`, `M` or `ZM` only when all geometries inside it
+    /// (nested collections included) share that layout; members always carry their own tag.
+    /// Rings are written in their stored orientation, numbers in the shortest form that reads
+    /// back to the same `Double`.
     ///
     /// Reading the text back with ``init(wkt:)`` gives an equal geometry, except that an
     /// envelope comes back as a polygon and that NaN m values (which only programmatically
@@ -326,7 +327,9 @@ struct WKTParser {
     // MARK: Positions
 
     /// Reads one position (whitespace-separated numbers) and appends its ordinates.
-    private mutating func readPosition(into values: inout [Double], _ dimensions: inout WKTDimensions) throws(WKTFailure) {
+    private mutating func readPosition(
+        into values: inout [Double], _ dimensions: inout WKTDimensions
+    ) throws(WKTFailure) {
         let maximum = dimensions.stride ?? 4
         var n = 0
         while true {
@@ -358,7 +361,9 @@ struct WKTParser {
 
     /// Reads `( position, position, … )` and returns how many positions were read.
     @discardableResult
-    private mutating func readPositionList(into values: inout [Double], _ dimensions: inout WKTDimensions) throws(WKTFailure) -> Int {
+    private mutating func readPositionList(
+        into values: inout [Double], _ dimensions: inout WKTDimensions
+    ) throws(WKTFailure) -> Int {
         try expect(Self.openParen)
         var count = 0
         repeat {
@@ -418,6 +423,7 @@ struct WKTParser {
         var tag = gluedTag
         var isEmpty = false
         while true {
+            skipSpace()
             let wordStart = index
             let range = scanWord()
             if range.isEmpty { break }
@@ -461,13 +467,17 @@ struct WKTParser {
                 }
             }
             let buffer = CoordinateBuffer(values: values, layout: dimensions.layout ?? .xy)
-            return .multipoint(try validated(at: start) { () throws(GeometryError) in try Multipoint(coordinates: buffer) })
+            return .multipoint(try validated(at: start) { () throws(GeometryError) in
+                try Multipoint(coordinates: buffer)
+            })
 
         case .linestring:
             var values: [Double] = []
             let count = try readPositionList(into: &values, &dimensions)
             let buffer = CoordinateBuffer(values: values, layout: dimensions.layout ?? .xy)
-            return .polyline(try validated(at: start) { () throws(GeometryError) in try Polyline(coordinates: buffer, pathOffsets: [0, count]) })
+            return .polyline(try validated(at: start) { () throws(GeometryError) in
+                try Polyline(coordinates: buffer, pathOffsets: [0, count])
+            })
 
         case .multilinestring:
             var values: [Double] = []
@@ -478,7 +488,9 @@ struct WKTParser {
                 offsets.append(offsets[offsets.count - 1] + count)
             }
             let buffer = CoordinateBuffer(values: values, layout: dimensions.layout ?? .xy)
-            return .polyline(try validated(at: start) { () throws(GeometryError) in try Polyline(coordinates: buffer, pathOffsets: offsets) })
+            return .polyline(try validated(at: start) { () throws(GeometryError) in
+                try Polyline(coordinates: buffer, pathOffsets: offsets)
+            })
 
         case .polygon:
             var values: [Double] = []
@@ -644,7 +656,7 @@ struct WKTWriter {
         case .collection(let collection):
             text += "GEOMETRYCOLLECTION"
             let members = collection.geometries
-            writeTag(Self.sharedLayout(of: members))
+            writeTag(Self.collectionLayout(of: members))
             if members.isEmpty {
                 text += "EMPTY"
                 return
@@ -658,10 +670,27 @@ struct WKTWriter {
         }
     }
 
-    /// The layout all members share, or `.xy` when they differ (or there are none).
-    static func sharedLayout(of members: [Geometry]) -> CoordinateLayout {
-        guard let first = members.first?.layout else { return .xy }
-        return members.allSatisfy { $0.layout == first } ? first : .xy
+    /// The tag a collection of `members` is written with: the layout of every non-collection
+    /// geometry inside it (at any depth) when they all have the same one, else `.xy` (no tag).
+    ///
+    /// Untagged members of a tagged collection take its tag when read back, so the collection
+    /// may only be tagged when no geometry inside it would be written without a tag.
+    static func collectionLayout(of members: [Geometry]) -> CoordinateLayout {
+        var found: CoordinateLayout?
+        var mixed = false
+        func visit(_ members: [Geometry]) {
+            for member in members where !mixed {
+                if case .collection(let inner) = member {
+                    visit(inner.geometries)
+                    continue
+                }
+                let layout = member.layout
+                if let found, found != layout { mixed = true }
+                found = layout
+            }
+        }
+        visit(members)
+        return mixed ? .xy : found ?? .xy
     }
 
     /// Writes `" Z "`, `" M "`, `" ZM "` or `" "`.
