@@ -61,8 +61,9 @@ extension Geometry {
     /// envelope as a polygon of no rings.
     ///
     /// - Parameter byteOrder: The byte order of all numbers (little-endian by default).
-    /// - Returns: The bytes; ``init(wkb:)`` reads them back to an equal geometry (an envelope
-    ///   comes back as a polygon).
+    /// - Returns: The bytes; ``init(wkb:)`` reads them back to an equal geometry, except that an
+    ///   envelope comes back as a polygon and that NaN m values (which only programmatically
+    ///   built geometries can hold) are written as they are, and rejected by the reader.
     public func wkb(byteOrder: WKBByteOrder = .littleEndian) -> [UInt8] {
         var writer = WKBWriter(byteOrder: byteOrder)
         writer.bytes.reserveCapacity(WKBWriter.estimatedSize(of: self))
