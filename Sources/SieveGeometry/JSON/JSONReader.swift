@@ -1,0 +1,517 @@
+/// A strict RFC 8259 JSON reader working directly on UTF-8 bytes.
+///
+/// - No extensions: trailing commas, comments, single quotes, `NaN`/`Infinity`, leading zeros
+///   and unescaped control characters in strings are errors. A leading byte order mark
+///   (U+FEFF) is skipped, as RFC 8259 §8.1 allows.
+/// - Strings: every escape, `\u` surrogate pairs combined; lone surrogates and invalid UTF-8
+///   are errors.
+/// - Numbers keep their lexical kind (``JSONNumber``); doubles are correctly rounded, and a
+///   number too large for a double reads as an infinity (callers that need finite values check).
+/// - Containers nest at most ``maximumDepth`` deep; deeper input is an error, never a stack
+///   overflow.
+/// - Nothing but white space may follow the value.
+///
+/// Errors are ``GeometryError/Kind/invalidJSON`` with the 1-based character position (counted
+/// in Unicode scalars) of the offending character, or one past the end for truncated input.
+package struct JSONReader {
+    /// The deepest nesting of arrays and objects accepted.
+    package static let maximumDepth = 512
+
+    /// Parses JSON text.
+    /// - Throws: ``GeometryError/Kind/invalidJSON`` for text that is not one JSON value.
+    package static func parse(_ text: String) throws(GeometryError) -> JSONValue {
+        var text = text
+        let result: Result<JSONValue, GeometryError> = text.withUTF8 { buffer in
+            Result { () throws(GeometryError) -> JSONValue in try parse(buffer) }
+        }
+        return try result.get()
+    }
+
+    /// Parses JSON from UTF-8 bytes (e.g. a file's contents).
+    /// - Throws: ``GeometryError/Kind/invalidJSON`` for bytes that are not one JSON value in
+    ///   UTF-8.
+    package static func parse<Bytes: Collection<UInt8>>(bytes: Bytes) throws(GeometryError) -> JSONValue {
+        let direct: Result<JSONValue, GeometryError>? = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(GeometryError) -> JSONValue in try parse(buffer) }
+        }
+        if let direct { return try direct.get() }
+        let array = Array(bytes)
+        let result: Result<JSONValue, GeometryError> = array.withUnsafeBufferPointer { buffer in
+            Result { () throws(GeometryError) -> JSONValue in try parse(buffer) }
+        }
+        return try result.get()
+    }
+
+    /// Parses JSON from a buffer of UTF-8 bytes.
+    /// - Throws: ``GeometryError/Kind/invalidJSON`` for bytes that are not one JSON value in
+    ///   UTF-8.
+    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(GeometryError) -> JSONValue {
+        var reader = JSONReader(buffer)
+        return try reader.parseDocument()
+    }
+
+    // MARK: - State
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+    /// UTF-8 continuation bytes (and BOM bytes) passed so far, to turn byte offsets into
+    /// character positions. Multi-byte characters occur only inside strings.
+    private var extraBytes = 0
+    private var depth = 0
+    /// Scratch space for strings with escapes.
+    private var scratch: [UInt8] = []
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// The 1-based character position of byte `offset` (valid for offsets at or after the
+    /// last multi-byte character counted).
+    private func position(_ offset: Int) -> Int { offset - extraBytes + 1 }
+
+    private func error(_ message: String, at offset: Int) -> GeometryError {
+        GeometryError(.invalidJSON, message, position: position(offset))
+    }
+
+    private func unexpected(at offset: Int, expected: String? = nil) -> GeometryError {
+        guard offset < bytes.count else { return error("unexpected end of input", at: offset) }
+        let found = Self.describe(byte: bytes[offset])
+        if let expected { return error("expected \(expected), found \(found)", at: offset) }
+        return error("unexpected character \(found)", at: offset)
+    }
+
+    private static func describe(byte: UInt8) -> String {
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        let hex = String(byte, radix: 16, uppercase: true)
+        return "byte 0x" + (hex.count < 2 ? "0" + hex : hex)
+    }
+
+    // MARK: - Structure
+
+    private mutating func parseDocument() throws(GeometryError) -> JSONValue {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            index = 3
+            extraBytes = 2
+        }
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        if index < bytes.count {
+            throw error("unexpected \(Self.describe(byte: bytes[index])) after the JSON value", at: index)
+        }
+        return value
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue() throws(GeometryError) -> JSONValue {
+        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+        let start = position(index)
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString(), at: start)
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true, at: start)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false, at: start)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null(at: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .number(try parseNumber(), at: start)
+        default:
+            throw unexpected(at: index, expected: "a value")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(GeometryError) {
+        let start = index
+        let count = literal.utf8CodeUnitCount
+        let text = literal.utf8Start
+        for i in 0..<count {
+            guard start + i < bytes.count else { throw error("unexpected end of input", at: start + i) }
+            guard bytes[start + i] == text[i] else {
+                throw error("invalid literal, expected '\(literal)'", at: start)
+            }
+        }
+        index = start + count
+    }
+
+    private mutating func enter() throws(GeometryError) {
+        depth += 1
+        if depth > Self.maximumDepth {
+            throw error("arrays and objects nest deeper than \(Self.maximumDepth)", at: index)
+        }
+    }
+
+    private mutating func parseArray() throws(GeometryError) -> JSONValue {
+        let start = position(index)
+        try enter()
+        index += 1  // [
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(elements, at: start)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+            switch bytes[index] {
+            case UInt8(ascii: ","):
+                index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                depth -= 1
+                return .array(elements, at: start)
+            default:
+                throw unexpected(at: index, expected: "',' or ']'")
+            }
+        }
+    }
+
+    private mutating func parseObject() throws(GeometryError) -> JSONValue {
+        let start = position(index)
+        try enter()
+        index += 1  // {
+        var object = JSONObject()
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(object, at: start)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                throw unexpected(at: index, expected: "a string key")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+            guard bytes[index] == UInt8(ascii: ":") else { throw unexpected(at: index, expected: "':'") }
+            index += 1
+            skipWhitespace()
+            object.members.append((key, try parseValue()))
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+            switch bytes[index] {
+            case UInt8(ascii: ","):
+                index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                depth -= 1
+                return .object(object, at: start)
+            default:
+                throw unexpected(at: index, expected: "',' or '}'")
+            }
+        }
+    }
+
+    // MARK: - Strings
+
+    /// Parses a string starting at the opening quote.
+    private mutating func parseString() throws(GeometryError) -> String {
+        let openPosition = position(index)
+        index += 1
+        let contentStart = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]), as: UTF8.self)
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw controlCharacter(at: index) }
+            if byte < 0x80 {
+                index += 1
+            } else {
+                try skipMultibyte()
+            }
+        }
+        guard index < bytes.count else {
+            throw GeometryError(.invalidJSON, "unterminated string", position: openPosition)
+        }
+        // Slow path: copy what was scanned, then decode escapes.
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return String(decoding: scratch, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                try parseEscape()
+            case 0..<0x20:
+                throw controlCharacter(at: index)
+            case 0x20..<0x80:
+                scratch.append(byte)
+                index += 1
+            default:
+                let start = index
+                try skipMultibyte()
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            }
+        }
+        throw GeometryError(.invalidJSON, "unterminated string", position: openPosition)
+    }
+
+    private func controlCharacter(at offset: Int) -> GeometryError {
+        let hex = String(bytes[offset], radix: 16, uppercase: true)
+        return error("control character U+" + String(repeating: "0", count: 4 - hex.count) + hex
+            + " must be escaped in a string", at: offset)
+    }
+
+    /// Validates one multi-byte UTF-8 sequence at `index` (RFC 3629) and moves past it.
+    private mutating func skipMultibyte() throws(GeometryError) {
+        let lead = bytes[index]
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF  // range of the second byte
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: throw error("invalid UTF-8", at: index)
+        }
+        guard index + length <= bytes.count else { throw error("invalid UTF-8", at: index) }
+        let second = bytes[index + 1]
+        guard second >= low && second <= high else { throw error("invalid UTF-8", at: index) }
+        for k in 2..<length where bytes[index + k] & 0xC0 != 0x80 {
+            throw error("invalid UTF-8", at: index)
+        }
+        index += length
+        extraBytes += length - 1
+    }
+
+    /// Decodes the escape at `index` (a backslash) into `scratch`.
+    private mutating func parseEscape() throws(GeometryError) {
+        let start = index
+        guard index + 1 < bytes.count else { throw error("unterminated string", at: index) }
+        let code = bytes[index + 1]
+        index += 2
+        switch code {
+        case UInt8(ascii: "\""): scratch.append(0x22)
+        case UInt8(ascii: "\\"): scratch.append(0x5C)
+        case UInt8(ascii: "/"): scratch.append(0x2F)
+        case UInt8(ascii: "b"): scratch.append(0x08)
+        case UInt8(ascii: "f"): scratch.append(0x0C)
+        case UInt8(ascii: "n"): scratch.append(0x0A)
+        case UInt8(ascii: "r"): scratch.append(0x0D)
+        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try parseHex4(escapeStart: start)
+            if scalar >= 0xD800 && scalar <= 0xDBFF {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                else {
+                    throw error("lone high surrogate in \\u escape; expected a low surrogate \\uDC00-\\uDFFF to follow", at: start)
+                }
+                let lowStart = index
+                index += 2
+                let low = try parseHex4(escapeStart: lowStart)
+                guard low >= 0xDC00 && low <= 0xDFFF else {
+                    throw error("high surrogate in \\u escape is not followed by a low surrogate", at: start)
+                }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if scalar >= 0xDC00 && scalar <= 0xDFFF {
+                throw error("lone low surrogate in \\u escape", at: start)
+            }
+            appendUTF8(scalar)
+        default:
+            if code >= 0x80 || code < 0x20 {
+                throw error("invalid escape", at: start)
+            }
+            throw error("invalid escape '\\\(Character(Unicode.Scalar(code)))'", at: start)
+        }
+    }
+
+    private mutating func parseHex4(escapeStart: Int) throws(GeometryError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard index < bytes.count else { throw error("unterminated string", at: index) }
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("invalid \\u escape: expected 4 hexadecimal digits", at: escapeStart)
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func appendUTF8(_ scalar: UInt32) {
+        switch scalar {
+        case 0..<0x80:
+            scratch.append(UInt8(scalar))
+        case 0x80..<0x800:
+            scratch.append(UInt8(0xC0 | (scalar >> 6)))
+            scratch.append(UInt8(0x80 | (scalar & 0x3F)))
+        case 0x800..<0x10000:
+            scratch.append(UInt8(0xE0 | (scalar >> 12)))
+            scratch.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+            scratch.append(UInt8(0x80 | (scalar & 0x3F)))
+        default:
+            scratch.append(UInt8(0xF0 | (scalar >> 18)))
+            scratch.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
+            scratch.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+            scratch.append(UInt8(0x80 | (scalar & 0x3F)))
+        }
+    }
+
+    // MARK: - Numbers
+
+    /// Exact powers of ten representable as doubles.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    private mutating func parseNumber() throws(GeometryError) -> JSONNumber {
+        let start = index
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        // Significant digits accumulated while they fit in 2^53 exactly.
+        var mantissa: UInt64 = 0
+        var mantissaExact = true
+        var int64Magnitude: UInt64 = 0
+        var int64Overflow = false
+
+        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+        let first = bytes[index]
+        guard first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") else {
+            throw unexpected(at: index, expected: "a digit")
+        }
+        if first == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                throw error("invalid number: leading zeros are not allowed", at: start)
+            }
+        } else {
+            while index < bytes.count {
+                let byte = bytes[index]
+                guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { break }
+                let digit = UInt64(byte - UInt8(ascii: "0"))
+                if mantissaExact {
+                    mantissa = mantissa * 10 + digit
+                    mantissaExact = mantissa <= 1 << 53
+                }
+                if !int64Overflow {
+                    let (m, o1) = int64Magnitude.multipliedReportingOverflow(by: 10)
+                    let (s, o2) = m.addingReportingOverflow(digit)
+                    if o1 || o2 { int64Overflow = true } else { int64Magnitude = s }
+                }
+                index += 1
+            }
+        }
+        var isInteger = true
+        var fractionDigits = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            let digitsStart = index
+            while index < bytes.count {
+                let byte = bytes[index]
+                guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { break }
+                if mantissaExact {
+                    mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+                    mantissaExact = mantissa <= 1 << 53
+                    fractionDigits += 1
+                }
+                index += 1
+            }
+            if index == digitsStart {
+                throw index < bytes.count
+                    ? error("invalid number: expected a digit after '.'", at: index)
+                    : error("unexpected end of input", at: index)
+            }
+        }
+        var exponent = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            var exponentNegative = false
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            let digitsStart = index
+            while index < bytes.count {
+                let byte = bytes[index]
+                guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { break }
+                if exponent < 100_000 { exponent = exponent * 10 + Int(byte - UInt8(ascii: "0")) }
+                index += 1
+            }
+            if index == digitsStart {
+                throw index < bytes.count
+                    ? error("invalid number: expected a digit in the exponent", at: index)
+                    : error("unexpected end of input", at: index)
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+
+        if isInteger {
+            var int64: Int64?
+            if !int64Overflow {
+                if negative {
+                    if int64Magnitude <= UInt64(Int64.max) + 1 {
+                        int64 = int64Magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(int64Magnitude)
+                    }
+                } else if int64Magnitude <= UInt64(Int64.max) {
+                    int64 = Int64(int64Magnitude)
+                }
+            }
+            if let int64 {
+                let double = int64 == 0 && negative ? -0.0 : Double(int64)
+                return JSONNumber(double: double, isIntegerLiteral: true, int64: int64)
+            }
+            return JSONNumber(double: slowDouble(from: start), isIntegerLiteral: true, int64: nil)
+        }
+        // Clinger's fast path: an exact mantissa below 2^53 and an exact power of ten give a
+        // correctly rounded product or quotient.
+        let decimalExponent = exponent - fractionDigits
+        if mantissaExact, decimalExponent >= -22, decimalExponent <= 22 {
+            var value = Double(mantissa)
+            if decimalExponent >= 0 {
+                value *= Self.powersOfTen[decimalExponent]
+            } else {
+                value /= Self.powersOfTen[-decimalExponent]
+            }
+            return JSONNumber(double: negative ? -value : value, isIntegerLiteral: false, int64: nil)
+        }
+        return JSONNumber(double: slowDouble(from: start), isIntegerLiteral: false, int64: nil)
+    }
+
+    /// Converts the number text from `start` to `index` with the standard library's correctly
+    /// rounded conversion.
+    private func slowDouble(from start: Int) -> Double {
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        // The text matched the JSON number grammar, which `Double.init` accepts; it yields
+        // ±infinity on overflow.
+        return Double(text) ?? .nan
+    }
+}

@@ -1,0 +1,88 @@
+/// Writes a ``JSONValue`` as compact JSON text: no white space, members in order.
+///
+/// Numbers: integer literals in integer form, doubles through `formatNumber` (shortest text
+/// that reads back to the same double; whole doubles without a fraction). JSON has no
+/// non-finite numbers, so NaN and infinities are written as `null`.
+/// Strings: `"` and `\` escaped, control characters as `\b \f \n \r \t` or `\u00XX`,
+/// everything else as UTF-8.
+package enum JSONWriter {
+    /// The compact JSON text of `value`.
+    package static func string(_ value: JSONValue) -> String {
+        var bytes: [UInt8] = []
+        write(value, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the compact JSON text of `value` to `bytes`, as UTF-8.
+    package static func write(_ value: JSONValue, into bytes: inout [UInt8]) {
+        switch value {
+        case .null:
+            bytes.append(contentsOf: "null".utf8)
+        case .bool(let bool, _):
+            bytes.append(contentsOf: (bool ? "true" : "false").utf8)
+        case .number(let number, _):
+            writeNumber(number, into: &bytes)
+        case .string(let string, _):
+            writeString(string, into: &bytes)
+        case .array(let elements, _):
+            bytes.append(UInt8(ascii: "["))
+            for (i, element) in elements.enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(element, into: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let object, _):
+            bytes.append(UInt8(ascii: "{"))
+            for (i, member) in object.members.enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                writeString(member.key, into: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                write(member.value, into: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends a number.
+    package static func writeNumber(_ number: JSONNumber, into bytes: inout [UInt8]) {
+        if number.isIntegerLiteral, number.int64 != nil {
+            bytes.append(contentsOf: number.description.utf8)
+        } else {
+            writeDouble(number.double, into: &bytes)
+        }
+    }
+
+    /// Appends a double (`null` when it is not finite).
+    package static func writeDouble(_ value: Double, into bytes: inout [UInt8]) {
+        if value.isFinite {
+            bytes.append(contentsOf: formatNumber(value).utf8)
+        } else {
+            bytes.append(contentsOf: "null".utf8)
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Appends a quoted, escaped string.
+    package static func writeString(_ string: String, into bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x08: bytes.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+            case 0x0C: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0..<0x20:
+                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0xF)])
+            default:
+                bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
