@@ -259,7 +259,14 @@ private enum EsriJSONDecoder {
     }
 
     static func point(_ object: JSONObject, _ value: JSONValue, path: String) throws(GeometryError) -> Geometry {
-        if isEmptyMarker(object["x"]) { return .point(.empty) }
+        if isEmptyMarker(object["x"]) {
+            // The other ordinates of an empty point may be empty markers too, or numbers, but
+            // not garbage (`"y": 1e999`).
+            for key in ["y", "z", "m"] where !isEmptyMarker(object[key]) {
+                _ = try optionalNumber(object, key, path: path)
+            }
+            return .point(.empty)
+        }
         let x = try number(object, "x", value, path: path)
         let y = try number(object, "y", value, path: path)
         let z = try optionalNumber(object, "z", path: path)
@@ -307,7 +314,12 @@ private enum EsriJSONDecoder {
     }
 
     static func envelope(_ object: JSONObject, _ value: JSONValue, path: String) throws(GeometryError) -> Geometry {
-        if isEmptyMarker(object["xmin"]) { return .envelope(.empty) }
+        if isEmptyMarker(object["xmin"]) {
+            for key in ["ymin", "xmax", "ymax"] where !isEmptyMarker(object[key]) {
+                _ = try optionalNumber(object, key, path: path)
+            }
+            return .envelope(.empty)
+        }
         let xmin = try number(object, "xmin", value, path: path)
         let ymin = try number(object, "ymin", value, path: path)
         let xmax = try number(object, "xmax", value, path: path)

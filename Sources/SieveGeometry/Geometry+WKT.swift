@@ -108,6 +108,9 @@ struct WKTParser {
 
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
+    /// Where each path or ring of the geometry being read starts (byte offsets of its '('), so
+    /// that a model error naming "ring 2" points at ring 2.
+    var componentStarts: [Int] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -364,6 +367,8 @@ struct WKTParser {
     private mutating func readPositionList(
         into values: inout [Double], _ dimensions: inout WKTDimensions
     ) throws(WKTFailure) -> Int {
+        skipSpace()
+        componentStarts.append(index)
         try expect(Self.openParen)
         var count = 0
         repeat {
@@ -472,6 +477,7 @@ struct WKTParser {
             })
 
         case .linestring:
+            componentStarts.removeAll(keepingCapacity: true)
             var values: [Double] = []
             let count = try readPositionList(into: &values, &dimensions)
             let buffer = CoordinateBuffer(values: values, layout: dimensions.layout ?? .xy)
@@ -480,6 +486,7 @@ struct WKTParser {
             })
 
         case .multilinestring:
+            componentStarts.removeAll(keepingCapacity: true)
             var values: [Double] = []
             var offsets = [0]
             try expect(Self.openParen)
@@ -493,6 +500,7 @@ struct WKTParser {
             })
 
         case .polygon:
+            componentStarts.removeAll(keepingCapacity: true)
             var values: [Double] = []
             var rings = [0]
             try readPolygonText(into: &values, rings: &rings, &dimensions)
@@ -503,6 +511,7 @@ struct WKTParser {
             })
 
         case .multipolygon:
+            componentStarts.removeAll(keepingCapacity: true)
             var values: [Double] = []
             var rings = [0]
             var parts = [0]
@@ -527,12 +536,17 @@ struct WKTParser {
         }
     }
 
-    /// Runs a model initializer, turning its error into a failure at `start`.
+    /// Runs a model initializer, turning its error into a failure at the path or ring it names
+    /// (or at `start`).
     private func validated<T>(at start: Int, _ make: () throws(GeometryError) -> T) throws(WKTFailure) -> T {
         do throws(GeometryError) {
             return try make()
         } catch {
-            throw failure(error.message, at: start)
+            var offset = start
+            if let component = error.componentIndex, component < componentStarts.count {
+                offset = componentStarts[component]
+            }
+            throw failure(error.message, at: offset)
         }
     }
 

@@ -55,6 +55,9 @@ public struct GeometryError: Error, Hashable, Sendable, CustomStringConvertible 
     public var position: Int?
     /// For JSON input, the path of the offending member, e.g. `rings[1][0]`.
     public var path: String?
+    /// For errors of the model's initializers: the index of the offending path, ring or part
+    /// (as the message names it), so that a codec can point at where it was written.
+    package var componentIndex: Int?
 
     /// Creates an error.
     public init(_ kind: Kind, _ message: String, position: Int? = nil, path: String? = nil) {

@@ -37,12 +37,16 @@ public struct Polygon: Hashable, Sendable {
         for r in 0..<(ringOffsets.count - 1) {
             let count = ringOffsets[r + 1] - ringOffsets[r]
             guard count >= 4 else {
-                throw GeometryError(
+                var error = GeometryError(
                     .invalidCoordinates, "ring \(r) has \(count) point(s); a closed ring needs at least 4")
+                error.componentIndex = r
+                throw error
             }
             let first = ringOffsets[r], last = ringOffsets[r + 1] - 1
             guard coordinates.x(at: first) == coordinates.x(at: last), coordinates.y(at: first) == coordinates.y(at: last) else {
-                throw GeometryError(.invalidCoordinates, "ring \(r) is not closed: its first and last points differ")
+                var error = GeometryError(.invalidCoordinates, "ring \(r) is not closed: its first and last points differ")
+                error.componentIndex = r
+                throw error
             }
         }
         self.coordinates = coordinates

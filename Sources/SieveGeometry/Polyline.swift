@@ -22,9 +22,11 @@ public struct Polyline: Hashable, Sendable {
             throw GeometryError(.invalidCoordinates, "polyline coordinates must be finite numbers")
         }
         for i in 0..<(pathOffsets.count - 1) where pathOffsets[i + 1] - pathOffsets[i] < 2 {
-            throw GeometryError(
+            var error = GeometryError(
                 .invalidCoordinates,
                 "path \(i) has \(pathOffsets[i + 1] - pathOffsets[i]) point(s); a path needs at least 2")
+            error.componentIndex = i
+            throw error
         }
         self.coordinates = coordinates
         self.pathOffsets = pathOffsets

@@ -1,10 +1,50 @@
 import ArgumentParser
+import Foundation
 import GeoSieve
 
+/// `geosieve`: the command-line face of the engine. Every subcommand prints one JSON document on
+/// standard output; every failure prints one line, `error: …`, on standard error and exits
+/// with status 2 (bad input, including bad arguments).
 @main
 struct GeoSieveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geosieve",
-        abstract: "Spatial query and filter engine."
+        abstract: "Spatial query and filter engine: relationships between geometries.",
+        version: "0.1.0",
+        subcommands: [RelateCommand.self]
     )
+
+    /// Parses, runs, and turns every error into the exit status and one line on stderr.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Exit status for bad input.
+    static let inputErrorStatus: Int32 = 2
+
+    static func fail(_ error: any Error) -> Never {
+        if exitCode(for: error) == .success {
+            exit(withError: error)  // --help, --version
+        }
+        let text: String
+        if let error = error as? CommandFailure {
+            text = error.message
+        } else {
+            text = message(for: error)
+        }
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "unknown error"
+        FileHandle.standardError.write(Data("error: \(line)\n".utf8))
+        Foundation.exit(inputErrorStatus)
+    }
+}
+
+/// An error a subcommand reports as one line.
+struct CommandFailure: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
 }

@@ -291,12 +291,12 @@ struct WKTTests {
     static let errorCases: [(String, Int, String)] = [
         ("POINT (1 2", 11, "expected ')'"),
         ("POINT (1 x)", 10, "expected a number"),
-        ("LINESTRING (1 2)", 1, "path 0 has 1 point(s); a path needs at least 2"),
+        ("LINESTRING (1 2)", 12, "path 0 has 1 point(s); a path needs at least 2"),
         ("POLYGON ((0 0, 1 0, 1 1, 0 0)", 30, "expected ',' or ')'"),
-        ("POLYGON ((0 0, 1 0, 1 1, 0 1))", 1, "ring 0 is not closed"),
-        ("POLYGON ((0 0, 1 0, 0 0))", 1, "ring 0 has 3 point(s); a closed ring needs at least 4"),
+        ("POLYGON ((0 0, 1 0, 1 1, 0 1))", 10, "ring 0 is not closed"),
+        ("POLYGON ((0 0, 1 0, 0 0))", 10, "ring 0 has 3 point(s); a closed ring needs at least 4"),
         (
-            "MULTIPOLYGON (((0 0, 1 0, 1 1, 0 0)), ((0 0, 1 0, 0 0)))", 1,
+            "MULTIPOLYGON (((0 0, 1 0, 1 1, 0 0)), ((0 0, 1 0, 0 0)))", 40,
             "ring 1 has 3 point(s); a closed ring needs at least 4"
         ),
         ("CIRCLE (1 2)", 1, "unknown geometry type 'CIRCLE'"),
@@ -333,7 +333,7 @@ struct WKTTests {
         ("   ", 4, "unexpected end of input"),
         ("(1 2)", 1, "expected a geometry type"),
         ("GEOMETRYCOLLECTION (POINT (1 2), CIRCLE (1 2))", 34, "unknown geometry type 'CIRCLE'"),
-        ("GEOMETRYCOLLECTION (LINESTRING (1 2))", 21, "path 0 has 1 point(s)"),
+        ("GEOMETRYCOLLECTION (LINESTRING (1 2))", 32, "path 0 has 1 point(s)"),
         ("GEOMETRYCOLLECTION (POINT (1 2)", 32, "expected ',' or ')'"),
         ("GEOMETRYCOLLECTION (EMPTY)", 21, "unknown geometry type 'EMPTY'"),
         ("MULTIPOINT ((1 2), (3 4)", 25, "expected ',' or ')'"),

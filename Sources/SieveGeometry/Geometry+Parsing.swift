@@ -1,0 +1,62 @@
+extension Geometry {
+    /// Reads a geometry written in any of the notations GeoSieve accepts, telling them apart by
+    /// their first character:
+    ///
+    /// - `{…}`: a JSON object; a GeoJSON geometry when it has a `type` member, an Esri JSON
+    ///   geometry otherwise (whose `spatialReference`, if any, is returned);
+    /// - `xmin,ymin,xmax,ymax`: an envelope, and `x,y`: a point (the ArcGIS REST simple syntax);
+    /// - anything else: WKT.
+    ///
+    /// GeoJSON is WGS 84 by definition (RFC 7946), so its spatial reference is returned as 4326.
+    /// WKT and the simple syntax carry none (`nil`).
+    /// - Throws: ``GeometryError`` saying which notation was assumed and what is wrong where.
+    public static func parse(_ text: String) throws(GeometryError) -> (geometry: Geometry, spatialReference: SpatialReference?) {
+        let trimmed = text.drop { $0.isWhitespace }
+        guard let first = trimmed.first else {
+            throw GeometryError(.unrecognizedFormat, "empty text: expected WKT, GeoJSON, Esri JSON or xmin,ymin,xmax,ymax")
+        }
+        if first == "{" {
+            let value = try JSONReader.parse(text)
+            if value["type"] != nil {
+                return (try Geometry(geoJSON: value, path: ""), .wgs84)
+            }
+            return try Geometry.decodeEsriJSON(value, path: "")
+        }
+        if let numbers = simpleSyntaxNumbers(text) {
+            if numbers.count == 4 {
+                return (.envelope(try Envelope(validating: numbers[0], numbers[1], numbers[2], numbers[3])), nil)
+            }
+            let point = Point(x: numbers[0], y: numbers[1])
+            guard point.isFinite else {
+                throw GeometryError(.invalidCoordinates, "point coordinates must be finite numbers")
+            }
+            return (.point(point), nil)
+        }
+        return (try Geometry(wkt: text), nil)
+    }
+
+    /// The numbers of `x,y` or `xmin,ymin,xmax,ymax`, or `nil` when the text is not that.
+    private static func simpleSyntaxNumbers(_ text: String) -> [Double]? {
+        let pieces = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard pieces.count == 2 || pieces.count == 4 else { return nil }
+        var numbers: [Double] = []
+        for piece in pieces {
+            let trimmed = piece.trimmingWhitespace
+            guard let first = trimmed.first, first.isNumber || first == "-" || first == "+" || first == ".",
+                let value = Double(trimmed)
+            else { return nil }
+            numbers.append(value)
+        }
+        return numbers
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing whitespace.
+    var trimmingWhitespace: Substring {
+        var text = self
+        while text.first?.isWhitespace == true { text.removeFirst() }
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return text
+    }
+}

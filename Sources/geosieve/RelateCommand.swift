@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import GeoSieve
+
+/// `geosieve relate --a GEOM --b GEOM`: every spatial relationship of a against b, and their
+/// DE-9IM matrix, as one JSON object.
+struct RelateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "relate",
+        abstract: "Print every spatial relationship of geometry a against geometry b.",
+        discussion: """
+            Each name reads "a REL b": "within" is true when a lies within b. GEOM is WKT, a GeoJSON \
+            geometry object, an Esri JSON geometry object, xmin,ymin,xmax,ymax (an envelope) or \
+            x,y (a point); @FILE reads the geometry from a file. \
+            When both geometries carry spatial references that differ (Esri JSON), b is projected \
+            into a's reference (4326 and 3857/102100 only).
+            """
+    )
+
+    @Option(name: .customLong("a"), help: "Geometry a (GEOM or @FILE).")
+    var a: String
+
+    @Option(name: .customLong("b"), help: "Geometry b (GEOM or @FILE).")
+    var b: String
+
+    func run() throws {
+        let first = try readGeometry(a, argument: "--a")
+        let second = try readGeometry(b, argument: "--b")
+        var geometryB = second.geometry
+        if let referenceA = first.spatialReference, let referenceB = second.spatialReference, referenceA != referenceB {
+            do {
+                geometryB = try geometryB.projected(from: referenceB, to: referenceA)
+            } catch {
+                throw CommandFailure("--b: \(error)")
+            }
+        }
+        let json = try GEOSContext.withCurrent { context throws(CommandFailure) -> String in
+            do {
+                let ga = try GEOSGeometry(first.geometry, context: context)
+                let gb = try GEOSGeometry(geometryB, context: context)
+                let fields: [(String, String)] = [
+                    ("intersects", "\(try ga.intersects(gb))"),
+                    ("contains", "\(try ga.contains(gb))"),
+                    ("within", "\(try ga.isWithin(gb))"),
+                    ("touches", "\(try ga.touches(gb))"),
+                    ("crosses", "\(try ga.crosses(gb))"),
+                    ("overlaps", "\(try ga.overlaps(gb))"),
+                    ("equals", "\(try ga.isTopologicallyEqual(to: gb))"),
+                    ("disjoint", "\(try ga.isDisjoint(with: gb))"),
+                    ("envelopeIntersects", "\(ga.envelopeIntersects(gb))"),
+                    ("relate", "\"\(try ga.relate(gb))\""),
+                ]
+                return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+            } catch {
+                throw CommandFailure("\(error)")
+            }
+        }
+        print(json)
+    }
+
+    private func readGeometry(_ text: String, argument: String) throws -> (geometry: Geometry, spatialReference: SpatialReference?) {
+        let source = try geometryText(text, argument: argument)
+        do {
+            return try Geometry.parse(source)
+        } catch {
+            throw CommandFailure("\(argument): \(error)")
+        }
+    }
+}
+
+/// The geometry text of an argument: the argument itself, or with `@PATH` the contents of that
+/// file (for geometries too large for a command line).
+func geometryText(_ argument: String, argument name: String) throws -> String {
+    guard argument.hasPrefix("@") else { return argument }
+    let path = String(argument.dropFirst())
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw CommandFailure("\(name): cannot read the file \"\(path)\"")
+    }
+    return String(decoding: data, as: UTF8.self)
+}
