@@ -8,86 +8,70 @@ import SieveGeometry
 /// its documentation. The answers are GEOS's in all cases: the envelope shortcuts are exact.
 /// Both geometries must come from the same ``GEOSContext``.
 extension GEOSGeometry {
-    private typealias Predicate = (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> CChar
+    typealias Predicate = (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> CChar
 
+    /// The envelope shortcut first, then the GEOS predicate.
     @inline(__always)
-    private func evaluate(_ other: GEOSGeometry, _ predicate: Predicate, _ name: StaticString) throws(GEOSError) -> Bool {
+    private func evaluate(
+        _ kind: EnvelopeShortcut, _ other: GEOSGeometry, _ predicate: Predicate, _ name: StaticString
+    ) throws(GEOSError) -> Bool {
+        if let decided = kind.decide(self, other) { return decided }
         precondition(other.context === context, "geometries from different GEOS contexts")
         return try context.predicateResult(predicate(context.handle, handle, other.handle), name)
     }
 
-    /// Whether both geometries are non-empty and their envelopes are disjoint, in which case
-    /// every predicate but `disjoint` is false.
-    @inline(__always)
-    private func envelopesSeparate(_ other: GEOSGeometry) -> Bool {
-        !isEmpty && !other.isEmpty && !envelope.intersects(other.envelope)
-    }
-
     /// Whether a and b share at least one point (`GEOSIntersects_r`).
     public func intersects(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if envelopesSeparate(other) { return false }
-        // A non-empty geometry whose envelope lies inside a rectangle intersects it.
-        if let rectangle, !other.isEmpty, rectangle.contains(other.envelope) { return true }
-        if let rectangle = other.rectangle, !isEmpty, rectangle.contains(envelope) { return true }
-        return try evaluate(other, GEOSIntersects_r, "GEOSIntersects_r")
+        try evaluate(.intersects, other, GEOSIntersects_r, "GEOSIntersects_r")
     }
 
     /// Whether a and b share no point (`GEOSDisjoint_r`).
     public func isDisjoint(with other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if envelopesSeparate(other) { return true }
-        return try evaluate(other, GEOSDisjoint_r, "GEOSDisjoint_r")
+        try evaluate(.disjoint, other, GEOSDisjoint_r, "GEOSDisjoint_r")
     }
 
     /// Whether b lies in a and their interiors meet (`GEOSContains_r`; boundary-only contact is
     /// not containment).
     public func contains(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if !isEmpty && !other.isEmpty && !envelope.contains(other.envelope) { return false }
-        return try evaluate(other, GEOSContains_r, "GEOSContains_r")
+        try evaluate(.contains, other, GEOSContains_r, "GEOSContains_r")
     }
 
     /// Whether a lies in b and their interiors meet (`GEOSWithin_r`).
     public func isWithin(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if !isEmpty && !other.isEmpty && !other.envelope.contains(envelope) { return false }
-        return try evaluate(other, GEOSWithin_r, "GEOSWithin_r")
+        try evaluate(.within, other, GEOSWithin_r, "GEOSWithin_r")
     }
 
     /// Whether no point of b lies outside a (`GEOSCovers_r`).
     public func covers(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if !isEmpty && !other.isEmpty && !envelope.contains(other.envelope) { return false }
-        return try evaluate(other, GEOSCovers_r, "GEOSCovers_r")
+        try evaluate(.contains, other, GEOSCovers_r, "GEOSCovers_r")
     }
 
     /// Whether no point of a lies outside b (`GEOSCoveredBy_r`).
     public func isCovered(by other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if !isEmpty && !other.isEmpty && !other.envelope.contains(envelope) { return false }
-        return try evaluate(other, GEOSCoveredBy_r, "GEOSCoveredBy_r")
+        try evaluate(.within, other, GEOSCoveredBy_r, "GEOSCoveredBy_r")
     }
 
     /// Whether a and b meet only at their boundaries (`GEOSTouches_r`).
     public func touches(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if envelopesSeparate(other) { return false }
-        return try evaluate(other, GEOSTouches_r, "GEOSTouches_r")
+        try evaluate(.meets, other, GEOSTouches_r, "GEOSTouches_r")
     }
 
     /// Whether the interiors meet in a geometry of lower dimension than the larger of the two
     /// (`GEOSCrosses_r`).
     public func crosses(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if envelopesSeparate(other) { return false }
-        return try evaluate(other, GEOSCrosses_r, "GEOSCrosses_r")
+        try evaluate(.meets, other, GEOSCrosses_r, "GEOSCrosses_r")
     }
 
     /// Whether a and b have the same dimension and their intersection has it too but differs
     /// from both (`GEOSOverlaps_r`).
     public func overlaps(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if envelopesSeparate(other) { return false }
-        return try evaluate(other, GEOSOverlaps_r, "GEOSOverlaps_r")
+        try evaluate(.meets, other, GEOSOverlaps_r, "GEOSOverlaps_r")
     }
 
     /// Whether a and b are the same point set (`GEOSEquals_r`, topological equality: vertex
     /// order and ring start do not matter).
     public func isTopologicallyEqual(to other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if !isEmpty && !other.isEmpty && envelope != other.envelope { return false }
-        return try evaluate(other, GEOSEquals_r, "GEOSEquals_r")
+        try evaluate(.equals, other, GEOSEquals_r, "GEOSEquals_r")
     }
 
     /// Whether the envelopes of a and b share a point. Decided in Swift, without GEOS; `false`
@@ -138,8 +122,7 @@ extension GEOSGeometry {
     /// Whether a and b lie within `distance` of each other (`GEOSDistanceWithin_r`); `false`
     /// when either is empty. The envelopes decide first when they are farther apart.
     public func isWithinDistance(_ distance: Double, of other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if isEmpty || other.isEmpty { return false }
-        if envelope.distance(to: other.envelope) > distance { return false }
+        if let decided = EnvelopeShortcut.decideWithinDistance(distance, self, other) { return decided }
         precondition(other.context === context, "geometries from different GEOS contexts")
         let result = GEOSDistanceWithin_r(context.handle, handle, other.handle, distance)
         return try context.predicateResult(result, "GEOSDistanceWithin_r")
@@ -168,5 +151,54 @@ extension Envelope {
         let dx = Swift.max(0, Swift.max(other.xmin - xmax, xmin - other.xmax))
         let dy = Swift.max(0, Swift.max(other.ymin - ymax, ymin - other.ymax))
         return (dx * dx + dy * dy).squareRoot()
+    }
+}
+
+/// What the envelopes of two geometries decide about a relationship on their own, shared by
+/// ``GEOSGeometry`` and ``PreparedGeometry`` so that both take exactly the same shortcuts.
+///
+/// Each case names the envelope condition a relationship needs; when the condition fails the
+/// answer is known without GEOS. Empty geometries are always left to GEOS.
+enum EnvelopeShortcut {
+    /// Needs intersecting envelopes; true outright when one operand is a rectangle whose
+    /// interior-or-boundary holds the other's envelope.
+    case intersects
+    /// True outright when the envelopes are disjoint.
+    case disjoint
+    /// a's envelope must contain b's (contains, covers, contains properly).
+    case contains
+    /// b's envelope must contain a's (within, covered by).
+    case within
+    /// Needs intersecting envelopes (touches, crosses, overlaps).
+    case meets
+    /// Needs equal envelopes.
+    case equals
+
+    /// The answer, or `nil` when GEOS must decide.
+    @inline(__always)
+    func decide(_ a: GEOSGeometry, _ b: GEOSGeometry) -> Bool? {
+        guard !a.isEmpty, !b.isEmpty else { return nil }
+        let boxA = a.envelope, boxB = b.envelope
+        switch self {
+        case .intersects:
+            if !boxA.intersects(boxB) { return false }
+            // A non-empty geometry whose envelope lies inside a rectangle intersects it.
+            if let rectangle = a.rectangle, rectangle.contains(boxB) { return true }
+            if let rectangle = b.rectangle, rectangle.contains(boxA) { return true }
+            return nil
+        case .disjoint: return boxA.intersects(boxB) ? nil : true
+        case .contains: return boxA.contains(boxB) ? nil : false
+        case .within: return boxB.contains(boxA) ? nil : false
+        case .meets: return boxA.intersects(boxB) ? nil : false
+        case .equals: return boxA == boxB ? nil : false
+        }
+    }
+
+    /// Within-distance: false for empty operands and for envelopes farther apart than
+    /// `distance`; otherwise `nil`.
+    @inline(__always)
+    static func decideWithinDistance(_ distance: Double, _ a: GEOSGeometry, _ b: GEOSGeometry) -> Bool? {
+        if a.isEmpty || b.isEmpty { return false }
+        return a.envelope.distance(to: b.envelope) > distance ? false : nil
     }
 }

@@ -41,86 +41,72 @@ public final class PreparedGeometry {
     /// The prepared geometry's envelope.
     public var envelope: Envelope { geometry.envelope }
 
-    private typealias Predicate = (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> CChar
-
+    /// The envelope shortcut first, then the prepared GEOS predicate.
     @inline(__always)
-    private func evaluate(_ other: GEOSGeometry, _ predicate: Predicate, _ name: StaticString) throws(GEOSError) -> Bool {
+    private func evaluate(
+        _ kind: EnvelopeShortcut, _ other: GEOSGeometry, _ predicate: GEOSGeometry.Predicate, _ name: StaticString
+    ) throws(GEOSError) -> Bool {
+        if let decided = kind.decide(geometry, other) { return decided }
         let context = geometry.context
         precondition(other.context === context, "geometries from different GEOS contexts")
         return try context.predicateResult(predicate(context.handle, handle, other.handle), name)
     }
 
-    @inline(__always)
-    private func envelopesSeparate(_ other: GEOSGeometry) -> Bool {
-        !geometry.isEmpty && !other.isEmpty && !geometry.envelope.intersects(other.envelope)
-    }
-
     /// Whether the geometries share a point (`GEOSPreparedIntersects_r`).
     public func intersects(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if envelopesSeparate(other) { return false }
-        return try evaluate(other, GEOSPreparedIntersects_r, "GEOSPreparedIntersects_r")
+        try evaluate(.intersects, other, GEOSPreparedIntersects_r, "GEOSPreparedIntersects_r")
     }
 
     /// Whether the prepared geometry contains `other` (`GEOSPreparedContains_r`).
     public func contains(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if !geometry.isEmpty && !other.isEmpty && !geometry.envelope.contains(other.envelope) { return false }
-        return try evaluate(other, GEOSPreparedContains_r, "GEOSPreparedContains_r")
+        try evaluate(.contains, other, GEOSPreparedContains_r, "GEOSPreparedContains_r")
     }
 
     /// Whether `other` lies in the interior of the prepared geometry, not touching its boundary
     /// (`GEOSPreparedContainsProperly_r`).
     public func containsProperly(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if !geometry.isEmpty && !other.isEmpty && !geometry.envelope.contains(other.envelope) { return false }
-        return try evaluate(other, GEOSPreparedContainsProperly_r, "GEOSPreparedContainsProperly_r")
+        try evaluate(.contains, other, GEOSPreparedContainsProperly_r, "GEOSPreparedContainsProperly_r")
     }
 
     /// Whether the prepared geometry lies within `other` (`GEOSPreparedWithin_r`).
     public func isWithin(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if !geometry.isEmpty && !other.isEmpty && !other.envelope.contains(geometry.envelope) { return false }
-        return try evaluate(other, GEOSPreparedWithin_r, "GEOSPreparedWithin_r")
+        try evaluate(.within, other, GEOSPreparedWithin_r, "GEOSPreparedWithin_r")
     }
 
     /// Whether the prepared geometry covers `other` (`GEOSPreparedCovers_r`).
     public func covers(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if !geometry.isEmpty && !other.isEmpty && !geometry.envelope.contains(other.envelope) { return false }
-        return try evaluate(other, GEOSPreparedCovers_r, "GEOSPreparedCovers_r")
+        try evaluate(.contains, other, GEOSPreparedCovers_r, "GEOSPreparedCovers_r")
     }
 
     /// Whether the prepared geometry is covered by `other` (`GEOSPreparedCoveredBy_r`).
     public func isCovered(by other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if !geometry.isEmpty && !other.isEmpty && !other.envelope.contains(geometry.envelope) { return false }
-        return try evaluate(other, GEOSPreparedCoveredBy_r, "GEOSPreparedCoveredBy_r")
+        try evaluate(.within, other, GEOSPreparedCoveredBy_r, "GEOSPreparedCoveredBy_r")
     }
 
     /// Whether the geometries meet only at their boundaries (`GEOSPreparedTouches_r`).
     public func touches(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if envelopesSeparate(other) { return false }
-        return try evaluate(other, GEOSPreparedTouches_r, "GEOSPreparedTouches_r")
+        try evaluate(.meets, other, GEOSPreparedTouches_r, "GEOSPreparedTouches_r")
     }
 
     /// Whether the geometries cross (`GEOSPreparedCrosses_r`).
     public func crosses(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if envelopesSeparate(other) { return false }
-        return try evaluate(other, GEOSPreparedCrosses_r, "GEOSPreparedCrosses_r")
+        try evaluate(.meets, other, GEOSPreparedCrosses_r, "GEOSPreparedCrosses_r")
     }
 
     /// Whether the geometries overlap (`GEOSPreparedOverlaps_r`).
     public func overlaps(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if envelopesSeparate(other) { return false }
-        return try evaluate(other, GEOSPreparedOverlaps_r, "GEOSPreparedOverlaps_r")
+        try evaluate(.meets, other, GEOSPreparedOverlaps_r, "GEOSPreparedOverlaps_r")
     }
 
     /// Whether the geometries share no point (`GEOSPreparedDisjoint_r`).
     public func isDisjoint(with other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if envelopesSeparate(other) { return true }
-        return try evaluate(other, GEOSPreparedDisjoint_r, "GEOSPreparedDisjoint_r")
+        try evaluate(.disjoint, other, GEOSPreparedDisjoint_r, "GEOSPreparedDisjoint_r")
     }
 
     /// Whether the geometries lie within `distance` of each other
     /// (`GEOSPreparedDistanceWithin_r`); `false` when either is empty.
     public func isWithinDistance(_ distance: Double, of other: GEOSGeometry) throws(GEOSError) -> Bool {
-        if geometry.isEmpty || other.isEmpty { return false }
-        if geometry.envelope.distance(to: other.envelope) > distance { return false }
+        if let decided = EnvelopeShortcut.decideWithinDistance(distance, geometry, other) { return decided }
         let context = geometry.context
         precondition(other.context === context, "geometries from different GEOS contexts")
         let result = GEOSPreparedDistanceWithin_r(context.handle, handle, other.handle, distance)
