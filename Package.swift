@@ -8,6 +8,9 @@ let package = Package(
         .library(name: "GeoSieve", targets: ["GeoSieve"]),
         .library(name: "SieveGeometry", targets: ["SieveGeometry"]),
         .library(name: "SieveGEOS", targets: ["SieveGEOS"]),
+        .library(name: "SieveColumns", targets: ["SieveColumns"]),
+        .library(name: "SieveSQL", targets: ["SieveSQL"]),
+        .library(name: "SieveFeatures", targets: ["SieveFeatures"]),
         .executable(name: "geosieve", targets: ["geosieve"]),
     ],
     dependencies: [
@@ -24,8 +27,21 @@ let package = Package(
         .target(name: "SieveGeometry"),
         // The GEOS bridge: contexts, owned geometries, prepared geometries, relationships.
         .target(name: "SieveGEOS", dependencies: ["SieveGeometry", "CGEOS"]),
+        // Typed columns with validity bitmaps, dictionary-encoded strings, civil-time helpers:
+        // the data layout the where-clause kernels scan and the feature table stores.
+        .target(name: "SieveColumns"),
+        // The where-clause language: lexer, Pratt parser, binder, vectorized evaluator.
+        .target(name: "SieveSQL", dependencies: ["SieveColumns"]),
+        // Schema, the columnar feature table, loading, queries.
+        .target(
+            name: "SieveFeatures",
+            dependencies: ["SieveColumns", "SieveSQL", "SieveGeometry", "SieveGEOS"]
+        ),
         // Umbrella module re-exporting the public modules.
-        .target(name: "GeoSieve", dependencies: ["SieveGeometry", "SieveGEOS"]),
+        .target(
+            name: "GeoSieve",
+            dependencies: ["SieveGeometry", "SieveGEOS", "SieveColumns", "SieveSQL", "SieveFeatures"]
+        ),
         // The command-line tool.
         .executableTarget(
             name: "geosieve",
@@ -41,6 +57,18 @@ let package = Package(
         .testTarget(
             name: "SieveGEOSTests",
             dependencies: ["SieveGEOS", "SieveGeometry", "CGEOS"]
+        ),
+        .testTarget(
+            name: "SieveColumnsTests",
+            dependencies: ["SieveColumns"]
+        ),
+        .testTarget(
+            name: "SieveSQLTests",
+            dependencies: ["SieveSQL", "SieveColumns"]
+        ),
+        .testTarget(
+            name: "SieveFeaturesTests",
+            dependencies: ["SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry"]
         ),
         .testTarget(
             name: "GeoSieveCLITests",

@@ -1,3 +1,6 @@
 // GeoSieve: the umbrella module. `import GeoSieve` brings in every public module of the engine.
+@_exported import SieveColumns
+@_exported import SieveFeatures
 @_exported import SieveGEOS
+@_exported import SieveSQL
 @_exported import SieveGeometry
