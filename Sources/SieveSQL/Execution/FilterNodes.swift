@@ -1,0 +1,372 @@
+import SieveColumns
+
+/// One node of a compiled condition. `select` writes into `output` the rows of `input` for
+/// which the condition is TRUE (`wantTrue`) or FALSE (`!wantTrue`) — never the rows where it is
+/// unknown — in ascending order, and returns how many it wrote. Asking for TRUE and for FALSE
+/// separately is what makes three-valued logic exact: `NOT x` is TRUE exactly where `x` is
+/// FALSE.
+protocol FilterNode: AnyObject {
+    func select(_ input: Rows, wantTrue: Bool, into output: UnsafeMutablePointer<UInt32>) -> Int
+}
+
+/// The inner loop shared by every leaf: rows pass when valid and `test` equals `wantTrue`.
+@inline(__always)
+func scanRows(
+    _ rows: Rows, wantTrue: Bool, validity: UnsafeBufferPointer<UInt64>?,
+    into output: UnsafeMutablePointer<UInt32>, _ test: (Int) -> Bool
+) -> Int {
+    var n = 0
+    let want: UInt8 = wantTrue ? 1 : 0
+    switch rows {
+    case .range(let lower, let upper):
+        if let validity {
+            for i in lower..<upper {
+                output[n] = UInt32(truncatingIfNeeded: i)
+                let valid = UInt8(truncatingIfNeeded: validity[i &>> 6] &>> UInt64(i & 63)) & 1
+                let hit: UInt8 = (test(i) ? 1 : 0) ^ want ^ 1
+                n &+= Int(valid & hit)
+            }
+        } else {
+            for i in lower..<upper {
+                output[n] = UInt32(truncatingIfNeeded: i)
+                let hit: UInt8 = (test(i) ? 1 : 0) ^ want ^ 1
+                n &+= Int(hit)
+            }
+        }
+    case .list(let ids, let count):
+        if let validity {
+            for k in 0..<count {
+                let i = Int(ids[k])
+                output[n] = ids[k]
+                let valid = UInt8(truncatingIfNeeded: validity[i &>> 6] &>> UInt64(i & 63)) & 1
+                let hit: UInt8 = (test(i) ? 1 : 0) ^ want ^ 1
+                n &+= Int(valid & hit)
+            }
+        } else {
+            for k in 0..<count {
+                let i = Int(ids[k])
+                output[n] = ids[k]
+                let hit: UInt8 = (test(i) ? 1 : 0) ^ want ^ 1
+                n &+= Int(hit)
+            }
+        }
+    }
+    return n
+}
+
+/// Runs `body` with the validity words of a column, or `nil` when it has no NULLs.
+@inline(__always)
+func withValidity<R>(_ validity: ValidityBitmap?, _ body: (UnsafeBufferPointer<UInt64>?) -> R) -> R {
+    guard let validity else { return body(nil) }
+    return validity.words.withUnsafeBufferPointer { body($0) }
+}
+
+// MARK: Logic
+
+/// `a AND b AND …`: TRUE narrows child by child; FALSE collects each child's FALSE rows.
+final class AndNode: FilterNode {
+    let children: [FilterNode]
+    let scratch: [RowBuffer]
+
+    init(_ children: [FilterNode], batchSize: Int) {
+        self.children = children
+        scratch = (0..<3).map { _ in RowBuffer(capacity: batchSize) }
+    }
+
+    func select(_ input: Rows, wantTrue: Bool, into output: UnsafeMutablePointer<UInt32>) -> Int {
+        wantTrue ? narrow(input, children, want: true, output, scratch) : collect(input, children, want: false, output, scratch)
+    }
+}
+
+/// `a OR b OR …`: TRUE collects each child's TRUE rows; FALSE narrows child by child.
+final class OrNode: FilterNode {
+    let children: [FilterNode]
+    let scratch: [RowBuffer]
+
+    init(_ children: [FilterNode], batchSize: Int) {
+        self.children = children
+        scratch = (0..<3).map { _ in RowBuffer(capacity: batchSize) }
+    }
+
+    func select(_ input: Rows, wantTrue: Bool, into output: UnsafeMutablePointer<UInt32>) -> Int {
+        wantTrue ? collect(input, children, want: true, output, scratch) : narrow(input, children, want: false, output, scratch)
+    }
+}
+
+/// Rows where every child answers `want`: each child only looks at the survivors of the last.
+private func narrow(
+    _ input: Rows, _ children: [FilterNode], want: Bool, _ output: UnsafeMutablePointer<UInt32>, _ scratch: [RowBuffer]
+) -> Int {
+    var current = input
+    for (k, child) in children.enumerated() {
+        let target = k == children.count - 1 ? output : scratch[k % 2].pointer
+        let count = child.select(current, wantTrue: want, into: target)
+        if count == 0 { return 0 }
+        current = .list(UnsafePointer(target), count)
+    }
+    return current.count
+}
+
+/// Rows where some child answers `want`: each child only looks at rows no earlier child took.
+private func collect(
+    _ input: Rows, _ children: [FilterNode], want: Bool, _ output: UnsafeMutablePointer<UInt32>, _ scratch: [RowBuffer]
+) -> Int {
+    // scratch[0]: rows still undecided; scratch[1]: this child's hits; scratch[2]: merge space.
+    var remaining = input
+    var collected = 0
+    for (k, child) in children.enumerated() {
+        let hits = scratch[1].pointer
+        let hitCount = child.select(remaining, wantTrue: want, into: hits)
+        guard hitCount > 0 else { continue }
+        collected = SortedRows.union(UnsafePointer(output), collected, UnsafePointer(hits), hitCount, into: scratch[2].pointer)
+        output.update(from: scratch[2].pointer, count: collected)
+        if k < children.count - 1 {
+            let left = SortedRows.subtract(remaining, UnsafePointer(hits), hitCount, into: scratch[2].pointer)
+            scratch[0].pointer.update(from: scratch[2].pointer, count: left)
+            if left == 0 { break }
+            remaining = .list(UnsafePointer(scratch[0].pointer), left)
+        }
+    }
+    return collected
+}
+
+/// `NOT x`: TRUE where x is FALSE and the other way round.
+final class NotNode: FilterNode {
+    let child: FilterNode
+
+    init(_ child: FilterNode) { self.child = child }
+
+    func select(_ input: Rows, wantTrue: Bool, into output: UnsafeMutablePointer<UInt32>) -> Int {
+        child.select(input, wantTrue: !wantTrue, into: output)
+    }
+}
+
+/// A constant condition: TRUE, FALSE or unknown for every row.
+final class ConstantNode: FilterNode {
+    let value: Bool?
+
+    init(_ value: Bool?) { self.value = value }
+
+    func select(_ input: Rows, wantTrue: Bool, into output: UnsafeMutablePointer<UInt32>) -> Int {
+        guard let value, value == wantTrue else { return 0 }
+        return SortedRows.copy(input, into: output)
+    }
+}
+
+// MARK: Leaves
+
+/// `column IS [NOT] NULL`: never unknown.
+final class IsNullNode: FilterNode {
+    let validity: ValidityBitmap?
+    let negated: Bool
+
+    init(validity: ValidityBitmap?, negated: Bool) {
+        self.validity = validity
+        self.negated = negated
+    }
+
+    func select(_ input: Rows, wantTrue: Bool, into output: UnsafeMutablePointer<UInt32>) -> Int {
+        // The condition is "the row is valid" when negated (IS NOT NULL).
+        let wantValid = wantTrue == negated
+        guard let validity else { return wantValid ? SortedRows.copy(input, into: output) : 0 }
+        return validity.words.withUnsafeBufferPointer { words in
+            scanRows(input, wantTrue: wantValid, validity: nil, into: output) { i in
+                words[i &>> 6] &>> UInt64(i & 63) & 1 != 0
+            }
+        }
+    }
+}
+
+/// An integer or date column compared with integer bounds: `low <= x <= high` (inclusive),
+/// which every integer comparison with a constant, and BETWEEN, reduce to. `inverted` selects
+/// the complement among non-NULL rows (for `<>` and NOT BETWEEN).
+final class IntegerRangeNode: FilterNode {
+    let values: [Int64]
+    let validity: ValidityBitmap?
+    let low: Int64
+    let high: Int64
+    let inverted: Bool
+
+    init(values: [Int64], validity: ValidityBitmap?, low: Int64, high: Int64, inverted: Bool) {
+        self.values = values
+        self.validity = validity
+        self.low = low
+        self.high = high
+        self.inverted = inverted
+    }
+
+    func select(_ input: Rows, wantTrue: Bool, into output: UnsafeMutablePointer<UInt32>) -> Int {
+        let low = self.low, high = self.high
+        let want = wantTrue != inverted
+        return values.withUnsafeBufferPointer { values in
+            withValidity(validity) { validity in
+                if low == .min {
+                    return scanRows(input, wantTrue: want, validity: validity, into: output) { values[$0] <= high }
+                }
+                if high == .max {
+                    return scanRows(input, wantTrue: want, validity: validity, into: output) { values[$0] >= low }
+                }
+                // One unsigned compare tests both bounds.
+                let width = UInt64(bitPattern: high &- low)
+                return scanRows(input, wantTrue: want, validity: validity, into: output) {
+                    UInt64(bitPattern: values[$0] &- low) <= width
+                }
+            }
+        }
+    }
+}
+
+/// A double column compared with double bounds, each open or closed; `inverted` selects the
+/// complement among non-NULL rows.
+final class DoubleRangeNode: FilterNode {
+    let values: [Double]
+    let validity: ValidityBitmap?
+    let low: Double
+    let lowInclusive: Bool
+    let high: Double
+    let highInclusive: Bool
+    let inverted: Bool
+
+    init(values: [Double], validity: ValidityBitmap?, low: Double, lowInclusive: Bool, high: Double, highInclusive: Bool, inverted: Bool) {
+        self.values = values
+        self.validity = validity
+        self.low = low
+        self.lowInclusive = lowInclusive
+        self.high = high
+        self.highInclusive = highInclusive
+        self.inverted = inverted
+    }
+
+    func select(_ input: Rows, wantTrue: Bool, into output: UnsafeMutablePointer<UInt32>) -> Int {
+        let low = self.low, high = self.high
+        let want = wantTrue != inverted
+        return values.withUnsafeBufferPointer { values in
+            withValidity(validity) { validity in
+                switch (lowInclusive, highInclusive) {
+                case (true, true):
+                    return scanRows(input, wantTrue: want, validity: validity, into: output) { values[$0] >= low && values[$0] <= high }
+                case (true, false):
+                    return scanRows(input, wantTrue: want, validity: validity, into: output) { values[$0] >= low && values[$0] < high }
+                case (false, true):
+                    return scanRows(input, wantTrue: want, validity: validity, into: output) { values[$0] > low && values[$0] <= high }
+                case (false, false):
+                    return scanRows(input, wantTrue: want, validity: validity, into: output) { values[$0] > low && values[$0] < high }
+                }
+            }
+        }
+    }
+}
+
+/// An integer or date column `IN` a set of constants (NULL-free list).
+final class IntegerSetNode: FilterNode {
+    let values: [Int64]
+    let validity: ValidityBitmap?
+    let members: Set<Int64>
+    let negated: Bool
+
+    init(values: [Int64], validity: ValidityBitmap?, members: Set<Int64>, negated: Bool) {
+        self.values = values
+        self.validity = validity
+        self.members = members
+        self.negated = negated
+    }
+
+    func select(_ input: Rows, wantTrue: Bool, into output: UnsafeMutablePointer<UInt32>) -> Int {
+        let members = self.members
+        return values.withUnsafeBufferPointer { values in
+            withValidity(validity) { validity in
+                scanRows(input, wantTrue: wantTrue != negated, validity: validity, into: output) { members.contains(values[$0]) }
+            }
+        }
+    }
+}
+
+/// A dictionary-encoded string column under any condition that reads no other column: the
+/// condition was evaluated once per distinct string (and once for NULL), and each row looks its
+/// code up. `truth[code]` is 1 for TRUE, 0 for FALSE, 2 for unknown.
+final class DictionaryTableNode: FilterNode {
+    let codes: [UInt32]
+    let validity: ValidityBitmap?
+    /// The answers per code, followed by the answer for NULL rows.
+    let table: [UInt8]
+    let nullSlot: Int
+
+    init(codes: [UInt32], validity: ValidityBitmap?, truth: [UInt8], nullTruth: UInt8) {
+        self.codes = codes
+        self.validity = validity
+        // NULL rows get a table slot of their own, after the codes.
+        self.table = truth + [nullTruth]
+        self.nullSlot = truth.count
+    }
+
+    func select(_ input: Rows, wantTrue: Bool, into output: UnsafeMutablePointer<UInt32>) -> Int {
+        let want: UInt8 = wantTrue ? 1 : 0
+        let nullSlot = self.nullSlot
+        return codes.withUnsafeBufferPointer { codes in
+            table.withUnsafeBufferPointer { table in
+                withValidity(validity) { validity in
+                    if let validity {
+                        return scanRows(input, wantTrue: true, validity: nil, into: output) { i in
+                            let valid = validity[i &>> 6] &>> UInt64(i & 63) & 1 != 0
+                            return table[valid ? Int(codes[i]) : nullSlot] == want
+                        }
+                    }
+                    return scanRows(input, wantTrue: true, validity: nil, into: output) { table[Int(codes[$0])] == want }
+                }
+            }
+        }
+    }
+}
+
+/// A plain (not dictionary-encoded) string column matched against a compiled LIKE pattern
+/// (equality is the pattern without wildcards), on the UTF-8 bytes in place.
+final class PlainStringMatchNode: FilterNode {
+    let storage: StringStorage
+    let validity: ValidityBitmap?
+    let pattern: LikePattern
+    let negated: Bool
+
+    init(storage: StringStorage, validity: ValidityBitmap?, pattern: LikePattern, negated: Bool) {
+        self.storage = storage
+        self.validity = validity
+        self.pattern = pattern
+        self.negated = negated
+    }
+
+    func select(_ input: Rows, wantTrue: Bool, into output: UnsafeMutablePointer<UInt32>) -> Int {
+        let pattern = self.pattern
+        return storage.bytes.withUnsafeBufferPointer { bytes in
+            storage.offsets.withUnsafeBufferPointer { offsets in
+                withValidity(validity) { validity in
+                    guard let base = bytes.baseAddress else {
+                        // Every string is empty.
+                        let empty = pattern.matches(UnsafeBufferPointer(start: nil, count: 0))
+                        return scanRows(input, wantTrue: wantTrue != negated, validity: validity, into: output) { _ in empty }
+                    }
+                    return scanRows(input, wantTrue: wantTrue != negated, validity: validity, into: output) { i in
+                        let start = offsets[i]
+                        return pattern.matches(UnsafeBufferPointer(start: base + start, count: offsets[i + 1] - start))
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Anything else: the row evaluator, one row at a time.
+final class RowFallbackNode: FilterNode {
+    let expression: BoundExpression
+    let evaluator: RowEvaluator
+
+    init(_ expression: BoundExpression, evaluator: RowEvaluator) {
+        self.expression = expression
+        self.evaluator = evaluator
+    }
+
+    func select(_ input: Rows, wantTrue: Bool, into output: UnsafeMutablePointer<UInt32>) -> Int {
+        scanRows(input, wantTrue: true, validity: nil, into: output) { i in
+            if case .boolean(let value) = evaluator.evaluate(expression, row: i) { return value == wantTrue }
+            return false
+        }
+    }
+}

@@ -1,0 +1,296 @@
+import SieveColumns
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The value semantics of the where-clause language, one value at a time: comparison with
+/// NULL and mixed numeric types, arithmetic with NULL and overflow, and the built-in functions.
+/// The vectorized kernels must agree with these functions; the tests compare them.
+enum ScalarSemantics {
+    // MARK: Comparison
+
+    /// The order of two non-NULL values of comparable types (-1, 0, 1), or `nil` when either is
+    /// NULL or a double is NaN.
+    static func compare(_ a: ScalarValue, _ b: ScalarValue, collation: Collation) -> Int? {
+        switch (a, b) {
+        case (.integer(let x), .integer(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.double(let x), .double(let y)):
+            if x.isNaN || y.isNaN { return nil }
+            return x < y ? -1 : (x == y ? 0 : 1)
+        case (.integer(let x), .double(let y)): return y.isNaN ? nil : compare(x, y)
+        case (.double(let x), .integer(let y)): return x.isNaN ? nil : -compare(y, x)
+        case (.date(let x), .date(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.string(let x), .string(let y)): return compareStrings(x, y, collation)
+        case (.boolean(let x), .boolean(let y)): return x == y ? 0 : (!x ? -1 : 1)
+        default: return nil
+        }
+    }
+
+    /// Exact comparison of an integer with a (non-NaN) double, without rounding the integer.
+    @inline(__always)
+    static func compare(_ a: Int64, _ b: Double) -> Int {
+        if b >= 9_223_372_036_854_775_808.0 { return -1 }
+        if b < -9_223_372_036_854_775_808.0 { return 1 }
+        let whole = b.rounded(.towardZero)
+        let integer = Int64(whole)
+        if a < integer { return -1 }
+        if a > integer { return 1 }
+        let fraction = b - whole
+        return fraction > 0 ? -1 : (fraction < 0 ? 1 : 0)
+    }
+
+    /// Strings under a collation: `binary` orders by Unicode scalar values (the UTF-8 bytes),
+    /// `nocase` orders the case-folded strings the same way.
+    static func compareStrings(_ a: String, _ b: String, _ collation: Collation) -> Int {
+        let x = collation.key(a), y = collation.key(b)
+        if x.utf8.elementsEqual(y.utf8) { return 0 }
+        return x.utf8.lexicographicallyPrecedes(y.utf8) ? -1 : 1
+    }
+
+    // MARK: Arithmetic
+
+    /// `a op b` with NULL in, NULL out; integer overflow and division by zero give NULL;
+    /// `date ± number` adds days, `date - date` gives days (a double). (`date ± interval` is
+    /// bound to ``BuiltinFunction/addMilliseconds``.)
+    static func arithmetic(_ op: ArithmeticOperator, _ a: ScalarValue, _ b: ScalarValue, type: SQLType) -> ScalarValue {
+        switch (a, b) {
+        case (.null, _), (_, .null): return .null
+        case (.integer(let x), .integer(let y)) where type == .integer:
+            let result: (partialValue: Int64, overflow: Bool)
+            switch op {
+            case .add: result = x.addingReportingOverflow(y)
+            case .subtract: result = x.subtractingReportingOverflow(y)
+            case .multiply: result = x.multipliedReportingOverflow(by: y)
+            case .divide:
+                if y == 0 { return .null }
+                result = x.dividedReportingOverflow(by: y)
+            }
+            return result.overflow ? .null : .integer(result.partialValue)
+        case (.date(let x), _) where type == .date:
+            let delta: Double
+            switch b {
+            case .integer(let days): delta = Double(days) * 86_400_000
+            case .double(let days): delta = days * 86_400_000
+            default: return .null
+            }
+            return shiftDate(x, by: op == .subtract ? -delta : delta)
+        case (.date(let x), .date(let y)) where type == .double && op == .subtract:
+            return .double(Double(x - y) / 86_400_000)
+        default:
+            guard let x = numeric(a), let y = numeric(b) else { return .null }
+            let value: Double
+            switch op {
+            case .add: value = x + y
+            case .subtract: value = x - y
+            case .multiply: value = x * y
+            case .divide:
+                if y == 0 { return .null }
+                value = x / y
+            }
+            return value.isFinite ? .double(value) : .null
+        }
+    }
+
+    /// `date + milliseconds`, NULL when out of range.
+    static func shiftDate(_ ms: Int64, by delta: Double) -> ScalarValue {
+        let result = Double(ms) + delta.rounded()
+        guard result.isFinite, abs(result) < 9.2e18 else { return .null }
+        return .date(Int64(result))
+    }
+
+    /// The number as a double, `nil` when not a number.
+    @inline(__always)
+    static func numeric(_ value: ScalarValue) -> Double? {
+        switch value {
+        case .integer(let x): Double(x)
+        case .double(let x): x
+        default: nil
+        }
+    }
+
+    // MARK: Functions
+
+    /// Evaluates a built-in function on evaluated arguments. NULL in, NULL out, except
+    /// `COALESCE` and `NULLIF`, which follow their SQL definitions.
+    static func call(_ function: BuiltinFunction, _ args: [ScalarValue], type: SQLType, collation: Collation) -> ScalarValue {
+        switch function {
+        case .coalesce:
+            return args.first { !$0.isNull } ?? .null
+        case .nullif:
+            guard args.count == 2 else { return .null }
+            if args[0].isNull { return .null }
+            if let order = compare(args[0], args[1], collation: collation), order == 0 { return .null }
+            return args[0]
+        case .concat:
+            var result = ""
+            for arg in args {
+                guard let text = text(arg) else { return .null }
+                result += text
+            }
+            return .string(result)
+        default:
+            break
+        }
+        if args.contains(where: \.isNull) { return .null }
+        switch function {
+        case .charLength:
+            guard case .string(let s) = args[0] else { return .null }
+            return .integer(Int64(s.unicodeScalars.count))
+        case .position:
+            guard case .string(let needle) = args[0], case .string(let haystack) = args[1] else { return .null }
+            return .integer(position(of: needle, in: haystack))
+        case .substring:
+            guard case .string(let s) = args[0], let start = integerArgument(args[1]) else { return .null }
+            let length = args.count > 2 ? integerArgument(args[2]) : nil
+            if args.count > 2 && length == nil { return .null }
+            return .string(substring(s, start: start, length: length))
+        case .trimBoth, .trimLeading, .trimTrailing:
+            guard case .string(let s) = args[args.count - 1] else { return .null }
+            var characters: Set<Unicode.Scalar> = [" "]
+            if args.count == 2, case .string(let set) = args[0] { characters = Set(set.unicodeScalars) }
+            return .string(trim(s, characters, leading: function != .trimTrailing, trailing: function != .trimLeading))
+        case .upper:
+            guard case .string(let s) = args[0] else { return .null }
+            return .string(s.uppercased())
+        case .lower:
+            guard case .string(let s) = args[0] else { return .null }
+            return .string(s.lowercased())
+        case .abs:
+            if case .integer(let x) = args[0] { return x == .min ? .null : .integer(Swift.abs(x)) }
+            return numeric(args[0]).map { .double(Swift.abs($0)) } ?? .null
+        case .ceiling, .floor:
+            if case .integer = args[0] { return args[0] }
+            guard let x = numeric(args[0]) else { return .null }
+            return .double(function == .ceiling ? x.rounded(.up) : x.rounded(.down))
+        case .round, .truncate:
+            let digits = args.count > 1 ? integerArgument(args[1]) ?? 0 : 0
+            let rule: FloatingPointRoundingRule = function == .round ? .toNearestOrAwayFromZero : .towardZero
+            if case .integer(let x) = args[0] {
+                guard digits < 0 else { return .integer(x) }
+                let scale = pow(10.0, Double(-digits))
+                let value = (Double(x) / scale).rounded(rule) * scale
+                return value.isFinite && Swift.abs(value) < 9.2e18 ? .integer(Int64(value)) : .null
+            }
+            guard let x = numeric(args[0]) else { return .null }
+            return .double(roundDecimal(x, digits: digits, rule: rule))
+        case .mod:
+            if case .integer(let x) = args[0], case .integer(let y) = args[1] {
+                if y == 0 { return .null }
+                return .integer(x.remainderReportingOverflow(dividingBy: y).partialValue)
+            }
+            guard let x = numeric(args[0]), let y = numeric(args[1]), y != 0 else { return .null }
+            return .double(fmod(x, y))
+        case .power:
+            guard let x = numeric(args[0]), let y = numeric(args[1]) else { return .null }
+            let value = pow(x, y)
+            return value.isFinite ? .double(value) : .null
+        case .log, .log10:
+            guard let x = numeric(args[0]), x > 0 else { return .null }
+            return .double(function == .log ? Self.naturalLog(x) : log10(x))
+        case .sin, .cos, .tan:
+            guard let x = numeric(args[0]) else { return .null }
+            let value = function == .sin ? sin(x) : (function == .cos ? cos(x) : tan(x))
+            return .double(value)
+        case .sign:
+            guard let x = numeric(args[0]) else { return .null }
+            return .integer(x > 0 ? 1 : (x < 0 ? -1 : 0))
+        case .extractYear, .extractMonth, .extractDay, .extractHour, .extractMinute, .extractSecond:
+            guard case .date(let ms) = args[0] else { return .null }
+            let c = CivilTime.components(milliseconds: ms)
+            switch function {
+            case .extractYear: return .integer(c.year)
+            case .extractMonth: return .integer(c.month)
+            case .extractDay: return .integer(c.day)
+            case .extractHour: return .integer(c.hour)
+            case .extractMinute: return .integer(c.minute)
+            default: return .double(Double(c.second) + Double(c.millisecond) / 1000)
+            }
+        case .addMilliseconds:
+            guard case .date(let ms) = args[0], case .integer(let delta) = args[1] else { return .null }
+            let (sum, overflow) = ms.addingReportingOverflow(delta)
+            return overflow ? .null : .date(sum)
+        case .coalesce, .nullif, .concat:
+            return .null
+        }
+    }
+
+    /// A value as text for `CONCAT` and `CAST(… AS VARCHAR)`.
+    static func text(_ value: ScalarValue) -> String? {
+        switch value {
+        case .null: nil
+        case .string(let s): s
+        case .integer(let x): String(x)
+        case .double(let x): formatDouble(x)
+        case .date(let ms): CivilTime.format(milliseconds: ms, dateOnlyAtMidnight: true)
+        case .boolean(let b): b ? "1" : "0"
+        }
+    }
+
+    /// Shortest round-trip text of a double; whole numbers keep a `.0`.
+    static func formatDouble(_ x: Double) -> String { "\(x)" }
+
+    static func integerArgument(_ value: ScalarValue) -> Int64? {
+        switch value {
+        case .integer(let x): x
+        case .double(let x): x.isFinite && Swift.abs(x) < 9.2e18 ? Int64(x.rounded(.towardZero)) : nil
+        default: nil
+        }
+    }
+
+    /// 1-based position of `needle` in `haystack` in Unicode scalars; 0 when absent; 1 for an
+    /// empty needle.
+    static func position(of needle: String, in haystack: String) -> Int64 {
+        let n = Array(needle.unicodeScalars), h = Array(haystack.unicodeScalars)
+        if n.isEmpty { return 1 }
+        guard n.count <= h.count else { return 0 }
+        for start in 0...(h.count - n.count) where h[start] == n[0] {
+            if Array(h[start..<(start + n.count)]) == n { return Int64(start + 1) }
+        }
+        return 0
+    }
+
+    /// SQL `SUBSTRING(s FROM start FOR length)` in Unicode scalars: the characters at 1-based
+    /// positions `start ..< start + length` that exist (positions before 1 count but hold
+    /// nothing); no length means to the end; a negative length gives ''.
+    static func substring(_ s: String, start: Int64, length: Int64?) -> String {
+        let scalars = Array(s.unicodeScalars)
+        let from = max(start, 1)
+        var to = Int64(scalars.count) + 1
+        if let length {
+            if length < 0 { return "" }
+            let (end, overflow) = start.addingReportingOverflow(length)
+            if !overflow { to = min(to, end) }
+        }
+        guard from < to else { return "" }
+        var result = String.UnicodeScalarView()
+        result.append(contentsOf: scalars[Int(from - 1)..<Int(to - 1)])
+        return String(result)
+    }
+
+    static func trim(_ s: String, _ characters: Set<Unicode.Scalar>, leading: Bool, trailing: Bool) -> String {
+        var scalars = Array(s.unicodeScalars)[...]
+        if leading { while let first = scalars.first, characters.contains(first) { scalars.removeFirst() } }
+        if trailing { while let last = scalars.last, characters.contains(last) { scalars.removeLast() } }
+        var result = String.UnicodeScalarView()
+        result.append(contentsOf: scalars)
+        return String(result)
+    }
+
+    /// The natural logarithm (named apart from the `.log` function case).
+    static func naturalLog(_ x: Double) -> Double { log(x) }
+
+    /// `x` rounded to `digits` decimal places (negative: tens, hundreds, …).
+    static func roundDecimal(_ x: Double, digits: Int64, rule: FloatingPointRoundingRule) -> Double {
+        let clamped = Double(max(-308, min(308, digits)))
+        let scale = pow(10.0, clamped)
+        let scaled = x * scale
+        guard scaled.isFinite else { return x }
+        return scaled.rounded(rule) / scale
+    }
+}
+
