@@ -1,11 +1,14 @@
 // GEOS predicate benchmarks: SieveGEOS against plain C loops over the GEOS C API.
 //
-// Every benchmark iteration tests one batch (10,000 points, or 10,000 squares) against a
-// 1,000-vertex star polygon, so p50 wall clock per iteration / 10,000 is the cost per test.
+// Every benchmark iteration tests one batch against a 1,000-vertex star polygon: 10,000 points
+// (prepared), 1,000 points (unprepared: each such test walks every edge of the star) or
+// 10,000 squares. p50 wall clock per iteration divided by the batch size is the cost per test.
+//
 // Each iteration builds its own GEOS context, converts and prepares the polygon and runs one
 // warm-up test (GEOS builds a prepared geometry's indexes lazily, on the first test) before
 // `startMeasurement()`, and tears everything down after `stopMeasurement()`: only the batch
-// itself is measured.
+// itself is measured. After measuring, the hit count is checked against the count the C
+// baseline computed when the fixtures were built, so both sides provably did the same work.
 
 #if canImport(Glibc)
 import Glibc
@@ -29,39 +32,58 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 500
     )
 
-    let points = PointFixture(vertexCount: PredicateSizes.starVertices, pointCount: PredicateSizes.batch, seed: 0x6E05_1E7E)
-    let squares = SquareFixture(vertexCount: PredicateSizes.starVertices, squareCount: PredicateSizes.batch, seed: 0x5C0A_4E55)
+    let points: PointFixture
+    let unprepared: PointFixture
+    let squares: SquareFixture
+    do {
+        points = try PointFixture(
+            vertexCount: PredicateSizes.starVertices, pointCount: PredicateSizes.batch, seed: 0x6E05_1E7E)
+        unprepared = try PointFixture(
+            vertexCount: PredicateSizes.starVertices, pointCount: PredicateSizes.unpreparedBatch, seed: 0x6E05_1E7E)
+        squares = try SquareFixture(
+            vertexCount: PredicateSizes.starVertices, squareCount: PredicateSizes.batch, seed: 0x5C0A_4E55)
+    } catch {
+        Benchmark("GEOSPredicateBenchmarks.fixtures") { benchmark in
+            benchmark.error("could not build the fixtures: \(error)")
+        }
+        return
+    }
 
     // MARK: Point in polygon, unprepared
 
     Benchmark("PointInPolygon.unprepared.SieveGEOS") { benchmark in
         let context = try GEOSContext()
-        let star = try GEOSGeometry(points.star, context: context)
+        let star = try GEOSGeometry(unprepared.star, context: context)
         _ = try star.intersects(GEOSGeometry(.point(Point(x: 0, y: 0)), context: context))
 
+        var hits = 0
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            var hits = 0
-            for i in points.xs.indices {
-                let point = try GEOSGeometry(.point(Point(x: points.xs[i], y: points.ys[i])), context: context)
+            hits = 0
+            for i in unprepared.xs.indices {
+                let point = try GEOSGeometry(.point(Point(x: unprepared.xs[i], y: unprepared.ys[i])), context: context)
                 if try star.intersects(point) { hits += 1 }
             }
             blackHole(hits)
         }
         benchmark.stopMeasurement()
         withExtendedLifetime((context, star)) {}
+        check(benchmark, hits, unprepared.expectedHits)
     }
 
     Benchmark("PointInPolygon.unprepared.C-API") { benchmark in
-        let c = try CBaseline(ring: points.ring)
+        let c = try CBaseline(ring: unprepared.ring)
         _ = try c.pointHits(xs: [0], ys: [0])
 
+        var hits = 0
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(try c.pointHits(xs: points.xs, ys: points.ys))
+            hits = try c.pointHits(xs: unprepared.xs, ys: unprepared.ys)
+            blackHole(hits)
         }
         benchmark.stopMeasurement()
         withExtendedLifetime(c) {}
+        check(benchmark, hits, unprepared.expectedHits)
     }
 
     // MARK: Point in polygon, prepared
@@ -71,9 +93,10 @@ let benchmarks: @Sendable () -> Void = {
         let prepared = try PreparedGeometry(points.star, context: context)
         _ = try prepared.intersects(x: 0, y: 0)
 
+        var hits = 0
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            var hits = 0
+            hits = 0
             for i in points.xs.indices where try prepared.intersects(x: points.xs[i], y: points.ys[i]) {
                 hits += 1
             }
@@ -81,18 +104,44 @@ let benchmarks: @Sendable () -> Void = {
         }
         benchmark.stopMeasurement()
         withExtendedLifetime((context, prepared)) {}
+        check(benchmark, hits, points.expectedHits)
+    }
+
+    // The object path: each point converted to a `GEOSGeometry` first, then
+    // `PreparedGeometry.intersects(_:)`. Shows what `intersects(x:y:)` saves.
+    Benchmark("PointInPolygon.prepared.SieveGEOS-objects") { benchmark in
+        let context = try GEOSContext()
+        let prepared = try PreparedGeometry(points.star, context: context)
+        _ = try prepared.intersects(x: 0, y: 0)
+
+        var hits = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            hits = 0
+            for i in points.xs.indices {
+                let point = try GEOSGeometry(.point(Point(x: points.xs[i], y: points.ys[i])), context: context)
+                if try prepared.intersects(point) { hits += 1 }
+            }
+            blackHole(hits)
+        }
+        benchmark.stopMeasurement()
+        withExtendedLifetime((context, prepared)) {}
+        check(benchmark, hits, points.expectedHits)
     }
 
     Benchmark("PointInPolygon.prepared.C-API") { benchmark in
         let c = try CBaseline(ring: points.ring)
         _ = try c.preparedPointHits(xs: [0], ys: [0])
 
+        var hits = 0
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(try c.preparedPointHits(xs: points.xs, ys: points.ys))
+            hits = try c.preparedPointHits(xs: points.xs, ys: points.ys)
+            blackHole(hits)
         }
         benchmark.stopMeasurement()
         withExtendedLifetime(c) {}
+        check(benchmark, hits, points.expectedHits)
     }
 
     // The C loop with the same envelope pre-check SieveGEOS makes (every point of this batch
@@ -101,12 +150,15 @@ let benchmarks: @Sendable () -> Void = {
         let c = try CBaseline(ring: points.ring)
         _ = try c.preparedPointHitsWithEnvelope(xs: [0], ys: [0])
 
+        var hits = 0
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(try c.preparedPointHitsWithEnvelope(xs: points.xs, ys: points.ys))
+            hits = try c.preparedPointHitsWithEnvelope(xs: points.xs, ys: points.ys)
+            blackHole(hits)
         }
         benchmark.stopMeasurement()
         withExtendedLifetime(c) {}
+        check(benchmark, hits, points.expectedHits)
     }
 
     // MARK: Polygon against polygon
@@ -116,9 +168,10 @@ let benchmarks: @Sendable () -> Void = {
         let star = try GEOSGeometry(squares.star, context: context)
         let others = try squares.squares.map { square throws(GEOSError) in try GEOSGeometry(square, context: context) }
 
+        var hits = 0
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            var hits = 0
+            hits = 0
             for other in others where try star.intersects(other) {
                 hits += 1
             }
@@ -126,18 +179,22 @@ let benchmarks: @Sendable () -> Void = {
         }
         benchmark.stopMeasurement()
         withExtendedLifetime((context, star, others)) {}
+        check(benchmark, hits, squares.expectedHits)
     }
 
     Benchmark("PolygonPolygon.unprepared.C-API") { benchmark in
         let c = try CBaseline(ring: squares.ring)
-        let others = try c.squares(squares)
+        let others = try c.squares(xs: squares.xs, ys: squares.ys, sides: squares.sides)
         defer { c.destroy(others) }
 
+        var hits = 0
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(try c.polygonHits(others))
+            hits = try c.polygonHits(others)
+            blackHole(hits)
         }
         benchmark.stopMeasurement()
+        check(benchmark, hits, squares.expectedHits)
     }
 
     Benchmark("PolygonPolygon.prepared.SieveGEOS") { benchmark in
@@ -146,9 +203,10 @@ let benchmarks: @Sendable () -> Void = {
         let others = try squares.squares.map { square throws(GEOSError) in try GEOSGeometry(square, context: context) }
         _ = try prepared.intersects(others[0])
 
+        var hits = 0
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            var hits = 0
+            hits = 0
             for other in others where try prepared.intersects(other) {
                 hits += 1
             }
@@ -156,19 +214,31 @@ let benchmarks: @Sendable () -> Void = {
         }
         benchmark.stopMeasurement()
         withExtendedLifetime((context, prepared, others)) {}
+        check(benchmark, hits, squares.expectedHits)
     }
 
     Benchmark("PolygonPolygon.prepared.C-API") { benchmark in
         let c = try CBaseline(ring: squares.ring)
-        let others = try c.squares(squares)
+        let others = try c.squares(xs: squares.xs, ys: squares.ys, sides: squares.sides)
         defer { c.destroy(others) }
         _ = try c.preparedPolygonHits(Array(others.prefix(1)))
 
+        var hits = 0
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(try c.preparedPolygonHits(others))
+            hits = try c.preparedPolygonHits(others)
+            blackHole(hits)
         }
         benchmark.stopMeasurement()
+        check(benchmark, hits, squares.expectedHits)
+    }
+}
+
+/// Fails the benchmark when its last batch found a different number of hits than the C
+/// baseline did on the same data.
+func check(_ benchmark: Benchmark, _ hits: Int, _ expected: Int) {
+    if hits != expected {
+        benchmark.error("\(benchmark.name): \(hits) hits, the C baseline found \(expected)")
     }
 }
 
@@ -178,12 +248,16 @@ let benchmarks: @Sendable () -> Void = {
 enum PredicateSizes {
     /// Vertices of the star polygon (its ring has one more, closing it).
     static let starVertices = 1_000
-    /// Tests per benchmark iteration.
+    /// Tests per iteration of the prepared point-in-polygon and the polygon-polygon benchmarks.
     static let batch = 10_000
+    /// Points per iteration of the unprepared point-in-polygon benchmarks: the first points of
+    /// the same seeded sequence.
+    static let unpreparedBatch = 1_000
 }
 
 /// SplitMix64 (Steele, Lea and Flood 2014): a tiny seeded generator, so that every run tests the
 /// same points.
+/// Values are derived with integer arithmetic only, identical on every platform.
 struct SplitMix64 {
     private var state: UInt64
 
@@ -239,14 +313,12 @@ struct PointFixture: Sendable {
     let star: Geometry
     let xs: [Double]
     let ys: [Double]
+    /// How many of the points intersect the star, by the prepared C baseline.
+    let expectedHits: Int
 
-    init(vertexCount: Int, pointCount: Int, seed: UInt64) {
+    init(vertexCount: Int, pointCount: Int, seed: UInt64) throws {
         ring = starRing(vertexCount: vertexCount)
-        do {
-            star = try starPolygon(ring: ring)
-        } catch {
-            preconditionFailure("star polygon rejected: \(error)")
-        }
+        star = try starPolygon(ring: ring)
         let box = star.envelope
         var random = SplitMix64(seed: seed)
         var xs: [Double] = [], ys: [Double] = []
@@ -258,6 +330,7 @@ struct PointFixture: Sendable {
         }
         self.xs = xs
         self.ys = ys
+        expectedHits = try CBaseline(ring: ring).preparedPointHits(xs: xs, ys: ys)
     }
 }
 
@@ -270,14 +343,12 @@ struct SquareFixture: Sendable {
     let ys: [Double]
     let sides: [Double]
     let squares: [Geometry]
+    /// How many of the squares intersect the star, by the prepared C baseline.
+    let expectedHits: Int
 
-    init(vertexCount: Int, squareCount: Int, seed: UInt64) {
+    init(vertexCount: Int, squareCount: Int, seed: UInt64) throws {
         ring = starRing(vertexCount: vertexCount)
-        do {
-            star = try starPolygon(ring: ring)
-        } catch {
-            preconditionFailure("star polygon rejected: \(error)")
-        }
+        star = try starPolygon(ring: ring)
         let box = star.envelope
         var random = SplitMix64(seed: seed)
         var xs: [Double] = [], ys: [Double] = [], sides: [Double] = [], squares: [Geometry] = []
@@ -292,17 +363,17 @@ struct SquareFixture: Sendable {
                 Point(x: x, y: y), Point(x: x + side, y: y), Point(x: x + side, y: y + side),
                 Point(x: x, y: y + side), Point(x: x, y: y),
             ]
-            do {
-                // A polygon, not an `.envelope`, so that SieveGEOS takes no rectangle shortcut.
-                squares.append(.polygon(try Polygon(exterior: corners)))
-            } catch {
-                preconditionFailure("square rejected: \(error)")
-            }
+            // A polygon, not an `.envelope`, so that SieveGEOS takes no rectangle shortcut.
+            squares.append(.polygon(try Polygon(exterior: corners)))
         }
         self.xs = xs
         self.ys = ys
         self.sides = sides
         self.squares = squares
+        let baseline = try CBaseline(ring: ring)
+        let others = try baseline.squares(xs: xs, ys: ys, sides: sides)
+        defer { baseline.destroy(others) }
+        expectedHits = try baseline.preparedPolygonHits(others)
     }
 }
 
@@ -314,7 +385,8 @@ struct BaselineError: Error, CustomStringConvertible {
 }
 
 /// A GEOS context, the star polygon and its prepared form, owned by the C baseline functions.
-/// Not `Sendable`, like ``GEOSContext``: one per benchmark iteration.
+/// Not `Sendable`, like ``GEOSContext``: one per benchmark iteration (and one, briefly, per
+/// fixture, to count the expected hits).
 final class CBaseline {
     let handle: OpaquePointer
     let polygon: OpaquePointer
@@ -373,10 +445,12 @@ final class CBaseline {
             "geos_baseline_prepared_point_hits_envelope")
     }
 
-    /// The fixture's squares as GEOS polygons; release them with ``destroy(_:)``.
-    func squares(_ fixture: SquareFixture) throws(BaselineError) -> [OpaquePointer?] {
-        var out = [OpaquePointer?](repeating: nil, count: fixture.xs.count)
-        let status = geos_baseline_squares(handle, fixture.xs, fixture.ys, fixture.sides, fixture.xs.count, &out)
+    /// The squares `[x, x + side] × [y, y + side]` as GEOS polygons; release them with
+    /// ``destroy(_:)``.
+    func squares(xs: [Double], ys: [Double], sides: [Double]) throws(BaselineError) -> [OpaquePointer?] {
+        precondition(xs.count == ys.count && xs.count == sides.count, "square arrays differ in length")
+        var out = [OpaquePointer?](repeating: nil, count: xs.count)
+        let status = geos_baseline_squares(handle, xs, ys, sides, xs.count, &out)
         guard status == 0 else { throw BaselineError(description: "could not build the squares") }
         return out
     }
