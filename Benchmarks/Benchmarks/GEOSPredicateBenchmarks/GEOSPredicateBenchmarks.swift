@@ -26,6 +26,7 @@ import GeoSieve
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal, .throughput],
+        timeUnits: .microseconds,
         warmupIterations: 3,
         scalingFactor: .one,
         maxDuration: .seconds(5),
