@@ -336,7 +336,7 @@ struct PointFixture: Sendable {
 }
 
 /// The star and a batch of small axis-aligned squares (side 0.01 to 0.1) lying inside its
-/// envelope, so that no envelope test decides alone; about half of them touch the star.
+/// envelope, so that no envelope test decides alone.
 struct SquareFixture: Sendable {
     let ring: [Double]
     let star: Geometry
