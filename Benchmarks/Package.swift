@@ -40,6 +40,17 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "package-benchmark"),
             ]
         ),
+        .executableTarget(
+            name: "GeometryCodecBenchmarks",
+            dependencies: [
+                .product(name: "GeoSieve", package: "GeoSieve"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/GeometryCodecBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "package-benchmark"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
