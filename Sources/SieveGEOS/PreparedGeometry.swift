@@ -15,12 +15,15 @@ import SieveGeometry
 public final class PreparedGeometry {
     /// The geometry that was prepared.
     public let geometry: GEOSGeometry
+    /// The prepared geometry's envelope (stored, so the inlined point test reads it directly).
+    public let envelope: Envelope
     private let handle: OpaquePointer
 
     /// Prepares a geometry (`GEOSPrepare_r`).
     /// - Throws: ``GEOSError`` if GEOS fails.
     public init(_ geometry: GEOSGeometry) throws(GEOSError) {
         self.geometry = geometry
+        self.envelope = geometry.envelope
         // GEOSPrepare_r returns NULL on exception; the prepared geometry refers to, and does not
         // own, the base geometry.
         guard let handle = GEOSPrepare_r(geometry.context.handle, geometry.handle) else {
@@ -37,9 +40,6 @@ public final class PreparedGeometry {
     deinit {
         GEOSPreparedGeom_destroy_r(geometry.context.handle, handle)
     }
-
-    /// The prepared geometry's envelope.
-    public var envelope: Envelope { geometry.envelope }
 
     /// The envelope shortcut first, then the prepared GEOS predicate.
     @inline(__always)
