@@ -185,6 +185,8 @@ struct FieldsJSONTests {
         #expect(text.hasPrefix(#"[{"name":"OBJECTID","type":"esriFieldTypeOID","alias":"OBJECTID","nullable":false,"#))
         let read = try Field.fields(esriJSON: text)
         #expect(read == fields)
+        let schema = try Schema(fields: fields, objectIdFieldName: "OBJECTID")
+        #expect(schema.esriFieldsJSON == text)
         let layer = try Field.fields(esriJSON: #"{"name":"layer","fields":"# + text + "}")
         #expect(layer == fields)
     }

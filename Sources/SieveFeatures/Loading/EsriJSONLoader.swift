@@ -69,7 +69,7 @@ enum EsriJSONLoader {
         let assembler = TableAssembler(
             attributes: attributes, featureIDs: nil, explicitFields: fields,
             objectIdFieldName: try string("objectIdFieldName"), globalIdFieldName: try string("globalIdFieldName"),
-            displayFieldName: try string("displayFieldName"), format: "Esri JSON")
+            displayFieldName: try string("displayFieldName"))
         return try assembler.assemble(spatialReference: spatialReference) { objectIDs throws(FeatureTableError) in
             try geometries(geometryValues, declaredType: declaredType, objectIDs: objectIDs)
         }

@@ -63,7 +63,7 @@ enum GeoJSONLoader {
             }
         }
         let assembler = TableAssembler(
-            attributes: attributes, featureIDs: everyIDInteger ? ids : nil, explicitFields: fields, format: "GeoJSON")
+            attributes: attributes, featureIDs: everyIDInteger ? ids : nil, explicitFields: fields)
         return try assembler.assemble(spatialReference: spatialReference) { objectIDs throws(FeatureTableError) in
             try geometries(geometryValues, objectIDs: objectIDs)
         }

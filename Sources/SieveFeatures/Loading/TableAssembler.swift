@@ -16,8 +16,6 @@ struct TableAssembler {
     var globalIdFieldName: String?
     /// The display field the file names, if any.
     var displayFieldName: String?
-    /// The name of the format, for messages ("GeoJSON", "Esri JSON").
-    var format: String
 
     /// The name of a synthesized object-ID field.
     static let synthesizedObjectIDName = "OBJECTID"

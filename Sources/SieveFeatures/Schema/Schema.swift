@@ -91,6 +91,9 @@ public struct Schema: Hashable, Sendable {
     /// The field names, in column order.
     public var fieldNames: [String] { fields.map(\.name) }
 
+    /// The fields as an Esri layer-JSON `fields` array (see ``Field/esriJSON(_:)``).
+    public var esriFieldsJSON: String { Field.esriJSON(fields) }
+
     /// The object-ID field.
     public var objectIdField: Field { fields[objectIdFieldIndex] }
 
