@@ -1,0 +1,124 @@
+/// The error thrown by SieveFeatures: reading a schema, building a ``FeatureTable`` or loading
+/// one from GeoJSON or Esri JSON.
+///
+/// The error says what kind of problem it is (``kind``), what is wrong (``message``) and, when
+/// known, where: the 1-based character ``position`` in the JSON text, the 0-based
+/// ``featureIndex`` in the file's `features` array, the feature's ``objectID`` and the
+/// ``fieldName``.
+///
+/// ```swift
+/// do {
+///     _ = try FeatureTable.load(geoJSON: text)
+/// } catch FeatureTableError.duplicateObjectID {
+///     // …
+/// } catch {
+///     print(error)  // duplicate object ID in features[3] (object ID 7): …
+/// }
+/// ```
+public struct FeatureTableError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The category of a ``FeatureTableError``. New kinds may be added; `switch` over them with a
+    /// `default` case.
+    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The kind's name, as the error's description starts with it.
+        public var rawValue: String
+        /// Creates a kind from its name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The kind's name.
+        public var description: String { rawValue }
+
+        /// Text that is not JSON at all.
+        public static let invalidJSON = Kind(rawValue: "invalid JSON")
+        /// JSON that is not a GeoJSON FeatureCollection of the expected shape.
+        public static let invalidGeoJSON = Kind(rawValue: "invalid GeoJSON")
+        /// JSON that is not an Esri JSON FeatureSet of the expected shape.
+        public static let invalidEsriJSON = Kind(rawValue: "invalid Esri JSON")
+        /// A feature's geometry that cannot be read.
+        public static let invalidGeometry = Kind(rawValue: "invalid geometry")
+        /// Features of different geometry types in one table.
+        public static let mixedGeometryTypes = Kind(rawValue: "mixed geometry types")
+        /// A schema or Esri `fields` description that is malformed: a missing name, an unknown
+        /// field type, duplicate field names, a bad domain, an object-ID field that is missing
+        /// or not an integer field.
+        public static let invalidSchema = Kind(rawValue: "invalid schema")
+        /// A value that cannot be converted to its field's type.
+        public static let conversionFailed = Kind(rawValue: "conversion failed")
+        /// Two features with the same object ID.
+        public static let duplicateObjectID = Kind(rawValue: "duplicate object ID")
+        /// A spatial reference the loader cannot name by WKID (e.g. a `crs` member it does not
+        /// understand, or a spatial reference given only as WKT).
+        public static let unsupportedSpatialReference = Kind(rawValue: "unsupported spatial reference")
+        /// Columns and geometries given to ``FeatureTable/init(schema:columns:geometries:)``
+        /// that do not fit the schema or each other.
+        public static let invalidTable = Kind(rawValue: "invalid table")
+        /// A file that cannot be read.
+        public static let unreadableFile = Kind(rawValue: "unreadable file")
+
+        /// Lets `catch FeatureTableError.duplicateObjectID` match every error of that kind.
+        public static func ~= (kind: Kind, error: any Error) -> Bool {
+            (error as? FeatureTableError)?.kind == kind
+        }
+    }
+
+    /// What kind of problem this is.
+    public var kind: Kind
+    /// What is wrong, in words.
+    public var message: String
+    /// The 1-based character position in the JSON text, when the problem is tied to one.
+    public var position: Int?
+    /// The 0-based index of the offending feature in the file's `features` array.
+    public var featureIndex: Int?
+    /// The object ID of the offending feature, when it is known.
+    public var objectID: Int64?
+    /// The name of the offending field.
+    public var fieldName: String?
+
+    /// Creates an error.
+    public init(
+        _ kind: Kind, _ message: String, position: Int? = nil, featureIndex: Int? = nil, objectID: Int64? = nil,
+        fieldName: String? = nil
+    ) {
+        self.kind = kind
+        self.message = message
+        self.position = position
+        self.featureIndex = featureIndex
+        self.objectID = objectID
+        self.fieldName = fieldName
+    }
+
+    /// One line: `<kind>[ at position N][ in features[i]][ (object ID x)][, field "f"]: <message>`.
+    public var description: String {
+        var text = kind.rawValue
+        if let position { text += " at position \(position)" }
+        if let featureIndex {
+            text += " in features[\(featureIndex)]"
+            if let objectID { text += " (object ID \(objectID))" }
+        } else if let objectID {
+            text += " in the feature with object ID \(objectID)"
+        }
+        if let fieldName { text += ", field \"\(fieldName)\"" }
+        return text + ": " + message
+    }
+
+    /// See ``Kind/invalidJSON``.
+    public static var invalidJSON: Kind { .invalidJSON }
+    /// See ``Kind/invalidGeoJSON``.
+    public static var invalidGeoJSON: Kind { .invalidGeoJSON }
+    /// See ``Kind/invalidEsriJSON``.
+    public static var invalidEsriJSON: Kind { .invalidEsriJSON }
+    /// See ``Kind/invalidGeometry``.
+    public static var invalidGeometry: Kind { .invalidGeometry }
+    /// See ``Kind/mixedGeometryTypes``.
+    public static var mixedGeometryTypes: Kind { .mixedGeometryTypes }
+    /// See ``Kind/invalidSchema``.
+    public static var invalidSchema: Kind { .invalidSchema }
+    /// See ``Kind/conversionFailed``.
+    public static var conversionFailed: Kind { .conversionFailed }
+    /// See ``Kind/duplicateObjectID``.
+    public static var duplicateObjectID: Kind { .duplicateObjectID }
+    /// See ``Kind/unsupportedSpatialReference``.
+    public static var unsupportedSpatialReference: Kind { .unsupportedSpatialReference }
+    /// See ``Kind/invalidTable``.
+    public static var invalidTable: Kind { .invalidTable }
+    /// See ``Kind/unreadableFile``.
+    public static var unreadableFile: Kind { .unreadableFile }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import SieveColumns
+import SieveGeometry
+
+extension FeatureTable {
+    /// Loads a GeoJSON FeatureCollection.
+    ///
+    /// **Fields.** Without `schema`, each property becomes a field, in order of first
+    /// appearance, typed from the JSON text of its values across all features:
+    /// - integer literals only (no fraction, no exponent, fitting `Int64`) → Integer when all
+    ///   fit 32 bits, else BigInteger;
+    /// - numbers with at least one written with a fraction or exponent (`889953.0`, `1e3`) →
+    ///   Double;
+    /// - booleans only → SmallInteger (0 and 1);
+    /// - strings that are all ISO-8601 dates or date-times (`2024-03-01`,
+    ///   `2024-03-01T12:30:00Z`) → Date (epoch milliseconds, UTC; `"1888"` and `"2005-06"`
+    ///   stay String);
+    /// - anything else → String: values of mixed kinds are stored as text (numbers in JSON form,
+    ///   booleans as `true`/`false`, arrays and objects as compact JSON); a property that is
+    ///   always `null` is a String field.
+    ///
+    /// A property missing from a feature is NULL there. With `schema` (e.g. read with
+    /// ``Field/fields(esriJSON:)-(String)``), properties are matched to fields by name ignoring
+    /// case, converted to each field's type (numbers and numeric strings to numbers, anything to
+    /// text, ISO-8601 strings or epoch milliseconds to dates), and properties without a field
+    /// are ignored.
+    ///
+    /// **Object IDs.** A property named `OBJECTID` (any case) holding an integer in every
+    /// feature is the object-ID field (with `schema`: the field of type OID, else an integer
+    /// field named `OBJECTID`). Otherwise an `OBJECTID` field is added first (named
+    /// `OBJECTID_1` if a property already has that name) and its values are the features'
+    /// `id` members when every feature has an integer one, else the 1-based positions.
+    ///
+    /// **Geometry.** Features with a `null` geometry are kept. All other geometries must be of
+    /// one type; `Point` and `MultiPoint` may mix (the table is a multipoint table and points
+    /// become 1-point multipoints), as may `LineString` and `MultiLineString` (polyline), and
+    /// `Polygon` and `MultiPolygon` (polygon). A legacy `crs` member naming an EPSG code
+    /// (`urn:ogc:def:crs:EPSG::2263`, `EPSG:2263`; CRS84 is 4326) sets the spatial reference,
+    /// which is otherwise 4326.
+    ///
+    /// - Throws: ``FeatureTableError`` — ``FeatureTableError/Kind/invalidJSON`` (with the
+    ///   position) for text that is not JSON, ``FeatureTableError/Kind/invalidGeoJSON`` for JSON
+    ///   that is not a FeatureCollection, ``FeatureTableError/Kind/invalidGeometry``,
+    ///   ``FeatureTableError/Kind/mixedGeometryTypes``,
+    ///   ``FeatureTableError/Kind/duplicateObjectID``,
+    ///   ``FeatureTableError/Kind/conversionFailed`` (a value that does not fit its field of
+    ///   `schema`), ``FeatureTableError/Kind/invalidSchema``,
+    ///   ``FeatureTableError/Kind/unsupportedSpatialReference``; each names the feature (its
+    ///   index in `features` and object ID) and the field when known.
+    public static func load(geoJSON text: String, schema: [Field]? = nil) throws(FeatureTableError) -> FeatureTable {
+        try GeoJSONLoader.load(try parse(text), fields: schema)
+    }
+
+    /// Loads an Esri JSON FeatureSet: `objectIdFieldName`, `globalIdFieldName`,
+    /// `displayFieldName`, `geometryType`, `spatialReference`, `fields` and
+    /// `features[{attributes, geometry}]`, with dates as epoch milliseconds.
+    ///
+    /// The fields are `schema` when given, else the FeatureSet's `fields`, else inferred from
+    /// the attributes as ``load(geoJSON:schema:)`` does. The object-ID field is the one
+    /// `objectIdFieldName` names, else the field of type OID, else an integer field named
+    /// `OBJECTID` (any case); without one, an `OBJECTID` field numbering the features from 1 is
+    /// added first. Without `spatialReference` the table is in 4326. A geometry not of the
+    /// declared `geometryType` is an error (points are accepted in a multipoint FeatureSet).
+    ///
+    /// - Throws: ``FeatureTableError`` as ``load(geoJSON:schema:)`` does, with
+    ///   ``FeatureTableError/Kind/invalidEsriJSON`` for JSON that is not a FeatureSet.
+    public static func load(esriJSON text: String, schema: [Field]? = nil) throws(FeatureTableError) -> FeatureTable {
+        try EsriJSONLoader.load(try parse(text), fields: schema)
+    }
+
+    /// Loads a file holding a GeoJSON FeatureCollection (a root object with
+    /// `"type": "FeatureCollection"`) or else an Esri JSON FeatureSet, telling them apart by
+    /// content (see ``load(geoJSON:schema:)`` and ``load(esriJSON:schema:)``).
+    ///
+    /// - Throws: ``FeatureTableError/Kind/unreadableFile`` when the file cannot be read, else
+    ///   as the two loaders do.
+    public static func load(contentsOf url: URL, schema: [Field]? = nil) throws(FeatureTableError) -> FeatureTable {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw FeatureTableError(.unreadableFile, "cannot read \(url.path): \(error.localizedDescription)")
+        }
+        let root: JSONValue
+        do throws(GeometryError) {
+            root = try JSONReader.parse(bytes: data)
+        } catch {
+            throw FeatureTableError(.invalidJSON, error.message, position: error.position)
+        }
+        if root["type"]?.stringValue == "FeatureCollection" {
+            return try GeoJSONLoader.load(root, fields: schema)
+        }
+        return try EsriJSONLoader.load(root, fields: schema)
+    }
+
+    /// Parses JSON text, mapping reader errors to ``FeatureTableError/Kind/invalidJSON``.
+    private static func parse(_ text: String) throws(FeatureTableError) -> JSONValue {
+        do throws(GeometryError) {
+            return try JSONReader.parse(text)
+        } catch {
+            throw FeatureTableError(.invalidJSON, error.message, position: error.position)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import SieveGeometry
+
+/// What the values of one property looked like across all features, and the field type that
+/// follows from it.
+///
+/// The rules (DESIGN.md, "Reading GeoJSON"):
+/// - only integer literals that fit `Int64` → Integer when all fit 32 bits, BigInteger
+///   otherwise;
+/// - numbers, at least one written with a fraction or exponent (or an integer literal too
+///   large for `Int64`) → Double, even when whole (`889953.0`);
+/// - only booleans → SmallInteger (0/1);
+/// - only strings, all ISO-8601 dates or date-times (`CivilTime.parse(_:syntax: .iso8601)`)
+///   → Date; `"1888"` and `"2005-06"` are not dates;
+/// - anything else (strings, mixed kinds, arrays, objects) → String; no value at all (every
+///   occurrence `null` or missing) → String.
+struct PropertyStatistics {
+    /// Non-null occurrences.
+    var values = 0
+    /// Integer literals that fit `Int64`.
+    var integers = 0
+    /// Whether every such integer fits `Int32`.
+    var allFitInt32 = true
+    /// Other numbers.
+    var doubles = 0
+    /// Booleans.
+    var booleans = 0
+    /// Strings.
+    var strings = 0
+    /// Whether every string seen is an ISO-8601 date (checked only while the property holds
+    /// nothing but strings).
+    var allDates = true
+    /// Arrays and objects.
+    var others = 0
+
+    /// Records one value.
+    mutating func observe(_ value: JSONValue) {
+        switch value {
+        case .null:
+            return
+        case .number(let number, _):
+            if number.isIntegerLiteral, let int64 = number.int64 {
+                integers += 1
+                if allFitInt32, Int32(exactly: int64) == nil { allFitInt32 = false }
+            } else {
+                doubles += 1
+            }
+        case .bool:
+            booleans += 1
+        case .string(let string, _):
+            strings += 1
+            if allDates, strings == values + 1, !ValueConversion.isISODate(string) { allDates = false }
+        case .array, .object:
+            others += 1
+        }
+        values += 1
+    }
+
+    /// Whether every non-null value was an integer literal fitting `Int64`.
+    var onlyIntegers: Bool { values > 0 && integers == values }
+
+    /// The inferred field type.
+    var fieldType: FieldType {
+        if values == 0 { return .string }
+        if integers == values { return allFitInt32 ? .integer : .bigInteger }
+        if integers + doubles == values { return .double }
+        if booleans == values { return .smallInteger }
+        if strings == values, allDates { return .date }
+        return .string
+    }
+}
+
+/// Infers fields from attribute objects: one field per distinct key, in order of first
+/// appearance.
+struct SchemaInference {
+    /// The keys, in order of first appearance.
+    private(set) var keys: [String] = []
+    /// Per key, what its values looked like.
+    private(set) var statistics: [PropertyStatistics] = []
+    private var slotByKey: [String: Int] = [:]
+
+    /// Runs the inference over every object.
+    init(_ objects: [JSONObject?]) {
+        var cache = KeySlotCache()
+        for object in objects {
+            guard let object else { continue }
+            for (position, member) in object.members.enumerated() {
+                let slot = cache.slot(for: member.key, at: position) { key in slotAdding(key) }
+                statistics[slot].observe(member.value)
+            }
+        }
+    }
+
+    private mutating func slotAdding(_ key: String) -> Int {
+        if let slot = slotByKey[key] { return slot }
+        let slot = keys.count
+        keys.append(key)
+        statistics.append(PropertyStatistics())
+        slotByKey[key] = slot
+        return slot
+    }
+
+    /// The slot of a key, or `nil`.
+    func slot(of key: String) -> Int? { slotByKey[key] }
+}

@@ -1,0 +1,135 @@
+import SieveColumns
+import SieveGeometry
+
+/// Why a JSON value does not convert to a field type (wrapped into a ``FeatureTableError`` by
+/// the caller, who knows the feature and the field).
+struct ConversionFailure: Error {
+    var message: String
+}
+
+/// Conversions of JSON attribute values to the stored representation of each field type.
+enum ValueConversion {
+    /// A short description of a value for error messages: `the string "abc"`, `the number 1.5`.
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let string, _):
+            let shown = string.count > 40 ? String(string.prefix(40)) + "…" : string
+            return "the string \"\(shown)\""
+        case .number(let number, _): return "the number \(number)"
+        case .bool(let bool, _): return "the boolean \(bool)"
+        default: return value.kindDescription
+        }
+    }
+
+    /// A non-null value as an integer of `type` (an integer, a whole number, a boolean as 0/1, or
+    /// a string holding an integer), range-checked for SmallInteger and Integer.
+    static func integer(_ value: JSONValue, type: FieldType) throws(ConversionFailure) -> Int64 {
+        let result: Int64?
+        switch value {
+        case .number(let number, _):
+            if let int64 = number.int64 {
+                result = int64
+            } else if number.double.isFinite, number.double == number.double.rounded(),
+                abs(number.double) < 9.223_372_036_854_775_807e18
+            {
+                result = Int64(number.double)
+            } else {
+                result = nil
+            }
+        case .bool(let bool, _): result = bool ? 1 : 0
+        case .string(let string, _): result = Int64(string)
+        default: result = nil
+        }
+        guard let result else {
+            throw ConversionFailure(message: "cannot convert \(describe(value)) to \(type.name)")
+        }
+        if let range = type.integerRange, !range.contains(result) {
+            throw ConversionFailure(
+                message: "\(result) is out of range for \(type.name) (\(range.lowerBound) to \(range.upperBound))")
+        }
+        return result
+    }
+
+    /// A non-null value as a double (a finite number, a boolean as 0/1, or a string holding a
+    /// number).
+    static func double(_ value: JSONValue, type: FieldType) throws(ConversionFailure) -> Double {
+        let result: Double?
+        switch value {
+        case .number(let number, _): result = number.double.isFinite ? number.double : nil
+        case .bool(let bool, _): result = bool ? 1 : 0
+        case .string(let string, _): result = Double(string).flatMap { $0.isFinite ? $0 : nil }
+        default: result = nil
+        }
+        guard let result else {
+            throw ConversionFailure(message: "cannot convert \(describe(value)) to \(type.name)")
+        }
+        return result
+    }
+
+    /// A non-null value as text: strings as they are, numbers as their JSON text (integer
+    /// literals exactly, other numbers in the shortest form that reads back to the same double),
+    /// booleans as `true`/`false`, arrays and objects as compact JSON.
+    static func text(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let string, _): string
+        case .number(let number, _): number.description
+        case .bool(let bool, _): bool ? "true" : "false"
+        default: JSONWriter.string(value)
+        }
+    }
+
+    /// A non-null value as epoch milliseconds: a whole number (already epoch ms, as Esri JSON
+    /// writes dates) or an ISO-8601 date or date-time string.
+    static func date(_ value: JSONValue) throws(ConversionFailure) -> Int64 {
+        switch value {
+        case .number(let number, _):
+            if let int64 = number.int64 { return int64 }
+            if number.double.isFinite, number.double == number.double.rounded(),
+                abs(number.double) < 9.223_372_036_854_775_807e18
+            {
+                return Int64(number.double)
+            }
+        case .string(let string, _):
+            if let milliseconds = CivilTime.parse(string, syntax: .iso8601) { return milliseconds }
+        default:
+            break
+        }
+        throw ConversionFailure(message: "cannot convert \(describe(value)) to Date")
+    }
+
+    /// Any value as a ``ScalarValue`` of `type` (`null` → `.null`).
+    static func scalar(_ value: JSONValue, type: FieldType) throws(ConversionFailure) -> ScalarValue {
+        if value.isNull { return .null }
+        switch type.columnType {
+        case .integer: return .integer(try integer(value, type: type))
+        case .double: return .double(try double(value, type: type))
+        case .string: return .string(text(value))
+        case .date: return .date(try date(value))
+        }
+    }
+
+    /// A ``ScalarValue`` as JSON: dates as epoch milliseconds, booleans as JSON booleans.
+    static func json(_ value: ScalarValue) -> JSONValue {
+        switch value {
+        case .null: .null()
+        case .integer(let int), .date(let int): .number(JSONNumber(int))
+        case .double(let double): .number(JSONNumber(double))
+        case .string(let string): .string(string)
+        case .boolean(let bool): .bool(bool)
+        }
+    }
+
+    /// Whether a string looks like an ISO-8601 date or date-time to ``CivilTime/parse(_:syntax:)``
+    /// (a cheap byte test first, so that ordinary strings cost no parse).
+    static func isISODate(_ string: String) -> Bool {
+        var string = string
+        let plausible = string.withUTF8 { bytes -> Bool in
+            guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else {
+                return false
+            }
+            for i in [0, 1, 2, 3, 5, 6, 8, 9] where !(48...57).contains(bytes[i]) { return false }
+            return true
+        }
+        return plausible && CivilTime.parse(string, syntax: .iso8601) != nil
+    }
+}

@@ -1,0 +1,110 @@
+import SieveColumns
+import SieveGeometry
+
+/// The description of a feature table: its fields in order, which of them is the object ID
+/// (and the global ID and display field), the geometry type and the spatial reference.
+///
+/// Field names are unique ignoring case, and look-ups by name (``field(named:)``,
+/// ``index(ofField:)``) ignore case, as ArcGIS does; they return the canonical field.
+public struct Schema: Hashable, Sendable {
+    /// The fields, in column order.
+    public let fields: [Field]
+    /// The name of the object-ID field (as spelled in ``fields``).
+    public let objectIdFieldName: String
+    /// The index of the object-ID field in ``fields``.
+    public let objectIdFieldIndex: Int
+    /// The name of the global-ID field, if any.
+    public let globalIdFieldName: String?
+    /// The display field (the one a feature is labelled with), if any.
+    public let displayFieldName: String?
+    /// The geometry type; `nil` for a table without geometries.
+    public let geometryType: GeometryType?
+    /// The spatial reference of the geometries.
+    public let spatialReference: SpatialReference
+    /// Lower-cased name → index.
+    private let indexByName: [String: Int]
+
+    /// Creates a schema.
+    ///
+    /// - Throws: ``FeatureTableError/Kind/invalidSchema`` when a field name is empty or repeated
+    ///   (ignoring case), the object-ID field is missing or not an integer field, or the
+    ///   global-ID or display field does not exist.
+    public init(
+        fields: [Field], objectIdFieldName: String, globalIdFieldName: String? = nil,
+        displayFieldName: String? = nil, geometryType: GeometryType? = nil,
+        spatialReference: SpatialReference = .wgs84
+    ) throws(FeatureTableError) {
+        var indexByName: [String: Int] = [:]
+        indexByName.reserveCapacity(fields.count)
+        for (i, field) in fields.enumerated() {
+            guard !field.name.isEmpty else {
+                throw FeatureTableError(.invalidSchema, "field \(i) has an empty name")
+            }
+            let key = field.name.lowercased()
+            if let previous = indexByName[key] {
+                throw FeatureTableError(
+                    .invalidSchema,
+                    "field name \"\(field.name)\" repeats \"\(fields[previous].name)\" (names are compared ignoring case)",
+                    fieldName: field.name)
+            }
+            indexByName[key] = i
+        }
+        guard let oidIndex = indexByName[objectIdFieldName.lowercased()] else {
+            throw FeatureTableError(
+                .invalidSchema, "the object-ID field \"\(objectIdFieldName)\" is not among the fields",
+                fieldName: objectIdFieldName)
+        }
+        guard fields[oidIndex].columnType == .integer else {
+            throw FeatureTableError(
+                .invalidSchema,
+                "the object-ID field must be an integer field, not \(fields[oidIndex].type.name)",
+                fieldName: fields[oidIndex].name)
+        }
+        var resolvedGlobalID: String?
+        if let globalIdFieldName, !globalIdFieldName.isEmpty {
+            guard let index = indexByName[globalIdFieldName.lowercased()] else {
+                throw FeatureTableError(
+                    .invalidSchema, "the global-ID field \"\(globalIdFieldName)\" is not among the fields",
+                    fieldName: globalIdFieldName)
+            }
+            resolvedGlobalID = fields[index].name
+        }
+        var resolvedDisplay: String?
+        if let displayFieldName, !displayFieldName.isEmpty {
+            guard let index = indexByName[displayFieldName.lowercased()] else {
+                throw FeatureTableError(
+                    .invalidSchema, "the display field \"\(displayFieldName)\" is not among the fields",
+                    fieldName: displayFieldName)
+            }
+            resolvedDisplay = fields[index].name
+        }
+        self.fields = fields
+        self.objectIdFieldIndex = oidIndex
+        self.objectIdFieldName = fields[oidIndex].name
+        self.globalIdFieldName = resolvedGlobalID
+        self.displayFieldName = resolvedDisplay
+        self.geometryType = geometryType
+        self.spatialReference = spatialReference
+        self.indexByName = indexByName
+    }
+
+    /// The field names, in column order.
+    public var fieldNames: [String] { fields.map(\.name) }
+
+    /// The fields as an Esri layer-JSON `fields` array (see ``Field/esriJSON(_:)``).
+    public var esriFieldsJSON: String { Field.esriJSON(fields) }
+
+    /// The object-ID field.
+    public var objectIdField: Field { fields[objectIdFieldIndex] }
+
+    /// The index of the field named `name` (ignoring case), or `nil`.
+    public func index(ofField name: String) -> Int? {
+        if let index = indexByName[name] { return index }
+        return indexByName[name.lowercased()]
+    }
+
+    /// The field named `name` (ignoring case), or `nil`.
+    public func field(named name: String) -> Field? {
+        index(ofField: name).map { fields[$0] }
+    }
+}

@@ -1,0 +1,166 @@
+import SieveColumns
+import SieveGeometry
+
+/// A table of features stored by column: one typed ``Column`` per schema field, a geometry
+/// column, and each row's envelope in four flat arrays for fast spatial filtering.
+///
+/// Rows are numbered `0..<count` in load order. Every row has a unique, non-null object ID
+/// (the ``Schema/objectIdFieldName`` column), and ``row(forObjectID:)`` finds a row by it in
+/// O(1). A row's geometry may be `nil` (a feature without geometry); its envelope is then NaN
+/// in all four arrays, so that no envelope test ever matches it.
+///
+/// The table is an immutable value: load it with ``load(geoJSON:schema:)``,
+/// ``load(esriJSON:schema:)`` or ``load(contentsOf:schema:)``, or build it from columns with
+/// ``init(schema:columns:geometries:)``.
+public struct FeatureTable: Sendable {
+    /// The fields, object-ID field, geometry type and spatial reference.
+    public let schema: Schema
+    /// One column per field of ``schema``, in the same order.
+    public let columns: [Column]
+    /// Each row's geometry; `nil` for a feature without one. Empty when the table has no
+    /// geometry at all (``Schema/geometryType`` `nil`); then every row's geometry is `nil`.
+    public let geometries: [Geometry?]
+    /// Each row's envelope minimum x (NaN for a row without geometry or with an empty one).
+    public let xmin: [Double]
+    /// Each row's envelope minimum y (NaN for a row without geometry or with an empty one).
+    public let ymin: [Double]
+    /// Each row's envelope maximum x (NaN for a row without geometry or with an empty one).
+    public let xmax: [Double]
+    /// Each row's envelope maximum y (NaN for a row without geometry or with an empty one).
+    public let ymax: [Double]
+    /// The number of rows.
+    public let count: Int
+    /// The union of all rows' envelopes (``Envelope/empty`` when no row has a geometry).
+    public let extent: Envelope
+    /// Object ID → row.
+    private let rowByObjectID: [Int64: Int]
+
+    /// Creates a table from a schema and its columns.
+    ///
+    /// - Parameters:
+    ///   - schema: The fields; ``Schema/objectIdFieldName`` names the object-ID column.
+    ///   - columns: One column per field, in the schema's order, each of the field's
+    ///     ``Field/columnType``, all of the same length.
+    ///   - geometries: One geometry (or `nil`) per row, or an empty array for a table
+    ///     without geometries.
+    /// - Throws: ``FeatureTableError/Kind/invalidTable`` when the columns do not fit the
+    ///   schema or each other, or the object-ID column holds a NULL;
+    ///   ``FeatureTableError/Kind/duplicateObjectID`` when two rows share an object ID.
+    public init(schema: Schema, columns: [Column], geometries: [Geometry?] = []) throws(FeatureTableError) {
+        guard columns.count == schema.fields.count else {
+            throw FeatureTableError(
+                .invalidTable, "\(columns.count) columns for \(schema.fields.count) fields")
+        }
+        let count = columns.first?.count ?? geometries.count
+        for (field, column) in zip(schema.fields, columns) {
+            guard column.type == field.columnType else {
+                throw FeatureTableError(
+                    .invalidTable, "a \(column.type) column for a \(field.type.name) field", fieldName: field.name)
+            }
+            guard column.count == count else {
+                throw FeatureTableError(
+                    .invalidTable, "the column has \(column.count) rows, expected \(count)", fieldName: field.name)
+            }
+        }
+        guard geometries.isEmpty || geometries.count == count else {
+            throw FeatureTableError(.invalidTable, "\(geometries.count) geometries for \(count) rows")
+        }
+        guard case .integer(let oidColumn) = columns[schema.objectIdFieldIndex] else {
+            throw FeatureTableError(
+                .invalidTable, "the object-ID column must be an integer column", fieldName: schema.objectIdFieldName)
+        }
+        if let validity = oidColumn.validity, validity.nullCount > 0 {
+            throw FeatureTableError(
+                .invalidTable, "the object-ID column holds NULL", fieldName: schema.objectIdFieldName)
+        }
+        var rowByObjectID: [Int64: Int] = [:]
+        rowByObjectID.reserveCapacity(count)
+        for (row, id) in oidColumn.values.enumerated() {
+            if let previous = rowByObjectID.updateValue(row, forKey: id) {
+                throw FeatureTableError(
+                    .duplicateObjectID, "rows \(previous) and \(row) both have object ID \(id)", objectID: id,
+                    fieldName: schema.objectIdFieldName)
+            }
+        }
+        self.init(validatedSchema: schema, columns: columns, geometries: geometries, rowByObjectID: rowByObjectID)
+    }
+
+    /// Creates a table from parts already checked against each other.
+    init(validatedSchema schema: Schema, columns: [Column], geometries: [Geometry?], rowByObjectID: [Int64: Int]) {
+        let count = rowByObjectID.count
+        var xmin = [Double](repeating: .nan, count: count)
+        var ymin = xmin
+        var xmax = xmin
+        var ymax = xmin
+        var extent = Envelope.empty
+        for (row, geometry) in geometries.enumerated() {
+            guard let geometry else { continue }
+            let envelope = geometry.envelope
+            guard !envelope.isEmpty else { continue }
+            xmin[row] = envelope.xmin
+            ymin[row] = envelope.ymin
+            xmax[row] = envelope.xmax
+            ymax[row] = envelope.ymax
+            extent.expand(toInclude: envelope)
+        }
+        self.schema = schema
+        self.columns = columns
+        self.geometries = geometries
+        self.xmin = xmin
+        self.ymin = ymin
+        self.xmax = xmax
+        self.ymax = ymax
+        self.count = count
+        self.extent = extent
+        self.rowByObjectID = rowByObjectID
+    }
+
+    /// The spatial reference of the geometries.
+    public var spatialReference: SpatialReference { schema.spatialReference }
+
+    /// The object-ID column's values (one per row, never NULL).
+    public var objectIDs: [Int64] {
+        guard case .integer(let column) = columns[schema.objectIdFieldIndex] else { return [] }
+        return column.values
+    }
+
+    /// The column of the field named `name` (ignoring case), or `nil`.
+    public func column(named name: String) -> Column? {
+        schema.index(ofField: name).map { columns[$0] }
+    }
+
+    /// The value of row `row` in the field named `field` (ignoring case); `.null` when the
+    /// value is NULL or no such field exists (check with ``Schema/field(named:)`` first).
+    public func value(row: Int, field: String) -> ScalarValue {
+        guard let index = schema.index(ofField: field) else { return .null }
+        return columns[index][row]
+    }
+
+    /// The value of row `row` in the field at `fieldIndex` of the schema.
+    public func value(row: Int, fieldIndex: Int) -> ScalarValue {
+        columns[fieldIndex][row]
+    }
+
+    /// The object ID of row `row`.
+    public func objectID(row: Int) -> Int64 {
+        guard case .integer(let column) = columns[schema.objectIdFieldIndex] else { return 0 }
+        return column.values[row]
+    }
+
+    /// The row holding object ID `objectID`, or `nil`.
+    public func row(forObjectID objectID: Int64) -> Int? {
+        rowByObjectID[objectID]
+    }
+
+    /// The geometry of row `row` (`nil` for a feature without geometry).
+    public func geometry(row: Int) -> Geometry? {
+        geometries.isEmpty ? nil : geometries[row]
+    }
+
+    /// The envelope of row `row`, or `nil` when the row has no geometry or an empty one.
+    public func envelope(row: Int) -> Envelope? {
+        let x0 = xmin[row]
+        guard !x0.isNaN else { return nil }
+        return Envelope(xmin: x0, ymin: ymin[row], xmax: xmax[row], ymax: ymax[row])
+    }
+}
