@@ -180,24 +180,30 @@ struct Parser {
             case .or, .and:
                 left = try parseChain(left, precedence)
             case .comparison:
-                if leftIsComparison {
-                    throw error(.syntaxError, "\(describe(token)) cannot follow a comparison; add parentheses", token.range)
-                }
+                if leftIsComparison { throw chainedComparison(token) }
                 left = try parseComparison(left)
             default:
-                let op: ArithmeticOperator
-                switch token.kind {
-                case .symbol(.plus): op = .add
-                case .symbol(.minus): op = .subtract
-                case .symbol(.star): op = .multiply
-                default: op = .divide
-                }
-                try advance()
-                let right = try parseExpression(above: precedence)
-                left = try make(.arithmetic(op, left, right), left.range.union(right.range))
+                left = try parseArithmetic(left, precedence)
             }
             leftIsComparison = precedence == .comparison
         }
+    }
+
+    private func chainedComparison(_ token: Token) -> WhereClauseError {
+        error(.syntaxError, "\(describe(token)) cannot follow a comparison; add parentheses", token.range)
+    }
+
+    /// `left + right` and the other arithmetic operators.
+    private mutating func parseArithmetic(_ left: Expression, _ precedence: Precedence) throws(WhereClauseError) -> Expression {
+        let op: ArithmeticOperator
+        switch try advance().kind {
+        case .symbol(.plus): op = .add
+        case .symbol(.minus): op = .subtract
+        case .symbol(.star): op = .multiply
+        default: op = .divide
+        }
+        let right = try parseExpression(above: precedence)
+        return try make(.arithmetic(op, left, right), left.range.union(right.range))
     }
 
     /// `first AND b AND c …` (or `OR`) as one n-ary node.
@@ -214,107 +220,120 @@ struct Parser {
     /// A comparison-level operator and its right side: `= <> != < <= > >=`, `IS [NOT] NULL`,
     /// `[NOT] IN`, `[NOT] BETWEEN`, `[NOT] LIKE`.
     private mutating func parseComparison(_ left: Expression) throws(WhereClauseError) -> Expression {
-        let token = try advance()
-        switch token.kind {
-        case .symbol(let symbol):
-            let op: ComparisonOperator
-            switch symbol {
-            case .equal: op = .equal
-            case .notEqual, .bangEqual: op = .notEqual
-            case .less: op = .less
-            case .lessOrEqual: op = .lessOrEqual
-            case .greater: op = .greater
-            default: op = .greaterOrEqual
-            }
-            let right = try parseExpression(above: .comparison)
-            return try make(.comparison(op, left, right), left.range.union(right.range))
-        case .word(_, .is?):
-            let negated = try consume(.not)
-            let null = try expect(.null, negated ? "NULL after IS NOT" : "NULL or NOT NULL after IS")
-            return try make(.isNull(left, negated: negated), left.range.union(null.range))
-        case .word(_, .not?):
-            let next = try peek()
-            guard let keyword = next.keyword, [.in, .between, .like].contains(keyword) else {
-                throw expected("IN, BETWEEN or LIKE after NOT", found: next)
-            }
-            try advance()
-            return try parseNegatable(keyword, left, negated: true)
-        case .word(_, let keyword?):
-            return try parseNegatable(keyword, left, negated: false)
-        default:
-            throw expected("an operator", found: token)
+        switch try peek().kind {
+        case .symbol: return try parseComparisonOperator(left)
+        case .word(_, .is?): return try parseIsNull(left)
+        default: return try parseNegatable(left)
         }
     }
 
-    private mutating func parseNegatable(_ keyword: Keyword, _ left: Expression, negated: Bool) throws(WhereClauseError) -> Expression {
-        switch keyword {
-        case .in:
-            let open = try expect(.leftParenthesis, "\"(\" after IN")
-            if try peek().is(.rightParenthesis) {
-                let close = try advance()
-                throw error(.emptyInList, "IN () needs at least one value", open.range.union(close.range))
-            }
-            var values: [Expression] = []
-            repeat {
-                values.append(try parseExpression(above: .lowest))
-            } while try consume(.comma)
-            let close = try expect(.rightParenthesis, "\",\" or \")\" in the IN list")
-            return try make(.inList(left, values, negated: negated), left.range.union(close.range))
-        case .between:
-            let lower = try parseExpression(above: .comparison)
-            _ = try expect(.and, "AND after the lower bound of BETWEEN")
-            let upper = try parseExpression(above: .comparison)
-            return try make(.between(left, lower: lower, upper: upper, negated: negated), left.range.union(upper.range))
-        default:
-            let pattern = try parseExpression(above: .comparison)
-            var escape: Expression?
-            if try consume(.escape) {
-                escape = try parseExpression(above: .comparison)
-            }
-            let end = escape?.range ?? pattern.range
-            return try make(.like(left, pattern: pattern, escape: escape, negated: negated), left.range.union(end))
+    private mutating func parseComparisonOperator(_ left: Expression) throws(WhereClauseError) -> Expression {
+        let op: ComparisonOperator
+        switch try advance().kind {
+        case .symbol(.equal): op = .equal
+        case .symbol(.notEqual), .symbol(.bangEqual): op = .notEqual
+        case .symbol(.less): op = .less
+        case .symbol(.lessOrEqual): op = .lessOrEqual
+        case .symbol(.greater): op = .greater
+        default: op = .greaterOrEqual
         }
+        let right = try parseExpression(above: .comparison)
+        return try make(.comparison(op, left, right), left.range.union(right.range))
+    }
+
+    /// `IS [NOT] NULL`.
+    private mutating func parseIsNull(_ left: Expression) throws(WhereClauseError) -> Expression {
+        try advance()
+        let negated = try consume(.not)
+        let null = try expect(.null, negated ? "NULL after IS NOT" : "NULL or NOT NULL after IS")
+        return try make(.isNull(left, negated: negated), left.range.union(null.range))
+    }
+
+    /// `[NOT] IN`, `[NOT] BETWEEN`, `[NOT] LIKE`.
+    private mutating func parseNegatable(_ left: Expression) throws(WhereClauseError) -> Expression {
+        let negated = try consume(.not)
+        let next = try peek()
+        switch next.keyword {
+        case .in?:
+            try advance()
+            return try parseIn(left, negated: negated)
+        case .between?:
+            try advance()
+            return try parseBetween(left, negated: negated)
+        case .like?:
+            try advance()
+            return try parseLike(left, negated: negated)
+        default:
+            throw expected("IN, BETWEEN or LIKE after NOT", found: next)
+        }
+    }
+
+    private mutating func parseIn(_ left: Expression, negated: Bool) throws(WhereClauseError) -> Expression {
+        let open = try expect(.leftParenthesis, "\"(\" after IN")
+        if try peek().is(.rightParenthesis) {
+            let close = try advance()
+            throw error(.emptyInList, "IN () needs at least one value", open.range.union(close.range))
+        }
+        var values: [Expression] = []
+        repeat {
+            values.append(try parseExpression(above: .lowest))
+        } while try consume(.comma)
+        let close = try expect(.rightParenthesis, "\",\" or \")\" in the IN list")
+        return try make(.inList(left, values, negated: negated), left.range.union(close.range))
+    }
+
+    private mutating func parseBetween(_ left: Expression, negated: Bool) throws(WhereClauseError) -> Expression {
+        let lower = try parseExpression(above: .comparison)
+        _ = try expect(.and, "AND after the lower bound of BETWEEN")
+        let upper = try parseExpression(above: .comparison)
+        return try make(.between(left, lower: lower, upper: upper, negated: negated), left.range.union(upper.range))
+    }
+
+    private mutating func parseLike(_ left: Expression, negated: Bool) throws(WhereClauseError) -> Expression {
+        let pattern = try parseExpression(above: .comparison)
+        var escape: Expression?
+        if try consume(.escape) {
+            escape = try parseExpression(above: .comparison)
+        }
+        let end = escape?.range ?? pattern.range
+        return try make(.like(left, pattern: pattern, escape: escape, negated: negated), left.range.union(end))
     }
 
     // MARK: Operands
+
+    // The functions on the recursive path (parseExpression → parsePrefix → parseKeyword → a
+    // form → parseExpression) are kept small, one per form, so that each nesting level costs
+    // little stack even in unoptimized builds, where a function's frame holds every local and
+    // temporary of all its branches.
 
     /// A literal, field, parenthesized expression, prefix operator, function call or special form.
     private mutating func parsePrefix(above: Precedence) throws(WhereClauseError) -> Expression {
         let token = try peek()
         switch token.kind {
-        case .integer, .double:
-            try advance()
-            return try make(.literal(numberLiteral(token, negative: false)), token.range)
-        case .string(let text):
-            try advance()
-            return try make(.literal(.string(text)), token.range)
-        case .quotedIdentifier(let name):
-            try advance()
-            return try make(.field(FieldReference(name: name, isQuoted: true)), token.range)
         case .symbol(.leftParenthesis):
-            try advance()
-            var inner = try parseExpression(above: .lowest)
-            let (line, column) = token.range.location(in: sql)
-            let close = try expect(.rightParenthesis, "\")\" to close the \"(\" at \(line):\(column)")
-            inner.range = token.range.union(close.range)
-            return inner
+            return try parseParenthesized()
         case .symbol(.minus), .symbol(.plus):
-            try advance()
-            let negative = token.is(.minus)
-            let next = try peek()
-            switch next.kind {
-            case .integer, .double:
-                try advance()
-                return try make(.literal(numberLiteral(next, negative: negative)), token.range.union(next.range))
-            default:
-                let operand = try parseExpression(above: .multiplicative)
-                let range = token.range.union(operand.range)
-                return try make(negative ? .negate(operand) : .plus(operand), range)
-            }
+            return try parseSigned()
+        case .word(_, _?):
+            return try parseKeyword(above: above)
+        default:
+            return try parseSimpleOperand()
+        }
+    }
+
+    /// A number, string, quoted identifier, or a plain word as a field or function name.
+    private mutating func parseSimpleOperand() throws(WhereClauseError) -> Expression {
+        let token = try peek()
+        let kind: Expression.Kind
+        switch token.kind {
+        case .integer, .double:
+            kind = .literal(numberLiteral(token, negative: false))
+        case .string(let text):
+            kind = .literal(.string(text))
+        case .quotedIdentifier(let name):
+            kind = .field(FieldReference(name: name, isQuoted: true))
         case .word(let name, let keyword):
-            if let keyword, let expression = try parseKeyword(keyword, token, above: above) {
-                return expression
-            }
+            if let keyword, keyword.isReserved { throw expectedExpression(found: token) }
             try advance()
             if try peek().is(.leftParenthesis) {
                 return try parseFunctionCall(name: name, token)
@@ -322,6 +341,38 @@ struct Parser {
             return try make(.field(FieldReference(name: name, isQuoted: false)), token.range)
         case .symbol, .end:
             throw expectedExpression(found: token)
+        }
+        try advance()
+        return try make(kind, token.range)
+    }
+
+    /// `( expression )`; the node's range grows to include the parentheses.
+    private mutating func parseParenthesized() throws(WhereClauseError) -> Expression {
+        let open = try advance()
+        var inner = try parseExpression(above: .lowest)
+        let next = try peek()
+        guard next.is(.rightParenthesis) else { throw unclosed(open, found: next) }
+        inner.range = open.range.union(try advance().range)
+        return inner
+    }
+
+    private func unclosed(_ open: Token, found: Token) -> WhereClauseError {
+        let (line, column) = open.range.location(in: sql)
+        return expected("\")\" to close the \"(\" at \(line):\(column)", found: found)
+    }
+
+    /// `-x` or `+x`; folded into the literal when `x` is a number.
+    private mutating func parseSigned() throws(WhereClauseError) -> Expression {
+        let sign = try advance()
+        let negative = sign.is(.minus)
+        let next = try peek()
+        switch next.kind {
+        case .integer, .double:
+            try advance()
+            return try make(.literal(numberLiteral(next, negative: negative)), sign.range.union(next.range))
+        default:
+            let operand = try parseExpression(above: .multiplicative)
+            return try make(negative ? .negate(operand) : .plus(operand), sign.range.union(operand.range))
         }
     }
 
@@ -341,54 +392,71 @@ struct Parser {
         }
     }
 
-    /// The forms a word with a keyword meaning introduces, or `nil` when the word is a field or
-    /// function name here.
-    private mutating func parseKeyword(_ keyword: Keyword, _ token: Token, above: Precedence) throws(WhereClauseError) -> Expression? {
-        switch keyword {
-        case .null:
-            try advance()
-            return try make(.literal(.null), token.range)
-        case .true, .false:
-            try advance()
-            return try make(.literal(.boolean(keyword == .true)), token.range)
-        case .not:
-            guard above < .not else {
-                throw error(.syntaxError, "NOT cannot appear here; put the NOT expression in parentheses", token.range)
-            }
-            try advance()
-            let operand = try parseExpression(above: .and)
-            return try make(.not(operand), token.range.union(operand.range))
-        case .case:
-            return try parseCase()
-        case .currentDate, .currentTimestamp:
-            try advance()
-            var range = token.range
-            if try peek().is(.leftParenthesis), try peek(1).is(.rightParenthesis) {
-                try advance()
-                range = range.union(try advance().range)
-            }
-            return try make(keyword == .currentDate ? .currentDate : .currentTimestamp, range)
-        case .date, .timestamp:
-            guard case .string = try peek(1).kind else { return nil }
-            return try parseDateLiteral()
-        case .interval:
-            let next = try peek(1)
-            if case .string = next.kind { return try parseInterval() }
-            if next.is(.minus) || next.is(.plus), case .string = try peek(2).kind { return try parseInterval() }
-            return nil
-        case .cast, .extract, .position, .substring, .trim:
-            guard try peek(1).is(.leftParenthesis) else { return nil }
-            switch keyword {
-            case .cast: return try parseCast()
-            case .extract: return try parseExtract()
-            case .position: return try parsePosition()
-            case .substring: return try parseSubstring()
-            default: return try parseTrim()
-            }
-        default:
-            if keyword.isReserved { throw expectedExpression(found: token) }
-            return nil
+    /// The forms a word with a keyword meaning introduces; a plain field or function name when
+    /// the keyword does not apply here.
+    private mutating func parseKeyword(above: Precedence) throws(WhereClauseError) -> Expression {
+        switch try peek().keyword {
+        case .null?, .true?, .false?: return try parseConstant()
+        case .not?: return try parseNot(above: above)
+        case .case?: return try parseCase()
+        case .currentDate?, .currentTimestamp?: return try parseCurrent()
+        case .date?, .timestamp?: return try parseDateLiteral()
+        case .interval?: return try parseInterval()
+        case .cast?: return try parseCast()
+        case .extract?: return try parseExtract()
+        case .position?: return try parsePosition()
+        case .substring?: return try parseSubstring()
+        case .trim?: return try parseTrim()
+        default: return try parseSimpleOperand()
         }
+    }
+
+    /// `NULL`, `TRUE`, `FALSE`.
+    private mutating func parseConstant() throws(WhereClauseError) -> Expression {
+        let token = try advance()
+        let literal: Literal = token.is(.null) ? .null : .boolean(token.is(.true))
+        return try make(.literal(literal), token.range)
+    }
+
+    /// Whether the word is followed by `(`, making it a special form rather than a field.
+    private mutating func startsCall() throws(WhereClauseError) -> Bool {
+        try peek(1).is(.leftParenthesis)
+    }
+
+    /// `NOT x`, only where a NOT-level expression may stand.
+    private mutating func parseNot(above: Precedence) throws(WhereClauseError) -> Expression {
+        let not = try advance()
+        guard above < .not else {
+            throw error(.syntaxError, "NOT cannot appear here; put the NOT expression in parentheses", not.range)
+        }
+        let operand = try parseExpression(above: .and)
+        return try make(.not(operand), not.range.union(operand.range))
+    }
+
+    /// `CURRENT_DATE` or `CURRENT_TIMESTAMP`, optionally followed by `()`.
+    private mutating func parseCurrent() throws(WhereClauseError) -> Expression {
+        let token = try advance()
+        var range = token.range
+        if try peek().is(.leftParenthesis), try peek(1).is(.rightParenthesis) {
+            try advance()
+            range = range.union(try advance().range)
+        }
+        return try make(token.is(.currentDate) ? .currentDate : .currentTimestamp, range)
+    }
+
+    /// Whether `DATE` or `TIMESTAMP` is followed by a string.
+    private mutating func startsDateLiteral() throws(WhereClauseError) -> Bool {
+        if case .string = try peek(1).kind { return true }
+        return false
+    }
+
+    /// Whether `INTERVAL` is followed by a string, possibly after a sign.
+    private mutating func startsInterval() throws(WhereClauseError) -> Bool {
+        let next = try peek(1)
+        if case .string = next.kind { return true }
+        guard next.is(.minus) || next.is(.plus) else { return false }
+        if case .string = try peek(2).kind { return true }
+        return false
     }
 
     /// `NAME(arguments…)`, the name already consumed.
@@ -422,7 +490,11 @@ struct Parser {
     private mutating func parseCase() throws(WhereClauseError) -> Expression {
         let caseToken = try advance()
         var operand: Expression?
-        if try !peek().is(.when) {
+        let first = try peek()
+        if first.is(.end) || first.is(.else) || first.is(.then) {
+            throw expected("WHEN in CASE", found: first)
+        }
+        if !first.is(.when) {
             operand = try parseExpression(above: .lowest)
         }
         var branches: [CaseBranch] = []
@@ -442,6 +514,7 @@ struct Parser {
     }
 
     private mutating func parseCast() throws(WhereClauseError) -> Expression {
+        guard try startsCall() else { return try parseSimpleOperand() }
         let castToken = try advance()
         try advance()  // (
         let operand = try parseExpression(above: .lowest)
@@ -488,6 +561,7 @@ struct Parser {
     }
 
     private mutating func parseExtract() throws(WhereClauseError) -> Expression {
+        guard try startsCall() else { return try parseSimpleOperand() }
         let extractToken = try advance()
         try advance()  // (
         let fieldToken = try advance()
@@ -502,6 +576,7 @@ struct Parser {
 
     /// `POSITION(sub IN s)` → `POSITION(sub, s)`; `POSITION(a, b)` as written.
     private mutating func parsePosition() throws(WhereClauseError) -> Expression {
+        guard try startsCall() else { return try parseSimpleOperand() }
         let nameToken = try peek()
         guard case .word(let name, _) = nameToken.kind else { throw expected("POSITION", found: nameToken) }
         try advance()
@@ -520,6 +595,7 @@ struct Parser {
 
     /// `SUBSTRING(s FROM i [FOR n])` → `SUBSTRING(s, i[, n])`; `SUBSTRING(s, i, n)` as written.
     private mutating func parseSubstring() throws(WhereClauseError) -> Expression {
+        guard try startsCall() else { return try parseSimpleOperand() }
         let nameToken = try peek()
         guard case .word(let name, _) = nameToken.kind else { throw expected("SUBSTRING", found: nameToken) }
         try advance()
@@ -544,6 +620,7 @@ struct Parser {
     /// double quotes for fields of those names. `TRIM(LEADING s)` (mode without `FROM`) and
     /// `TRIM(FROM s)` are accepted too.
     private mutating func parseTrim() throws(WhereClauseError) -> Expression {
+        guard try startsCall() else { return try parseSimpleOperand() }
         let trimToken = try advance()
         try advance()  // (
         var mode: TrimMode?
@@ -576,6 +653,7 @@ struct Parser {
     }
 
     private mutating func parseDateLiteral() throws(WhereClauseError) -> Expression {
+        guard try startsDateLiteral() else { return try parseSimpleOperand() }
         let keywordToken = try advance()
         let stringToken = try advance()
         guard case .string(let text) = stringToken.kind else { throw expected("a string", found: stringToken) }
@@ -594,6 +672,7 @@ struct Parser {
 
     /// `INTERVAL [+|-] 'text' qualifier`.
     private mutating func parseInterval() throws(WhereClauseError) -> Expression {
+        guard try startsInterval() else { return try parseSimpleOperand() }
         let intervalToken = try advance()
         var negative = false
         if try consume(.minus) {

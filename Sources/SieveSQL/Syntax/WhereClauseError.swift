@@ -71,21 +71,62 @@ public struct WhereClauseError: Error, CustomStringConvertible, Sendable, Hashab
         }
     }
 
+    /// The fields live in one immutable box so that the error is a single reference: typed
+    /// `throws(WhereClauseError)` reserves room for the error at every call site, and a small
+    /// error keeps the parser's (and binder's) recursion cheap in stack.
+    private final class Storage: Sendable {
+        let kind: Kind
+        let message: String
+        let sql: String
+        let range: SourceRange?
+
+        init(kind: Kind, message: String, sql: String, range: SourceRange?) {
+            self.kind = kind
+            self.message = message
+            self.sql = sql
+            self.range = range
+        }
+    }
+
+    private var storage: Storage
+
     /// What went wrong.
-    public var kind: Kind
+    public var kind: Kind {
+        get { storage.kind }
+        set { storage = Storage(kind: newValue, message: message, sql: sql, range: range) }
+    }
     /// What went wrong, for people, without the location: `unknown field "popu" (did you mean "POP"?)`.
-    public var message: String
+    public var message: String {
+        get { storage.message }
+        set { storage = Storage(kind: kind, message: newValue, sql: sql, range: range) }
+    }
     /// The where-clause text the error is about.
-    public var sql: String
+    public var sql: String {
+        get { storage.sql }
+        set { storage = Storage(kind: kind, message: message, sql: newValue, range: range) }
+    }
     /// The offending text in ``sql``, when the error can point at something.
-    public var range: SourceRange?
+    public var range: SourceRange? {
+        get { storage.range }
+        set { storage = Storage(kind: kind, message: message, sql: sql, range: newValue) }
+    }
 
     /// An error of `kind` about `range` of `sql`.
     public init(_ kind: Kind, _ message: String, sql: String, range: SourceRange?) {
-        self.kind = kind
-        self.message = message
-        self.sql = sql
-        self.range = range
+        storage = Storage(kind: kind, message: message, sql: sql, range: range)
+    }
+
+    /// Errors are equal when their kind, message, SQL text and range are.
+    public static func == (a: WhereClauseError, b: WhereClauseError) -> Bool {
+        a.kind == b.kind && a.message == b.message && a.sql == b.sql && a.range == b.range
+    }
+
+    /// Hashes the kind, message, SQL text and range.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(message)
+        hasher.combine(sql)
+        hasher.combine(range)
     }
 
     /// The 1-based line and column (in `Character`s) where ``range`` starts, if there is a range.
@@ -121,12 +162,15 @@ public struct WhereClauseError: Error, CustomStringConvertible, Sendable, Hashab
 }
 
 extension WhereClauseError {
-    /// The candidate closest to `name`, compared case-insensitively by Levenshtein distance over
-    /// `Character`s, if it is close enough to be a plausible typo; `nil` otherwise.
+    /// The candidate closest to `name`, if it is close enough to be a plausible typo; `nil`
+    /// otherwise.
     ///
-    /// "Close enough" means a distance of at most one edit per three characters of `name`
-    /// (at least 1, at most 3), and strictly less than `name`'s length. An exact
-    /// case-insensitive match is returned as is. Among equally close candidates the first wins.
+    /// Names are compared case-insensitively (Unicode lower-casing) by Levenshtein distance over
+    /// `Character`s, counting a swap of two adjacent characters as one edit (so `nmae` is one
+    /// edit from `NAME`). "Close enough" means at most one edit per three characters of `name`
+    /// (at least 1, at most 3) and fewer edits than `name` has characters. An exact
+    /// case-insensitive match has distance 0 and is returned as is. Among equally close
+    /// candidates the first wins.
     ///
     /// ```swift
     /// WhereClauseError.suggestion(for: "popu", among: ["OBJECTID", "POP", "NAME"])  // "POP"
@@ -138,9 +182,9 @@ extension WhereClauseError {
         for candidate in candidates {
             let other = Array(candidate.lowercased())
             guard abs(other.count - target.count) <= limit else { continue }
-            let distance = levenshtein(target, other)
-            guard distance <= limit, distance < Swift.max(1, target.count) else { continue }
-            if best == nil || distance < (best?.distance ?? Int.max) {
+            let distance = editDistance(target, other)
+            guard distance <= limit, distance < target.count else { continue }
+            if distance < best?.distance ?? Int.max {
                 best = (candidate, distance)
             }
         }
@@ -154,19 +198,25 @@ extension WhereClauseError {
         return " (did you mean \"\(suggestion)\"?)"
     }
 
-    /// The edit distance (insertions, deletions, substitutions) between two character arrays.
-    static func levenshtein(_ a: [Character], _ b: [Character]) -> Int {
+    /// Insertions, deletions, substitutions and adjacent transpositions needed to turn `a` into
+    /// `b` (optimal string alignment distance).
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
             current[0] = i
             for j in 1...b.count {
-                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                current[j] = Swift.min(substitution, previous[j] + 1, current[j - 1] + 1)
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var distance = Swift.min(previous[j - 1] + cost, previous[j] + 1, current[j - 1] + 1)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    distance = Swift.min(distance, beforePrevious[j - 2] + 1)
+                }
+                current[j] = distance
             }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[b.count]
     }
