@@ -64,8 +64,8 @@ public struct WhereClauseError: Error, CustomStringConvertible, Sendable, Hashab
             error.kind == pattern
         }
 
-        /// Whether `error` is a ``WhereClauseError`` of this kind; the untyped-`catch` form of
-        /// ``~=(_:_:)-swift.type.method``.
+        /// Whether `error` is a ``WhereClauseError`` of this kind; for `catch` clauses of
+        /// untyped `throws` code.
         public static func ~= (pattern: Kind, error: any Error) -> Bool {
             (error as? WhereClauseError)?.kind == pattern
         }
