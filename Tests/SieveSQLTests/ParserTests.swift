@@ -275,7 +275,7 @@ struct ParserTests {
         #expect(escape.kind == .literal(.string("\\")))
 
         let cast = try WhereClause.parse("CAST(x AS VARCHAR(10))")
-        #expect(cast.kind == .cast(Expression(.field(FieldReference(name: "x", isQuoted: false)), range: SourceRange(lower: 5, upper: 6)), to: .varchar))
+        #expect(cast.kind == .cast(SQLExpression(.field(FieldReference(name: "x", isQuoted: false)), range: SourceRange(lower: 5, upper: 6)), to: .varchar))
     }
 
     /// The depth limit counts nesting, not length: long flat chains are fine.

@@ -71,15 +71,7 @@ indirect enum BoundExpression: Sendable {
     }
 }
 
-/// `= <> < <= > >=`.
-enum ComparisonOperator: String, Sendable, Hashable {
-    case equal = "="
-    case notEqual = "<>"
-    case less = "<"
-    case lessOrEqual = "<="
-    case greater = ">"
-    case greaterOrEqual = ">="
-
+extension ComparisonOperator {
     /// Whether a three-way comparison result (-1, 0, 1) satisfies the operator.
     @inline(__always)
     func holds(_ order: Int) -> Bool {
@@ -103,14 +95,6 @@ enum ComparisonOperator: String, Sendable, Hashable {
         case .greaterOrEqual: .lessOrEqual
         }
     }
-}
-
-/// `+ - * /`.
-enum ArithmeticOperator: String, Sendable, Hashable {
-    case add = "+"
-    case subtract = "-"
-    case multiply = "*"
-    case divide = "/"
 }
 
 /// The built-in functions of the where-clause language.

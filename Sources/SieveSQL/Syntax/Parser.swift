@@ -108,8 +108,8 @@ struct Parser {
     }
 
     /// Builds a node, enforcing the height limit.
-    private func make(_ kind: Expression.Kind, _ range: SourceRange) throws(WhereClauseError) -> Expression {
-        let expression = Expression(kind, range: range)
+    private func make(_ kind: SQLExpression.Kind, _ range: SourceRange) throws(WhereClauseError) -> SQLExpression {
+        let expression = SQLExpression(kind, range: range)
         guard expression.height <= maximumDepth else { throw tooDeep(range) }
         return expression
     }
@@ -121,7 +121,7 @@ struct Parser {
     // MARK: Entry
 
     /// The whole input as one expression.
-    mutating func parseWhereClause() throws(WhereClauseError) -> Expression {
+    mutating func parseWhereClause() throws(WhereClauseError) -> SQLExpression {
         let first = try peek()
         if first.kind == .end {
             throw error(.syntaxError, "empty where clause", first.range)
@@ -141,7 +141,7 @@ struct Parser {
     // MARK: Pratt core
 
     /// An expression whose top-level operators all bind more tightly than `above`.
-    private mutating func parseExpression(above: Precedence) throws(WhereClauseError) -> Expression {
+    private mutating func parseExpression(above: Precedence) throws(WhereClauseError) -> SQLExpression {
         depth += 1
         defer { depth -= 1 }
         guard depth <= maximumDepth else { throw tooDeep(try peek().range) }
@@ -170,7 +170,7 @@ struct Parser {
     }
 
     /// Applies infix operators binding more tightly than `above` to `left`.
-    private mutating func parseInfix(_ left: Expression, above: Precedence) throws(WhereClauseError) -> Expression {
+    private mutating func parseInfix(_ left: SQLExpression, above: Precedence) throws(WhereClauseError) -> SQLExpression {
         var left = left
         var leftIsComparison = false
         while true {
@@ -194,7 +194,7 @@ struct Parser {
     }
 
     /// `left + right` and the other arithmetic operators.
-    private mutating func parseArithmetic(_ left: Expression, _ precedence: Precedence) throws(WhereClauseError) -> Expression {
+    private mutating func parseArithmetic(_ left: SQLExpression, _ precedence: Precedence) throws(WhereClauseError) -> SQLExpression {
         let op: ArithmeticOperator
         switch try advance().kind {
         case .symbol(.plus): op = .add
@@ -207,7 +207,7 @@ struct Parser {
     }
 
     /// `first AND b AND c …` (or `OR`) as one n-ary node.
-    private mutating func parseChain(_ first: Expression, _ precedence: Precedence) throws(WhereClauseError) -> Expression {
+    private mutating func parseChain(_ first: SQLExpression, _ precedence: Precedence) throws(WhereClauseError) -> SQLExpression {
         let keyword: Keyword = precedence == .and ? .and : .or
         var operands = [first]
         while try consume(keyword) {
@@ -219,7 +219,7 @@ struct Parser {
 
     /// A comparison-level operator and its right side: `= <> != < <= > >=`, `IS [NOT] NULL`,
     /// `[NOT] IN`, `[NOT] BETWEEN`, `[NOT] LIKE`.
-    private mutating func parseComparison(_ left: Expression) throws(WhereClauseError) -> Expression {
+    private mutating func parseComparison(_ left: SQLExpression) throws(WhereClauseError) -> SQLExpression {
         switch try peek().kind {
         case .symbol: return try parseComparisonOperator(left)
         case .word(_, .is?): return try parseIsNull(left)
@@ -227,7 +227,7 @@ struct Parser {
         }
     }
 
-    private mutating func parseComparisonOperator(_ left: Expression) throws(WhereClauseError) -> Expression {
+    private mutating func parseComparisonOperator(_ left: SQLExpression) throws(WhereClauseError) -> SQLExpression {
         let op: ComparisonOperator
         switch try advance().kind {
         case .symbol(.equal): op = .equal
@@ -242,7 +242,7 @@ struct Parser {
     }
 
     /// `IS [NOT] NULL`.
-    private mutating func parseIsNull(_ left: Expression) throws(WhereClauseError) -> Expression {
+    private mutating func parseIsNull(_ left: SQLExpression) throws(WhereClauseError) -> SQLExpression {
         try advance()
         let negated = try consume(.not)
         let null = try expect(.null, negated ? "NULL after IS NOT" : "NULL or NOT NULL after IS")
@@ -250,7 +250,7 @@ struct Parser {
     }
 
     /// `[NOT] IN`, `[NOT] BETWEEN`, `[NOT] LIKE`.
-    private mutating func parseNegatable(_ left: Expression) throws(WhereClauseError) -> Expression {
+    private mutating func parseNegatable(_ left: SQLExpression) throws(WhereClauseError) -> SQLExpression {
         let negated = try consume(.not)
         let next = try peek()
         switch next.keyword {
@@ -268,13 +268,13 @@ struct Parser {
         }
     }
 
-    private mutating func parseIn(_ left: Expression, negated: Bool) throws(WhereClauseError) -> Expression {
+    private mutating func parseIn(_ left: SQLExpression, negated: Bool) throws(WhereClauseError) -> SQLExpression {
         let open = try expect(.leftParenthesis, "\"(\" after IN")
         if try peek().is(.rightParenthesis) {
             let close = try advance()
             throw error(.emptyInList, "IN () needs at least one value", open.range.union(close.range))
         }
-        var values: [Expression] = []
+        var values: [SQLExpression] = []
         repeat {
             values.append(try parseExpression(above: .lowest))
         } while try consume(.comma)
@@ -282,16 +282,16 @@ struct Parser {
         return try make(.inList(left, values, negated: negated), left.range.union(close.range))
     }
 
-    private mutating func parseBetween(_ left: Expression, negated: Bool) throws(WhereClauseError) -> Expression {
+    private mutating func parseBetween(_ left: SQLExpression, negated: Bool) throws(WhereClauseError) -> SQLExpression {
         let lower = try parseExpression(above: .comparison)
         _ = try expect(.and, "AND after the lower bound of BETWEEN")
         let upper = try parseExpression(above: .comparison)
         return try make(.between(left, lower: lower, upper: upper, negated: negated), left.range.union(upper.range))
     }
 
-    private mutating func parseLike(_ left: Expression, negated: Bool) throws(WhereClauseError) -> Expression {
+    private mutating func parseLike(_ left: SQLExpression, negated: Bool) throws(WhereClauseError) -> SQLExpression {
         let pattern = try parseExpression(above: .comparison)
-        var escape: Expression?
+        var escape: SQLExpression?
         if try consume(.escape) {
             escape = try parseExpression(above: .comparison)
         }
@@ -307,7 +307,7 @@ struct Parser {
     // temporary of all its branches.
 
     /// A literal, field, parenthesized expression, prefix operator, function call or special form.
-    private mutating func parsePrefix(above: Precedence) throws(WhereClauseError) -> Expression {
+    private mutating func parsePrefix(above: Precedence) throws(WhereClauseError) -> SQLExpression {
         let token = try peek()
         switch token.kind {
         case .symbol(.leftParenthesis):
@@ -322,9 +322,9 @@ struct Parser {
     }
 
     /// A number, string, quoted identifier, or a plain word as a field or function name.
-    private mutating func parseSimpleOperand() throws(WhereClauseError) -> Expression {
+    private mutating func parseSimpleOperand() throws(WhereClauseError) -> SQLExpression {
         let token = try peek()
-        let kind: Expression.Kind
+        let kind: SQLExpression.Kind
         switch token.kind {
         case .integer, .double:
             kind = .literal(numberLiteral(token, negative: false))
@@ -347,7 +347,7 @@ struct Parser {
     }
 
     /// `( expression )`; the node's range grows to include the parentheses.
-    private mutating func parseParenthesized() throws(WhereClauseError) -> Expression {
+    private mutating func parseParenthesized() throws(WhereClauseError) -> SQLExpression {
         let open = try advance()
         var inner = try parseExpression(above: .lowest)
         let next = try peek()
@@ -362,7 +362,7 @@ struct Parser {
     }
 
     /// `-x` or `+x`; folded into the literal when `x` is a number.
-    private mutating func parseSigned() throws(WhereClauseError) -> Expression {
+    private mutating func parseSigned() throws(WhereClauseError) -> SQLExpression {
         let sign = try advance()
         let negative = sign.is(.minus)
         let next = try peek()
@@ -394,7 +394,7 @@ struct Parser {
 
     /// The forms a word with a keyword meaning introduces; a plain field or function name when
     /// the keyword does not apply here.
-    private mutating func parseKeyword(above: Precedence) throws(WhereClauseError) -> Expression {
+    private mutating func parseKeyword(above: Precedence) throws(WhereClauseError) -> SQLExpression {
         switch try peek().keyword {
         case .null?, .true?, .false?: return try parseConstant()
         case .not?: return try parseNot(above: above)
@@ -412,7 +412,7 @@ struct Parser {
     }
 
     /// `NULL`, `TRUE`, `FALSE`.
-    private mutating func parseConstant() throws(WhereClauseError) -> Expression {
+    private mutating func parseConstant() throws(WhereClauseError) -> SQLExpression {
         let token = try advance()
         let literal: Literal = token.is(.null) ? .null : .boolean(token.is(.true))
         return try make(.literal(literal), token.range)
@@ -424,7 +424,7 @@ struct Parser {
     }
 
     /// `NOT x`, only where a NOT-level expression may stand.
-    private mutating func parseNot(above: Precedence) throws(WhereClauseError) -> Expression {
+    private mutating func parseNot(above: Precedence) throws(WhereClauseError) -> SQLExpression {
         let not = try advance()
         guard above < .not else {
             throw error(.syntaxError, "NOT cannot appear here; put the NOT expression in parentheses", not.range)
@@ -434,7 +434,7 @@ struct Parser {
     }
 
     /// `CURRENT_DATE` or `CURRENT_TIMESTAMP`, optionally followed by `()`.
-    private mutating func parseCurrent() throws(WhereClauseError) -> Expression {
+    private mutating func parseCurrent() throws(WhereClauseError) -> SQLExpression {
         let token = try advance()
         var range = token.range
         if try peek().is(.leftParenthesis), try peek(1).is(.rightParenthesis) {
@@ -460,9 +460,9 @@ struct Parser {
     }
 
     /// `NAME(arguments…)`, the name already consumed.
-    private mutating func parseFunctionCall(name: String, _ nameToken: Token) throws(WhereClauseError) -> Expression {
+    private mutating func parseFunctionCall(name: String, _ nameToken: Token) throws(WhereClauseError) -> SQLExpression {
         try advance()  // (
-        var arguments: [Expression] = []
+        var arguments: [SQLExpression] = []
         if try !peek().is(.rightParenthesis) {
             repeat {
                 arguments.append(try parseExpression(above: .lowest))
@@ -474,7 +474,7 @@ struct Parser {
     }
 
     /// `NAME(a, b, …)` after the first argument has been read.
-    private mutating func finishCall(_ nameToken: Token, first: Expression, what: String) throws(WhereClauseError) -> Expression {
+    private mutating func finishCall(_ nameToken: Token, first: SQLExpression, what: String) throws(WhereClauseError) -> SQLExpression {
         guard case .word(let name, _) = nameToken.kind else { throw expected("a function name", found: nameToken) }
         var arguments = [first]
         while try consume(.comma) {
@@ -487,9 +487,9 @@ struct Parser {
 
     // MARK: Special forms
 
-    private mutating func parseCase() throws(WhereClauseError) -> Expression {
+    private mutating func parseCase() throws(WhereClauseError) -> SQLExpression {
         let caseToken = try advance()
-        var operand: Expression?
+        var operand: SQLExpression?
         let first = try peek()
         if first.is(.end) || first.is(.else) || first.is(.then) {
             throw expected("WHEN in CASE", found: first)
@@ -505,7 +505,7 @@ struct Parser {
             branches.append(CaseBranch(when: when, then: then))
         }
         guard !branches.isEmpty else { throw expected("WHEN in CASE", found: try peek()) }
-        var otherwise: Expression?
+        var otherwise: SQLExpression?
         if try consume(.else) {
             otherwise = try parseExpression(above: .lowest)
         }
@@ -513,7 +513,7 @@ struct Parser {
         return try make(.caseWhen(operand: operand, branches: branches, otherwise: otherwise), caseToken.range.union(end.range))
     }
 
-    private mutating func parseCast() throws(WhereClauseError) -> Expression {
+    private mutating func parseCast() throws(WhereClauseError) -> SQLExpression {
         guard try startsCall() else { return try parseSimpleOperand() }
         let castToken = try advance()
         try advance()  // (
@@ -560,7 +560,7 @@ struct Parser {
         }
     }
 
-    private mutating func parseExtract() throws(WhereClauseError) -> Expression {
+    private mutating func parseExtract() throws(WhereClauseError) -> SQLExpression {
         guard try startsCall() else { return try parseSimpleOperand() }
         let extractToken = try advance()
         try advance()  // (
@@ -575,7 +575,7 @@ struct Parser {
     }
 
     /// `POSITION(sub IN s)` → `POSITION(sub, s)`; `POSITION(a, b)` as written.
-    private mutating func parsePosition() throws(WhereClauseError) -> Expression {
+    private mutating func parsePosition() throws(WhereClauseError) -> SQLExpression {
         guard try startsCall() else { return try parseSimpleOperand() }
         let nameToken = try peek()
         guard case .word(let name, _) = nameToken.kind else { throw expected("POSITION", found: nameToken) }
@@ -594,7 +594,7 @@ struct Parser {
     }
 
     /// `SUBSTRING(s FROM i [FOR n])` → `SUBSTRING(s, i[, n])`; `SUBSTRING(s, i, n)` as written.
-    private mutating func parseSubstring() throws(WhereClauseError) -> Expression {
+    private mutating func parseSubstring() throws(WhereClauseError) -> SQLExpression {
         guard try startsCall() else { return try parseSimpleOperand() }
         let nameToken = try peek()
         guard case .word(let name, _) = nameToken.kind else { throw expected("SUBSTRING", found: nameToken) }
@@ -619,7 +619,7 @@ struct Parser {
     /// `BOTH`, `LEADING` and `TRAILING` are the mode unless followed by `)` or `,`; write them in
     /// double quotes for fields of those names. `TRIM(LEADING s)` (mode without `FROM`) and
     /// `TRIM(FROM s)` are accepted too.
-    private mutating func parseTrim() throws(WhereClauseError) -> Expression {
+    private mutating func parseTrim() throws(WhereClauseError) -> SQLExpression {
         guard try startsCall() else { return try parseSimpleOperand() }
         let trimToken = try advance()
         try advance()  // (
@@ -632,8 +632,8 @@ struct Parser {
                 mode = keyword == .both ? .both : keyword == .leading ? .leading : .trailing
             }
         }
-        var characters: Expression?
-        let source: Expression
+        var characters: SQLExpression?
+        let source: SQLExpression
         let next = try peek()
         let after = try peek(1)
         if next.is(.from), mode != nil || (!after.is(.rightParenthesis) && !after.is(.comma)) {
@@ -652,7 +652,7 @@ struct Parser {
         return try make(.trim(mode ?? .both, characters: characters, source: source), trimToken.range.union(close.range))
     }
 
-    private mutating func parseDateLiteral() throws(WhereClauseError) -> Expression {
+    private mutating func parseDateLiteral() throws(WhereClauseError) -> SQLExpression {
         guard try startsDateLiteral() else { return try parseSimpleOperand() }
         let keywordToken = try advance()
         let stringToken = try advance()
@@ -671,7 +671,7 @@ struct Parser {
     }
 
     /// `INTERVAL [+|-] 'text' qualifier`.
-    private mutating func parseInterval() throws(WhereClauseError) -> Expression {
+    private mutating func parseInterval() throws(WhereClauseError) -> SQLExpression {
         guard try startsInterval() else { return try parseSimpleOperand() }
         let intervalToken = try advance()
         var negative = false

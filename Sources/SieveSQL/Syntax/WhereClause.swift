@@ -53,7 +53,7 @@ public enum WhereClause {
     /// - Throws: ``WhereClauseError`` with kind ``WhereClauseError/Kind/syntaxError``,
     ///   ``WhereClauseError/Kind/unterminatedString``, ``WhereClauseError/Kind/badLiteral``,
     ///   ``WhereClauseError/Kind/emptyInList`` or ``WhereClauseError/Kind/nestingTooDeep``.
-    public static func parse(_ sql: String, maximumDepth: Int = defaultMaximumDepth) throws(WhereClauseError) -> Expression {
+    public static func parse(_ sql: String, maximumDepth: Int = defaultMaximumDepth) throws(WhereClauseError) -> SQLExpression {
         var parser = Parser(sql, maximumDepth: maximumDepth)
         return try parser.parseWhereClause()
     }

@@ -1,4 +1,4 @@
-extension Expression {
+extension SQLExpression {
     /// The tree as a one-line s-expression, for tests and debugging. The format is stable:
     ///
     /// | Node | Rendering |
@@ -31,8 +31,8 @@ extension Expression {
     /// The ``sexpr`` rendering.
     public var description: String { sexpr }
 
-    private static func render(_ expression: Expression, into output: inout String) {
-        func list(_ head: String, _ items: [Expression]) {
+    private static func render(_ expression: SQLExpression, into output: inout String) {
+        func list(_ head: String, _ items: [SQLExpression]) {
             output += "(" + head
             for item in items {
                 output += " "

@@ -15,7 +15,7 @@
 /// Every node's ``height`` is at most the parser's nesting limit, so recursive walks are safe.
 ///
 /// ``description`` renders the tree as an s-expression (see ``sexpr``).
-public struct Expression: Hashable, Sendable, CustomStringConvertible {
+public struct SQLExpression: Hashable, Sendable, CustomStringConvertible {
     /// The node.
     public var kind: Kind {
         didSet { height = Self.height(of: kind) }
@@ -44,47 +44,47 @@ public struct Expression: Hashable, Sendable, CustomStringConvertible {
         /// `CURRENT_TIMESTAMP` (also written `CURRENT_TIMESTAMP()`): the current instant.
         case currentTimestamp
         /// Unary minus, `-x` (when `x` is not a number literal).
-        case negate(Expression)
+        case negate(SQLExpression)
         /// Unary plus, `+x` (when `x` is not a number literal).
-        case plus(Expression)
+        case plus(SQLExpression)
         /// `NOT x`.
-        case not(Expression)
+        case not(SQLExpression)
         /// `l + r`, `l - r`, `l * r`, `l / r`.
-        case arithmetic(ArithmeticOperator, Expression, Expression)
+        case arithmetic(ArithmeticOperator, SQLExpression, SQLExpression)
         /// `l = r`, `l <> r` (and `!=`), `l < r`, `l <= r`, `l > r`, `l >= r`.
-        case comparison(ComparisonOperator, Expression, Expression)
+        case comparison(ComparisonOperator, SQLExpression, SQLExpression)
         /// `a AND b AND …`: two or more operands, in order.
-        case and([Expression])
+        case and([SQLExpression])
         /// `a OR b OR …`: two or more operands, in order.
-        case or([Expression])
+        case or([SQLExpression])
         /// `x IS NULL`, or `x IS NOT NULL` when `negated`.
-        case isNull(Expression, negated: Bool)
+        case isNull(SQLExpression, negated: Bool)
         /// `x IN (v1, v2, …)`, or `x NOT IN (…)` when `negated`. The list is never empty.
-        case inList(Expression, [Expression], negated: Bool)
+        case inList(SQLExpression, [SQLExpression], negated: Bool)
         /// `x BETWEEN lower AND upper` (inclusive), or `NOT BETWEEN` when `negated`.
-        case between(Expression, lower: Expression, upper: Expression, negated: Bool)
+        case between(SQLExpression, lower: SQLExpression, upper: SQLExpression, negated: Bool)
         /// `x LIKE pattern [ESCAPE escape]`, or `NOT LIKE` when `negated`. The pattern and escape
         /// are additive expressions as written (usually string literals); the binder decides
         /// what it accepts.
-        case like(Expression, pattern: Expression, escape: Expression?, negated: Bool)
+        case like(SQLExpression, pattern: SQLExpression, escape: SQLExpression?, negated: Bool)
         /// `CASE [operand] WHEN … THEN … [ELSE …] END`. With an operand (simple `CASE`) each
         /// `when` is compared to the operand; without (searched `CASE`) each `when` is a
         /// condition. At least one branch.
-        case caseWhen(operand: Expression?, branches: [CaseBranch], otherwise: Expression?)
+        case caseWhen(operand: SQLExpression?, branches: [CaseBranch], otherwise: SQLExpression?)
         /// `CAST(x AS type)`.
-        case cast(Expression, to: CastTarget)
+        case cast(SQLExpression, to: CastTarget)
         /// `EXTRACT(field FROM x)`.
-        case extract(DateTimeField, from: Expression)
+        case extract(DateTimeField, from: SQLExpression)
         /// `TRIM([BOTH|LEADING|TRAILING] [characters FROM] source)`; `characters` is `nil` when
         /// not written (trim spaces). The mode is ``TrimMode/both`` when not written.
-        case trim(TrimMode, characters: Expression?, source: Expression)
+        case trim(TrimMode, characters: SQLExpression?, source: SQLExpression)
         /// Any other call `NAME(arguments…)`, including the normalized `POSITION` and
         /// `SUBSTRING` forms. The binder checks the name and arity.
         case function(FunctionCall)
     }
 
     /// The direct children of the node, in source order.
-    public var children: [Expression] {
+    public var children: [SQLExpression] {
         switch kind {
         case .literal, .field, .currentDate, .currentTimestamp:
             return []
@@ -187,10 +187,10 @@ public struct FunctionCall: Hashable, Sendable {
     /// Where the name is in the SQL (for "unknown function" errors).
     public var nameRange: SourceRange
     /// The arguments, in order; empty for `NAME()`.
-    public var arguments: [Expression]
+    public var arguments: [SQLExpression]
 
     /// A call of `name` with `arguments`.
-    public init(name: String, nameRange: SourceRange, arguments: [Expression]) {
+    public init(name: String, nameRange: SourceRange, arguments: [SQLExpression]) {
         self.name = name
         self.nameRange = nameRange
         self.arguments = arguments
@@ -203,12 +203,12 @@ public struct FunctionCall: Hashable, Sendable {
 /// One `WHEN when THEN then` of a `CASE`.
 public struct CaseBranch: Hashable, Sendable {
     /// The condition (searched `CASE`) or the value compared with the operand (simple `CASE`).
-    public var when: Expression
+    public var when: SQLExpression
     /// The result when the branch is taken.
-    public var then: Expression
+    public var then: SQLExpression
 
     /// A branch.
-    public init(when: Expression, then: Expression) {
+    public init(when: SQLExpression, then: SQLExpression) {
         self.when = when
         self.then = then
     }
