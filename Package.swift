@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SieveSQL", targets: ["SieveSQL"]),
         .library(name: "SieveFeatures", targets: ["SieveFeatures"]),
         .executable(name: "geosieve", targets: ["geosieve"]),
+        .executable(name: "geosieve-bench", targets: ["geosieve-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -50,6 +51,21 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The benchmark executable: seeded workloads measured in one process, printed as JSON lines.
+        .executableTarget(
+            name: "geosieve-bench",
+            dependencies: [
+                "GeoSieve",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // SQLite, for the tests only: the independent engine the where-clause differential test
+        // compares against.
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Tests/CSQLite",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
         .testTarget(
             name: "SieveGeometryTests",
             dependencies: ["SieveGeometry"]
@@ -64,7 +80,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveSQLTests",
-            dependencies: ["SieveSQL", "SieveColumns"]
+            dependencies: ["SieveSQL", "SieveColumns", "CSQLite"]
         ),
         .testTarget(
             name: "SieveFeaturesTests",
