@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveGeometry
+import SieveSQL
 
 /// A table of features stored by column: one typed ``Column`` per schema field, a geometry
 /// column, and each row's envelope in four flat arrays for fast spatial filtering.
@@ -32,6 +33,10 @@ public struct FeatureTable: Sendable {
     public let count: Int
     /// The union of all rows' envelopes (``Envelope/empty`` when no row has a geometry).
     public let extent: Envelope
+    /// How the table's strings compare in where clauses and in ordering, unless a query names
+    /// its own (``QueryParameters/collation``): ``Collation/binary`` (case-sensitive, the
+    /// default) or ``Collation/nocase``. Set it with ``with(collation:)``.
+    public private(set) var collation: Collation = .binary
     /// Object ID → row.
     private let rowByObjectID: [Int64: Int]
 
@@ -162,5 +167,18 @@ public struct FeatureTable: Sendable {
         let x0 = xmin[row]
         guard !x0.isNaN else { return nil }
         return Envelope(xmin: x0, ymin: ymin[row], xmax: xmax[row], ymax: ymax[row])
+    }
+
+    /// This table with another default collation for where clauses and ordering (see
+    /// ``collation``); the columns are shared, not copied.
+    ///
+    /// ```swift
+    /// let table = try FeatureTable.load(contentsOf: url).with(collation: .nocase)
+    /// try table.queryFeatureCount(QueryParameters(whereClause: "name = 'FRANCE'"))  // 1
+    /// ```
+    public func with(collation: Collation) -> FeatureTable {
+        var copy = self
+        copy.collation = collation
+        return copy
     }
 }

@@ -1,0 +1,183 @@
+import SieveColumns
+import SieveGeometry
+import SieveSQL
+
+extension FeatureTable {
+    /// The features a query selects, ordered and paged, as a light view over this table (no
+    /// value is copied): see ``FeatureQueryResult``.
+    ///
+    /// Selection: rows whose where clause is TRUE and, when ``QueryParameters/objectIDs`` is
+    /// given, whose object ID is listed. Order: ascending object ID without
+    /// ``QueryParameters/orderBy``; otherwise by the sort fields (NULL first ascending, last
+    /// descending; strings under the query's or else the table's ``collation``), ties in
+    /// ascending object-ID order. Then ``QueryParameters/resultOffset`` rows are skipped and
+    /// at most ``QueryParameters/maxFeatures`` kept;
+    /// ``FeatureQueryResult/exceededTransferLimit`` says whether rows were left off after the
+    /// page.
+    ///
+    /// ```swift
+    /// let result = try table.queryFeatures(QueryParameters(
+    ///     whereClause: "continent = 'Africa'", orderBy: [SortField("pop_est", ascending: false)],
+    ///     maxFeatures: 3))
+    /// result.map(\.objectID)  // the three most populous African countries
+    /// ```
+    ///
+    /// - Throws: `WhereClauseError` (SieveSQL) for a where clause that does not parse or bind;
+    ///   ``FeatureTableError`` of kind ``FeatureTableError/Kind/invalidQuery`` for an unknown
+    ///   field in ``QueryParameters/outFields`` or ``QueryParameters/orderBy`` or a negative
+    ///   offset or limit.
+    public func queryFeatures(_ query: QueryParameters) throws -> FeatureQueryResult {
+        let (clause, sort) = try QueryPlan.prepare(query, table: self)
+        let fieldIndices = try QueryPlan.outFieldIndices(query.outFields, schema: schema)
+        let matching = QueryPlan.matchingRows(query, clause: clause, table: self)
+        let ordered = QueryPlan.ordered(
+            QueryPlan.inObjectIDOrder(matching, table: self), by: sort, table: self, collation: clause.collation)
+        let (rows, exceeded) = QueryPlan.page(ordered, query)
+        return FeatureQueryResult(
+            table: self, rows: rows, fieldIndices: fieldIndices,
+            returnsGeometry: query.returnGeometry && schema.geometryType != nil, exceededTransferLimit: exceeded)
+    }
+
+    /// How many rows the query selects (where clause AND object IDs).
+    ///
+    /// Like ArcGIS `returnCountOnly`, the count ignores ordering and paging
+    /// (``QueryParameters/resultOffset``, ``QueryParameters/maxFeatures``), which are
+    /// nevertheless checked, as are the out fields.
+    /// - Throws: As ``queryFeatures(_:)``.
+    public func queryFeatureCount(_ query: QueryParameters) throws -> Int {
+        let (clause, _) = try QueryPlan.prepare(query, table: self)
+        return clause.count(
+            in: columns, rowCount: count, candidates: QueryPlan.candidates(query.objectIDs, table: self))
+    }
+
+    /// The object IDs of the rows the query selects, ascending.
+    ///
+    /// Like ArcGIS `returnIdsOnly` (which has no record limit), ordering and paging do not
+    /// apply, though they are checked.
+    /// - Throws: As ``queryFeatures(_:)``.
+    public func queryObjectIDs(_ query: QueryParameters) throws -> [Int64] {
+        let (clause, _) = try QueryPlan.prepare(query, table: self)
+        let ids = objectIDs
+        var result = QueryPlan.matchingRows(query, clause: clause, table: self).map { ids[Int($0)] }
+        result.sort()
+        return result
+    }
+
+    /// How many rows the query selects and the union of their envelopes.
+    ///
+    /// Rows without a geometry (or with an empty one) are counted but add nothing to the
+    /// extent; when no selected row has a geometry the extent is ``Envelope/empty`` (its
+    /// ``Envelope/isEmpty`` is true). Like ArcGIS `returnExtentOnly`, ordering and paging do
+    /// not apply, though they are checked.
+    /// - Throws: As ``queryFeatures(_:)``.
+    public func queryExtent(_ query: QueryParameters) throws -> (count: Int, extent: Envelope) {
+        let (clause, _) = try QueryPlan.prepare(query, table: self)
+        let rows = QueryPlan.matchingRows(query, clause: clause, table: self)
+        var x0 = Double.infinity, y0 = Double.infinity
+        var x1 = -Double.infinity, y1 = -Double.infinity
+        for row in rows {
+            let r = Int(row)
+            let xmin = self.xmin[r]
+            guard !xmin.isNaN else { continue }
+            x0 = Swift.min(x0, xmin)
+            y0 = Swift.min(y0, ymin[r])
+            x1 = Swift.max(x1, xmax[r])
+            y1 = Swift.max(y1, ymax[r])
+        }
+        guard x0 <= x1, y0 <= y1 else { return (rows.count, .empty) }
+        return (rows.count, Envelope(xmin: x0, ymin: y0, xmax: x1, ymax: y1))
+    }
+}
+
+/// The features a ``FeatureTable/queryFeatures(_:)`` call selected: the rows in result order,
+/// the fields returned, and whether geometries are — a view over the table, nothing copied.
+///
+/// It is a random-access collection of ``Feature`` values:
+///
+/// ```swift
+/// for feature in result {
+///     print(feature.objectID, feature.value(ofField: "name"), feature.geometry as Any)
+/// }
+/// ```
+///
+/// Write it out with ``geoJSON`` or ``esriJSON`` (or the byte-appending forms).
+public struct FeatureQueryResult: RandomAccessCollection, Sendable {
+    /// The table queried.
+    public let table: FeatureTable
+    /// The selected rows of ``table``, in result order.
+    public let rows: [Int]
+    /// The schema indices of the returned fields, in output order (the object-ID field always
+    /// among them).
+    public let fieldIndices: [Int]
+    /// Whether features carry geometries (the query asked for them and the table has a
+    /// geometry type).
+    public let returnsGeometry: Bool
+    /// Whether the page ended before the last selected row (more rows follow: ask again with a
+    /// larger ``QueryParameters/resultOffset``), as ArcGIS's `exceededTransferLimit`.
+    public let exceededTransferLimit: Bool
+
+    /// Creates a result; ``FeatureTable/queryFeatures(_:)`` is the way to get one.
+    init(table: FeatureTable, rows: [Int], fieldIndices: [Int], returnsGeometry: Bool, exceededTransferLimit: Bool) {
+        self.table = table
+        self.rows = rows
+        self.fieldIndices = fieldIndices
+        self.returnsGeometry = returnsGeometry
+        self.exceededTransferLimit = exceededTransferLimit
+    }
+
+    /// The returned fields, in output order.
+    public var fields: [Field] { fieldIndices.map { table.schema.fields[$0] } }
+
+    /// The object IDs of the features, in result order.
+    public var objectIDs: [Int64] {
+        let ids = table.objectIDs
+        return rows.map { ids[$0] }
+    }
+
+    /// The first position, 0.
+    public var startIndex: Int { 0 }
+    /// The number of features.
+    public var endIndex: Int { rows.count }
+
+    /// The feature at `position` (0-based, in result order).
+    public subscript(position: Int) -> Feature {
+        Feature(result: self, row: rows[position])
+    }
+
+    /// One feature of a ``FeatureQueryResult``: a row of the table seen through the result's
+    /// fields.
+    public struct Feature: Sendable {
+        /// The result it belongs to.
+        private let result: FeatureQueryResult
+        /// The row of the table.
+        public let row: Int
+
+        init(result: FeatureQueryResult, row: Int) {
+            self.result = result
+            self.row = row
+        }
+
+        /// The feature's object ID.
+        public var objectID: Int64 { result.table.objectID(row: row) }
+
+        /// The geometry, when the result returns geometries and the feature has one.
+        public var geometry: Geometry? { result.returnsGeometry ? result.table.geometry(row: row) : nil }
+
+        /// The values of the result's fields, in the result's field order.
+        public var values: [ScalarValue] { result.fieldIndices.map { result.table.columns[$0][row] } }
+
+        /// The value of the field named `name` (ignoring case), or `nil` when the result does not
+        /// return that field.
+        public func value(ofField name: String) -> ScalarValue? {
+            guard let index = result.table.schema.index(ofField: name), result.fieldIndices.contains(index) else {
+                return nil
+            }
+            return result.table.columns[index][row]
+        }
+
+        /// The (field name, value) pairs of the result's fields, in order.
+        public var attributes: [(name: String, value: ScalarValue)] {
+            result.fieldIndices.map { (result.table.schema.fields[$0].name, result.table.columns[$0][row]) }
+        }
+    }
+}
