@@ -1,0 +1,192 @@
+import ArgumentParser
+import Foundation
+import GeoSieve
+
+/// `geosieve query SOURCE [--where SQL] …`: the ArcGIS REST `query` operation over a GeoJSON
+/// FeatureCollection or Esri JSON FeatureSet file, printing one JSON document.
+///
+/// Exit status: 0 on success; 1 when SOURCE (or the `--schema` file) cannot be read (missing,
+/// a directory, no permission); 2 for everything else — bad arguments, a where clause that does
+/// not parse or bind (the line is `error: where clause error at L:C: …`), unknown fields in
+/// `--out-fields`/`--order-by`, and a file that reads but is not a valid FeatureCollection /
+/// FeatureSet (or fields JSON).
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Query a GeoJSON or Esri JSON feature file with a where clause.",
+        discussion: """
+            Rows pass when the where clause is TRUE and (with --object-ids) their object ID is listed. \
+            Features come in ascending object-ID order unless --order-by is given (NULLs first \
+            ascending, last descending, ties by object ID); --offset and --limit then page them. \
+            --return ids, count and extent ignore ordering and paging (as ArcGIS does), though the \
+            arguments are still checked. An empty extent is written with null coordinates. \
+            Exit status: 1 when a file cannot be read, 2 for any other error.
+            """
+    )
+
+    /// What to print.
+    enum ReturnMode: String, ExpressibleByArgument, CaseIterable {
+        case features, ids, count, extent
+    }
+
+    /// How to print features.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case geojson, esrijson
+    }
+
+    /// String comparison.
+    enum CollationOption: String, ExpressibleByArgument, CaseIterable {
+        case binary, nocase
+    }
+
+    @Argument(help: "A GeoJSON FeatureCollection or Esri JSON FeatureSet file.")
+    var source: String
+
+    @Option(name: .customLong("where"), help: "The SQL where clause (default 1=1: every feature).")
+    var whereClause: String = "1=1"
+
+    @Option(name: .customLong("object-ids"), help: "Comma-separated object IDs, ANDed with the where clause.")
+    var objectIDs: String?
+
+    @Option(name: .customLong("out-fields"), help: "'*' (default) or comma-separated field names.")
+    var outFields: String?
+
+    @Flag(name: .customLong("no-geometry"), help: "Leave geometries out of the features.")
+    var noGeometry = false
+
+    @Option(name: .customLong("order-by"), help: "Sort fields, e.g. 'pop_est DESC, name'.")
+    var orderBy: String?
+
+    @Option(parsing: .unconditional, help: "How many ordered features to skip.")
+    var offset: Int?
+
+    @Option(parsing: .unconditional, help: "At most how many features to print.")
+    var limit: Int?
+
+    @Option(help: "String comparison: binary (case-sensitive, default) or nocase.")
+    var collation: CollationOption = .binary
+
+    @Option(name: .customLong("return"), help: "features (default), ids, count or extent.")
+    var returnMode: ReturnMode = .features
+
+    @Option(help: "Feature output: geojson (default) or esrijson.")
+    var format: Format = .geojson
+
+    @Option(help: "An Esri fields JSON file giving the fields to load the source with.")
+    var schema: String?
+
+    func run() throws {
+        var query = QueryParameters(whereClause: whereClause)
+        query.objectIDs = try parseObjectIDs()
+        query.outFields = try parseOutFields()
+        query.returnGeometry = !noGeometry
+        query.resultOffset = offset
+        query.maxFeatures = limit
+        query.collation = collation == .nocase ? .nocase : .binary
+        if let offset, offset < 0 { throw CommandFailure("--offset must not be negative, not \(offset)") }
+        if let limit, limit < 0 { throw CommandFailure("--limit must not be negative, not \(limit)") }
+
+        let fields = try schema.map { path in try loadFields(path) }
+        let table = try loadTable(source, fields: fields)
+        do {
+            if let orderBy { query.orderBy = try SortField.list(orderBy, schema: table.schema) }
+            var output: [UInt8]
+            switch returnMode {
+            case .count:
+                output = Array(QueryResponseJSON.count(try table.queryFeatureCount(query)).utf8)
+            case .ids:
+                let ids = try table.queryObjectIDs(query)
+                output = Array(QueryResponseJSON.objectIDs(ids, objectIdFieldName: table.schema.objectIdFieldName).utf8)
+            case .extent:
+                let (count, extent) = try table.queryExtent(query)
+                output = Array(
+                    QueryResponseJSON.extent(count: count, extent: extent, spatialReference: table.spatialReference).utf8)
+            case .features:
+                let result = try table.queryFeatures(query)
+                output = []
+                switch format {
+                case .geojson: result.writeGeoJSON(into: &output)
+                case .esrijson: result.writeEsriJSON(into: &output)
+                }
+            }
+            output.append(UInt8(ascii: "\n"))
+            FileHandle.standardOutput.write(Data(output))
+        } catch let error as CommandFailure {
+            throw error
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+
+    /// `--object-ids 1,2,3`.
+    private func parseObjectIDs() throws -> [Int64]? {
+        guard let objectIDs else { return nil }
+        return try objectIDs.split(separator: ",", omittingEmptySubsequences: false).map { item in
+            let text = item.trimmingCharacters(in: .whitespaces)
+            guard let id = Int64(text) else {
+                throw CommandFailure("--object-ids: \"\(text)\" is not an integer object ID")
+            }
+            return id
+        }
+    }
+
+    /// `--out-fields '*'` or `--out-fields a,b`.
+    private func parseOutFields() throws -> [String]? {
+        guard let outFields else { return nil }
+        let names = outFields.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        if names.contains("") { throw CommandFailure("--out-fields: empty field name in \"\(outFields)\"") }
+        return names
+    }
+
+    /// The fields of a `--schema` file.
+    private func loadFields(_ path: String) throws -> [Field] {
+        let data = try readFile(path)
+        do {
+            return try Field.fields(esriJSON: String(decoding: data, as: UTF8.self))
+        } catch {
+            throw CommandFailure("--schema \(path): \(error)")
+        }
+    }
+
+    /// The table in `path`.
+    private func loadTable(_ path: String, fields: [Field]?) throws -> FeatureTable {
+        checkReadable(path)
+        do {
+            return try FeatureTable.load(contentsOf: URL(fileURLWithPath: path), schema: fields)
+        } catch where error.kind == .unreadableFile {
+            Self.exitUnreadable("cannot read \(path): \(error.message)")
+        } catch {
+            throw CommandFailure("\(path): \(error)")
+        }
+    }
+
+    /// The bytes of the file at `path`; exits with status 1 when it cannot be read.
+    private func readFile(_ path: String) throws -> Data {
+        checkReadable(path)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            Self.exitUnreadable("cannot read \(path)")
+        }
+        return data
+    }
+
+    /// Exits with status 1 when the file at `path` is missing, a directory or not readable.
+    private func checkReadable(_ path: String) {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            Self.exitUnreadable("cannot read \(path): no such file")
+        }
+        guard !isDirectory.boolValue else { Self.exitUnreadable("cannot read \(path): is a directory") }
+        guard manager.isReadableFile(atPath: path) else {
+            Self.exitUnreadable("cannot read \(path): permission denied")
+        }
+    }
+
+    /// Prints `error: MESSAGE` and exits with status 1 (a file that cannot be read).
+    private static func exitUnreadable(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+        Foundation.exit(1)
+    }
+}
