@@ -66,8 +66,8 @@ extension FeatureTable {
     /// How many rows the query selects and the union of their envelopes.
     ///
     /// Rows without a geometry (or with an empty one) are counted but add nothing to the
-    /// extent; when no selected row has a geometry the extent is ``Envelope/empty`` (its
-    /// ``Envelope/isEmpty`` is true). Like ArcGIS `returnExtentOnly`, ordering and paging do
+    /// extent; when no selected row has a geometry the extent is `Envelope.empty` (its
+    /// `isEmpty` is true). Like ArcGIS `returnExtentOnly`, ordering and paging do
     /// not apply, though they are checked.
     /// - Throws: As ``queryFeatures(_:)``.
     public func queryExtent(_ query: QueryParameters) throws -> (count: Int, extent: Envelope) {

@@ -34,8 +34,8 @@ public struct FeatureTable: Sendable {
     /// The union of all rows' envelopes (``Envelope/empty`` when no row has a geometry).
     public let extent: Envelope
     /// How the table's strings compare in where clauses and in ordering, unless a query names
-    /// its own (``QueryParameters/collation``): ``Collation/binary`` (case-sensitive, the
-    /// default) or ``Collation/nocase``. Set it with ``with(collation:)``.
+    /// its own (``QueryParameters/collation``): `Collation.binary` (case-sensitive, the
+    /// default) or `Collation.nocase`. Set it with ``with(collation:)``.
     public private(set) var collation: Collation = .binary
     /// Object ID → row.
     private let rowByObjectID: [Int64: Int]
