@@ -29,6 +29,13 @@ struct WhereCommand: ParsableCommand {
     var rounds: Int = 5
 
     @Option(
+        name: .customLong("load-rounds"),
+        help: ArgumentHelp(
+            "Measured table loads (default: --rounds); fewer keeps profiles of many query rounds clean.",
+            valueName: "N"))
+    var loadRounds: Int?
+
+    @Option(
         name: .customLong("emit-data"),
         help: ArgumentHelp(
             "Before measuring, write DIR/w1.csv and DIR/w1_queries.sql for other engines.",
@@ -44,6 +51,7 @@ struct WhereCommand: ParsableCommand {
     func validate() throws {
         guard rows >= 1 else { throw ValidationError("--rows must be at least 1") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
+        guard (loadRounds ?? 1) >= 1 else { throw ValidationError("--load-rounds must be at least 1") }
         for query in onlyQueries where !(1...W1.queries.count).contains(query) {
             throw ValidationError("--query must be between 1 and \(W1.queries.count)")
         }
@@ -63,7 +71,7 @@ struct WhereCommand: ParsableCommand {
         // Load: one warm-up build, then `rounds` timed builds; the last table is queried.
         var table = try W1.makeTable(data)
         var loadSamples: [UInt64] = []
-        for _ in 0..<rounds {
+        for _ in 0..<(loadRounds ?? rounds) {
             let load = try MonotonicClock.measure { () throws(FeatureTableError) in try W1.makeTable(data) }
             table = load.result
             loadSamples.append(load.nanoseconds)
