@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// `geosieve-bench`: seeded workloads generated and measured in one process, each result printed
+/// as one JSON line on standard output (notes go to standard error).
+///
+/// Build it in release mode, or the numbers mean nothing:
+/// `swift build -c release --product geosieve-bench`.
+@main
+struct GeoSieveBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geosieve-bench",
+        abstract: "Benchmark GeoSieve on generated workloads; one JSON line per measurement.",
+        discussion: "Build with `swift build -c release --product geosieve-bench`.",
+        subcommands: [WhereCommand.self]
+    )
+}
