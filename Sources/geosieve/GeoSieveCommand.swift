@@ -4,7 +4,7 @@ import GeoSieve
 
 /// `geosieve`: the command-line face of the engine. Every subcommand prints one JSON document on
 /// standard output; every failure prints one line, `error: …`, on standard error and exits
-/// with status 2 (bad input, including bad arguments).
+/// with status 2 (bad input, including bad arguments) or 1 (a file that cannot be read).
 @main
 struct GeoSieveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,19 +32,34 @@ struct GeoSieveCommand: ParsableCommand {
             exit(withError: error)  // --help, --version
         }
         let text: String
+        var status = inputErrorStatus
         if let error = error as? CommandFailure {
             text = error.message
+            status = error.status
         } else {
             text = message(for: error)
         }
         let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "unknown error"
         FileHandle.standardError.write(Data("error: \(line)\n".utf8))
-        Foundation.exit(inputErrorStatus)
+        Foundation.exit(status)
     }
 }
 
-/// An error a subcommand reports as one line.
+/// An error a subcommand reports as one line, with the exit status it ends the process with.
 struct CommandFailure: Error {
     var message: String
-    init(_ message: String) { self.message = message }
+    var status: Int32
+
+    /// Bad input: exit status 2.
+    init(_ message: String) {
+        self.message = message
+        self.status = GeoSieveCommand.inputErrorStatus
+    }
+
+    /// A file that cannot be read: exit status 1.
+    static func unreadable(_ message: String) -> CommandFailure {
+        var failure = CommandFailure(message)
+        failure.status = 1
+        return failure
+    }
 }

@@ -152,41 +152,37 @@ struct QueryCommand: ParsableCommand {
 
     /// The table in `path`.
     private func loadTable(_ path: String, fields: [Field]?) throws -> FeatureTable {
-        checkReadable(path)
+        try checkReadable(path)
         do {
             return try FeatureTable.load(contentsOf: URL(fileURLWithPath: path), schema: fields)
         } catch where error.kind == .unreadableFile {
-            Self.exitUnreadable("cannot read \(path): \(error.message)")
+            throw CommandFailure.unreadable("cannot read \(path): \(error.message)")
         } catch {
             throw CommandFailure("\(path): \(error)")
         }
     }
 
-    /// The bytes of the file at `path`; exits with status 1 when it cannot be read.
+    /// The bytes of the file at `path`.
+    /// - Throws: an unreadable-file failure (exit status 1) when it cannot be read.
     private func readFile(_ path: String) throws -> Data {
-        checkReadable(path)
+        try checkReadable(path)
         guard let data = FileManager.default.contents(atPath: path) else {
-            Self.exitUnreadable("cannot read \(path)")
+            throw CommandFailure.unreadable("cannot read \(path)")
         }
         return data
     }
 
-    /// Exits with status 1 when the file at `path` is missing, a directory or not readable.
-    private func checkReadable(_ path: String) {
+    /// Throws an unreadable-file failure (exit status 1) when the file at `path` is missing, a
+    /// directory or not readable.
+    private func checkReadable(_ path: String) throws {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            Self.exitUnreadable("cannot read \(path): no such file")
+            throw CommandFailure.unreadable("cannot read \(path): no such file")
         }
-        guard !isDirectory.boolValue else { Self.exitUnreadable("cannot read \(path): is a directory") }
+        guard !isDirectory.boolValue else { throw CommandFailure.unreadable("cannot read \(path): is a directory") }
         guard manager.isReadableFile(atPath: path) else {
-            Self.exitUnreadable("cannot read \(path): permission denied")
+            throw CommandFailure.unreadable("cannot read \(path): permission denied")
         }
-    }
-
-    /// Prints `error: MESSAGE` and exits with status 1 (a file that cannot be read).
-    private static func exitUnreadable(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
-        Foundation.exit(1)
     }
 }
