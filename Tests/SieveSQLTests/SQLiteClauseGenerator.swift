@@ -29,9 +29,6 @@ struct ClauseGenerator {
     /// The nocase pass: string comparisons get an explicit `COLLATE NOCASE` in SQLite.
     let nocase: Bool
 
-    /// Expression depth below a comparison (arithmetic, functions, CASE).
-    let valueDepth = 2
-
     // MARK: Helpers
 
     mutating func chance(_ percent: Int) -> Bool { random.chance(percent) }
@@ -55,27 +52,29 @@ struct ClauseGenerator {
 
     // MARK: Conditions
 
-    mutating func condition(depth: Int) -> DualExpression {
+    /// A condition: AND/OR/NOT nested up to `depth` levels over predicates whose operands are
+    /// at most `valueDepth` deep.
+    mutating func condition(depth: Int, valueDepth: Int = 2) -> DualExpression {
         if depth > 0 && chance(40) {
             switch int(0...4) {
             case 0, 1, 2:
                 let and = chance(50)
-                let parts = (0..<int(2...3)).map { _ in condition(depth: depth - 1) }
+                let parts = (0..<int(2...3)).map { _ in condition(depth: depth - 1, valueDepth: valueDepth) }
                 let word = and ? " AND " : " OR "
                 return DualExpression(
                     "(" + parts.map(\.geo).joined(separator: word) + ")", "(" + parts.map(\.lite).joined(separator: word) + ")",
                     .boolean)
             default:
-                let inner = condition(depth: depth - 1)
+                let inner = condition(depth: depth - 1, valueDepth: valueDepth)
                 return DualExpression("(NOT \(inner.geo))", "(NOT \(inner.lite))", .boolean)
             }
         }
-        return predicate()
+        return predicate(valueDepth: valueDepth)
     }
 
     static let comparisonOperators = ["=", "<>", "!=", "<", "<=", ">", ">="]
 
-    mutating func predicate() -> DualExpression {
+    mutating func predicate(valueDepth: Int) -> DualExpression {
         switch int(0...21) {
         case 0, 1, 2, 3:
             let l = number(depth: valueDepth), r = number(depth: valueDepth)
@@ -91,7 +90,7 @@ struct ClauseGenerator {
             let op = pick(Self.comparisonOperators)
             return DualExpression("(\(l.geo) \(op) \(r.geo))", "(\(collated(l)) \(op) \(r.lite))", .boolean)
         case 8, 9:
-            let e = anyValue()
+            let e = anyValue(depth: valueDepth)
             let not = chance(50) ? " NOT" : ""
             return DualExpression("(\(e.geo) IS\(not) NULL)", "(\(e.lite) IS\(not) NULL)", .boolean)
         case 10:
@@ -146,7 +145,7 @@ struct ClauseGenerator {
             return DualExpression(both: pick(["TRUE", "FALSE", "(NULL = 1)", "(1 = 1)", "(NULL IS NULL)"]), .boolean)
         default:
             // IS NULL of a condition: three-valued logic made visible.
-            let inner = predicate()
+            let inner = predicate(valueDepth: valueDepth)
             let not = chance(50) ? " NOT" : ""
             return DualExpression("(\(inner.geo) IS\(not) NULL)", "(\(inner.lite) IS\(not) NULL)", .boolean)
         }
@@ -170,10 +169,10 @@ struct ClauseGenerator {
 
     // MARK: Values
 
-    mutating func anyValue() -> DualExpression {
+    mutating func anyValue(depth: Int) -> DualExpression {
         switch int(0...2) {
-        case 0: return string(depth: valueDepth)
-        default: return number(depth: valueDepth)
+        case 0: return string(depth: depth)
+        default: return number(depth: depth)
         }
     }
 
@@ -208,12 +207,12 @@ struct ClauseGenerator {
 
     mutating func integer(depth: Int) -> DualExpression {
         if depth <= 0 || chance(35) {
-            switch int(0...9) {
-            case 0, 1: return DualExpression(both: field("A"), .integer)
-            case 2, 3: return DualExpression(both: field("B"), .integer)
-            case 4: return DualExpression(both: field("C"), .integer)
-            case 5: return DualExpression(both: field("OBJECTID"), .integer)
-            case 6: return DualExpression(both: "NULL", .integer)
+            switch int(0...19) {
+            case 0, 1, 2, 3: return DualExpression(both: field("A"), .integer)
+            case 4, 5, 6: return DualExpression(both: field("B"), .integer)
+            case 7, 8: return DualExpression(both: field("C"), .integer)
+            case 9: return DualExpression(both: field("OBJECTID"), .integer)
+            case 10: return DualExpression(both: "NULL", .integer)
             default: return integerConstant()
             }
         }
@@ -328,9 +327,9 @@ struct ClauseGenerator {
 
     mutating func string(depth: Int) -> DualExpression {
         if depth <= 0 || chance(40) {
-            switch int(0...9) {
-            case 0, 1, 2, 3, 4, 5: return stringColumn()
-            case 6: return DualExpression(both: "NULL", .string)
+            switch int(0...19) {
+            case 0...11: return stringColumn()
+            case 12: return DualExpression(both: "NULL", .string)
             default: return stringConstant()
             }
         }
@@ -398,11 +397,11 @@ struct ClauseGenerator {
         if simple {
             simpleOperandIsString = chance(50)
             if simpleOperandIsString {
-                let operand = string(depth: 1)
+                let operand = string(depth: depth - 1)
                 geo += " \(operand.geo)"
                 lite += " \(collated(operand))"
             } else {
-                let operand = integer(depth: 1)
+                let operand = integer(depth: depth - 1)
                 geo += " \(operand.geo)"
                 lite += " \(operand.lite)"
             }
@@ -412,7 +411,7 @@ struct ClauseGenerator {
             if simple {
                 when = simpleOperandIsString ? stringConstant() : (chance(80) ? integerConstant() : numberConstant())
             } else {
-                when = condition(depth: 1)
+                when = condition(depth: 1, valueDepth: depth - 1)
             }
             let then = branch == 0 && forceDouble ? double(depth: depth - 1) : result(&self)
             geo += " WHEN \(when.geo) THEN \(then.geo)"
