@@ -1,6 +1,14 @@
 import SieveColumns
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 @testable import SieveSQL
 
 /// GeoSieve's where-clause engine against SQLite, an independent SQL engine: thousands of random,
@@ -245,12 +253,98 @@ struct SQLiteDifferentialTests {
         return lines.joined(separator: "\n")
     }
 
+    static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
     @Test(arguments: [Collation.binary, .nocase])
     func randomClausesAgreeWithSQLite(collation: Collation) throws {
-        let count = 1200
-        let outcome = try Self.run(collation: collation, seed: collation == .binary ? 2024 : 4202, count: count)
+        // GEOSIEVE_DIFFTEST_COUNT and GEOSIEVE_DIFFTEST_SEED run other or longer sweeps locally.
+        let count = Self.environment("GEOSIEVE_DIFFTEST_COUNT").flatMap { Int($0) } ?? 1200
+        let seed = Self.environment("GEOSIEVE_DIFFTEST_SEED").flatMap { UInt64($0) } ?? 2024
+        let outcome = try Self.run(collation: collation, seed: collation == .binary ? seed : seed &* 31 &+ 7, count: count)
         #expect(outcome.mismatches == 0, "\(outcome.mismatches) of \(count) clauses disagree under \(collation) (SQLite \(SQLiteDatabase.version))")
         // The generator must keep producing clauses that split the table, or the test proves little.
         #expect(outcome.selective * 5 > count * 2, "only \(outcome.selective) of \(count) clauses select some but not all rows")
+    }
+}
+
+/// The SQLite behaviour the differential test relies on or works around, checked, so that a
+/// different SQLite build cannot silently change what the comparison means.
+@Suite("SQLite as the differential test configures it")
+struct SQLiteConfigurationTests {
+    /// SQL expressions that must be true (1) in SQLite, with why they matter.
+    static let facts: [(String, String)] = [
+        ("7 / 2 = 3 AND -7 / 2 = -3", "integer division truncates toward zero, as in GeoSieve"),
+        ("(7 / 0) IS NULL AND (7.5 / 0) IS NULL AND (7 % 0) IS NULL", "division by zero is NULL, as in GeoSieve"),
+        ("-7 % 3 = -1 AND 7 % -3 = 1", "% takes the dividend's sign, as MOD does"),
+        ("round(2.5) = 3.0 AND round(-2.5) = -3.0 AND round(0.25, 1) = 0.3", "round is half away from zero"),
+        ("2 = 2.0 AND 2 < 2.25", "INTEGER vs REAL compares numerically"),
+        ("'B' < 'a' AND 'a' <> 'A'", "TEXT compares binary by default"),
+        ("'a' COLLATE NOCASE = 'A' AND 'B' COLLATE NOCASE > 'a'", "NOCASE folds ASCII"),
+        ("(NULL || 'a') IS NULL", "|| with NULL is NULL, like CONCAT"),
+        ("typeof(round(3)) = 'real'", "round of an integer is REAL: the generator casts back"),
+        ("round(17, -1) = 17.0", "a negative number of digits counts as 0: not generated"),
+        ("typeof(coalesce(1, 2.5)) = 'integer'", "COALESCE keeps the chosen value's type: the generator casts to REAL"),
+        ("substr('abc', -1) = 'c' AND substr('abc', 2, -1) = 'a'", "negative substr arguments differ from SUBSTRING: not generated"),
+        ("substr('abc', 0, 2) = 'a'", "start 0 counts an empty position 0, as SUBSTRING does"),
+        ("(5.5 % 2) = 1", "% truncates REAL operands: MOD is generated on integers only"),
+        ("typeof(9223372036854775807 + 1) = 'real'", "overflow becomes REAL (GeoSieve: NULL): values stay small"),
+        ("upper('é') = 'é' AND lower('É') = 'É' AND NOT ('é' COLLATE NOCASE = 'É')", "case folding is ASCII-only"),
+        ("'abc' LIKE 'a\\bc' ESCAPE '\\'", "an escaped ordinary character matches itself, as in GeoSieve"),
+        ("instr('abc', '') = 1 AND trim('xax', '') = 'xax'", "empty needle and empty trim set behave as in GeoSieve"),
+    ]
+
+    @Test(arguments: facts)
+    func fact(sql: String, why: String) throws {
+        let database = try SQLiteDatabase()
+        try database.execute("PRAGMA case_sensitive_like = ON")
+        #expect(try database.integers("SELECT \(sql)") == [1], "\(sql): \(why)")
+        try database.close()
+    }
+
+    @Test func likeIsCaseInsensitiveUnlessConfigured() throws {
+        let database = try SQLiteDatabase()
+        // SQLite's default: LIKE ignores ASCII case — unlike GeoSieve's binary default.
+        #expect(try database.integers("SELECT 'abc' LIKE 'ABC'") == [1])
+        try database.execute("PRAGMA case_sensitive_like = ON")
+        #expect(try database.integers("SELECT 'abc' LIKE 'ABC'") == [0])
+        try database.close()
+    }
+
+    /// GeoSieve folds case with Unicode (`UPPER`, `LOWER`, the `nocase` collation and nocase
+    /// `LIKE`); SQLite without ICU folds ASCII only. This is why the random test keeps to ASCII;
+    /// here the intended difference is shown on purpose.
+    @Test func nonASCIIFoldingDiffersByDesign() throws {
+        let schema = SimpleSchema([("OBJECTID", .integer), ("NAME", .string)])
+        let names = ["straße", "école", "ÉCOLE", "Ärger"]
+        let columns: [Column] = [.integer(Int64Column(values: [1, 2, 3, 4])), .string(StringColumn(names, dictionaryLimit: 0))]
+        let database = try SQLiteDatabase()
+        try database.execute("CREATE TABLE t (OBJECTID INTEGER PRIMARY KEY, NAME TEXT COLLATE NOCASE)")
+        try database.withStatement("INSERT INTO t VALUES (?1, ?2)") { insert in
+            for (i, name) in names.enumerated() {
+                try insert.bind(1, .integer(Int64(i + 1)))
+                try insert.bind(2, .text(name))
+                _ = try insert.step()
+                try insert.reset()
+            }
+        }
+        // (GeoSieve clause, collation, GeoSieve's OBJECTIDs, SQLite's clause, SQLite's OBJECTIDs)
+        let cases: [(String, Collation, [Int64], String, [Int64])] = [
+            ("UPPER(NAME) = 'STRASSE'", .binary, [1], "upper(NAME) = 'STRASSE'", []),
+            ("LOWER(NAME) = 'école'", .binary, [2, 3], "lower(NAME) = 'école'", [2]),
+            ("NAME = 'ÉCOLE'", .nocase, [2, 3], "NAME = 'ÉCOLE'", [3]),
+            ("NAME LIKE 'äR%'", .nocase, [4], "NAME LIKE 'äR%'", []),
+            // Not folding: the same in both.
+            ("CHAR_LENGTH(NAME) = 5", .binary, [2, 3, 4], "length(NAME) = 5", [2, 3, 4]),
+            ("NAME LIKE '_cole'", .binary, [2], "NAME LIKE '_cole'", [2]),
+        ]
+        for (geo, collation, geoIDs, lite, liteIDs) in cases {
+            try database.execute("PRAGMA case_sensitive_like = \(collation == .binary ? "ON" : "OFF")")
+            let clause = try CompiledWhereClause(geo, schema: schema, collation: collation)
+            #expect(clause.matchingRows(in: columns, rowCount: names.count).map { Int64($0) + 1 } == geoIDs, "GeoSieve: \(geo)")
+            #expect(try database.integers("SELECT OBJECTID FROM t WHERE \(lite) ORDER BY OBJECTID") == liteIDs, "SQLite: \(lite)")
+        }
+        try database.close()
     }
 }
