@@ -348,3 +348,94 @@ struct SQLiteConfigurationTests {
         try database.close()
     }
 }
+
+/// Hand-picked corners, each evaluated to TRUE / FALSE / NULL by GeoSieve and by SQLite on a
+/// one-row table (A = 7, D = 2.5, S = 'abc', N = NULL integer, T = NULL string).
+@Suite("Where-clause corners against SQLite")
+struct SQLiteCornerTests {
+    /// (GeoSieve clause, SQLite clause); the SQLite text differs only in spelling.
+    static let corners: [(String, String)] = [
+        ("9007199254740993 > 9007199254740992.0", "9007199254740993 > 9007199254740992.0"),
+        ("A * 1000000000000 + 1 > 7000000000000.5", "A * 1000000000000 + 1 > 7000000000000.5"),
+        ("MOD(-A, 3) = -1", "(-A % 3) = -1"),
+        ("MOD(A, -3) = 1", "(A % -3) = 1"),
+        ("-A / 2 = -3", "-A / 2 = -3"),
+        ("A / 0 IS NULL", "A / 0 IS NULL"),
+        ("D / 0 IS NULL", "D / 0 IS NULL"),
+        ("MOD(A, 0) IS NULL", "(A % 0) IS NULL"),
+        ("ROUND(D) = 3", "round(D) = 3"),
+        ("ROUND(-D) = -3", "round(-D) = -3"),
+        ("ROUND(D / 4, 1) = 0.6", "round(D / 4, 1) = 0.6"),
+        ("ROUND(-D / 4, 2) = -0.63", "round(-D / 4, 2) = -0.63"),
+        ("ROUND(D / 3, 3) = 0.833", "round(D / 3, 3) = 0.833"),
+        ("ROUND(A / 3.0, 2) = 2.33", "round(A / 3.0, 2) = 2.33"),
+        ("NULLIF(A, 7.0) IS NULL", "nullif(A, 7.0) IS NULL"),
+        ("COALESCE(N, A) / 2 = 3", "coalesce(N, A) / 2 = 3"),
+        ("SUBSTRING(S, 0) = 'abc'", "substr(S, 0) = 'abc'"),
+        ("SUBSTRING(S, 0, 1) = ''", "substr(S, 0, 1) = ''"),
+        ("SUBSTRING(S, 3, 5) = 'c'", "substr(S, 3, 5) = 'c'"),
+        ("SUBSTRING(S, 4) = ''", "substr(S, 4) = ''"),
+        ("SUBSTRING(S FROM 2 FOR 0) = ''", "substr(S, 2, 0) = ''"),
+        ("SUBSTRING(S, 1.9, 1) = 'a'", "substr(S, 1.9, 1) = 'a'"),
+        ("TRIM(BOTH 'ab' FROM CONCAT(S, 'ba')) = 'c'", "trim(S || 'ba', 'ab') = 'c'"),
+        ("TRIM(LEADING FROM CONCAT('  ', S)) = S", "ltrim('  ' || S) = S"),
+        ("POSITION('' IN S) = 1", "instr(S, '') = 1"),
+        ("POSITION('c', S) = 3", "instr(S, 'c') = 3"),
+        ("CHAR_LENGTH(CONCAT(S, A, D)) = 7", "length(S || A || D) = 7"),
+        ("CONCAT(S, N) IS NULL", "(S || N) IS NULL"),
+        ("S < 'abcd' AND 'abc' > 'ABC' AND '' < 'a'", "S < 'abcd' AND 'abc' > 'ABC' AND '' < 'a'"),
+        ("S LIKE 'a%c%'", "S LIKE 'a%c%'"),
+        ("S LIKE '%%%'", "S LIKE '%%%'"),
+        ("S LIKE '___'", "S LIKE '___'"),
+        ("S LIKE '____'", "S LIKE '____'"),
+        ("'' LIKE ''", "'' LIKE ''"),
+        ("'' LIKE '%'", "'' LIKE '%'"),
+        ("'' LIKE '_'", "'' LIKE '_'"),
+        ("'a%' LIKE 'a!%' ESCAPE '!'", "'a%' LIKE 'a!%' ESCAPE '!'"),
+        ("'ab' LIKE 'a!%' ESCAPE '!'", "'ab' LIKE 'a!%' ESCAPE '!'"),
+        ("'a!' LIKE 'a!!' ESCAPE '!'", "'a!' LIKE 'a!!' ESCAPE '!'"),
+        ("S LIKE T", "S LIKE T"),
+        ("T LIKE '%'", "T LIKE '%'"),
+        ("A IN (1, N)", "A IN (1, N)"),
+        ("A NOT IN (1, N)", "A NOT IN (1, N)"),
+        ("A IN (7, N)", "A IN (7, N)"),
+        ("A IN (7.0)", "A IN (7.0)"),
+        ("A BETWEEN N AND 5", "A BETWEEN N AND 5"),
+        ("A BETWEEN N AND 9", "A BETWEEN N AND 9"),
+        ("A NOT BETWEEN 9 AND N", "A NOT BETWEEN 9 AND N"),
+        ("A BETWEEN 9 AND 5", "A BETWEEN 9 AND 5"),
+        ("NOT (N = 1) OR TRUE", "NOT (N = 1) OR TRUE"),
+        ("(N = 1) AND FALSE", "(N = 1) AND FALSE"),
+        ("CASE WHEN N = 1 THEN 1 ELSE 2 END = 2", "CASE WHEN N = 1 THEN 1 ELSE 2 END = 2"),
+        ("CASE N WHEN NULL THEN 1 ELSE 2 END = 2", "CASE N WHEN NULL THEN 1 ELSE 2 END = 2"),
+        ("CASE A WHEN 7.0 THEN 1 END = 1", "CASE A WHEN 7.0 THEN 1 END = 1"),
+        ("CASE WHEN A > 1 THEN 1 END / 2 = 0", "CASE WHEN A > 1 THEN 1 END / 2 = 0"),
+        ("ABS(-D) = D AND ABS(-A) = A", "abs(-D) = D AND abs(-A) = A"),
+        ("SIGN(-D) = -1 AND SIGN(0) = 0", "sign(-D) = -1 AND sign(0) = 0"),
+        ("CEILING(-D) = -2 AND FLOOR(-D) = -3", "ceiling(-D) = -2 AND floor(-D) = -3"),
+        ("UPPER(S) = 'ABC' AND LOWER('ABC') = S", "upper(S) = 'ABC' AND lower('ABC') = S"),
+        ("-(-A) = A", "-(-A) = A"),
+        ("A = 7 AND D = 2.5 AND N IS NULL", "A = 7 AND D = 2.5 AND N IS NULL"),
+    ]
+
+    @Test(arguments: corners)
+    func corner(geo: String, lite: String) throws {
+        let schema = SimpleSchema([("A", .integer), ("D", .double), ("S", .string), ("N", .integer), ("T", .string)])
+        let columns: [Column] = [
+            .integer(Int64Column(values: [7])), .double(DoubleColumn(values: [2.5])), .string(StringColumn(["abc"])),
+            .integer(Int64Column(values: [0], validity: ValidityBitmap(count: 1, allValid: false))), .string(StringColumn([nil])),
+        ]
+        let database = try SQLiteDatabase()
+        try database.execute("PRAGMA case_sensitive_like = ON")
+        try database.execute("CREATE TABLE t (A INTEGER, D REAL, S TEXT, N INTEGER, T TEXT)")
+        try database.execute("INSERT INTO t VALUES (7, 2.5, 'abc', NULL, NULL)")
+        // 1 = TRUE, 0 = FALSE, 2 = NULL.
+        let sqlite = try database.integers("SELECT CASE WHEN (\(lite)) THEN 1 WHEN NOT (\(lite)) THEN 0 ELSE 2 END FROM t")
+        try database.close()
+        let clause = try CompiledWhereClause(geo, schema: schema)
+        let geoSieve: Int64 = clause.evaluate(row: 0, in: columns).map { $0 ? 1 : 0 } ?? 2
+        #expect([geoSieve] == sqlite, "GeoSieve \(geo) vs SQLite \(lite) (1 TRUE, 0 FALSE, 2 NULL)")
+        let vectorized = clause.matchingRows(in: columns, rowCount: 1)
+        #expect(vectorized == (geoSieve == 1 ? [0] : []), "vectorized \(geo)")
+    }
+}
