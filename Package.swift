@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SieveGEOS", targets: ["SieveGEOS"]),
         .library(name: "SieveColumns", targets: ["SieveColumns"]),
         .library(name: "SieveSQL", targets: ["SieveSQL"]),
+        .library(name: "SieveIndex", targets: ["SieveIndex"]),
         .library(name: "SieveFeatures", targets: ["SieveFeatures"]),
         .executable(name: "geosieve", targets: ["geosieve"]),
         .executable(name: "geosieve-bench", targets: ["geosieve-bench"]),
@@ -31,17 +32,27 @@ let package = Package(
         // Typed columns with validity bitmaps, dictionary-encoded strings, civil-time helpers:
         // the data layout the where-clause kernels scan and the feature table stores.
         .target(name: "SieveColumns"),
+        // The quadtree over envelopes: bulk load, insert/remove/move, window, radius, nearest.
+        .target(
+            name: "SieveIndex",
+            dependencies: ["SieveGeometry"],
+            swiftSettings: [
+                // Invariant checks after every mutation, in debug builds only (tests); never in
+                // release, where they would turn O(1) edits into O(n).
+                .define("SPATIAL_INTERNAL_CHECKS", .when(configuration: .debug)),
+            ]
+        ),
         // The where-clause language: lexer, Pratt parser, binder, vectorized evaluator.
         .target(name: "SieveSQL", dependencies: ["SieveColumns"]),
         // Schema, the columnar feature table, loading, queries.
         .target(
             name: "SieveFeatures",
-            dependencies: ["SieveColumns", "SieveSQL", "SieveGeometry", "SieveGEOS"]
+            dependencies: ["SieveColumns", "SieveSQL", "SieveGeometry", "SieveGEOS", "SieveIndex"]
         ),
         // Umbrella module re-exporting the public modules.
         .target(
             name: "GeoSieve",
-            dependencies: ["SieveGeometry", "SieveGEOS", "SieveColumns", "SieveSQL", "SieveFeatures"]
+            dependencies: ["SieveGeometry", "SieveGEOS", "SieveColumns", "SieveSQL", "SieveIndex", "SieveFeatures"]
         ),
         // The command-line tool.
         .executableTarget(
@@ -77,6 +88,10 @@ let package = Package(
         .testTarget(
             name: "SieveColumnsTests",
             dependencies: ["SieveColumns"]
+        ),
+        .testTarget(
+            name: "SieveIndexTests",
+            dependencies: ["SieveIndex", "SieveGeometry"]
         ),
         .testTarget(
             name: "SieveSQLTests",

@@ -2,5 +2,6 @@
 @_exported import SieveColumns
 @_exported import SieveFeatures
 @_exported import SieveGEOS
+@_exported import SieveIndex
 @_exported import SieveSQL
 @_exported import SieveGeometry

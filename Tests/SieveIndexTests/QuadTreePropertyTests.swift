@@ -1,0 +1,203 @@
+import Foundation
+import SieveGeometry
+import Testing
+
+@testable import SieveIndex
+
+/// Every query kind against a brute-force scan of the same envelopes, on seeded data (uniform,
+/// clustered and degenerate), before and after random interleavings of inserts, removes and
+/// moves. The tree's invariants are checked after every mutation in debug builds.
+@Suite("Quadtree against brute force")
+struct QuadTreePropertyTests {
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+        mutating func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * unit() }
+        mutating func gaussian() -> Double {
+            let u = max(unit(), 1e-300), v = unit()
+            return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+        }
+        mutating func int(_ upper: Int) -> Int { Int(next() % UInt64(upper)) }
+    }
+
+    /// A data set: envelopes by id (nil = absent).
+    struct Data {
+        var boxes: [Envelope?]
+
+        func brute(_ window: Envelope) -> [UInt32] {
+            boxes.indices.filter { boxes[$0].map { $0.intersects(window) } ?? false }.map(UInt32.init)
+        }
+
+        func bruteRadius(_ x: Double, _ y: Double, _ r: Double) -> [UInt32] {
+            boxes.indices.filter { i in
+                guard let b = boxes[i] else { return false }
+                return QuadTree.squaredDistance(x, y, b.xmin, b.ymin, b.xmax, b.ymax) <= r * r
+            }.map(UInt32.init)
+        }
+
+        func bruteNearest(_ x: Double, _ y: Double, _ k: Int) -> [(UInt32, Double)] {
+            let all = boxes.indices.compactMap { i -> (UInt32, Double)? in
+                guard let b = boxes[i] else { return nil }
+                return (UInt32(i), QuadTree.squaredDistance(x, y, b.xmin, b.ymin, b.xmax, b.ymax).squareRoot())
+            }
+            return Array(all.sorted { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }.prefix(k))
+        }
+    }
+
+    enum Shape: String, CaseIterable {
+        case uniformPoints, clusteredPoints, mixedBoxes, identicalPoints, gridBoundaries, geographic, webMercator
+    }
+
+    static func envelope(_ shape: Shape, _ g: inout Generator) -> Envelope {
+        switch shape {
+        case .uniformPoints:
+            let x = g.uniform(0, 1000), y = g.uniform(0, 1000)
+            return Envelope(xmin: x, ymin: y, xmax: x, ymax: y)
+        case .clusteredPoints:
+            let cluster = Double(g.int(5))
+            let x = min(1000, max(0, 100 + cluster * 180 + g.gaussian() * 5))
+            let y = min(1000, max(0, 500 + g.gaussian() * (1 + cluster)))
+            return Envelope(xmin: x, ymin: y, xmax: x, ymax: y)
+        case .mixedBoxes:
+            // Mostly tiny boxes, some huge ones, a few spanning the whole extent.
+            let x = g.uniform(0, 1000), y = g.uniform(0, 1000)
+            let size: Double = g.int(20) == 0 ? g.uniform(100, 1000) : (g.int(50) == 0 ? 5000 : g.uniform(0, 2))
+            return Envelope(xmin: x - size / 2, ymin: y - size / 2, xmax: x + size / 2, ymax: y + size / 2)
+        case .identicalPoints:
+            return Envelope(xmin: 7, ymin: 7, xmax: 7, ymax: 7)
+        case .gridBoundaries:
+            // Points on a coarse grid, so that many lie exactly on cell boundaries.
+            let x = Double(g.int(9)) * 125, y = Double(g.int(9)) * 125
+            return Envelope(xmin: x, ymin: y, xmax: x, ymax: y)
+        case .geographic:
+            let edges: [Double] = [-180, 180]
+            let x = g.int(4) == 0 ? edges[g.int(2)] : g.uniform(-180, 180)
+            let y = g.int(4) == 0 ? [-90.0, 90][g.int(2)] : g.uniform(-90, 90)
+            return Envelope(xmin: x, ymin: y, xmax: x, ymax: y)
+        case .webMercator:
+            let half = 20_037_508.342789244
+            let x = g.uniform(-half, half), y = g.uniform(-half, half)
+            let size = g.uniform(0, 50_000)
+            return Envelope(xmin: x, ymin: y, xmax: min(half, x + size), ymax: min(half, y + size))
+        }
+    }
+
+    static func window(_ shape: Shape, _ g: inout Generator) -> Envelope {
+        let scale: Double
+        let offset: Double
+        switch shape {
+        case .geographic: (scale, offset) = (360, -180)
+        case .webMercator: (scale, offset) = (40_075_016.68, -20_037_508.34)
+        default: (scale, offset) = (1000, 0)
+        }
+        let x = offset + g.unit() * scale, y = offset + g.unit() * scale
+        let w = g.unit() * scale * (g.int(3) == 0 ? 0.5 : 0.05), h = g.unit() * scale * 0.05
+        if g.int(10) == 0 { return Envelope(xmin: x, ymin: y, xmax: x, ymax: y) }  // a point window
+        return Envelope(xmin: x, ymin: y, xmax: x + w, ymax: y + h)
+    }
+
+    func checkQueries(_ tree: QuadTree, _ data: Data, _ shape: Shape, _ g: inout Generator, _ label: String) {
+        let present = data.boxes.compactMap { $0 }
+        for round in 0..<40 {
+            var window = Self.window(shape, &g)
+            if round % 4 == 0, !present.isEmpty {
+                // Windows that touch items exactly: an item's own envelope, or the line along its top edge.
+                let item = present[g.int(present.count)]
+                window = round % 8 == 0 ? item : Envelope(xmin: item.xmin - 1, ymin: item.ymax, xmax: item.xmax + 1, ymax: item.ymax)
+            }
+            #expect(tree.query(intersecting: window).sorted() == data.brute(window), "\(label) window \(window)")
+            #expect(tree.anyIntersects(window) == !data.brute(window).isEmpty, "\(label) any")
+            let probe = window.center
+            let radius = window.width + 0.5
+            var near: [UInt32] = []
+            tree.query(nearX: probe.x, y: probe.y, radius: radius, into: &near)
+            #expect(near.sorted() == data.bruteRadius(probe.x, probe.y, radius), "\(label) radius")
+            let k = 1 + g.int(8)
+            let nearest = tree.nearest(toX: probe.x, y: probe.y, count: k)
+            let expected = data.bruteNearest(probe.x, probe.y, k)
+            #expect(nearest.map(\.id) == expected.map(\.0), "\(label) nearest k=\(k)")
+            #expect(nearest.map(\.distance) == expected.map(\.1), "\(label) nearest distances")
+        }
+        // Early exit visits no more than asked.
+        var visited = 0
+        tree.forEach(intersecting: Envelope(xmin: -1e9, ymin: -1e9, xmax: 1e9, ymax: 1e9)) { _ in
+            visited += 1
+            return visited < 3
+        }
+        #expect(visited == min(3, tree.count))
+    }
+
+    @Test(arguments: Shape.allCases)
+    func bulkThenEdits(shape: Shape) {
+        var g = Generator(state: UInt64(Shape.allCases.firstIndex(of: shape) ?? 0) &* 977 &+ 1)
+        let n = 1500
+        var data = Data(boxes: (0..<n).map { _ in Self.envelope(shape, &g) })
+        data.boxes[17] = nil  // a row without geometry
+        let xmin = data.boxes.map { $0?.xmin ?? .nan }, ymin = data.boxes.map { $0?.ymin ?? .nan }
+        let xmax = data.boxes.map { $0?.xmax ?? .nan }, ymax = data.boxes.map { $0?.ymax ?? .nan }
+        var tree = QuadTree(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)
+        tree._checkInvariants()
+        #expect(tree.count == n - 1)
+        checkQueries(tree, data, shape, &g, "\(shape) bulk")
+
+        // Random interleaving of inserts (new ids and re-inserts), removes and moves.
+        for step in 0..<1500 {
+            switch g.int(3) {
+            case 0:
+                let id = g.int(n + 500)
+                let box = Self.envelope(shape, &g)
+                if id >= data.boxes.count { data.boxes.append(contentsOf: repeatElement(nil, count: id + 1 - data.boxes.count)) }
+                data.boxes[id] = box
+                tree.insert(UInt32(id), envelope: box)
+            case 1:
+                let id = g.int(data.boxes.count)
+                let removed = tree.remove(UInt32(id))
+                #expect(removed == (data.boxes[id] != nil))
+                data.boxes[id] = nil
+            default:
+                let id = g.int(data.boxes.count)
+                let box = Self.envelope(shape, &g)
+                data.boxes[id] = box
+                tree.move(UInt32(id), to: box)
+            }
+            if step % 500 == 0 { checkQueries(tree, data, shape, &g, "\(shape) step \(step)") }
+        }
+        #expect(tree.count == data.boxes.compactMap { $0 }.count)
+        checkQueries(tree, data, shape, &g, "\(shape) edited")
+        tree.rebuild()
+        tree._checkInvariants()
+        checkQueries(tree, data, shape, &g, "\(shape) rebuilt")
+    }
+
+    @Test func emptyTreeAndGrowthFromNothing() {
+        var tree = QuadTree()
+        #expect(tree.query(intersecting: Envelope(xmin: 0, ymin: 0, xmax: 1, ymax: 1)).isEmpty)
+        #expect(tree.nearest(toX: 0, y: 0, count: 3).isEmpty)
+        let inserted = tree.insert(1, envelope: .empty)
+        #expect(!inserted)
+        // Points far apart force the root to grow many times.
+        let points: [(Double, Double)] = [(0, 0), (1e7, -3e6), (-2e7, 2e7), (0.5, 0.25), (1e-9, 1e-9)]
+        for (i, p) in points.enumerated() {
+            tree.insert(UInt32(i), envelope: Envelope(xmin: p.0, ymin: p.1, xmax: p.0, ymax: p.1))
+        }
+        tree._checkInvariants()
+        #expect(tree.query(intersecting: Envelope(xmin: -1, ymin: -1, xmax: 1, ymax: 1)).sorted() == [0, 3, 4])
+        #expect(tree.nearest(toX: 9e6, y: -3e6, count: 1).first?.id == 1)
+    }
+
+    @Test func manyIdenticalPointsStopAtTheMaximumDepth() {
+        var tree = QuadTree()
+        for i in 0..<500 { tree.insert(UInt32(i), envelope: Envelope(xmin: 3, ymin: 3, xmax: 3, ymax: 3)) }
+        tree.insert(500, envelope: Envelope(xmin: 4, ymin: 4, xmax: 4, ymax: 4))
+        tree._checkInvariants()
+        #expect(tree.query(intersecting: Envelope(xmin: 3, ymin: 3, xmax: 3, ymax: 3)).count == 500)
+        #expect(tree.nearest(toX: 3, y: 3, count: 2).map(\.id) == [0, 1])
+    }
+}
