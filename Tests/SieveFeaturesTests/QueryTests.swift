@@ -282,13 +282,15 @@ struct QuerySemanticsTests {
         let expected = #"{"type":"FeatureCollection","features":["#
             + #"{"type":"Feature","id":10,"geometry":null,"properties":{"OBJECTID":10,"score":null,"label":"a","when":null,"n":2}},"#
             + #"{"type":"Feature","id":20,"geometry":{"type":"Point","coordinates":[3,-1]},"properties":{"OBJECTID":20,"score":2.5,"label":"A","when":"1969-12-31T23:59:59.500Z","n":null}},"#
-            + #"{"type":"Feature","id":40,"geometry":{"type":"Point","coordinates":[0.1,0.2]},"properties":{"OBJECTID":40,"score":-3,"label":"say \"hi\"\n","when":"2000-02-29T00:00:00.000Z","n":7}}"#
+            + #"{"type":"Feature","id":40,"geometry":{"type":"Point","coordinates":[0.1,0.2]},"properties":{"OBJECTID":40,"score":-3.0,"label":"say \"hi\"\n","when":"2000-02-29T00:00:00.000Z","n":7}}"#
             + "]}"
         #expect(result.geoJSON == expected)
         // It loads back to the same values.
         let reloaded = try FeatureTable.load(geoJSON: result.geoJSON)
         #expect(reloaded.count == 3)
         #expect(reloaded.value(row: 2, field: "label") == .string("say \"hi\"\n"))
+        // A whole double is written with a fraction, so the field reads back as Double.
+        #expect(reloaded.value(row: 2, field: "score") == .double(-3))
         #expect(reloaded.value(row: 1, field: "when") == table.value(row: 3, field: "when"))
         let noGeometry = try table.queryFeatures(
             QueryParameters(objectIDs: [30], outFields: ["n"], returnGeometry: false, maxFeatures: 1))

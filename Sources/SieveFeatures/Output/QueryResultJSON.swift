@@ -276,7 +276,7 @@ struct CellWriter {
         case .integer(let values), .dateMilliseconds(let values):
             JSONOutput.appendInteger(values[row], to: &bytes)
         case .double(let values):
-            JSONWriter.writeDouble(values[row], into: &bytes)
+            JSONWriter.writeAttributeDouble(values[row], into: &bytes)
         case .dateText(let values):
             bytes.append(UInt8(ascii: "\""))
             bytes.append(contentsOf: CivilTime.format(milliseconds: values[row]).utf8)

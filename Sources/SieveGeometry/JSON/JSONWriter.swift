@@ -61,6 +61,21 @@ package enum JSONWriter {
         }
     }
 
+    /// Appends a double so that it reads back as a double: whole values keep a fraction
+    /// (`889953.0`, not `889953`), because readers that infer field types from the JSON text —
+    /// GeoSieve's own among them — take `889953` for an integer. NaN and infinities as `null`.
+    package static func writeAttributeDouble(_ value: Double, into bytes: inout [UInt8]) {
+        guard value.isFinite else {
+            bytes.append(contentsOf: "null".utf8)
+            return
+        }
+        let text = formatNumber(value)
+        bytes.append(contentsOf: text.utf8)
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+            bytes.append(contentsOf: ".0".utf8)
+        }
+    }
+
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Appends a quoted, escaped string.
