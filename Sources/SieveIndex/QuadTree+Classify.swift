@@ -1,0 +1,70 @@
+import SieveGeometry
+
+/// What a region test says about a box: everything in it is inside the region, nothing is, or
+/// it straddles the region's boundary.
+public enum RegionClass: Sendable, Hashable {
+    /// The whole box lies in the region: every item below the node is accepted without a test.
+    case inside
+    /// The box lies entirely outside the region: every item below the node is rejected.
+    case outside
+    /// The box crosses the region's boundary: look closer (children, or each item of a leaf).
+    case boundary
+}
+
+extension QuadTree {
+    /// Splits the items by a region, deciding whole subtrees at once where it can.
+    ///
+    /// Starting at the root, `classify` is asked about each node's box (the box of everything
+    /// below the node). An `.inside` node hands all its items to `inside` with no further test;
+    /// an `.outside` node is skipped; a `.boundary` node is opened: its children are classified
+    /// in turn, and the items of a boundary leaf go to `boundary` one by one, for the caller's
+    /// exact test. With a spatial predicate such as "intersects a polygon", `classify` answers
+    /// from one geometric test per node (the polygon covers the box / is disjoint from it), so
+    /// the exact per-item work shrinks to the items near the polygon's boundary.
+    ///
+    /// - Parameters:
+    ///   - classify: The region test for a node's box. It must be conservative: `.inside` only
+    ///     when every item in the box belongs to the answer, `.outside` only when none does.
+    ///   - inside: Called for every item of the nodes classified `.inside`.
+    ///   - boundary: Called for every item of the leaves classified `.boundary`.
+    public func classify(
+        _ classify: (Envelope) -> RegionClass, inside: (UInt32) -> Void, boundary: (UInt32) -> Void
+    ) {
+        guard root >= 0, count > 0 else { return }
+        var stack: [Int32] = [root]
+        while let node = stack.popLast() {
+            let b = Int(node) * 4
+            let box = Envelope(xmin: nodeBoxes[b], ymin: nodeBoxes[b + 1], xmax: nodeBoxes[b + 2], ymax: nodeBoxes[b + 3])
+            switch classify(box) {
+            case .outside:
+                continue
+            case .inside:
+                forEachItem(below: node, inside)
+            case .boundary:
+                if nodeFirstBlock[Int(node)] >= 0 {
+                    forEachItem(below: node, boundary)
+                } else {
+                    for k in 0..<4 where nodeChildren[b + k] >= 0 { stack.append(nodeChildren[b + k]) }
+                }
+            }
+        }
+    }
+
+    /// Calls `body` for every item below `node`.
+    func forEachItem(below node: Int32, _ body: (UInt32) -> Void) {
+        var stack: [Int32] = [node]
+        while let current = stack.popLast() {
+            var block = nodeFirstBlock[Int(current)]
+            if block < 0 {
+                let b = Int(current) * 4
+                for k in 0..<4 where nodeChildren[b + k] >= 0 { stack.append(nodeChildren[b + k]) }
+                continue
+            }
+            while block >= 0 {
+                let base = Int(block) * Self.blockCapacity
+                for slot in base..<(base + Int(blockCounts[Int(block)])) { body(slotIDs[slot]) }
+                block = blockNext[Int(block)]
+            }
+        }
+    }
+}
