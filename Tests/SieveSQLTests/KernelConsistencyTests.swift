@@ -148,3 +148,17 @@ struct KernelConsistencyTests {
         }
     }
 }
+
+extension KernelConsistencyTests {
+    /// Counting (which skips listing rows at the root) agrees with listing.
+    @Test func countsAgreeWithRows() {
+        var generator = Generator(state: 23)
+        let rows = 3000
+        let columns = Self.table(rows: rows, generator: &generator)
+        for round in 0..<200 {
+            let condition = Self.condition(&generator, depth: 2)
+            let program = FilterProgram(condition, columns: columns, collation: .binary, batchSize: 1 + (round % 2) * 1000)
+            #expect(program.count(rowCount: rows) == program.rows(rowCount: rows).count, "\(condition)")
+        }
+    }
+}

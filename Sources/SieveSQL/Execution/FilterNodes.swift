@@ -7,6 +7,41 @@ import SieveColumns
 /// FALSE.
 protocol FilterNode: AnyObject {
     func select(_ input: Rows, wantTrue: Bool, into output: UnsafeMutablePointer<UInt32>) -> Int
+    /// How many rows of `input` are TRUE, without listing them when the node can (the root of
+    /// a count query); `scratch` has room for the batch.
+    func countTrue(_ input: Rows, scratch: UnsafeMutablePointer<UInt32>) -> Int
+}
+
+extension FilterNode {
+    func countTrue(_ input: Rows, scratch: UnsafeMutablePointer<UInt32>) -> Int {
+        select(input, wantTrue: true, into: scratch)
+    }
+}
+
+/// The counting twin of ``scanRows(_:wantTrue:validity:into:_:)``: no row list is written, so
+/// the loop is a plain reduction the compiler can vectorize.
+@inline(__always)
+func countRows(_ rows: Rows, wantTrue: Bool, validity: UnsafeBufferPointer<UInt64>?, _ test: (Int) -> Bool) -> Int {
+    var n = 0
+    let want: UInt8 = wantTrue ? 1 : 0
+    switch rows {
+    case .range(let lower, let upper):
+        if let validity {
+            for i in lower..<upper {
+                let valid = UInt8(truncatingIfNeeded: validity[i &>> 6] &>> UInt64(i & 63)) & 1
+                n &+= Int(valid & ((test(i) ? 1 : 0) ^ want ^ 1))
+            }
+        } else {
+            for i in lower..<upper { n &+= Int((test(i) ? 1 : 0) ^ want ^ 1) }
+        }
+    case .list(let ids, let count):
+        for k in 0..<count {
+            let i = Int(ids[k])
+            let valid: UInt8 = validity.map { UInt8(truncatingIfNeeded: $0[i &>> 6] &>> UInt64(i & 63)) & 1 } ?? 1
+            n &+= Int(valid & ((test(i) ? 1 : 0) ^ want ^ 1))
+        }
+    }
+    return n
 }
 
 /// The inner loop shared by every leaf: rows pass when valid and `test` equals `wantTrue`.
@@ -211,6 +246,16 @@ final class IntegerRangeNode: FilterNode {
                 return scanRows(input, wantTrue: want, validity: validity, into: output) {
                     UInt64(bitPattern: values[$0] &- low) <= width
                 }
+            }
+        }
+    }
+
+    func countTrue(_ input: Rows, scratch: UnsafeMutablePointer<UInt32>) -> Int {
+        let low = self.low
+        let width = UInt64(bitPattern: high &- low)
+        return values.withUnsafeBufferPointer { values in
+            withValidity(validity) { validity in
+                countRows(input, wantTrue: !inverted, validity: validity) { UInt64(bitPattern: values[$0] &- low) <= width }
             }
         }
     }

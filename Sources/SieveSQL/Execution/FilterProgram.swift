@@ -39,9 +39,18 @@ final class FilterProgram {
         }
     }
 
-    /// How many rows pass.
+    /// How many rows pass. The root node counts without listing rows where it can.
     func count(rowCount: Int, candidates: [UInt32]? = nil) -> Int {
         var total = 0
+        if candidates == nil {
+            var start = 0
+            while start < rowCount {
+                let end = min(start + batchSize, rowCount)
+                total += root.countTrue(.range(start, end), scratch: output.pointer)
+                start = end
+            }
+            return total
+        }
         forEachBatch(rowCount: rowCount, candidates: candidates) { total += $0.count }
         return total
     }
