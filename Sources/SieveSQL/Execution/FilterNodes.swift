@@ -379,22 +379,82 @@ final class PlainStringMatchNode: FilterNode {
     }
 
     func select(_ input: Rows, wantTrue: Bool, into output: UnsafeMutablePointer<UInt32>) -> Int {
-        let pattern = self.pattern
+        let want = wantTrue != negated
         return storage.bytes.withUnsafeBufferPointer { bytes in
             storage.offsets.withUnsafeBufferPointer { offsets in
                 withValidity(validity) { validity in
-                    guard let base = bytes.baseAddress else {
-                        // Every string is empty.
-                        let empty = pattern.matches(UnsafeBufferPointer(start: nil, count: 0))
-                        return scanRows(input, wantTrue: wantTrue != negated, validity: validity, into: output) { _ in empty }
-                    }
-                    return scanRows(input, wantTrue: wantTrue != negated, validity: validity, into: output) { i in
-                        let start = offsets[i]
-                        return pattern.matches(UnsafeBufferPointer(start: base + start, count: offsets[i + 1] - start))
+                    // The pattern's shape is decided once, outside the row loop.
+                    switch pattern.shape {
+                    case .prefix(let needle), .exact(let needle):
+                        let exact: Bool
+                        if case .exact = pattern.shape { exact = true } else { exact = false }
+                        return needle.withUnsafeBufferPointer { needle in
+                            // Short prefixes: one masked 8-byte load and compare per row, no
+                            // data-dependent branch (rows near the buffer's end take the slow path).
+                            if !exact, needle.count <= 8, let base = bytes.baseAddress, let pattern = needle.baseAddress {
+                                // The needle and its mask as 8-byte words in memory order, so
+                                // the comparison is right whatever the byte order.
+                                var needleBytes = [UInt8](repeating: 0, count: 8)
+                                var maskBytes = [UInt8](repeating: 0, count: 8)
+                                for k in 0..<needle.count {
+                                    needleBytes[k] = pattern[k]
+                                    maskBytes[k] = 0xFF
+                                }
+                                let wanted = needleBytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                                let mask = maskBytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                                let safeEnd = bytes.count &- 8
+                                let count = needle.count
+                                return scanRows(input, wantTrue: want, validity: validity, into: output) { i in
+                                    let start = offsets[i], length = offsets[i &+ 1] &- start
+                                    if start > safeEnd { return length >= count && Self.bytesEqual(bytes, start, needle) }
+                                    let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
+                                    return (length >= count) && (word & mask == wanted)
+                                }
+                            }
+                            return scanRows(input, wantTrue: want, validity: validity, into: output) { i in
+                                let start = offsets[i], length = offsets[i &+ 1] &- start
+                                if exact ? length != needle.count : length < needle.count { return false }
+                                return Self.bytesEqual(bytes, start, needle)
+                            }
+                        }
+                    case .suffix(let needle):
+                        return needle.withUnsafeBufferPointer { needle in
+                            scanRows(input, wantTrue: want, validity: validity, into: output) { i in
+                                let end = offsets[i &+ 1], length = end &- offsets[i]
+                                if length < needle.count { return false }
+                                return Self.bytesEqual(bytes, end &- needle.count, needle)
+                            }
+                        }
+                    default:
+                        let pattern = self.pattern
+                        return scanRows(input, wantTrue: want, validity: validity, into: output) { i in
+                            let start = offsets[i]
+                            return pattern.matches(UnsafeBufferPointer(rebasing: bytes[start..<offsets[i &+ 1]]))
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// Whether `bytes[start ..< start + needle.count]` equals `needle` (the range is known to
+    /// be inside `bytes`). Compares eight bytes at a time.
+    @inline(__always)
+    static func bytesEqual(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress, let other = needle.baseAddress else { return needle.isEmpty }
+        var k = 0
+        let count = needle.count
+        while k &+ 8 <= count {
+            let a = UnsafeRawPointer(base + (start &+ k)).loadUnaligned(as: UInt64.self)
+            let b = UnsafeRawPointer(other + k).loadUnaligned(as: UInt64.self)
+            if a != b { return false }
+            k &+= 8
+        }
+        while k < count {
+            if base[start &+ k] != other[k] { return false }
+            k &+= 1
+        }
+        return true
     }
 }
 
