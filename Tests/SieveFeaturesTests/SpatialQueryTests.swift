@@ -193,3 +193,41 @@ struct SpatialQueryTests {
         }
     }
 }
+
+@Suite("Spatial index sharing")
+struct SpatialIndexSharingTests {
+    /// Threads racing for the first build of a fresh table's quadtree get the same answers as
+    /// one thread alone, and copies of the table share the index.
+    @Test func concurrentFirstUse() throws {
+        let cities = try FeatureTable.load(contentsOf: fixtureURL("naturalearth_cities.geojson"))
+        let box = Geometry.envelope(Envelope(xmin: -20, ymin: -10, xmax: 40, ymax: 60))
+        let results = ResultBox()
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            let table = i.isMultiple(of: 2) ? cities : cities.with(collation: .nocase)
+            let ids = (try? table.queryObjectIDs(QueryParameters(geometry: box))) ?? []
+            results.append(ids)
+        }
+        let serial = try FeatureTable.load(contentsOf: fixtureURL("naturalearth_cities.geojson"))
+            .queryObjectIDs(QueryParameters(geometry: box))
+        #expect(!serial.isEmpty)
+        #expect(results.all.count == 8)
+        #expect(results.all.allSatisfy { $0 == serial })
+        #expect(cities.spatialIndex.count == cities.count)
+    }
+
+    /// Collects arrays from several threads.
+    final class ResultBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [[Int64]] = []
+        func append(_ value: [Int64]) {
+            lock.lock()
+            values.append(value)
+            lock.unlock()
+        }
+        var all: [[Int64]] {
+            lock.lock()
+            defer { lock.unlock() }
+            return values
+        }
+    }
+}
