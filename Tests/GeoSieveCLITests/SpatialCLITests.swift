@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `geosieve query --geometry …` and `geosieve identify` end to end. Expected object IDs come
-/// from `Tests/Fixtures/spatial_query_oracle.json` (Shapely, see
+/// from `Tests/Fixtures/oracle/spatial_query_oracle.json` (Shapely, see
 /// `Tests/Fixtures/oracle/make_spatial_query_oracle.py`).
 @Suite("geosieve spatial query and identify")
 struct SpatialCLITests {

@@ -4,7 +4,7 @@ import SieveGEOS
 import SieveGeometry
 import Testing
 
-/// Spatial queries against the oracle `Fixtures/spatial_query_oracle.json`, written by
+/// Spatial queries against the oracle `Fixtures/oracle/spatial_query_oracle.json`, written by
 /// `Fixtures/oracle/make_spatial_query_oracle.py`: Shapely 2 (GEOS through another binding)
 /// testing every feature, feature first, without index or shortcuts.
 @Suite("Spatial queries")
@@ -26,7 +26,7 @@ struct SpatialQueryTests {
     }()
 
     static let oracle: (queries: [String: String], cases: [Case]) = {
-        guard let data = try? Data(contentsOf: fixtureURL("spatial_query_oracle.json")),
+        guard let data = try? Data(contentsOf: fixtureURL("oracle/spatial_query_oracle.json")),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let queries = object["queries"] as? [String: String], let cases = object["cases"] as? [[String: Any]]
         else { return ([:], []) }

@@ -8,7 +8,7 @@ is tested; no index, no envelope shortcut. `envelopeIntersects` compares the bou
 counts).
 
 Run from `Tests/Fixtures` with `python3 oracle/make_spatial_query_oracle.py` (needs `pip
-install shapely`); it rewrites `spatial_query_oracle.json`. The tests never run Python.
+install shapely`); it rewrites `oracle/spatial_query_oracle.json`. The tests never run Python.
 """
 
 import json
@@ -85,7 +85,7 @@ def main():
                 cases.append({"query": query_name, "dataset": dataset, "relationship": relationship,
                               "objectIds": answer(tables[dataset], q, relationship)})
     out = {"queries": {name: text for name, (text, _) in QUERIES.items()}, "cases": cases}
-    (HERE / "spatial_query_oracle.json").write_text(json.dumps(out, indent=1) + "\n")
+    (HERE / "oracle" / "spatial_query_oracle.json").write_text(json.dumps(out, indent=1) + "\n")
 
 
 if __name__ == "__main__":
