@@ -8,8 +8,10 @@ import GeoSieve
 /// Exit status: 0 on success; 1 when SOURCE (or the `--schema` file) cannot be read (missing,
 /// a directory, no permission); 2 for everything else — bad arguments, a where clause that does
 /// not parse or bind (the line is `error: where clause error at L:C: …`), unknown fields in
-/// `--out-fields`/`--order-by`, and a file that reads but is not a valid FeatureCollection /
-/// FeatureSet (or fields JSON).
+/// `--out-fields`/`--order-by`, a file that reads but is not a valid FeatureCollection /
+/// FeatureSet (or fields JSON), a `--geometry` that does not parse or that GEOS rejects, a
+/// `--relation` without `--spatial-rel relate` (or the reverse) or that is not a DE-9IM
+/// pattern, and an `--in-sr` that cannot be projected to the table's reference.
 struct QueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
@@ -20,6 +22,11 @@ struct QueryCommand: ParsableCommand {
             ascending, last descending, ties by object ID); --offset and --limit then page them. \
             --return ids, count and extent ignore ordering and paging (as ArcGIS does), though the \
             arguments are still checked. An empty extent is written with null coordinates. \
+            With --geometry, rows must also stand in --spatial-rel (default intersects) to the \
+            geometry, read from the feature's side: 'within' selects features inside the \
+            geometry, 'contains' features containing it, 'relate' matches the DE-9IM pattern \
+            of --relation (feature first). A geometry in 4326 or 3857 (--in-sr, or an Esri JSON \
+            spatialReference, GeoJSON is 4326, else the table's) is projected to the table's. \
             Exit status: 1 when a file cannot be read, 2 for any other error.
             """
     )
@@ -32,6 +39,13 @@ struct QueryCommand: ParsableCommand {
     /// How to print features.
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case geojson, esrijson
+    }
+
+    /// `--spatial-rel`.
+    enum SpatialRelOption: String, ExpressibleByArgument, CaseIterable {
+        case intersects, contains, within, touches, crosses, overlaps, equals, disjoint
+        case envelopeIntersects = "envelope-intersects"
+        case relate
     }
 
     /// String comparison.
@@ -75,6 +89,22 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "An Esri fields JSON file giving the fields to load the source with.")
     var schema: String?
 
+    @Option(
+        parsing: .unconditional,
+        help: "Query geometry: WKT, GeoJSON, Esri JSON, 'xmin,ymin,xmax,ymax', 'x,y', or @FILE.")
+    var geometry: String?
+
+    @Option(name: .customLong("in-sr"), help: "The WKID the --geometry is written in (default: the table's).")
+    var inSR: Int?
+
+    @Option(
+        name: .customLong("spatial-rel"),
+        help: "intersects (default), contains, within, touches, crosses, overlaps, equals, disjoint, envelope-intersects or relate.")
+    var spatialRel: SpatialRelOption?
+
+    @Option(help: "The DE-9IM pattern for --spatial-rel relate, feature first, e.g. 'T*F**F***'.")
+    var relation: String?
+
     func run() throws {
         var query = QueryParameters(whereClause: whereClause)
         query.objectIDs = try parseObjectIDs()
@@ -85,9 +115,10 @@ struct QueryCommand: ParsableCommand {
         query.collation = collation == .nocase ? .nocase : .binary
         if let offset, offset < 0 { throw CommandFailure("--offset must not be negative, not \(offset)") }
         if let limit, limit < 0 { throw CommandFailure("--limit must not be negative, not \(limit)") }
+        try applySpatialFilter(to: &query)
 
         let fields = try schema.map { path in try loadFields(path) }
-        let table = try loadTable(source, fields: fields)
+        let table = try Self.loadTable(source, fields: fields)
         do {
             if let orderBy { query.orderBy = try SortField.list(orderBy, schema: table.schema) }
             var output: [UInt8]
@@ -116,6 +147,46 @@ struct QueryCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
+    }
+
+    /// `--geometry`, `--in-sr`, `--spatial-rel`, `--relation`.
+    private func applySpatialFilter(to query: inout QueryParameters) throws {
+        let relationship: SpatialRelationship
+        switch spatialRel ?? .intersects {
+        case .intersects: relationship = .intersects
+        case .contains: relationship = .contains
+        case .within: relationship = .within
+        case .touches: relationship = .touches
+        case .crosses: relationship = .crosses
+        case .overlaps: relationship = .overlaps
+        case .equals: relationship = .equals
+        case .disjoint: relationship = .disjoint
+        case .envelopeIntersects: relationship = .envelopeIntersects
+        case .relate:
+            guard let relation else {
+                throw CommandFailure("--spatial-rel relate needs --relation PATTERN (9 of T F * 0 1 2)")
+            }
+            relationship = .relate(pattern: relation)
+        }
+        if relation != nil, spatialRel != .relate {
+            throw CommandFailure("--relation is only allowed with --spatial-rel relate")
+        }
+        guard let geometry else {
+            if spatialRel != nil { throw CommandFailure("--spatial-rel needs --geometry") }
+            if inSR != nil { throw CommandFailure("--in-sr needs --geometry") }
+            return
+        }
+        if let inSR, inSR <= 0 { throw CommandFailure("--in-sr must be a positive WKID, not \(inSR)") }
+        let text = try geometryText(geometry, argument: "--geometry")
+        let parsed: (geometry: Geometry, spatialReference: SpatialReference?)
+        do {
+            parsed = try Geometry.parse(text)
+        } catch {
+            throw CommandFailure("--geometry: \(error)")
+        }
+        query.geometry = parsed.geometry
+        query.inSpatialReference = inSR.map { SpatialReference(wkid: $0) } ?? parsed.spatialReference
+        query.spatialRelationship = relationship
     }
 
     /// `--object-ids 1,2,3`.
@@ -151,7 +222,7 @@ struct QueryCommand: ParsableCommand {
     }
 
     /// The table in `path`.
-    private func loadTable(_ path: String, fields: [Field]?) throws -> FeatureTable {
+    static func loadTable(_ path: String, fields: [Field]?) throws -> FeatureTable {
         try checkReadable(path)
         do {
             return try FeatureTable.load(contentsOf: URL(fileURLWithPath: path), schema: fields)
@@ -165,7 +236,7 @@ struct QueryCommand: ParsableCommand {
     /// The bytes of the file at `path`.
     /// - Throws: an unreadable-file failure (exit status 1) when it cannot be read.
     private func readFile(_ path: String) throws -> Data {
-        try checkReadable(path)
+        try Self.checkReadable(path)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandFailure.unreadable("cannot read \(path)")
         }
@@ -174,7 +245,7 @@ struct QueryCommand: ParsableCommand {
 
     /// Throws an unreadable-file failure (exit status 1) when the file at `path` is missing, a
     /// directory or not readable.
-    private func checkReadable(_ path: String) throws {
+    static func checkReadable(_ path: String) throws {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {

@@ -7,7 +7,9 @@ extension FeatureTable {
     /// value is copied): see ``FeatureQueryResult``.
     ///
     /// Selection: rows whose where clause is TRUE and, when ``QueryParameters/objectIDs`` is
-    /// given, whose object ID is listed. Order: ascending object ID without
+    /// given, whose object ID is listed, and, when ``QueryParameters/geometry`` is given, whose
+    /// geometry stands in ``QueryParameters/spatialRelationship`` to the query geometry (read
+    /// from the feature's side; rows without geometry never pass). Order: ascending object ID without
     /// ``QueryParameters/orderBy``; otherwise by the sort fields (NULL first ascending, last
     /// descending; strings under the query's or else the table's ``collation``), ties in
     /// ascending object-ID order. Then ``QueryParameters/resultOffset`` rows are skipped and
@@ -24,12 +26,14 @@ extension FeatureTable {
     ///
     /// - Throws: `WhereClauseError` (SieveSQL) for a where clause that does not parse or bind;
     ///   ``FeatureTableError`` of kind ``FeatureTableError/Kind/invalidQuery`` for an unknown
-    ///   field in ``QueryParameters/outFields`` or ``QueryParameters/orderBy`` or a negative
-    ///   offset or limit.
+    ///   field in ``QueryParameters/outFields`` or ``QueryParameters/orderBy``, a negative
+    ///   offset or limit, a query geometry GEOS rejects or that cannot be projected to the
+    ///   table's spatial reference, or an invalid relate pattern; of kind
+    ///   ``FeatureTableError/Kind/invalidGeometry`` when GEOS fails on a feature's geometry.
     public func queryFeatures(_ query: QueryParameters) throws -> FeatureQueryResult {
         let (clause, sort) = try QueryPlan.prepare(query, table: self)
         let fieldIndices = try QueryPlan.outFieldIndices(query.outFields, schema: schema)
-        let matching = QueryPlan.matchingRows(query, clause: clause, table: self)
+        let matching = try QueryPlan.matchingRows(query, clause: clause, table: self)
         let ordered = QueryPlan.ordered(
             QueryPlan.inObjectIDOrder(matching, table: self), by: sort, table: self, collation: clause.collation)
         let (rows, exceeded) = QueryPlan.page(ordered, query)
@@ -38,7 +42,7 @@ extension FeatureTable {
             returnsGeometry: query.returnGeometry && schema.geometryType != nil, exceededTransferLimit: exceeded)
     }
 
-    /// How many rows the query selects (where clause AND object IDs).
+    /// How many rows the query selects (where clause AND object IDs AND spatial filter).
     ///
     /// Like ArcGIS `returnCountOnly`, the count ignores ordering and paging
     /// (``QueryParameters/resultOffset``, ``QueryParameters/maxFeatures``), which are
@@ -46,6 +50,9 @@ extension FeatureTable {
     /// - Throws: As ``queryFeatures(_:)``.
     public func queryFeatureCount(_ query: QueryParameters) throws -> Int {
         let (clause, _) = try QueryPlan.prepare(query, table: self)
+        if query.geometry != nil {
+            return try QueryPlan.matchingRows(query, clause: clause, table: self).count
+        }
         return clause.count(
             in: columns, rowCount: count, candidates: QueryPlan.candidates(query.objectIDs, table: self))
     }
@@ -58,7 +65,7 @@ extension FeatureTable {
     public func queryObjectIDs(_ query: QueryParameters) throws -> [Int64] {
         let (clause, _) = try QueryPlan.prepare(query, table: self)
         let ids = objectIDs
-        var result = QueryPlan.matchingRows(query, clause: clause, table: self).map { ids[Int($0)] }
+        var result = try QueryPlan.matchingRows(query, clause: clause, table: self).map { ids[Int($0)] }
         result.sort()
         return result
     }
@@ -72,7 +79,7 @@ extension FeatureTable {
     /// - Throws: As ``queryFeatures(_:)``.
     public func queryExtent(_ query: QueryParameters) throws -> (count: Int, extent: Envelope) {
         let (clause, _) = try QueryPlan.prepare(query, table: self)
-        let rows = QueryPlan.matchingRows(query, clause: clause, table: self)
+        let rows = try QueryPlan.matchingRows(query, clause: clause, table: self)
         var x0 = Double.infinity, y0 = Double.infinity
         var x1 = -Double.infinity, y1 = -Double.infinity
         for row in rows {

@@ -1,3 +1,5 @@
+import SieveGEOS
+import SieveGeometry
 import SieveSQL
 
 /// What a query over a ``FeatureTable`` asks for, after the ArcGIS REST `query` operation:
@@ -15,7 +17,9 @@ import SieveSQL
 ///
 /// Semantics (see ``FeatureTable/queryFeatures(_:)``):
 /// - A row is selected when the where clause is TRUE for it and, when ``objectIDs`` is given,
-///   its object ID is in that list (object IDs the table does not hold simply match nothing).
+///   its object ID is in that list (object IDs the table does not hold simply match nothing),
+///   and, when ``geometry`` is given, its geometry stands in ``spatialRelationship`` to it
+///   (read from the feature's side: `within` selects the features inside the query geometry).
 /// - Without ``orderBy`` rows come in ascending object-ID order; with it, rows are ordered by
 ///   the sort fields in turn (NULL before every value ascending, after every value
 ///   descending; strings under the query's collation), and rows that tie on every sort field
@@ -45,13 +49,29 @@ public struct QueryParameters: Hashable, Sendable {
     /// The string collation for the where clause and ordering; `nil` for the table's
     /// ``FeatureTable/collation``.
     public var collation: Collation?
+    /// The query geometry of a spatial filter, or `nil` for none. Rows without a geometry (or
+    /// with an empty one) never pass a spatial filter.
+    public var geometry: Geometry?
+    /// The spatial reference ``geometry`` is written in; `nil` for the table's own. 4326 and
+    /// 3857 are projected into each other; any other mismatch with the table is an error
+    /// (``FeatureTableError/Kind/invalidQuery``).
+    public var inSpatialReference: SpatialReference?
+    /// How a row's geometry (a) must relate to ``geometry`` (b), read "feature REL query
+    /// geometry": `.within` selects features lying within the query geometry, `.contains`
+    /// features containing it, `.relate(pattern:)` matches the DE-9IM matrix of feature
+    /// against query geometry. Default `.intersects`.
+    public var spatialRelationship: SpatialRelationship
 
     /// Creates query parameters; every parameter has the default of the ArcGIS REST API.
     public init(
         whereClause: String = "1=1", objectIDs: [Int64]? = nil, outFields: [String]? = nil,
         returnGeometry: Bool = true, orderBy: [SortField] = [], resultOffset: Int? = nil, maxFeatures: Int? = nil,
-        collation: Collation? = nil
+        collation: Collation? = nil, geometry: Geometry? = nil, inSpatialReference: SpatialReference? = nil,
+        spatialRelationship: SpatialRelationship = .intersects
     ) {
+        self.geometry = geometry
+        self.inSpatialReference = inSpatialReference
+        self.spatialRelationship = spatialRelationship
         self.whereClause = whereClause
         self.objectIDs = objectIDs
         self.outFields = outFields

@@ -78,10 +78,21 @@ enum QueryPlan {
         return unique
     }
 
-    /// The matching rows, ascending by row number.
-    static func matchingRows(_ query: QueryParameters, clause: CompiledWhereClause, table: FeatureTable) -> [UInt32] {
-        clause.matchingRows(
-            in: table.columns, rowCount: table.count, candidates: candidates(query.objectIDs, table: table))
+    /// The matching rows, ascending by row number: object-ID candidates, spatial candidates
+    /// (quadtree), the where clause over what is left, then the exact spatial test.
+    static func matchingRows(_ query: QueryParameters, clause: CompiledWhereClause, table: FeatureTable) throws(
+        FeatureTableError
+    ) -> [UInt32] {
+        let listed = candidates(query.objectIDs, table: table)
+        guard let spatial = try SpatialFilter(query, table: table) else {
+            return clause.matchingRows(in: table.columns, rowCount: table.count, candidates: listed)
+        }
+        var rows = spatial.candidates(in: table)
+        if let listed { rows = intersectSorted(rows, listed) }
+        if !clause.selectsEverything {
+            rows = clause.matchingRows(in: table.columns, rowCount: table.count, candidates: rows)
+        }
+        return try spatial.filter(rows, table: table)
     }
 
     /// `rows` (ascending row numbers) put in ascending object-ID order.

@@ -13,6 +13,9 @@ import SieveSQL
 /// The table is an immutable value: load it with ``load(geoJSON:schema:)``,
 /// ``load(esriJSON:schema:)`` or ``load(contentsOf:schema:)``, or build it from columns with
 /// ``init(schema:columns:geometries:)``.
+///
+/// Spatial queries and identify use a quadtree over the envelopes (``spatialIndex``), built
+/// lazily the first time one is needed and then shared by every copy of the table value.
 public struct FeatureTable: Sendable {
     /// The fields, object-ID field, geometry type and spatial reference.
     public let schema: Schema
@@ -39,6 +42,8 @@ public struct FeatureTable: Sendable {
     public private(set) var collation: Collation = .binary
     /// Object ID → row.
     private let rowByObjectID: [Int64: Int]
+    /// The quadtree, built on first use (see ``spatialIndex``) and shared by copies.
+    let spatialIndexCache = SpatialIndexCache()
 
     /// Creates a table from a schema and its columns.
     ///

@@ -1,0 +1,175 @@
+import SieveColumns
+import SieveGEOS
+import SieveGeometry
+import SieveIndex
+import SieveSQL
+
+extension FeatureTable {
+    /// The features within ``IdentifyParameters/mapTolerance`` of the identify point, nearest
+    /// first.
+    ///
+    /// Plan: the quadtree's radius query (envelopes within the radius of the point), the where
+    /// clause over those candidates, then the exact distance of each geometry to the point —
+    /// computed directly for points, by GEOS (`GEOSDistance_r`) for everything else, so a
+    /// polygon containing the point is at distance 0. A feature is hit when that distance is at
+    /// most the radius. Hits are ordered by distance, ties by ascending object ID, and cut at
+    /// ``IdentifyParameters/maxResults`` (0: all). Rows without geometry are never hit.
+    ///
+    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for a tolerance outside 0…100, a
+    ///   view size that is not positive, a map extent without area, non-finite coordinates or
+    ///   a negative `maxResults`; `WhereClauseError` (SieveSQL) for a bad where clause;
+    ///   ``FeatureTableError/Kind/invalidGeometry`` when GEOS fails on a feature's geometry.
+    public func identify(_ parameters: IdentifyParameters) throws -> IdentifyResults {
+        try parameters.validate()
+        let clause = try CompiledWhereClause(
+            parameters.whereClause, schema: schema, collation: parameters.collation ?? collation)
+        let radius = parameters.mapTolerance
+        let (x, y) = (parameters.x, parameters.y)
+        var candidates: [UInt32] = []
+        spatialIndex.query(nearX: x, y: y, radius: radius, into: &candidates)
+        candidates.sort()
+        if !clause.selectsEverything {
+            candidates = clause.matchingRows(in: columns, rowCount: count, candidates: candidates)
+        }
+        var hits: [(row: Int, distance: Double)] = []
+        try GEOSContext.withCurrent { context throws(FeatureTableError) in
+            var point: GEOSGeometry?
+            for candidate in candidates {
+                let row = Int(candidate)
+                guard let geometry = geometry(row: row), !geometry.isEmpty else { continue }
+                let distance: Double
+                if case .point(let p) = geometry {
+                    let dx = p.x - x, dy = p.y - y
+                    distance = (dx * dx + dy * dy).squareRoot()
+                } else {
+                    do throws(GEOSError) {
+                        let target: GEOSGeometry
+                        if let point {
+                            target = point
+                        } else {
+                            target = try GEOSGeometry(.point(Point(x: x, y: y)), context: context)
+                            point = target
+                        }
+                        distance = try GEOSGeometry(geometry, context: context).distance(to: target)
+                    } catch {
+                        throw FeatureTableError(
+                            .invalidGeometry, "GEOS failed measuring the distance to the identify point: \(error.message)",
+                            objectID: objectID(row: row))
+                    }
+                }
+                if distance <= radius { hits.append((row, distance)) }
+            }
+        }
+        let ids = objectIDs
+        hits.sort { $0.distance < $1.distance || ($0.distance == $1.distance && ids[$0.row] < ids[$1.row]) }
+        if parameters.maxResults > 0, hits.count > parameters.maxResults {
+            hits.removeSubrange(parameters.maxResults...)
+        }
+        let displayIndex = displayFieldIndex
+        let results = hits.map { hit in
+            IdentifyResult(
+                row: hit.row, objectID: ids[hit.row], distance: hit.distance,
+                displayFieldName: displayIndex.map { schema.fields[$0].name },
+                displayValue: displayIndex.map { Self.displayText(of: columns[$0][hit.row]) } ?? "",
+                attributes: schema.fields.indices.map { (schema.fields[$0].name, columns[$0][hit.row]) },
+                geometry: parameters.returnGeometry ? geometry(row: hit.row) : nil)
+        }
+        return IdentifyResults(table: self, results: results)
+    }
+
+    /// The schema index of the field identify shows: ``Schema/displayFieldName`` when set, else
+    /// the first field of type string (not GUID or global ID), else `nil`.
+    public var displayFieldIndex: Int? {
+        if let name = schema.displayFieldName, let index = schema.index(ofField: name) { return index }
+        return schema.fields.firstIndex { $0.type == .string }
+    }
+
+    /// A value as identify shows it: integers in decimal, doubles in their shortest form
+    /// (`1.5`, `889953`), strings as they are, dates as ISO 8601 UTC text, NULL as `Null` (as
+    /// ArcGIS's identify writes it).
+    public static func displayText(of value: ScalarValue) -> String {
+        switch value {
+        case .null: "Null"
+        case .integer(let v): String(v)
+        case .double(let v): formatNumber(v)
+        case .string(let s): s
+        case .date(let ms): CivilTime.format(milliseconds: ms)
+        case .boolean(let b): b ? "true" : "false"
+        }
+    }
+}
+
+/// The features an identify hit, nearest first: a random-access collection of
+/// ``IdentifyResult``, written out with ``json(layerID:layerName:)``.
+public struct IdentifyResults: RandomAccessCollection, Sendable {
+    /// The table identified.
+    public let table: FeatureTable
+    /// The hits, nearest first (ties by ascending object ID).
+    public let results: [IdentifyResult]
+
+    init(table: FeatureTable, results: [IdentifyResult]) {
+        self.table = table
+        self.results = results
+    }
+
+    /// The first position, 0.
+    public var startIndex: Int { 0 }
+    /// The number of hits.
+    public var endIndex: Int { results.count }
+    /// The hit at `position`.
+    public subscript(position: Int) -> IdentifyResult { results[position] }
+
+    /// The object IDs of the hits, nearest first.
+    public var objectIDs: [Int64] { results.map(\.objectID) }
+
+    /// The identify response, shaped as ArcGIS REST's `identify`:
+    /// `{"results":[{"layerId":0,"layerName":"…","objectId":…,"displayFieldName":"…",
+    /// "value":"…","attributes":{…},"geometry":{…}}]}`.
+    ///
+    /// - `displayFieldName` and `value` are empty strings when the table has no display field;
+    ///   `value` is ``FeatureTable/displayText(of:)`` of the display field's value.
+    /// - `attributes` holds every field as Esri JSON writes it (dates as epoch milliseconds,
+    ///   NULL as `null`).
+    /// - `geometry` is present only for results that carry one (the parameters asked for
+    ///   geometries), as Esri JSON with the table's `spatialReference`.
+    public func json(layerID: Int = 0, layerName: String) -> String {
+        var bytes: [UInt8] = []
+        writeJSON(layerID: layerID, layerName: layerName, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``json(layerID:layerName:)`` to `bytes` as UTF-8.
+    public func writeJSON(layerID: Int = 0, layerName: String, into bytes: inout [UInt8]) {
+        let schema = table.schema
+        let cells = schema.fields.indices.map { CellWriter(table.columns[$0], name: schema.fields[$0].name, datesAsText: false) }
+        var layerPrefix = Array(#"{"layerId":"#.utf8)
+        JSONOutput.appendInteger(Int64(layerID), to: &layerPrefix)
+        layerPrefix.append(contentsOf: #","layerName":"#.utf8)
+        JSONWriter.writeString(layerName, into: &layerPrefix)
+        bytes.append(contentsOf: #"{"results":["#.utf8)
+        for (i, result) in results.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: layerPrefix)
+            bytes.append(contentsOf: #","objectId":"#.utf8)
+            JSONOutput.appendInteger(result.objectID, to: &bytes)
+            bytes.append(contentsOf: #","displayFieldName":"#.utf8)
+            JSONWriter.writeString(result.displayFieldName ?? "", into: &bytes)
+            bytes.append(contentsOf: #","value":"#.utf8)
+            JSONWriter.writeString(result.displayValue, into: &bytes)
+            bytes.append(contentsOf: #","attributes":{"#.utf8)
+            for (j, cell) in cells.enumerated() {
+                if j > 0 { bytes.append(UInt8(ascii: ",")) }
+                cell.write(row: result.row, into: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+            if let geometry = result.geometry,
+                let value = try? geometry.esriJSONValue(spatialReference: table.spatialReference)
+            {
+                bytes.append(contentsOf: #","geometry":"#.utf8)
+                JSONWriter.write(value, into: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+        bytes.append(contentsOf: "]}".utf8)
+    }
+}

@@ -1,0 +1,207 @@
+import SieveGEOS
+import SieveGeometry
+import SieveIndex
+
+/// The spatial part of a query, resolved against one table: the query geometry in the table's
+/// spatial reference and the relationship, with the plan to apply them.
+///
+/// The plan: quadtree candidates for the query envelope (every row with a geometry when the
+/// relationship can hold between disjoint geometries: `disjoint`, or a relate pattern that
+/// needs no shared point), then — after the caller's attribute filter — the exact test. The
+/// exact test decides from the envelopes alone whenever they suffice (`envelopeIntersects`
+/// always; disjoint envelopes; a feature envelope not inside the query envelope for `within`,
+/// …), answers point features of `intersects`/`within`/`disjoint` with the prepared query
+/// geometry's point tests, and hands everything else to GEOS with the query geometry prepared
+/// once per query.
+///
+/// Feature-first semantics, f the feature and q the query geometry: `intersects` is
+/// q ∩ f ≠ ∅; `within` is f within q (evaluated as prepared q contains f); `contains` is f
+/// contains q (prepared q within f); `touches`, `crosses`, `overlaps`, `disjoint` and `equals`
+/// are symmetric in GEOS and evaluated on the prepared q (equals unprepared); `relate(pattern)`
+/// is the DE-9IM matrix of f against q, unprepared.
+struct SpatialFilter {
+    /// The query geometry in the table's spatial reference.
+    let geometry: Geometry
+    /// The relationship, read "feature REL query geometry".
+    let relationship: SpatialRelationship
+
+    /// The filter of `query` against `table`, or `nil` when the query has no geometry.
+    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` when the query geometry's spatial
+    ///   reference differs from the table's and the two are not 4326 and 3857, or the
+    ///   projection fails.
+    init?(_ query: QueryParameters, table: FeatureTable) throws(FeatureTableError) {
+        guard var geometry = query.geometry else { return nil }
+        let target = table.spatialReference
+        let source = query.inSpatialReference ?? target
+        if source != target {
+            guard source.isProjectable, target.isProjectable else {
+                throw FeatureTableError(
+                    .invalidQuery,
+                    "the query geometry is in wkid \(source.wkid) and the table in wkid \(target.wkid); "
+                        + "only 4326 and 3857 are projected into each other")
+            }
+            do {
+                geometry = try geometry.projected(from: source, to: target)
+            } catch {
+                throw FeatureTableError(
+                    .invalidQuery, "cannot project the query geometry from wkid \(source.wkid) to wkid \(target.wkid): \(error)")
+            }
+        }
+        self.geometry = geometry
+        self.relationship = query.spatialRelationship
+    }
+
+    /// Whether features disjoint from the query geometry can satisfy the relationship, so that
+    /// every row with a geometry is a candidate and not just those near the query envelope.
+    var admitsDisjoint: Bool {
+        switch relationship {
+        case .disjoint: return true
+        case .relate(let pattern): return !Self.patternNeedsIntersection(pattern)
+        default: return false
+        }
+    }
+
+    /// Whether a DE-9IM pattern demands a non-empty intersection of interiors or boundaries
+    /// (one of the cells II, IB, BI, BB is `T`, `0`, `1` or `2`). Invalid patterns answer
+    /// `false`; they are rejected before any row is tested.
+    static func patternNeedsIntersection(_ pattern: String) -> Bool {
+        let cells = Array(pattern.utf8)
+        guard cells.count == 9 else { return false }
+        return [0, 1, 3, 4].contains { index in
+            switch cells[index] {
+            case UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: "0"), UInt8(ascii: "1"), UInt8(ascii: "2"): true
+            default: false
+            }
+        }
+    }
+
+    /// The candidate rows, ascending: rows whose envelope intersects the query envelope, or
+    /// every row with a geometry when ``admitsDisjoint``.
+    func candidates(in table: FeatureTable) -> [UInt32] {
+        if admitsDisjoint {
+            var rows: [UInt32] = []
+            rows.reserveCapacity(table.count)
+            for (row, x) in table.xmin.enumerated() where !x.isNaN { rows.append(UInt32(row)) }
+            return rows
+        }
+        let window = geometry.envelope
+        guard !window.isEmpty else { return [] }
+        var rows: [UInt32] = []
+        table.spatialIndex.query(intersecting: window, into: &rows)
+        rows.sort()
+        return rows
+    }
+
+    /// What the envelopes decide on their own: `true` or `false`, or `nil` when GEOS must.
+    @inline(__always)
+    func decide(feature f: Envelope, query q: Envelope) -> Bool? {
+        let meet = f.intersects(q)
+        switch relationship {
+        case .envelopeIntersects: return meet
+        case .disjoint: return meet ? nil : true
+        case .relate(let pattern): return meet || !Self.patternNeedsIntersection(pattern) ? nil : false
+        case .within: return q.contains(f) ? nil : false
+        case .contains: return f.contains(q) ? nil : false
+        case .equals: return f == q ? nil : false
+        case .intersects, .touches, .crosses, .overlaps: return meet ? nil : false
+        }
+    }
+
+    /// The rows of `rows` (ascending) whose geometry satisfies the relationship, ascending.
+    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` when GEOS rejects the query geometry
+    ///   or the relate pattern is not a DE-9IM pattern;
+    ///   ``FeatureTableError/Kind/invalidGeometry`` (with the object ID) when GEOS fails on a
+    ///   feature's geometry.
+    func filter(_ rows: [UInt32], table: FeatureTable) throws(FeatureTableError) -> [UInt32] {
+        try GEOSContext.withCurrent { context throws(FeatureTableError) -> [UInt32] in
+            let query: GEOSGeometry
+            let prepared: PreparedGeometry
+            do throws(GEOSError) {
+                query = try GEOSGeometry(geometry, context: context)
+                prepared = try PreparedGeometry(query)
+            } catch {
+                throw FeatureTableError(.invalidQuery, "GEOS rejects the query geometry: \(error.message)")
+            }
+            if case .relate(let pattern) = relationship {
+                do throws(GEOSError) {
+                    _ = try query.relate(query, pattern: pattern)
+                } catch where error.kind == .invalidPattern {
+                    throw FeatureTableError(.invalidQuery, "relate pattern \"\(pattern)\": \(error.message)")
+                } catch {
+                    throw FeatureTableError(.invalidQuery, "GEOS rejects the query geometry: \(error.message)")
+                }
+            }
+            let queryEnvelope = geometry.envelope
+            var result: [UInt32] = []
+            for row in rows {
+                let r = Int(row)
+                guard let envelope = table.envelope(row: r), let feature = table.geometry(row: r) else { continue }
+                do throws(GEOSError) {
+                    if let decided = decide(feature: envelope, query: queryEnvelope) {
+                        if decided { result.append(row) }
+                        continue
+                    }
+                    if case .point(let point) = feature, let decided = try pointTest(point, prepared) {
+                        if decided { result.append(row) }
+                        continue
+                    }
+                    let converted = try GEOSGeometry(feature, context: context)
+                    if try test(converted, prepared) { result.append(row) }
+                } catch {
+                    throw FeatureTableError(
+                        .invalidGeometry, "GEOS failed testing \(relationship) against the query geometry: \(error.message)",
+                        objectID: table.objectID(row: r))
+                }
+            }
+            return result
+        }
+    }
+
+    /// The answer for a point feature from the prepared query geometry's point tests, or `nil`
+    /// when the relationship has none.
+    @inline(__always)
+    private func pointTest(_ point: Point, _ prepared: PreparedGeometry) throws(GEOSError) -> Bool? {
+        switch relationship {
+        case .intersects: try prepared.intersects(x: point.x, y: point.y)
+        case .disjoint: try !prepared.intersects(x: point.x, y: point.y)
+        case .within: try prepared.contains(x: point.x, y: point.y)
+        default: nil
+        }
+    }
+
+    /// The exact test of feature `f` against the prepared query geometry `q`, feature first.
+    @inline(__always)
+    private func test(_ f: GEOSGeometry, _ q: PreparedGeometry) throws(GEOSError) -> Bool {
+        switch relationship {
+        case .intersects: try q.intersects(f)
+        case .within: try q.contains(f)  // f within q ⇔ q contains f
+        case .contains: try q.isWithin(f)  // f contains q ⇔ q within f
+        case .touches: try q.touches(f)
+        case .crosses: try q.crosses(f)
+        case .overlaps: try q.overlaps(f)
+        case .disjoint: try q.isDisjoint(with: f)
+        case .equals: try q.geometry.isTopologicallyEqual(to: f)
+        case .envelopeIntersects: f.envelope.intersects(q.envelope)
+        case .relate(let pattern): try f.relate(q.geometry, pattern: pattern)
+        }
+    }
+}
+
+/// The values present in both ascending, duplicate-free arrays, ascending.
+func intersectSorted(_ a: [UInt32], _ b: [UInt32]) -> [UInt32] {
+    var result: [UInt32] = []
+    result.reserveCapacity(Swift.min(a.count, b.count))
+    var i = 0, j = 0
+    while i < a.count, j < b.count {
+        if a[i] < b[j] {
+            i += 1
+        } else if a[i] > b[j] {
+            j += 1
+        } else {
+            result.append(a[i])
+            i += 1
+            j += 1
+        }
+    }
+    return result
+}

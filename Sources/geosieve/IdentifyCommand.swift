@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import GeoSieve
+
+/// `geosieve identify SOURCE --point X,Y --tolerance PX --map-extent XMIN,YMIN,XMAX,YMAX
+/// --size W,H [--max-results N] [--return-geometry] [--where SQL]`: which features a tap at a
+/// map point hits, printed as ArcGIS REST's identify response.
+///
+/// Exit status: 0 on success; 1 when SOURCE cannot be read; 2 for bad arguments (a tolerance
+/// outside 0…100, a size that is not positive, malformed numbers), a bad where clause and a
+/// file that is not a valid FeatureCollection / FeatureSet.
+struct IdentifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "identify",
+        abstract: "Identify the features of a GeoJSON or Esri JSON file near a map point.",
+        discussion: """
+            The search radius in map units is TOLERANCE × (map extent width / view width); a \
+            feature is hit when its geometry lies within that distance of the point (a circle; \
+            polygons containing the point are hit at distance 0). Hits come nearest first, ties \
+            by object ID, at most --max-results of them (default 1; 0 for all). Output: \
+            {"results":[{"layerId":0,"layerName":…,"objectId":…,"displayFieldName":…,"value":…,\
+            "attributes":{…},"geometry":{…}}]}; layerName is SOURCE's file name without \
+            extension, the display field is the file's displayFieldName or else the first string \
+            field, value is its value as text ("Null" for NULL), attributes hold every field \
+            (dates as epoch milliseconds), and geometry (Esri JSON with its spatialReference) \
+            only with --return-geometry. \
+            Exit status: 1 when the file cannot be read, 2 for any other error.
+            """
+    )
+
+    @Argument(help: "A GeoJSON FeatureCollection or Esri JSON FeatureSet file.")
+    var source: String
+
+    @Option(parsing: .unconditional, help: "The map point X,Y, in the file's spatial reference.")
+    var point: String
+
+    @Option(parsing: .unconditional, help: "The search radius in pixels, 0…100 (default 3).")
+    var tolerance: Double = 3
+
+    @Option(name: .customLong("map-extent"), parsing: .unconditional, help: "The map extent shown: XMIN,YMIN,XMAX,YMAX.")
+    var mapExtent: String
+
+    @Option(parsing: .unconditional, help: "The view size in pixels: W,H.")
+    var size: String
+
+    @Option(name: .customLong("max-results"), parsing: .unconditional, help: "At most how many hits (default 1; 0 for all).")
+    var maxResults: Int = 1
+
+    @Flag(name: .customLong("return-geometry"), help: "Include each hit's geometry (Esri JSON).")
+    var returnGeometry = false
+
+    @Option(name: .customLong("where"), help: "A where clause limiting the features that can be hit.")
+    var whereClause: String = "1=1"
+
+    func run() throws {
+        let xy = try Self.numbers(point, count: 2, argument: "--point", form: "X,Y")
+        let extent = try Self.numbers(mapExtent, count: 4, argument: "--map-extent", form: "XMIN,YMIN,XMAX,YMAX")
+        let wh = try Self.numbers(size, count: 2, argument: "--size", form: "W,H")
+        guard tolerance.isFinite, tolerance >= 0, tolerance <= 100 else {
+            throw CommandFailure("--tolerance must be 0…100 pixels, not \(tolerance)")
+        }
+        guard wh[0] > 0, wh[1] > 0 else { throw CommandFailure("--size: width and height must be positive, not \(size)") }
+        guard extent[0] < extent[2], extent[1] < extent[3] else {
+            throw CommandFailure("--map-extent: expected XMIN < XMAX and YMIN < YMAX, not \(mapExtent)")
+        }
+        guard maxResults >= 0 else { throw CommandFailure("--max-results must not be negative, not \(maxResults)") }
+        let parameters = IdentifyParameters(
+            x: xy[0], y: xy[1], tolerance: tolerance,
+            mapExtent: Envelope(xmin: extent[0], ymin: extent[1], xmax: extent[2], ymax: extent[3]),
+            width: wh[0], height: wh[1], maxResults: maxResults, whereClause: whereClause, returnGeometry: returnGeometry)
+        let table = try QueryCommand.loadTable(source, fields: nil)
+        let layerName = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
+        var output: [UInt8] = []
+        do {
+            try table.identify(parameters).writeJSON(layerID: 0, layerName: layerName, into: &output)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        output.append(UInt8(ascii: "\n"))
+        FileHandle.standardOutput.write(Data(output))
+    }
+
+    /// `count` finite comma-separated numbers.
+    static func numbers(_ text: String, count: Int, argument: String, form: String) throws -> [Double] {
+        let pieces = text.split(separator: ",", omittingEmptySubsequences: false)
+        let values = pieces.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard pieces.count == count, values.count == count, values.allSatisfy(\.isFinite) else {
+            throw CommandFailure("\(argument): expected \(form) (\(count) numbers), not \"\(text)\"")
+        }
+        return values
+    }
+}
