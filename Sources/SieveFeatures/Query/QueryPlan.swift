@@ -79,13 +79,21 @@ enum QueryPlan {
     }
 
     /// The matching rows, ascending by row number: object-ID candidates, spatial candidates
-    /// (quadtree), the where clause over what is left, then the exact spatial test.
+    /// (quadtree), the where clause over what is left, then the exact spatial test. An areal
+    /// query geometry with `intersects` or `within` takes the region filter instead (quadtree
+    /// nodes classified by GEOS, only boundary features tested), then the where clause.
     static func matchingRows(_ query: QueryParameters, clause: CompiledWhereClause, table: FeatureTable) throws(
         FeatureTableError
     ) -> [UInt32] {
         let listed = candidates(query.objectIDs, table: table)
         guard let spatial = try SpatialFilter(query, table: table) else {
             return clause.matchingRows(in: table.columns, rowCount: table.count, candidates: listed)
+        }
+        if var rows = try spatial.regionRows(in: table) {
+            // Areal intersects/within: the region filter's answer is exact already.
+            if let listed { rows = intersectSorted(rows, listed) }
+            if clause.selectsEverything { return rows }
+            return clause.matchingRows(in: table.columns, rowCount: table.count, candidates: rows)
         }
         var rows = spatial.candidates(in: table)
         if let listed { rows = intersectSorted(rows, listed) }

@@ -76,3 +76,33 @@ struct RegionFilter {
         return accepted
     }
 }
+
+extension SpatialFilter {
+    /// The exact rows for `intersects` and `within` with an areal query geometry, computed with
+    /// a ``RegionFilter`` over the table's quadtree, ascending; `nil` when the query is not of
+    /// that kind (then the candidate-and-test plan applies).
+    func regionRows(in table: FeatureTable) throws(FeatureTableError) -> [UInt32]? {
+        let mode: RegionFilter.Mode
+        switch relationship {
+        case .intersects: mode = .intersects
+        case .within: mode = .within
+        default: return nil
+        }
+        guard geometry.dimension == 2, !geometry.isEmpty else { return nil }
+        return try GEOSContext.withCurrent { context throws(FeatureTableError) -> [UInt32] in
+            let prepared: PreparedGeometry
+            do throws(GEOSError) {
+                prepared = try PreparedGeometry(geometry, context: context)
+            } catch {
+                throw FeatureTableError(.invalidQuery, "GEOS rejects the query geometry: \(error.message)")
+            }
+            do throws(GEOSError) {
+                return try RegionFilter(prepared: prepared, context: context, mode: mode)
+                    .rows(in: table.spatialIndex, geometries: table.geometries)
+            } catch {
+                throw FeatureTableError(
+                    .invalidGeometry, "GEOS failed testing \(relationship) against the query geometry: \(error.message)")
+            }
+        }
+    }
+}
