@@ -47,7 +47,9 @@ struct TimingSummary {
 }
 
 /// One result line of the benchmark, printed as a single-line JSON object:
-/// `{"workload":"w1.q2","engine":"geosieve","median_ms":…,"min_ms":…,"max_ms":…,"rows":…,"result":…}`.
+/// `{"workload":"w1.q2","engine":"geosieve","median_ms":…,"min_ms":…,"max_ms":…,"rows":…,"result":…}`,
+/// the size field named by ``sizeName`` (`rows`, `features`, `queries`, `operations`) and followed
+/// by any ``extras`` (e.g. `"p99_us":…`).
 struct ResultLine {
     /// The workload and query, e.g. `w1.q2` or `w1.load`.
     var workload: String
@@ -55,10 +57,14 @@ struct ResultLine {
     var engine: String = "geosieve"
     /// The timings.
     var timing: TimingSummary
-    /// Rows in the table.
+    /// Rows in the table, or the number of features, queries or operations (see ``sizeName``).
     var rows: Int
     /// The query's answer (a count), or the rows loaded for a load.
     var result: Int
+    /// The JSON name of ``rows``.
+    var sizeName = "rows"
+    /// Further numeric fields, printed after `result` in this order: names and JSON number text.
+    var extras: [(name: String, value: String)] = []
 
     /// The JSON text, without a trailing newline. Times have microsecond resolution.
     var json: String {
@@ -66,7 +72,8 @@ struct ResultLine {
             + ",\"median_ms\":\(Self.milliseconds(timing.medianMilliseconds))"
             + ",\"min_ms\":\(Self.milliseconds(timing.minMilliseconds))"
             + ",\"max_ms\":\(Self.milliseconds(timing.maxMilliseconds))"
-            + ",\"rows\":\(rows),\"result\":\(result)}"
+            + ",\"\(sizeName)\":\(rows),\"result\":\(result)"
+            + extras.map { ",\"\($0.name)\":\($0.value)" }.joined() + "}"
     }
 
     /// `value` with exactly three decimals (e.g. `12.345`, `0.090`), never in exponent form.
