@@ -8,14 +8,18 @@ extension QuadTree {
         var order = ids
         var centerX = [Double](repeating: 0, count: n)
         var centerY = [Double](repeating: 0, count: n)
-        var boxOf = [Int32](repeating: 0, count: n)  // position of each item's box in `boxes`
+        // Where each item's box is in `boxes`, or -1 for a point (its box is its centre, so
+        // filling the leaves needs no random access into `boxes`).
+        var boxOf = [Int32](repeating: 0, count: n)
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for i in 0..<n {
-            let cx = boxes[i * 4] / 2 + boxes[i * 4 + 2] / 2
-            let cy = boxes[i * 4 + 1] / 2 + boxes[i * 4 + 3] / 2
+            let x0 = boxes[i * 4], y0 = boxes[i * 4 + 1], x1 = boxes[i * 4 + 2], y1 = boxes[i * 4 + 3]
+            let isPoint = x0 == x1 && y0 == y1
+            let cx = isPoint ? x0 : x0 / 2 + x1 / 2
+            let cy = isPoint ? y0 : y0 / 2 + y1 / 2
             centerX[i] = cx
             centerY[i] = cy
-            boxOf[i] = Int32(i)
+            boxOf[i] = isPoint ? -1 : Int32(i)
             minX = Swift.min(minX, cx)
             maxX = Swift.max(maxX, cx)
             minY = Swift.min(minY, cy)
@@ -32,6 +36,7 @@ extension QuadTree {
         slotIDs.reserveCapacity(blocksNeeded * Self.blockCapacity)
         slotBoxes.reserveCapacity(blocksNeeded * Self.blockCapacity * 4)
         nodeFirstBlock.reserveCapacity(blocksNeeded * 2)
+        nodeCells.reserveCapacity(blocksNeeded * 6)
         nodeBoxes.reserveCapacity(blocksNeeded * 8)
         nodeChildren.reserveCapacity(blocksNeeded * 8)
         slotOfID = [Int32](repeating: -1, count: Int(ids.max() ?? 0) + 1)
@@ -49,11 +54,9 @@ extension QuadTree {
         var stack = [Work(node: root, lower: 0, upper: n, x: originX, y: originY, side: side, depth: 0)]
         while let work = stack.popLast() {
             if work.upper - work.lower <= Self.blockCapacity || work.depth >= Self.maximumDepth {
-                nodeFirstBlock[Int(work.node)] = newBlock()
-                for i in work.lower..<work.upper {
-                    let b = Int(boxOf[i]) * 4
-                    appendToLeaf(work.node, id: order[i], boxes[b], boxes[b + 1], boxes[b + 2], boxes[b + 3])
-                }
+                fillLeaf(
+                    work.node, ids: order[work.lower..<work.upper], boxOf: boxOf[work.lower..<work.upper],
+                    centerX: centerX[work.lower..<work.upper], centerY: centerY[work.lower..<work.upper], boxes: boxes)
                 continue
             }
             let midX = work.x + work.side / 2, midY = work.y + work.side / 2
@@ -96,6 +99,48 @@ extension QuadTree {
                 expandNode(Int32(node), nodeBoxes[c], nodeBoxes[c + 1], nodeBoxes[c + 2], nodeBoxes[c + 3])
             }
         }
+    }
+
+    /// Writes the items of a new leaf straight into fresh blocks (the bulk-load twin of
+    /// ``appendToLeaf(_:id:_:_:_:_:)``), and sets the leaf's box.
+    private mutating func fillLeaf(
+        _ node: Int32, ids: ArraySlice<UInt32>, boxOf: ArraySlice<Int32>, centerX: ArraySlice<Double>,
+        centerY: ArraySlice<Double>, boxes: [Double]
+    ) {
+        var bx0 = Double.infinity, by0 = Double.infinity, bx1 = -Double.infinity, by1 = -Double.infinity
+        var block = newBlock()
+        nodeFirstBlock[Int(node)] = block
+        var position = 0
+        for k in ids.indices {
+            if position == Self.blockCapacity {
+                let next = newBlock()
+                blockCounts[Int(block)] = Int32(position)
+                blockNext[Int(block)] = next
+                block = next
+                position = 0
+            }
+            let x0: Double, y0: Double, x1: Double, y1: Double
+            let b = Int(boxOf[k])
+            if b < 0 {
+                (x0, y0, x1, y1) = (centerX[k], centerY[k], centerX[k], centerY[k])
+            } else {
+                (x0, y0, x1, y1) = (boxes[b * 4], boxes[b * 4 + 1], boxes[b * 4 + 2], boxes[b * 4 + 3])
+            }
+            let slot = Int(block) * Self.blockCapacity + position
+            slotIDs[slot] = ids[k]
+            slotBoxes[slot * 4] = x0
+            slotBoxes[slot * 4 + 1] = y0
+            slotBoxes[slot * 4 + 2] = x1
+            slotBoxes[slot * 4 + 3] = y1
+            slotOfID[Int(ids[k])] = Int32(slot)
+            bx0 = Swift.min(bx0, x0)
+            by0 = Swift.min(by0, y0)
+            bx1 = Swift.max(bx1, x1)
+            by1 = Swift.max(by1, y1)
+            position += 1
+        }
+        blockCounts[Int(block)] = Int32(position)
+        expandNode(node, bx0, by0, bx1, by1)
     }
 
     /// Rebuilds the tree from its current items: tight boxes, no empty blocks, balanced leaves.

@@ -81,6 +81,7 @@ extension QuadTree {
             if growWest { originX -= size }
             if growSouth { originY -= size }
             size *= 2
+            rootGrowth += 1
             let quadrant = (growWest ? 1 : 0) | (growSouth ? 2 : 0)
             let newRoot = newNode(x: originX, y: originY, side: size)
             nodeChildren[Int(newRoot) * 4 + quadrant] = root

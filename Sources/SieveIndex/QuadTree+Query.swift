@@ -36,17 +36,7 @@ extension QuadTree {
     /// circle, not a square).
     public func query(nearX x: Double, y: Double, radius: Double, into results: inout [UInt32]) {
         guard radius >= 0, x.isFinite, y.isFinite else { return }
-        let window = Envelope(xmin: x - radius, ymin: y - radius, xmax: x + radius, ymax: y + radius)
-        let limit = radius * radius
-        slotBoxes.withUnsafeBufferPointer { boxes in
-            search(window) { id in
-                let s = Int(slotOfID[Int(id)]) * 4
-                if Self.squaredDistance(x, y, boxes[s], boxes[s + 1], boxes[s + 2], boxes[s + 3]) <= limit {
-                    results.append(id)
-                }
-                return true
-            }
-        }
+        searchRadius(x, y, radius) { results.append($0) }
     }
 
     /// The `k` ids whose envelopes are nearest to `(x, y)` (distance from the point to the
@@ -113,71 +103,144 @@ extension QuadTree {
         return dx * dx + dy * dy
     }
 
-    /// The window search: explicit stack, per-axis early rejection, whole-subtree sweeps.
+    /// The window search: explicit stack (on the thread's stack, no allocation), per-axis early
+    /// rejection, whole-subtree sweeps for nodes inside the window.
     /// - Returns: `false` when `visit` stopped it.
     @inline(__always)
     func search(_ window: Envelope, _ visit: (UInt32) -> Bool) -> Bool {
         guard root >= 0, count > 0, !window.isEmpty else { return true }
         let qx0 = window.xmin, qy0 = window.ymin, qx1 = window.xmax, qy1 = window.ymax
-        return nodeBoxes.withUnsafeBufferPointer { nodeBoxes in
-            nodeChildren.withUnsafeBufferPointer { children in
-                nodeFirstBlock.withUnsafeBufferPointer { firstBlock in
-                    blockCounts.withUnsafeBufferPointer { blockCounts in
-                        blockNext.withUnsafeBufferPointer { blockNext in
-                            slotIDs.withUnsafeBufferPointer { ids in
-                                slotBoxes.withUnsafeBufferPointer { boxes in
-                                    var stack = SearchStack()
-                                    stack.push(root)
-                                    let capacity = Self.blockCapacity
-                                    while let node = stack.pop() {
-                                        let b = Int(node) &* 4
-                                        let x0 = nodeBoxes[b]
-                                        if x0 > qx1 { continue }
-                                        let y0 = nodeBoxes[b &+ 1]
-                                        if y0 > qy1 { continue }
-                                        let x1 = nodeBoxes[b &+ 2]
-                                        if x1 < qx0 { continue }
-                                        let y1 = nodeBoxes[b &+ 3]
-                                        if y1 < qy0 { continue }
-                                        if x0 >= qx0 && y0 >= qy0 && x1 <= qx1 && y1 <= qy1 {
-                                            // Everything below lies inside the window.
-                                            var sweep = SearchStack()
-                                            sweep.push(node)
-                                            while let inner = sweep.pop() {
-                                                var block = firstBlock[Int(inner)]
-                                                if block < 0 {
-                                                    let c = Int(inner) &* 4
-                                                    for k in 0..<4 where children[c &+ k] >= 0 { sweep.push(children[c &+ k]) }
-                                                    continue
-                                                }
-                                                while block >= 0 {
-                                                    let base = Int(block) &* capacity
-                                                    for slot in base..<(base &+ Int(blockCounts[Int(block)])) {
-                                                        if !visit(ids[slot]) { return false }
-                                                    }
-                                                    block = blockNext[Int(block)]
-                                                }
-                                            }
-                                            continue
-                                        }
-                                        var block = firstBlock[Int(node)]
-                                        if block < 0 {
-                                            for k in 0..<4 where children[b &+ k] >= 0 { stack.push(children[b &+ k]) }
-                                            continue
-                                        }
-                                        while block >= 0 {
-                                            let base = Int(block) &* capacity
-                                            for slot in base..<(base &+ Int(blockCounts[Int(block)])) {
-                                                let s = slot &* 4
-                                                if boxes[s] > qx1 || boxes[s &+ 1] > qy1 || boxes[s &+ 2] < qx0 || boxes[s &+ 3] < qy0 {
-                                                    continue
-                                                }
-                                                if !visit(ids[slot]) { return false }
-                                            }
-                                            block = blockNext[Int(block)]
-                                        }
+        return withSearchBuffers { nodeBoxes, children, firstBlock, blockCounts, blockNext, ids, boxes, stack in
+            var top = 0
+            stack[0] = root
+            top = 1
+            let capacity = Self.blockCapacity
+            while top > 0 {
+                top &-= 1
+                let node = stack[top]
+                let b = Int(node) &* 4
+                let x0 = nodeBoxes[b]
+                if x0 > qx1 { continue }
+                let y0 = nodeBoxes[b &+ 1]
+                if y0 > qy1 { continue }
+                let x1 = nodeBoxes[b &+ 2]
+                if x1 < qx0 { continue }
+                let y1 = nodeBoxes[b &+ 3]
+                if y1 < qy0 { continue }
+                if x0 >= qx0 && y0 >= qy0 && x1 <= qx1 && y1 <= qy1 {
+                    // Everything below lies inside the window: sweep it, using the stack's top
+                    // part (the pending nodes below `top` stay untouched).
+                    var sweepTop = top
+                    stack[sweepTop] = node
+                    sweepTop &+= 1
+                    while sweepTop > top {
+                        sweepTop &-= 1
+                        let inner = stack[sweepTop]
+                        var block = firstBlock[Int(inner)]
+                        if block < 0 {
+                            let c = Int(inner) &* 4
+                            for k in 0..<4 where children[c &+ k] >= 0 {
+                                stack[sweepTop] = children[c &+ k]
+                                sweepTop &+= 1
+                            }
+                            continue
+                        }
+                        while block >= 0 {
+                            let base = Int(block) &* capacity
+                            for slot in base..<(base &+ Int(blockCounts[Int(block)])) where !visit(ids[slot]) {
+                                return false
+                            }
+                            block = blockNext[Int(block)]
+                        }
+                    }
+                    continue
+                }
+                var block = firstBlock[Int(node)]
+                if block < 0 {
+                    for k in 0..<4 where children[b &+ k] >= 0 {
+                        stack[top] = children[b &+ k]
+                        top &+= 1
+                    }
+                    continue
+                }
+                while block >= 0 {
+                    let base = Int(block) &* capacity
+                    for slot in base..<(base &+ Int(blockCounts[Int(block)])) {
+                        let s = slot &* 4
+                        if boxes[s] > qx1 || boxes[s &+ 1] > qy1 || boxes[s &+ 2] < qx0 || boxes[s &+ 3] < qy0 {
+                            continue
+                        }
+                        if !visit(ids[slot]) { return false }
+                    }
+                    block = blockNext[Int(block)]
+                }
+            }
+            return true
+        }
+    }
+
+    /// The radius search: like ``search(_:_:)`` over the circle's bounding square, with the
+    /// exact point-to-box distance test done in the leaf scan (no sweeps: a node inside the
+    /// square is not inside the circle).
+    @inline(__always)
+    func searchRadius(_ x: Double, _ y: Double, _ radius: Double, _ visit: (UInt32) -> Void) {
+        guard root >= 0, count > 0 else { return }
+        let qx0 = x - radius, qy0 = y - radius, qx1 = x + radius, qy1 = y + radius
+        let limit = radius * radius
+        _ = withSearchBuffers { nodeBoxes, children, firstBlock, blockCounts, blockNext, ids, boxes, stack in
+            stack[0] = root
+            var top = 1
+            let capacity = Self.blockCapacity
+            while top > 0 {
+                top &-= 1
+                let node = stack[top]
+                let b = Int(node) &* 4
+                if Self.squaredDistance(x, y, nodeBoxes[b], nodeBoxes[b &+ 1], nodeBoxes[b &+ 2], nodeBoxes[b &+ 3]) > limit {
+                    continue
+                }
+                var block = firstBlock[Int(node)]
+                if block < 0 {
+                    for k in 0..<4 where children[b &+ k] >= 0 {
+                        stack[top] = children[b &+ k]
+                        top &+= 1
+                    }
+                    continue
+                }
+                while block >= 0 {
+                    let base = Int(block) &* capacity
+                    for slot in base..<(base &+ Int(blockCounts[Int(block)])) {
+                        let s = slot &* 4
+                        if boxes[s] > qx1 || boxes[s &+ 1] > qy1 || boxes[s &+ 2] < qx0 || boxes[s &+ 3] < qy0 { continue }
+                        if Self.squaredDistance(x, y, boxes[s], boxes[s &+ 1], boxes[s &+ 2], boxes[s &+ 3]) <= limit {
+                            visit(ids[slot])
+                        }
+                    }
+                    block = blockNext[Int(block)]
+                }
+            }
+            return true
+        }
+    }
+
+    /// Runs `body` with unsafe views of the flat arrays and a stack buffer of
+    /// ``searchStackCapacity`` node indices (on the thread's stack: no allocation per search).
+    @inline(__always)
+    func withSearchBuffers<R>(
+        _ body: (
+            UnsafeBufferPointer<Double>, UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Int32>,
+            UnsafeBufferPointer<Int32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<Double>, UnsafeMutableBufferPointer<Int32>
+        ) -> R
+    ) -> R {
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: searchStackCapacity) { stack in
+            nodeBoxes.withUnsafeBufferPointer { nodeBoxes in
+                nodeChildren.withUnsafeBufferPointer { children in
+                    nodeFirstBlock.withUnsafeBufferPointer { firstBlock in
+                        blockCounts.withUnsafeBufferPointer { blockCounts in
+                            blockNext.withUnsafeBufferPointer { blockNext in
+                                slotIDs.withUnsafeBufferPointer { ids in
+                                    slotBoxes.withUnsafeBufferPointer { boxes in
+                                        body(nodeBoxes, children, firstBlock, blockCounts, blockNext, ids, boxes, stack)
                                     }
-                                    return true
                                 }
                             }
                         }
@@ -186,16 +249,6 @@ extension QuadTree {
             }
         }
     }
-}
-
-/// The explicit stack of node indices of a search.
-struct SearchStack {
-    private var storage: [Int32] = []
-
-    init() { storage.reserveCapacity(64) }
-
-    @inline(__always) mutating func push(_ node: Int32) { storage.append(node) }
-    @inline(__always) mutating func pop() -> Int32? { storage.popLast() }
 }
 
 /// A binary min-heap of search entries for nearest-neighbour search.

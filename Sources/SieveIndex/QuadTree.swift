@@ -56,6 +56,12 @@ public struct QuadTree: Sendable {
 
     /// Number of items.
     public internal(set) var count = 0
+    /// How many times the root grew (each adds a level above the bulk-built tree), which bounds
+    /// the search stack together with ``maximumDepth``.
+    var rootGrowth = 0
+
+    /// Room for a depth-first search's stack: at most three pending siblings per level.
+    var searchStackCapacity: Int { 4 * (Self.maximumDepth + rootGrowth + 2) }
 
     /// An empty tree.
     public init() {}
@@ -128,9 +134,14 @@ public struct QuadTree: Sendable {
 
     mutating func newNode(x: Double, y: Double, side: Double) -> Int32 {
         let node = Int32(nodeFirstBlock.count)
-        nodeCells.append(contentsOf: [x, y, side])
-        nodeBoxes.append(contentsOf: [Double.infinity, .infinity, -Double.infinity, -Double.infinity])
-        nodeChildren.append(contentsOf: [-1, -1, -1, -1])
+        nodeCells.append(x)
+        nodeCells.append(y)
+        nodeCells.append(side)
+        nodeBoxes.append(.infinity)
+        nodeBoxes.append(.infinity)
+        nodeBoxes.append(-.infinity)
+        nodeBoxes.append(-.infinity)
+        for _ in 0..<4 { nodeChildren.append(-1) }
         nodeFirstBlock.append(-1)
         return node
     }
