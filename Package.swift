@@ -77,9 +77,11 @@ let package = Package(
             path: "Tests/CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // Shared helpers of the test targets (seeded generators); not a product.
+        .target(name: "SieveTestSupport", path: "Tests/SieveTestSupport"),
         .testTarget(
             name: "SieveGeometryTests",
-            dependencies: ["SieveGeometry"]
+            dependencies: ["SieveGeometry", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveGEOSTests",
@@ -91,11 +93,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveIndexTests",
-            dependencies: ["SieveIndex", "SieveGeometry"]
+            dependencies: ["SieveIndex", "SieveGeometry", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveSQLTests",
-            dependencies: ["SieveSQL", "SieveColumns", "CSQLite"]
+            dependencies: ["SieveSQL", "SieveColumns", "CSQLite", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveFeaturesTests",

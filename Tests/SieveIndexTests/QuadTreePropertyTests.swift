@@ -1,5 +1,6 @@
 import Foundation
 import SieveGeometry
+import SieveTestSupport
 import Testing
 
 @testable import SieveIndex
@@ -9,23 +10,7 @@ import Testing
 /// moves. The tree's invariants are checked after every mutation in debug builds.
 @Suite("Quadtree against brute force")
 struct QuadTreePropertyTests {
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-        mutating func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * unit() }
-        mutating func gaussian() -> Double {
-            let u = max(unit(), 1e-300), v = unit()
-            return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
-        }
-        mutating func int(_ upper: Int) -> Int { Int(next() % UInt64(upper)) }
-    }
+    typealias Generator = SeededGenerator
 
     /// A data set: envelopes by id (nil = absent).
     struct Data {

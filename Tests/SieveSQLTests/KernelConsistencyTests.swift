@@ -1,4 +1,5 @@
 import SieveColumns
+import SieveTestSupport
 import Testing
 
 @testable import SieveSQL
@@ -7,20 +8,7 @@ import Testing
 /// tables, random conditions, same rows.
 @Suite("Kernels agree with the row evaluator")
 struct KernelConsistencyTests {
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ range: ClosedRange<Int>) -> Int {
-            range.lowerBound + Int(next() % UInt64(range.count))
-        }
-        mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
-    }
+    typealias Generator = SeededGenerator
 
     static let words = ["Parks", "Graffiti", "Tree Maintenance", "tree", "San Jose", "Santa", "", "ünïcode", "100%", "a_b"]
 
