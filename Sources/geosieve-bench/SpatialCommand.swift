@@ -11,7 +11,7 @@ import GeoSieve
 struct SpatialCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "spatial",
-        abstract: "Spatial index workload w2: quadtree build, windows, identify and edits over generated points.",
+        abstract: "Spatial workloads w2 (quadtree build, windows, identify, edits) and w3 (spatial filter by a query polygon).",
         discussion: """
             For each point set (uniform, clustered) prints one JSON line per measurement: \
             "w2.build.SET" (features = points, result = ids indexed), "w2.window_small.SET" \
@@ -20,8 +20,13 @@ struct SpatialCommand: ParsableCommand {
             the per-click latency); then "w2.edits.uniform" (50,000 inserts of new ids and 50,000 \
             removes of existing ids, interleaved, on a fresh uniform tree; result = final count; \
             the edited tree is checked against brute force). A query line's result is the total \
-            hit count over its queries. Timings: median, min and max of --rounds passes after one \
-            warm-up pass.
+            hit count over its queries. Then w3, "features that intersect a query polygon" as a \
+            feature-table count query (quadtree built before timing): "w3.star_points" (a \
+            1,001-vertex star, ~26% of the square, against the uniform points), "w3.walk_points" \
+            (a 1,066-vertex polygon with 7 holes, 2%, against the same points), \
+            "w3.star_polygons" (the star against 100,000 small polygons); features = table rows, \
+            result = features that intersect. Timings: median, min and max of --rounds passes \
+            after one warm-up pass.
             """
     )
 
@@ -37,14 +42,14 @@ struct SpatialCommand: ParsableCommand {
     @Option(
         name: .customLong("emit-data"),
         help: ArgumentHelp(
-            "Before measuring, write the inputs to DIR as little-endian float64 files (points_uniform.f64, points_clustered.f64, windows_small.f64, windows_large.f64, identify.f64).",
+            "Before measuring, write the inputs to DIR: little-endian float64 files (points_uniform.f64, points_clustered.f64, windows_small.f64, windows_large.f64, identify.f64) and WKT, one geometry a line (star.wkt, walk.wkt, polygons.wkt).",
             valueName: "DIR"))
     var emitData: String?
 
     @Option(
         name: .customLong("only"),
         help: ArgumentHelp(
-            "Run only this measurement (build, window_small, window_large, identify, edits; repeatable), e.g. to profile it.",
+            "Run only this measurement (build, window_small, window_large, identify, edits, star_points, walk_points, star_polygons; repeatable), e.g. to profile it.",
             valueName: "STAGE"))
     var only: [String] = []
 
@@ -53,8 +58,9 @@ struct SpatialCommand: ParsableCommand {
             throw ValidationError("--points must be between 1 and \(Int(UInt32.max) - W2.edits.inserts - 1)")
         }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
-        for stage in only where W2.Stage(rawValue: stage) == nil {
-            throw ValidationError("--only must be one of \(W2.Stage.allCases.map(\.rawValue).joined(separator: ", "))")
+        for stage in only where W2.Stage(rawValue: stage) == nil && W3.Stage(rawValue: stage) == nil {
+            let names = W2.Stage.allCases.map(\.rawValue) + W3.Stage.allCases.map(\.rawValue)
+            throw ValidationError("--only must be one of \(names.joined(separator: ", "))")
         }
     }
 
@@ -63,13 +69,44 @@ struct SpatialCommand: ParsableCommand {
         let inputs = generation.result
         note("generated 2 × \(points) points, windows and clicks in \(ResultLine.milliseconds(Double(generation.nanoseconds) / 1e6)) ms")
 
+        let w3Stages = only.isEmpty ? W3.Stage.allCases : W3.Stage.allCases.filter { only.contains($0.rawValue) }
+        var w3Inputs: W3.Inputs?
+        if !w3Stages.isEmpty || emitData != nil {
+            let timed = try MonotonicClock.measure { () throws -> W3.Inputs in try W3.generate(seed: seed) }
+            w3Inputs = timed.result
+            note("generated the w3 star, walk and \(W3.polygonCount) small polygons (checked valid by GEOS) in \(ResultLine.milliseconds(Double(timed.nanoseconds) / 1e6)) ms")
+        }
+
         if let emitData {
             let directory = URL(fileURLWithPath: emitData, isDirectory: true)
             try W2.export(inputs, to: directory)
             note("wrote the w2 inputs to \(directory.path)")
+            if let w3Inputs {
+                try W3.export(w3Inputs, to: directory)
+                note("wrote the w3 inputs to \(directory.path)")
+            }
         }
 
-        try runW2(inputs)
+        let w2Stages = only.isEmpty ? W2.Stage.allCases : W2.Stage.allCases.filter { only.contains($0.rawValue) }
+        if !w2Stages.isEmpty { try runW2(inputs) }
+        if let w3Inputs, !w3Stages.isEmpty { try runW3(w3Inputs, points: inputs.uniform, stages: w3Stages) }
+    }
+
+    /// Stage w3: the spatial filter through the feature table, query polygon by target set.
+    private func runW3(_ w3: W3.Inputs, points: W2.Points, stages: [W3.Stage]) throws {
+        if stages.contains(.starPoints) || stages.contains(.walkPoints) {
+            let table = try W3.pointTable(points)
+            if stages.contains(.starPoints) {
+                emit(try W3.measure(workload: "w3.star_points", table: table, query: w3.star, rounds: rounds))
+            }
+            if stages.contains(.walkPoints) {
+                emit(try W3.measure(workload: "w3.walk_points", table: table, query: w3.walk, rounds: rounds))
+            }
+        }
+        if stages.contains(.starPolygons) {
+            let table = try W3.makeTable(w3.polygons.map { .polygon($0) }, type: .polygon)
+            emit(try W3.measure(workload: "w3.star_polygons", table: table, query: w3.star, rounds: rounds))
+        }
     }
 
     /// Stage w2: every measurement of the quadtree, point set by point set.

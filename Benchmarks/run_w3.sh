@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Spatial filter workload w3: GeoSieve's feature-table query (quadtree nodes classified by GEOS,
+# only boundary features tested) vs a raw GEOS C-API loop with the query polygon prepared and
+# envelope rejection, on the same generated points, query polygons and small polygons, in one run.
+#
+#   Benchmarks/run_w3.sh [--points 1000000] [--seed 42] [--rounds 5] [--keep-data DIR]
+#
+# 1. builds geosieve-bench in release mode, and Benchmarks/peers/w3_geos.c with
+#    `cc -O2 $(pkg-config --cflags --libs geos)` into .build/w3/ (git-ignored);
+# 2. runs `geosieve-bench spatial --only star_points --only walk_points --only star_polygons
+#    --emit-data DATA` (DATA: a temporary folder, or --keep-data DIR);
+# 3. runs the C peer on DATA (points_uniform.f64, star.wkt, walk.wkt, polygons.wkt);
+# 4. checks that both engines counted the same features for every measurement (exit 1 if not);
+# 5. prints every JSON line, then a table with the ratios against the targets: GeoSieve faster
+#    than the prepared GEOS loop by >= 10x for w3.star_points, >= 4x for w3.walk_points and
+#    >= 2x for w3.star_polygons.
+# The raw JSON lines also land in DATA/results.jsonl. Needs python3 (standard library only).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+points=1000000
+seed=42
+rounds=5
+keep=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --points) points="$2"; shift 2 ;;
+        --seed) seed="$2"; shift 2 ;;
+        --rounds) rounds="$2"; shift 2 ;;
+        --keep-data) keep="$2"; shift 2 ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        *) echo "run_w3.sh: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+
+echo "== building geosieve-bench (release) and the GEOS C peer" >&2
+swift build -c release --product geosieve-bench >&2
+bin="$(swift build -c release --product geosieve-bench --show-bin-path)/geosieve-bench"
+mkdir -p .build/w3
+# shellcheck disable=SC2046  # pkg-config's flags are meant to split
+cc -O2 -o .build/w3/w3_geos Benchmarks/peers/w3_geos.c $(pkg-config --cflags --libs geos)
+
+if [ -n "$keep" ]; then
+    data="$keep"
+    mkdir -p "$data"
+else
+    data="$(mktemp -d "${TMPDIR:-/tmp}/geosieve-w3.XXXXXX")"
+    trap 'rm -rf "$data"' EXIT
+fi
+results="$data/results.jsonl"
+
+echo "== geosieve-bench spatial (w3 only) --points $points --seed $seed --rounds $rounds --emit-data $data" >&2
+"$bin" spatial --points "$points" --seed "$seed" --rounds "$rounds" --emit-data "$data" \
+    --only star_points --only walk_points --only star_polygons > "$results"
+echo "== peer: GEOS C API, prepared query polygon + envelope rejection ($(pkg-config --modversion geos))" >&2
+.build/w3/w3_geos "$data" "$rounds" >> "$results"
+
+cat "$results"
+echo
+python3 - "$results" <<'PY'
+import json
+import sys
+
+lines = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+by = {(r["engine"], r["workload"]): r for r in lines}
+engines = ["geosieve", "geos-prepared"]
+targets = {"w3.star_points": 10.0, "w3.walk_points": 4.0, "w3.star_polygons": 2.0}
+
+bad = []
+for w in targets:
+    counts = {e: (by[(e, w)]["result"], by[(e, w)]["features"]) for e in engines if (e, w) in by}
+    missing = [e for e in engines if (e, w) not in by]
+    if missing or len(set(counts.values())) != 1:
+        bad.append(f"{w}: (result, features) {counts}, missing {missing}")
+if bad:
+    print("RESULTS DISAGREE ACROSS ENGINES:", *bad, sep="\n  ", file=sys.stderr)
+    sys.exit(1)
+
+print("w3, medians; ratio = GEOS prepared-loop time / GeoSieve time "
+      "(targets: >= 10x star/points, >= 4x walk/points, >= 2x star/polygons); "
+      "tested = features GeoSieve tested one by one (boundary leaves), untested = accepted whole")
+print()
+print("| measurement | features | intersecting | GeoSieve ms (min–max) | GEOS prepared ms (min–max) "
+      "| untested / tested | ratio | target | met |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|:-:|")
+all_met = True
+for w, target in targets.items():
+    g, c = (by[(e, w)] for e in engines)
+    ratio = c["median_ms"] / g["median_ms"]
+    met = ratio >= target
+    all_met &= met
+    print(f"| {w} | {g['features']:,} | {g['result']:,} "
+          f"| {g['median_ms']:.3f} ({g['min_ms']:.3f}–{g['max_ms']:.3f}) "
+          f"| {c['median_ms']:.3f} ({c['min_ms']:.3f}–{c['max_ms']:.3f}) "
+          f"| {g.get('inside_features', 0):,} / {g.get('boundary_features', 0):,} "
+          f"| {ratio:.2f}x | {target:g}x | {'yes' if met else 'NO'} |")
+print()
+print("all targets met" if all_met else "SOME TARGETS MISSED")
+PY
