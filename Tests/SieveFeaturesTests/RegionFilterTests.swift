@@ -66,3 +66,54 @@ struct RegionFilterTests {
         #expect(!fast.isEmpty)
     }
 }
+
+extension RegionFilterTests {
+    /// The grid's certain answers equal GEOS's, for random points, points on vertices and points
+    /// on edges; and it is certain for the great majority of points.
+    @Test func polygonGridAgreesWithGEOS() throws {
+        let context = try GEOSContext()
+        let star = try Self.star(vertices: 1000, center: (500, 500), outer: 450, inner: 300)
+        let prepared = try PreparedGeometry(star, context: context)
+        let grid = try #require(try PolygonGrid(star, prepared: prepared))
+        var state: UInt64 = 17
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var points: [(Double, Double)] = (0..<50_000).map { _ in (50 + next() * 900, 50 + next() * 900) }
+        guard case .polygon(let polygon) = star else { return }
+        for i in 0..<polygon.coordinates.count - 1 {
+            let (ax, ay) = (polygon.coordinates.x(at: i), polygon.coordinates.y(at: i))
+            let (bx, by) = (polygon.coordinates.x(at: i + 1), polygon.coordinates.y(at: i + 1))
+            points.append((ax, ay))                        // a vertex
+            points.append((ax + (bx - ax) / 2, ay + (by - ay) / 2))  // (about) an edge's midpoint
+        }
+        var certain = 0
+        for (x, y) in points {
+            guard let inside = grid.isInside(x: x, y: y) else { continue }
+            certain += 1
+            #expect(inside == (try prepared.contains(x: x, y: y)), "(\(x), \(y))")
+            #expect(inside == (try prepared.intersects(x: x, y: y)), "(\(x), \(y))")
+        }
+        #expect(certain > 49_000)
+    }
+
+    @Test(arguments: [RegionFilter.Mode.intersects, .within])
+    func regionFilterWithGridAgreesWithGEOS(mode: RegionFilter.Mode) throws {
+        var state: UInt64 = 3
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        let geometries: [Geometry?] = (0..<30_000).map { _ in .point(Point(x: next() * 1000, y: next() * 1000)) }
+        let tree = QuadTree(
+            xmin: geometries.map { $0?.envelope.xmin ?? .nan }, ymin: geometries.map { $0?.envelope.ymin ?? .nan },
+            xmax: geometries.map { $0?.envelope.xmax ?? .nan }, ymax: geometries.map { $0?.envelope.ymax ?? .nan })
+        let context = try GEOSContext()
+        let star = try Self.star(vertices: 1000, center: (500, 500), outer: 480, inner: 200)
+        let prepared = try PreparedGeometry(star, context: context)
+        let filter = RegionFilter(prepared: prepared, context: context, mode: mode, grid: try PolygonGrid(star, prepared: prepared))
+        let expected = try geometries.indices.filter { i in try geometries[i].map { try filter.testWithGEOS($0) } ?? false }
+        #expect(try filter.rows(in: tree, geometries: geometries) == expected.map(UInt32.init))
+    }
+}

@@ -21,10 +21,23 @@ struct RegionFilter {
     let prepared: PreparedGeometry
     let context: GEOSContext
     let mode: Mode
+    /// The grid that answers point tests without GEOS where it is certain (areal polygons
+    /// with enough edges to be worth it).
+    var grid: PolygonGrid?
+
+    init(prepared: PreparedGeometry, context: GEOSContext, mode: Mode, grid: PolygonGrid? = nil) {
+        self.prepared = prepared
+        self.context = context
+        self.mode = mode
+        self.grid = grid
+    }
 
     /// The class of a node box.
     func classify(_ box: Envelope) -> RegionClass {
         guard prepared.envelope.intersects(box) else { return .outside }
+        // With a grid, its cells decide (no GEOS call); boxes it cannot decide go down to
+        // their items, which the grid tests cheaply too.
+        if let grid { return grid.classify(box) }
         // A GEOS failure on a node box only costs speed: the items are then tested one by one,
         // and the exact test reports the failure.
         guard let rectangle = try? GEOSGeometry(.envelope(box), context: context) else { return .boundary }
@@ -42,6 +55,15 @@ struct RegionFilter {
 
     /// The exact test for one feature.
     func test(_ geometry: Geometry) throws(GEOSError) -> Bool {
+        if case .point(let point) = geometry, !point.isEmpty, let grid, let inside = grid.isInside(x: point.x, y: point.y) {
+            // Certain answers only: strictly inside or strictly outside.
+            return inside
+        }
+        return try testWithGEOS(geometry)
+    }
+
+    /// The exact test for one feature, always by GEOS.
+    func testWithGEOS(_ geometry: Geometry) throws(GEOSError) -> Bool {
         if case .point(let point) = geometry, !point.isEmpty {
             switch mode {
             case .intersects: return try prepared.intersects(x: point.x, y: point.y)
@@ -97,7 +119,10 @@ extension SpatialFilter {
                 throw FeatureTableError(.invalidQuery, "GEOS rejects the query geometry: \(error.message)")
             }
             do throws(GEOSError) {
-                return try RegionFilter(prepared: prepared, context: context, mode: mode)
+                // The grid pays off when many point features must be tested one by one.
+                let grid = table.schema.geometryType == .point && table.count >= 10_000
+                    ? try PolygonGrid(geometry, prepared: prepared) : nil
+                return try RegionFilter(prepared: prepared, context: context, mode: mode, grid: grid)
                     .rows(in: table.spatialIndex, geometries: table.geometries)
             } catch {
                 throw FeatureTableError(
