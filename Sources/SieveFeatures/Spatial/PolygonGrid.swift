@@ -14,7 +14,11 @@ import SieveIndex
 /// Floating-point orientation tests are only trusted when their value is clearly away from zero;
 /// a point on or very near an edge, a segment through a vertex, or a centre on the boundary makes
 /// the test answer `nil`, and the caller asks GEOS. The answers given are therefore GEOS's.
-struct PolygonGrid {
+///
+/// A class because cell centres are classified lazily; like the prepared geometry it holds, it
+/// belongs to one query on one thread.
+final class PolygonGrid {
+    private let prepared: PreparedGeometry
     private let minX: Double, minY: Double
     private let cellWidth: Double, cellHeight: Double
     private let columns: Int, rows: Int
@@ -23,12 +27,13 @@ struct PolygonGrid {
     /// Edges of cell `c`: `cellEdges[cellStart[c] ..< cellStart[c + 1]]`.
     private let cellStart: [Int32]
     private let cellEdges: [Int32]
-    /// Per cell: 1 centre inside, 0 outside, 2 centre on the boundary (no shortcut).
-    private let centreState: [UInt8]
+    /// Per cell: 1 centre inside, 0 outside, 2 centre on the boundary (no shortcut), 3 not yet
+    /// asked (GEOS is asked the first time a cell is used).
+    private var centreState: [UInt8]
     private let centreX: [Double], centreY: [Double]
 
     /// Builds the grid of an areal geometry (a polygon or an envelope); `nil` for anything else.
-    init?(_ geometry: Geometry, prepared: PreparedGeometry) throws(GEOSError) {
+    init?(_ geometry: Geometry, prepared: PreparedGeometry) {
         var segments: [Double] = []
         switch geometry {
         case .polygon(let polygon):
@@ -99,24 +104,34 @@ struct PolygonGrid {
         }
         cellStart = counts
         cellEdges = lists
-        var states = [UInt8](repeating: 2, count: side * side)
         var xs = [Double](repeating: 0, count: side * side), ys = [Double](repeating: 0, count: side * side)
         for r in 0..<side {
             for c in 0..<side {
-                let cell = r * side + c
-                let x = box.xmin + (Double(c) + 0.5) * width, y = box.ymin + (Double(r) + 0.5) * height
-                xs[cell] = x
-                ys[cell] = y
-                if try prepared.contains(x: x, y: y) {
-                    states[cell] = 1
-                } else if try !prepared.intersects(x: x, y: y) {
-                    states[cell] = 0
-                }
+                xs[r * side + c] = box.xmin + (Double(c) + 0.5) * width
+                ys[r * side + c] = box.ymin + (Double(r) + 0.5) * height
             }
         }
-        centreState = states
+        centreState = [UInt8](repeating: 3, count: side * side)
         centreX = xs
         centreY = ys
+        self.prepared = prepared
+    }
+
+    /// The state of cell `cell`'s centre, asking GEOS on first use.
+    @inline(__always)
+    private func state(_ cell: Int) -> UInt8 {
+        let known = centreState[cell]
+        if known != 3 { return known }
+        var state: UInt8 = 2
+        if let inside = try? prepared.contains(x: centreX[cell], y: centreY[cell]) {
+            if inside {
+                state = 1
+            } else if let touches = try? prepared.intersects(x: centreX[cell], y: centreY[cell]), !touches {
+                state = 0
+            }
+        }
+        centreState[cell] = state
+        return state
     }
 
     /// Whether `(x, y)` lies in the polygon's interior, or `nil` when the answer is not certain
@@ -128,7 +143,7 @@ struct PolygonGrid {
         let c = Int(((x - minX) / cellWidth).rounded(.down)), r = Int(((y - minY) / cellHeight).rounded(.down))
         guard c >= 0, c < columns, r >= 0, r < rows else { return nil }
         let cell = r * columns + c
-        let state = centreState[cell]
+        let state = state(cell)
         guard state != 2 else { return nil }
         let cx = centreX[cell], cy = centreY[cell]
         var crossings = 0
@@ -158,8 +173,10 @@ struct PolygonGrid {
         for r in r0...r1 {
             for c in c0...c1 {
                 let cell = r * columns + c
-                if cellStart[cell + 1] > cellStart[cell] || centreState[cell] == 2 { return .boundary }
-                if centreState[cell] == 1 { sawInside = true } else { sawOutside = true }
+                if cellStart[cell + 1] > cellStart[cell] { return .boundary }
+                let state = state(cell)
+                if state == 2 { return .boundary }
+                if state == 1 { sawInside = true } else { sawOutside = true }
                 if sawInside && sawOutside { return .boundary }
             }
         }

@@ -121,7 +121,7 @@ extension SpatialFilter {
             do throws(GEOSError) {
                 // The grid pays off when many point features must be tested one by one.
                 let grid = table.schema.geometryType == .point && table.count >= 10_000
-                    ? try PolygonGrid(geometry, prepared: prepared) : nil
+                    ? PolygonGrid(geometry, prepared: prepared) : nil
                 return try RegionFilter(prepared: prepared, context: context, mode: mode, grid: grid)
                     .rows(in: table.spatialIndex, geometries: table.geometries)
             } catch {
