@@ -117,3 +117,31 @@ extension RegionFilterTests {
         #expect(try filter.rows(in: tree, geometries: geometries) == expected.map(UInt32.init))
     }
 }
+
+extension RegionFilterTests {
+    /// Small polygon features through the grid agree with GEOS.
+    @Test(arguments: [RegionFilter.Mode.intersects, .within])
+    func smallPolygonsWithGridAgreeWithGEOS(mode: RegionFilter.Mode) throws {
+        var state: UInt64 = 11
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        let geometries: [Geometry?] = try (0..<8000).map { _ in
+            let (x, y, r) = (next() * 1000, next() * 1000, 0.5 + next() * 3)
+            return .polygon(try Polygon(exterior: [
+                Point(x: x - r, y: y - r), Point(x: x + r, y: y - r), Point(x: x + r, y: y + r), Point(x: x - r, y: y + r),
+                Point(x: x - r, y: y - r),
+            ]))
+        }
+        let boxes = geometries.map { $0?.envelope ?? .empty }
+        let tree = QuadTree(xmin: boxes.map(\.xmin), ymin: boxes.map(\.ymin), xmax: boxes.map(\.xmax), ymax: boxes.map(\.ymax))
+        let context = try GEOSContext()
+        let star = try Self.star(vertices: 400, center: (500, 500), outer: 480, inner: 200)
+        let prepared = try PreparedGeometry(star, context: context)
+        let filter = RegionFilter(prepared: prepared, context: context, mode: mode, grid: PolygonGrid(star, prepared: prepared))
+        let expected = try geometries.indices.filter { i in try geometries[i].map { try filter.testWithGEOS($0) } ?? false }
+        #expect(try filter.rows(in: tree, geometries: geometries) == expected.map(UInt32.init))
+        #expect(expected.count > 1000)
+    }
+}

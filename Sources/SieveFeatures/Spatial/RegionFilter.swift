@@ -55,9 +55,18 @@ struct RegionFilter {
 
     /// The exact test for one feature.
     func test(_ geometry: Geometry) throws(GEOSError) -> Bool {
-        if case .point(let point) = geometry, !point.isEmpty, let grid, let inside = grid.isInside(x: point.x, y: point.y) {
-            // Certain answers only: strictly inside or strictly outside.
-            return inside
+        if let grid {
+            if case .point(let point) = geometry, !point.isEmpty {
+                // Certain answers only: strictly inside or strictly outside.
+                if let inside = grid.isInside(x: point.x, y: point.y) { return inside }
+            } else {
+                // A feature whose envelope lies in edge-free cells is wholly inside or outside.
+                switch grid.classify(geometry.envelope) {
+                case .inside: return true
+                case .outside: return false
+                case .boundary: break
+                }
+            }
         }
         return try testWithGEOS(geometry)
     }
@@ -119,9 +128,8 @@ extension SpatialFilter {
                 throw FeatureTableError(.invalidQuery, "GEOS rejects the query geometry: \(error.message)")
             }
             do throws(GEOSError) {
-                // The grid pays off when many point features must be tested one by one.
-                let grid = table.schema.geometryType == .point && table.count >= 10_000
-                    ? PolygonGrid(geometry, prepared: prepared) : nil
+                // The grid pays off when many features must be tested one by one.
+                let grid = table.count >= 10_000 ? PolygonGrid(geometry, prepared: prepared) : nil
                 return try RegionFilter(prepared: prepared, context: context, mode: mode, grid: grid)
                     .rows(in: table.spatialIndex, geometries: table.geometries)
             } catch {
