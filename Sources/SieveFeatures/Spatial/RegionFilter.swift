@@ -86,18 +86,36 @@ struct RegionFilter {
         }
     }
 
+    /// The exact test for a point feature at `(x, y)`.
+    @inline(__always)
+    func testPoint(x: Double, y: Double) throws(GEOSError) -> Bool {
+        if let grid, let inside = grid.isInside(x: x, y: y) { return inside }
+        switch mode {
+        case .intersects: return try prepared.intersects(x: x, y: y)
+        case .within: return try prepared.contains(x: x, y: y)
+        }
+    }
+
     /// The rows of `tree` whose geometry passes, ascending. `geometries[row]` is the row's
-    /// geometry (rows the tree holds always have one).
-    func rows(in tree: QuadTree, geometries: [Geometry?]) throws(GEOSError) -> [UInt32] {
+    /// geometry (rows the tree holds always have one). When every feature is a point, pass its
+    /// coordinates as `pointXs`/`pointYs` (the table's envelope minima): the test then reads
+    /// them directly instead of the geometry values.
+    func rows(
+        in tree: QuadTree, geometries: [Geometry?], pointXs: [Double]? = nil, pointYs: [Double]? = nil
+    ) throws(GEOSError) -> [UInt32] {
         var accepted: [UInt32] = []
         var failure: GEOSError?
         tree.classify(
             classify,
             inside: { accepted.append($0) },
             boundary: { row in
-                guard failure == nil, let geometry = geometries[Int(row)] else { return }
+                guard failure == nil else { return }
                 do throws(GEOSError) {
-                    if try test(geometry) { accepted.append(row) }
+                    if let pointXs, let pointYs {
+                        if try testPoint(x: pointXs[Int(row)], y: pointYs[Int(row)]) { accepted.append(row) }
+                    } else if let geometry = geometries[Int(row)], try test(geometry) {
+                        accepted.append(row)
+                    }
                 } catch {
                     failure = error
                 }
@@ -130,8 +148,12 @@ extension SpatialFilter {
             do throws(GEOSError) {
                 // The grid pays off when many features must be tested one by one.
                 let grid = table.count >= 10_000 ? PolygonGrid(geometry, prepared: prepared) : nil
-                return try RegionFilter(prepared: prepared, context: context, mode: mode, grid: grid)
-                    .rows(in: table.spatialIndex, geometries: table.geometries)
+                let filter = RegionFilter(prepared: prepared, context: context, mode: mode, grid: grid)
+                if table.schema.geometryType == .point {
+                    // Point features: their coordinates are their envelopes' corners.
+                    return try filter.rows(in: table.spatialIndex, geometries: table.geometries, pointXs: table.xmin, pointYs: table.ymin)
+                }
+                return try filter.rows(in: table.spatialIndex, geometries: table.geometries)
             } catch {
                 throw FeatureTableError(
                     .invalidGeometry, "GEOS failed testing \(relationship) against the query geometry: \(error.message)")
