@@ -66,9 +66,32 @@ struct RegionFilter {
                 case .outside: return false
                 case .boundary: break
                 }
+                // One vertex strictly inside decides `intersects`; one strictly outside decides
+                // `within` (negatively). Otherwise GEOS decides.
+                if let decided = decideByVertices(geometry, grid) { return decided }
             }
         }
         return try testWithGEOS(geometry)
+    }
+
+    /// What the feature's vertices alone decide, through the grid's certain answers.
+    private func decideByVertices(_ geometry: Geometry, _ grid: PolygonGrid) -> Bool? {
+        let coordinates: CoordinateBuffer
+        switch geometry {
+        case .polygon(let polygon): coordinates = polygon.coordinates
+        case .polyline(let polyline): coordinates = polyline.coordinates
+        case .multipoint(let multipoint): coordinates = multipoint.coordinates
+        default: return nil
+        }
+        for i in 0..<coordinates.count {
+            guard let inside = grid.isInside(x: coordinates.x(at: i), y: coordinates.y(at: i)) else { continue }
+            switch mode {
+            case .intersects where inside: return true
+            case .within where !inside: return false
+            default: continue
+            }
+        }
+        return nil
     }
 
     /// The exact test for one feature, always by GEOS.
