@@ -150,10 +150,13 @@ final class PolygonGrid {
         for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
             let e = Int(cellEdges[k]) * 4
             let ax = edges[e], ay = edges[e + 1], bx = edges[e + 2], by = edges[e + 3]
-            guard let o1 = Self.orientation(ax, ay, bx, by, x, y), let o2 = Self.orientation(ax, ay, bx, by, cx, cy),
-                let o3 = Self.orientation(x, y, cx, cy, ax, ay), let o4 = Self.orientation(x, y, cx, cy, bx, by)
+            guard let o1 = Self.orientation(ax, ay, bx, by, x, y), let o2 = Self.orientation(ax, ay, bx, by, cx, cy)
             else { return nil }
-            if o1 != o2 && o3 != o4 { crossings += 1 }
+            // Both ends on one side of the edge's line: no crossing, whatever the other test says.
+            if o1 == o2 { continue }
+            guard let o3 = Self.orientation(x, y, cx, cy, ax, ay), let o4 = Self.orientation(x, y, cx, cy, bx, by)
+            else { return nil }
+            if o3 != o4 { crossings += 1 }
         }
         return (state == 1) != (crossings % 2 == 1)
     }

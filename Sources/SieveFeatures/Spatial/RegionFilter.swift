@@ -126,26 +126,41 @@ struct RegionFilter {
     func rows(
         in tree: QuadTree, geometries: [Geometry?], pointXs: [Double]? = nil, pointYs: [Double]? = nil
     ) throws(GEOSError) -> [UInt32] {
-        var accepted: [UInt32] = []
+        // Accepted rows as a bitmap: classification visits rows in tree order, and reading the
+        // bits back in order is cheaper than sorting a list.
+        var accepted = [UInt64](repeating: 0, count: (geometries.count + 63) / 64)
         var failure: GEOSError?
-        tree.classify(
-            classify,
-            inside: { accepted.append($0) },
-            boundary: { row in
-                guard failure == nil else { return }
-                do throws(GEOSError) {
-                    if let pointXs, let pointYs {
-                        if try testPoint(x: pointXs[Int(row)], y: pointYs[Int(row)]) { accepted.append(row) }
-                    } else if let geometry = geometries[Int(row)], try test(geometry) {
-                        accepted.append(row)
+        accepted.withUnsafeMutableBufferPointer { bits in
+            tree.classify(
+                classify,
+                inside: { row in bits[Int(row) >> 6] |= 1 << UInt64(row & 63) },
+                boundary: { row in
+                    guard failure == nil else { return }
+                    do throws(GEOSError) {
+                        let passes: Bool
+                        if let pointXs, let pointYs {
+                            passes = try testPoint(x: pointXs[Int(row)], y: pointYs[Int(row)])
+                        } else if let geometry = geometries[Int(row)] {
+                            passes = try test(geometry)
+                        } else {
+                            passes = false
+                        }
+                        if passes { bits[Int(row) >> 6] |= 1 << UInt64(row & 63) }
+                    } catch {
+                        failure = error
                     }
-                } catch {
-                    failure = error
-                }
-            })
+                })
+        }
         if let failure { throw failure }
-        accepted.sort()
-        return accepted
+        var rows: [UInt32] = []
+        for (w, word) in accepted.enumerated() where word != 0 {
+            var remaining = word
+            while remaining != 0 {
+                rows.append(UInt32(w * 64 + remaining.trailingZeroBitCount))
+                remaining &= remaining - 1
+            }
+        }
+        return rows
     }
 }
 
