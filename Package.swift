@@ -104,6 +104,10 @@ let package = Package(
             dependencies: ["SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry"]
         ),
         .testTarget(
+            name: "GeoSieveTests",
+            dependencies: ["GeoSieve"]
+        ),
+        .testTarget(
             name: "GeoSieveCLITests",
             dependencies: ["geosieve"]
         ),

@@ -1,0 +1,46 @@
+import Foundation
+import GeoSieve
+import Testing
+
+/// The "Using the library" example of the README, compiled and run, so the README cannot drift
+/// from the API.
+@Suite("README example")
+struct ReadmeExampleTests {
+    @Test func usingTheLibrary() throws {
+        let countriesURL = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/naturalearth_lowres.geojson")
+        let southAfricaText = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Examples/south-africa.geojson"),
+            encoding: .utf8)
+
+        // --- README example begins ---
+        // Geometries and relationships.
+        let southAfrica = try Geometry(geoJSON: southAfricaText)
+        let (pretoria, _) = try Geometry.parse("POINT (28.2274832 -25.7049747)")
+
+        let (inside, matrix) = try GEOSContext.withCurrent { context in
+            let prepared = try PreparedGeometry(southAfrica, context: context)  // prepare once …
+            let inside = try prepared.intersects(x: 28.2274832, y: -25.7049747)  // … test many times
+            let matrix = try GEOSGeometry(pretoria, context: context)
+                .relate(GEOSGeometry(southAfrica, context: context))  // DE-9IM: 0FFFFF212
+            return (inside, matrix)
+        }
+
+        // A feature table, a where clause and a spatial filter.
+        let countries = try FeatureTable.load(contentsOf: countriesURL, schema: nil)
+        let query = QueryParameters(
+            whereClause: "continent = 'Africa' AND pop_est > 1e7",
+            geometry: southAfrica, spatialRelationship: .touches)
+        let neighbours = try countries.queryFeatures(query)
+        let names = neighbours.map { $0.value(ofField: "name") }
+        // --- README example ends ---
+
+        #expect(inside)
+        #expect(matrix.description == "0FFFFF212")
+        // Neighbours of South Africa with more than ten million people (Natural Earth 1:110m):
+        // Mozambique and Zimbabwe (Botswana, Namibia, eSwatini and Lesotho have fewer).
+        #expect(Set(names) == [.string("Mozambique"), .string("Zimbabwe")])
+    }
+}
