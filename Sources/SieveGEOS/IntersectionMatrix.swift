@@ -72,6 +72,12 @@ public struct IntersectionMatrix: Hashable, Sendable, CustomStringConvertible {
         return true
     }
 
+    /// Checks that `pattern` is a DE-9IM pattern: nine characters from `T F * 0 1 2` (any case).
+    /// - Throws: ``GEOSError/Kind/invalidPattern`` saying what is wrong.
+    public static func validate(pattern: String) throws(GEOSError) {
+        _ = try validatedPattern(pattern)
+    }
+
     /// Checks a DE-9IM pattern and returns it upper-cased as bytes.
     static func validatedPattern(_ pattern: String) throws(GEOSError) -> [UInt8] {
         let bytes = Array(pattern.uppercased().utf8)

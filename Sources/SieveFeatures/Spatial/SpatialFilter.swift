@@ -47,6 +47,15 @@ struct SpatialFilter {
                     .invalidQuery, "cannot project the query geometry from wkid \(source.wkid) to wkid \(target.wkid): \(error)")
             }
         }
+        if case .relate(let pattern) = query.spatialRelationship {
+            // Checked up front, by its syntax alone, so that a bad pattern fails every query kind
+            // even when no row is a candidate.
+            do throws(GEOSError) {
+                try IntersectionMatrix.validate(pattern: pattern)
+            } catch {
+                throw FeatureTableError(.invalidQuery, "relate pattern \"\(pattern)\": \(error.message)")
+            }
+        }
         self.geometry = geometry
         self.relationship = query.spatialRelationship
     }
@@ -121,15 +130,6 @@ struct SpatialFilter {
                 prepared = try PreparedGeometry(query)
             } catch {
                 throw FeatureTableError(.invalidQuery, "GEOS rejects the query geometry: \(error.message)")
-            }
-            if case .relate(let pattern) = relationship {
-                do throws(GEOSError) {
-                    _ = try query.relate(query, pattern: pattern)
-                } catch where error.kind == .invalidPattern {
-                    throw FeatureTableError(.invalidQuery, "relate pattern \"\(pattern)\": \(error.message)")
-                } catch {
-                    throw FeatureTableError(.invalidQuery, "GEOS rejects the query geometry: \(error.message)")
-                }
             }
             let queryEnvelope = geometry.envelope
             var result: [UInt32] = []
