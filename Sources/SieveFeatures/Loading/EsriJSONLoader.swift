@@ -88,15 +88,9 @@ enum EsriJSONLoader {
                 geometries.append(nil)
                 continue
             }
-            let geometry: Geometry
-            do throws(GeometryError) {
-                geometry = try Geometry.decodeEsriJSON(value, path: "").geometry
-            } catch {
-                var message = error.message
-                if let path = error.path, !path.isEmpty { message += " (geometry.\(path))" }
-                throw FeatureTableError(
-                    .invalidGeometry, message, position: error.position, featureIndex: index,
-                    objectID: objectIDs[index])
+            let geometry = try GeometryTypeTracker.decodeGeometry(index: index, objectID: objectIDs[index]) {
+                () throws(GeometryError) -> Geometry in
+                try Geometry.decodeEsriJSON(value, path: "").geometry
             }
             let name = esriName(geometry)
             if let declaredType {
@@ -114,16 +108,7 @@ enum EsriJSONLoader {
         }
         if declaredType == .multipoint, tracker.type == .point {
             // Every geometry is a point in a multipoint table: store them as 1-point multipoints.
-            var result = geometries
-            for (i, geometry) in geometries.enumerated() {
-                guard case .point(let point) = geometry else { continue }
-                do throws(GeometryError) {
-                    result[i] = .multipoint(try Multipoint(points: point.isEmpty ? [] : [point]))
-                } catch {
-                    throw FeatureTableError(.invalidGeometry, error.message, featureIndex: i, objectID: objectIDs[i])
-                }
-            }
-            return (.multipoint, result)
+            return (.multipoint, try GeometryTypeTracker.pointsAsMultipoints(geometries, objectIDs: objectIDs))
         }
         return (declaredType ?? tracker.type, try tracker.unified(geometries))
     }

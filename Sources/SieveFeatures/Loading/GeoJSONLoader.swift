@@ -81,15 +81,9 @@ enum GeoJSONLoader {
                 geometries.append(nil)
                 continue
             }
-            let geometry: Geometry
-            do throws(GeometryError) {
-                geometry = try Geometry(geoJSON: value, path: "")
-            } catch {
-                var message = error.message
-                if let path = error.path, !path.isEmpty { message += " (geometry.\(path))" }
-                throw FeatureTableError(
-                    .invalidGeometry, message, position: error.position, featureIndex: index,
-                    objectID: objectIDs[index])
+            let geometry = try GeometryTypeTracker.decodeGeometry(index: index, objectID: objectIDs[index]) {
+                () throws(GeometryError) -> Geometry in
+                try Geometry(geoJSON: value, path: "")
             }
             let name = value["type"]?.stringValue ?? geometry.kind.rawValue
             try tracker.add(geometry, name: name, index: index, objectID: objectIDs[index])

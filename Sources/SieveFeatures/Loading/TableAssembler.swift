@@ -283,15 +283,36 @@ struct GeometryTypeTracker {
     /// multipoint table.
     func unified(_ geometries: [Geometry?]) throws(FeatureTableError) -> [Geometry?] {
         guard type == .multipoint, sawPoint else { return geometries }
+        return try Self.pointsAsMultipoints(geometries)
+    }
+
+    /// The geometries with every point turned into a 1-point multipoint (an empty point into an
+    /// empty multipoint).
+    static func pointsAsMultipoints(_ geometries: [Geometry?], objectIDs: [Int64]? = nil) throws(FeatureTableError) -> [Geometry?] {
         var result = geometries
         for (i, geometry) in geometries.enumerated() {
             guard case .point(let point) = geometry else { continue }
             do throws(GeometryError) {
                 result[i] = .multipoint(try Multipoint(points: point.isEmpty ? [] : [point]))
             } catch {
-                throw FeatureTableError(.invalidGeometry, error.message, featureIndex: i)
+                throw FeatureTableError(.invalidGeometry, error.message, featureIndex: i, objectID: objectIDs?[i])
             }
         }
         return result
+    }
+
+    /// Decodes the geometry of feature `index`, turning a codec error into a
+    /// ``FeatureTableError`` that names the feature and the geometry member's path.
+    static func decodeGeometry(
+        index: Int, objectID: Int64, _ decode: () throws(GeometryError) -> Geometry
+    ) throws(FeatureTableError) -> Geometry {
+        do throws(GeometryError) {
+            return try decode()
+        } catch {
+            var message = error.message
+            if let path = error.path, !path.isEmpty { message += " (geometry.\(path))" }
+            throw FeatureTableError(
+                .invalidGeometry, message, position: error.position, featureIndex: index, objectID: objectID)
+        }
     }
 }
