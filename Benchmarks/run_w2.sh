@@ -19,27 +19,10 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
-points=1000000
-seed=42
-rounds=5
-keep=""
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --points) points="$2"; shift 2 ;;
-        --seed) seed="$2"; shift 2 ;;
-        --rounds) rounds="$2"; shift 2 ;;
-        --keep-data) keep="$2"; shift 2 ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
-        *) echo "run_w2.sh: unknown argument $1" >&2; exit 2 ;;
-    esac
-done
-
-echo "== building geosieve-bench (release) and the GEOS C peer" >&2
-swift build -c release --product geosieve-bench >&2
-bin="$(swift build -c release --product geosieve-bench --show-bin-path)/geosieve-bench"
-mkdir -p .build/w2
-# shellcheck disable=SC2046  # pkg-config's flags are meant to split
-cc -O2 -o .build/w2/w2_strtree Benchmarks/peers/w2_strtree.c $(pkg-config --cflags --libs geos)
+# shellcheck source=peers/spatial_common.sh
+. Benchmarks/peers/spatial_common.sh
+parse_spatial_options "$@"
+build_bench_and_peer Benchmarks/peers/w2_strtree.c .build/w2/w2_strtree
 
 venv="${W2_VENV:-.build/w2-venv}"
 if ! "$venv/bin/python" -c "import shapely, numpy" 2>/dev/null; then
@@ -48,13 +31,7 @@ if ! "$venv/bin/python" -c "import shapely, numpy" 2>/dev/null; then
     "$venv/bin/pip" install --quiet --disable-pip-version-check shapely numpy >&2
 fi
 
-if [ -n "$keep" ]; then
-    data="$keep"
-    mkdir -p "$data"
-else
-    data="$(mktemp -d "${TMPDIR:-/tmp}/geosieve-w2.XXXXXX")"
-    trap 'rm -rf "$data"' EXIT
-fi
+make_data_folder w2
 results="$data/results.jsonl"
 
 echo "== geosieve-bench spatial --points $points --seed $seed --rounds $rounds --emit-data $data" >&2

@@ -19,35 +19,12 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
-points=1000000
-seed=42
-rounds=5
-keep=""
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --points) points="$2"; shift 2 ;;
-        --seed) seed="$2"; shift 2 ;;
-        --rounds) rounds="$2"; shift 2 ;;
-        --keep-data) keep="$2"; shift 2 ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
-        *) echo "run_w3.sh: unknown argument $1" >&2; exit 2 ;;
-    esac
-done
+# shellcheck source=peers/spatial_common.sh
+. Benchmarks/peers/spatial_common.sh
+parse_spatial_options "$@"
+build_bench_and_peer Benchmarks/peers/w3_geos.c .build/w3/w3_geos
 
-echo "== building geosieve-bench (release) and the GEOS C peer" >&2
-swift build -c release --product geosieve-bench >&2
-bin="$(swift build -c release --product geosieve-bench --show-bin-path)/geosieve-bench"
-mkdir -p .build/w3
-# shellcheck disable=SC2046  # pkg-config's flags are meant to split
-cc -O2 -o .build/w3/w3_geos Benchmarks/peers/w3_geos.c $(pkg-config --cflags --libs geos)
-
-if [ -n "$keep" ]; then
-    data="$keep"
-    mkdir -p "$data"
-else
-    data="$(mktemp -d "${TMPDIR:-/tmp}/geosieve-w3.XXXXXX")"
-    trap 'rm -rf "$data"' EXIT
-fi
+make_data_folder w3
 results="$data/results.jsonl"
 
 echo "== geosieve-bench spatial (w3 only) --points $points --seed $seed --rounds $rounds --emit-data $data" >&2
