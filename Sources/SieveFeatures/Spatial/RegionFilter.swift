@@ -55,21 +55,17 @@ struct RegionFilter {
 
     /// The exact test for one feature.
     func test(_ geometry: Geometry) throws(GEOSError) -> Bool {
+        if case .point(let point) = geometry, !point.isEmpty { return try testPoint(x: point.x, y: point.y) }
         if let grid {
-            if case .point(let point) = geometry, !point.isEmpty {
-                // Certain answers only: strictly inside or strictly outside.
-                if let inside = grid.isInside(x: point.x, y: point.y) { return inside }
-            } else {
-                // A feature whose envelope lies in edge-free cells is wholly inside or outside.
-                switch grid.classify(geometry.envelope) {
-                case .inside: return true
-                case .outside: return false
-                case .boundary: break
-                }
-                // One vertex strictly inside decides `intersects`; one strictly outside decides
-                // `within` (negatively). Otherwise GEOS decides.
-                if let decided = decideByVertices(geometry, grid) { return decided }
+            // A feature whose envelope lies in edge-free cells is wholly inside or outside.
+            switch grid.classify(geometry.envelope) {
+            case .inside: return true
+            case .outside: return false
+            case .boundary: break
             }
+            // One vertex strictly inside decides `intersects`; one strictly outside decides
+            // `within` (negatively). Otherwise GEOS decides.
+            if let decided = decideByVertices(geometry, grid) { return decided }
         }
         return try testWithGEOS(geometry)
     }
@@ -96,12 +92,7 @@ struct RegionFilter {
 
     /// The exact test for one feature, always by GEOS.
     func testWithGEOS(_ geometry: Geometry) throws(GEOSError) -> Bool {
-        if case .point(let point) = geometry, !point.isEmpty {
-            switch mode {
-            case .intersects: return try prepared.intersects(x: point.x, y: point.y)
-            case .within: return try prepared.contains(x: point.x, y: point.y)
-            }
-        }
+        if case .point(let point) = geometry, !point.isEmpty { return try testPointWithGEOS(x: point.x, y: point.y) }
         let feature = try GEOSGeometry(geometry, context: context)
         switch mode {
         case .intersects: return try prepared.intersects(feature)
@@ -113,6 +104,12 @@ struct RegionFilter {
     @inline(__always)
     func testPoint(x: Double, y: Double) throws(GEOSError) -> Bool {
         if let grid, let inside = grid.isInside(x: x, y: y) { return inside }
+        return try testPointWithGEOS(x: x, y: y)
+    }
+
+    /// The exact test for a point feature, by GEOS's prepared point tests.
+    @inline(__always)
+    private func testPointWithGEOS(x: Double, y: Double) throws(GEOSError) -> Bool {
         switch mode {
         case .intersects: return try prepared.intersects(x: x, y: y)
         case .within: return try prepared.contains(x: x, y: y)
