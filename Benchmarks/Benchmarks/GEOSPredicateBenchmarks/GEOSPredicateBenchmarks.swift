@@ -57,34 +57,23 @@ let benchmarks: @Sendable () -> Void = {
         let star = try GEOSGeometry(unprepared.star, context: context)
         _ = try star.intersects(GEOSGeometry(.point(Point(x: 0, y: 0)), context: context))
 
-        var hits = 0
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            hits = 0
+        try measureBatches(benchmark, expected: unprepared.expectedHits) {
+            var hits = 0
             for i in unprepared.xs.indices {
                 let point = try GEOSGeometry(.point(Point(x: unprepared.xs[i], y: unprepared.ys[i])), context: context)
                 if try star.intersects(point) { hits += 1 }
             }
-            blackHole(hits)
+            return hits
         }
-        benchmark.stopMeasurement()
-        withExtendedLifetime((context, star)) {}
-        check(benchmark, hits, unprepared.expectedHits)
     }
 
     Benchmark("PointInPolygon.unprepared.C-API") { benchmark in
         let c = try CBaseline(ring: unprepared.ring)
         _ = try c.pointHits(xs: [0], ys: [0])
 
-        var hits = 0
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            hits = try c.pointHits(xs: unprepared.xs, ys: unprepared.ys)
-            blackHole(hits)
+        try measureBatches(benchmark, expected: unprepared.expectedHits) {
+            try c.pointHits(xs: unprepared.xs, ys: unprepared.ys)
         }
-        benchmark.stopMeasurement()
-        withExtendedLifetime(c) {}
-        check(benchmark, hits, unprepared.expectedHits)
     }
 
     // MARK: Point in polygon, prepared
@@ -94,18 +83,13 @@ let benchmarks: @Sendable () -> Void = {
         let prepared = try PreparedGeometry(points.star, context: context)
         _ = try prepared.intersects(x: 0, y: 0)
 
-        var hits = 0
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            hits = 0
+        try measureBatches(benchmark, expected: points.expectedHits) {
+            var hits = 0
             for i in points.xs.indices where try prepared.intersects(x: points.xs[i], y: points.ys[i]) {
                 hits += 1
             }
-            blackHole(hits)
+            return hits
         }
-        benchmark.stopMeasurement()
-        withExtendedLifetime((context, prepared)) {}
-        check(benchmark, hits, points.expectedHits)
     }
 
     // The object path: each point converted to a `GEOSGeometry` first, then
@@ -115,34 +99,23 @@ let benchmarks: @Sendable () -> Void = {
         let prepared = try PreparedGeometry(points.star, context: context)
         _ = try prepared.intersects(x: 0, y: 0)
 
-        var hits = 0
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            hits = 0
+        try measureBatches(benchmark, expected: points.expectedHits) {
+            var hits = 0
             for i in points.xs.indices {
                 let point = try GEOSGeometry(.point(Point(x: points.xs[i], y: points.ys[i])), context: context)
                 if try prepared.intersects(point) { hits += 1 }
             }
-            blackHole(hits)
+            return hits
         }
-        benchmark.stopMeasurement()
-        withExtendedLifetime((context, prepared)) {}
-        check(benchmark, hits, points.expectedHits)
     }
 
     Benchmark("PointInPolygon.prepared.C-API") { benchmark in
         let c = try CBaseline(ring: points.ring)
         _ = try c.preparedPointHits(xs: [0], ys: [0])
 
-        var hits = 0
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            hits = try c.preparedPointHits(xs: points.xs, ys: points.ys)
-            blackHole(hits)
+        try measureBatches(benchmark, expected: points.expectedHits) {
+            try c.preparedPointHits(xs: points.xs, ys: points.ys)
         }
-        benchmark.stopMeasurement()
-        withExtendedLifetime(c) {}
-        check(benchmark, hits, points.expectedHits)
     }
 
     // The C loop with the same envelope pre-check SieveGEOS makes (every point of this batch
@@ -151,15 +124,9 @@ let benchmarks: @Sendable () -> Void = {
         let c = try CBaseline(ring: points.ring)
         _ = try c.preparedPointHitsWithEnvelope(xs: [0], ys: [0])
 
-        var hits = 0
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            hits = try c.preparedPointHitsWithEnvelope(xs: points.xs, ys: points.ys)
-            blackHole(hits)
+        try measureBatches(benchmark, expected: points.expectedHits) {
+            try c.preparedPointHitsWithEnvelope(xs: points.xs, ys: points.ys)
         }
-        benchmark.stopMeasurement()
-        withExtendedLifetime(c) {}
-        check(benchmark, hits, points.expectedHits)
     }
 
     // MARK: Polygon against polygon
@@ -169,18 +136,13 @@ let benchmarks: @Sendable () -> Void = {
         let star = try GEOSGeometry(squares.star, context: context)
         let others = try squares.squares.map { square throws(GEOSError) in try GEOSGeometry(square, context: context) }
 
-        var hits = 0
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            hits = 0
+        try measureBatches(benchmark, expected: squares.expectedHits) {
+            var hits = 0
             for other in others where try star.intersects(other) {
                 hits += 1
             }
-            blackHole(hits)
+            return hits
         }
-        benchmark.stopMeasurement()
-        withExtendedLifetime((context, star, others)) {}
-        check(benchmark, hits, squares.expectedHits)
     }
 
     Benchmark("PolygonPolygon.unprepared.C-API") { benchmark in
@@ -188,14 +150,9 @@ let benchmarks: @Sendable () -> Void = {
         let others = try c.squares(xs: squares.xs, ys: squares.ys, sides: squares.sides)
         defer { c.destroy(others) }
 
-        var hits = 0
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            hits = try c.polygonHits(others)
-            blackHole(hits)
+        try measureBatches(benchmark, expected: squares.expectedHits) {
+            try c.polygonHits(others)
         }
-        benchmark.stopMeasurement()
-        check(benchmark, hits, squares.expectedHits)
     }
 
     Benchmark("PolygonPolygon.prepared.SieveGEOS") { benchmark in
@@ -204,18 +161,13 @@ let benchmarks: @Sendable () -> Void = {
         let others = try squares.squares.map { square throws(GEOSError) in try GEOSGeometry(square, context: context) }
         _ = try prepared.intersects(others[0])
 
-        var hits = 0
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            hits = 0
+        try measureBatches(benchmark, expected: squares.expectedHits) {
+            var hits = 0
             for other in others where try prepared.intersects(other) {
                 hits += 1
             }
-            blackHole(hits)
+            return hits
         }
-        benchmark.stopMeasurement()
-        withExtendedLifetime((context, prepared, others)) {}
-        check(benchmark, hits, squares.expectedHits)
     }
 
     Benchmark("PolygonPolygon.prepared.C-API") { benchmark in
@@ -224,19 +176,28 @@ let benchmarks: @Sendable () -> Void = {
         defer { c.destroy(others) }
         _ = try c.preparedPolygonHits(Array(others.prefix(1)))
 
-        var hits = 0
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            hits = try c.preparedPolygonHits(others)
-            blackHole(hits)
+        try measureBatches(benchmark, expected: squares.expectedHits) {
+            try c.preparedPolygonHits(others)
         }
-        benchmark.stopMeasurement()
-        check(benchmark, hits, squares.expectedHits)
     }
 }
 
 /// Fails the benchmark when its last batch found a different number of hits than the C
 /// baseline did on the same data.
+/// Times `batch` (which returns its hit count) over the benchmark's iterations, then checks the
+/// last count against the C baseline's. The closure keeps the context and geometries it uses
+/// alive until the measurement is over.
+func measureBatches(_ benchmark: Benchmark, expected: Int, _ batch: () throws -> Int) rethrows {
+    var hits = 0
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+        hits = try batch()
+        blackHole(hits)
+    }
+    benchmark.stopMeasurement()
+    check(benchmark, hits, expected)
+}
+
 func check(_ benchmark: Benchmark, _ hits: Int, _ expected: Int) {
     if hits != expected {
         benchmark.error("\(benchmark.name): \(hits) hits, the C baseline found \(expected)")
