@@ -1,159 +1,277 @@
 extension QuadTree {
-    /// Replaces the contents with the given items (`boxes` holds four values per id, aligned
-    /// with `ids`; every box indexable).
-    mutating func bulkLoad(ids: [UInt32], boxes: [Double]) {
+    /// An item during a bulk load: its Z-order key on the root cell's grid, its id, and its
+    /// lower corner, which is all of a point's box: the sort carries points' coordinates along,
+    /// so filling the leaves reads the input arrays again only for items with a real box.
+    struct BuildEntry {
+        var key: UInt64
+        var x: Double
+        var y: Double
+        var id: UInt32
+        var isPoint: Bool
+
+        static let zero = BuildEntry(key: 0, x: 0, y: 0, id: 0, isPoint: true)
+    }
+
+    /// A leaf made by a bulk load: its node and its slots (`lower ..< upper` of the sorted items).
+    private struct BuiltLeaf {
+        var node: Int32
+        var lower: Int
+        var upper: Int
+    }
+
+    /// Replaces the contents with the items `ids` (all of `0 ..< xmin.count` when `nil`), whose
+    /// envelopes are `xmin[id] … ymax[id]`; items whose box is not indexable are left out.
+    mutating func bulkLoad(ids: [UInt32]?, xmin: [Double], ymin: [Double], xmax: [Double], ymax: [Double]) {
         self = QuadTree()
-        guard !ids.isEmpty else { return }
-        let n = ids.count
-        var order = ids
-        var centerX = [Double](repeating: 0, count: n)
-        var centerY = [Double](repeating: 0, count: n)
-        // Where each item's box is in `boxes`, or -1 for a point (its box is its centre, so
-        // filling the leaves needs no random access into `boxes`).
-        var boxOf = [Int32](repeating: 0, count: n)
+        precondition(ids != nil || xmin.count <= Int(UInt32.max) + 1, "too many items for 32-bit ids")
+        let candidates = ids?.count ?? xmin.count
+        @inline(__always) func id(_ k: Int) -> UInt32 { ids?[k] ?? UInt32(truncatingIfNeeded: k) }
+
+        // The bounds of the indexable items' centres.
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for i in 0..<n {
-            let x0 = boxes[i * 4], y0 = boxes[i * 4 + 1], x1 = boxes[i * 4 + 2], y1 = boxes[i * 4 + 3]
-            let isPoint = x0 == x1 && y0 == y1
-            let cx = isPoint ? x0 : x0 / 2 + x1 / 2
-            let cy = isPoint ? y0 : y0 / 2 + y1 / 2
-            centerX[i] = cx
-            centerY[i] = cy
-            boxOf[i] = isPoint ? -1 : Int32(i)
+        var kept = 0
+        var largestID: UInt32 = 0
+        for k in 0..<candidates {
+            let i = Int(id(k))
+            let x0 = xmin[i], y0 = ymin[i], x1 = xmax[i], y1 = ymax[i]
+            guard Self.isIndexable(x0, y0, x1, y1) else { continue }
+            let cx = x0 / 2 + x1 / 2, cy = y0 / 2 + y1 / 2
             minX = Swift.min(minX, cx)
             maxX = Swift.max(maxX, cx)
             minY = Swift.min(minY, cy)
             maxY = Swift.max(maxY, cy)
+            kept += 1
+            largestID = Swift.max(largestID, UInt32(i))
         }
-        let cell = Self.rootCell(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
-        let side = cell.side
-        originX = cell.x
-        originY = cell.y
-        size = side
-        let blocksNeeded = n / (Self.blockCapacity / 2) + 16
-        blockCounts.reserveCapacity(blocksNeeded)
-        blockNext.reserveCapacity(blocksNeeded)
-        slotIDs.reserveCapacity(blocksNeeded * Self.blockCapacity)
-        slotBoxes.reserveCapacity(blocksNeeded * Self.blockCapacity * 4)
-        nodeFirstBlock.reserveCapacity(blocksNeeded * 2)
-        nodeCells.reserveCapacity(blocksNeeded * 6)
-        nodeBoxes.reserveCapacity(blocksNeeded * 8)
-        nodeChildren.reserveCapacity(blocksNeeded * 8)
-        slotOfID = [Int32](repeating: -1, count: Int(ids.max() ?? 0) + 1)
+        guard kept > 0 else { return }
+        let grid = Self.gridRootCell(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+        (originX, originY, size) = (grid.x, grid.y, grid.side)
 
+        // Every item's key, then the keys in Z order.
+        let unit = grid.side / Double(1 << grid.keyBits)
+        let limit = Int64(1 << grid.keyBits) - 1
+        var entries = [BuildEntry](repeating: .zero, count: kept)
+        entries.withUnsafeMutableBufferPointer { entries in
+            var next = 0
+            for k in 0..<candidates {
+                let i = Int(id(k))
+                let x0 = xmin[i], y0 = ymin[i], x1 = xmax[i], y1 = ymax[i]
+                guard Self.isIndexable(x0, y0, x1, y1) else { continue }
+                let gx = Self.gridIndex(x0 / 2 + x1 / 2, origin: grid.x, unit: unit, limit: limit)
+                let gy = Self.gridIndex(y0 / 2 + y1 / 2, origin: grid.y, unit: unit, limit: limit)
+                entries[next] = BuildEntry(
+                    key: Self.spreadBits(gx) | Self.spreadBits(gy) << 1, x: x0, y: y0, id: UInt32(i), isPoint: x0 == x1 && y0 == y1)
+                next += 1
+            }
+        }
+        Self.sortByKey(&entries, keyBits: 2 * grid.keyBits)
+
+        let leaves = buildNodes(entries, keyBits: grid.keyBits)
+        fillLeaves(leaves, entries, largestID: Int(largestID), xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)
+        // Children come after their parents, so one backward pass grows every box from below.
+        for node in stride(from: nodeItems.count - 1, through: 0, by: -1) {
+            let b = node * 4
+            for k in 0..<4 where nodeChildren[b + k] >= 0 {
+                let c = Int(nodeChildren[b + k]) * 4
+                expandNode(Int32(node), nodeBoxes[c], nodeBoxes[c + 1], nodeBoxes[c + 2], nodeBoxes[c + 3])
+            }
+        }
+        count = kept
+    }
+
+    /// The nodes over the sorted entries: a range splits by the next two key bits (its items'
+    /// quadrants) while it holds more than a leaf's worth and key bits remain. The four
+    /// children of a node are created together, so siblings are neighbours in the node arrays.
+    /// - Returns: the leaves, in Z order.
+    private mutating func buildNodes(_ entries: [BuildEntry], keyBits: Int) -> [BuiltLeaf] {
+        let estimate = entries.count / 8 + 16
+        nodeBoxes.reserveCapacity(estimate * 4)
+        nodeCells.reserveCapacity(estimate * 3)
+        nodeChildren.reserveCapacity(estimate * 4)
+        nodeItems.reserveCapacity(estimate)
+        var leaves: [BuiltLeaf] = []
+        leaves.reserveCapacity(estimate)
         struct Work {
             var node: Int32
             var lower: Int
             var upper: Int
-            var x: Double
-            var y: Double
-            var side: Double
             var depth: Int
         }
-        root = newNode(x: originX, y: originY, side: side)
-        var stack = [Work(node: root, lower: 0, upper: n, x: originX, y: originY, side: side, depth: 0)]
-        while let work = stack.popLast() {
-            if work.upper - work.lower <= Self.blockCapacity || work.depth >= Self.maximumDepth {
-                fillLeaf(
-                    work.node, ids: order[work.lower..<work.upper], boxOf: boxOf[work.lower..<work.upper],
-                    centerX: centerX[work.lower..<work.upper], centerY: centerY[work.lower..<work.upper], boxes: boxes)
-                continue
+        root = newNode(x: originX, y: originY, side: size)
+        var stack = [Work(node: root, lower: 0, upper: entries.count, depth: 0)]
+        entries.withUnsafeBufferPointer { entries in
+            while let work = stack.popLast() {
+                if work.upper - work.lower <= Self.leafCapacity || work.depth >= keyBits {
+                    leaves.append(BuiltLeaf(node: work.node, lower: work.lower, upper: work.upper))
+                    continue
+                }
+                // All keys of the range agree above this level, so its quadrant digit ascends.
+                let shift = UInt64(2 * (keyBits - 1 - work.depth))
+                var bounds = (work.lower, work.lower, work.lower, work.lower, work.upper)
+                func firstIndex(from lower: Int, withDigitAtLeast digit: UInt64) -> Int {
+                    var low = lower, high = work.upper
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if (entries[middle].key >> shift) & 3 < digit { low = middle + 1 } else { high = middle }
+                    }
+                    return low
+                }
+                bounds.1 = firstIndex(from: work.lower, withDigitAtLeast: 1)
+                bounds.2 = firstIndex(from: bounds.1, withDigitAtLeast: 2)
+                bounds.3 = firstIndex(from: bounds.2, withDigitAtLeast: 3)
+                let edges = [bounds.0, bounds.1, bounds.2, bounds.3, bounds.4]
+                let cell = cell(of: work.node)
+                var children: [Work] = []
+                for quadrant in 0..<4 where edges[quadrant + 1] > edges[quadrant] {
+                    let childCell = Self.quadrantCell(quadrant, of: cell)
+                    let child = newNode(x: childCell.x, y: childCell.y, side: childCell.side)
+                    nodeChildren[Int(work.node) * 4 + quadrant] = child
+                    children.append(Work(node: child, lower: edges[quadrant], upper: edges[quadrant + 1], depth: work.depth + 1))
+                }
+                stack.append(contentsOf: children.reversed())
             }
-            let midX = work.x + work.side / 2, midY = work.y + work.side / 2
-            // Partition into [SW | NW | SE | NE] by x first, then y within each half.
-            func partition(_ lower: Int, _ upper: Int, _ goesFirst: (Int) -> Bool) -> Int {
-                var i = lower, j = upper - 1
-                while true {
-                    while i <= j && goesFirst(i) { i += 1 }
-                    while i <= j && !goesFirst(j) { j -= 1 }
-                    if i >= j { return i }
-                    order.swapAt(i, j)
-                    centerX.swapAt(i, j)
-                    centerY.swapAt(i, j)
-                    boxOf.swapAt(i, j)
-                    i += 1
-                    j -= 1
+        }
+        return leaves
+    }
+
+    /// Writes the sorted items into the item arrays, slot `k` for entry `k` (so every leaf's
+    /// range is its slice of the entries, full, and the leaves are packed in Z order), fills the
+    /// id tables, and sets each leaf's box and range.
+    private mutating func fillLeaves(
+        _ leaves: [BuiltLeaf], _ entries: [BuildEntry], largestID: Int,
+        xmin: [Double], ymin: [Double], xmax: [Double], ymax: [Double]
+    ) {
+        let n = entries.count
+        var ids = [UInt32](repeating: 0, count: n)
+        var low = [Double](repeating: 0, count: 2 * n)
+        var high = [Double](repeating: 0, count: 2 * n)
+        var slots = [Int32](repeating: -1, count: largestID + 1)
+        var owners = [Int32](repeating: -1, count: largestID + 1)
+        var ranges = nodeItems
+        var boxes = nodeBoxes
+        ids.withUnsafeMutableBufferPointer { ids in
+            low.withUnsafeMutableBufferPointer { low in
+                high.withUnsafeMutableBufferPointer { high in
+                    slots.withUnsafeMutableBufferPointer { slots in
+                        owners.withUnsafeMutableBufferPointer { owners in
+                            entries.withUnsafeBufferPointer { entries in
+                                for leaf in leaves {
+                                    var bx0 = Double.infinity, by0 = Double.infinity, bx1 = -Double.infinity, by1 = -Double.infinity
+                                    var hasBoxes = false
+                                    for k in leaf.lower..<leaf.upper {
+                                        let entry = entries[k]
+                                        let id = entry.id
+                                        let i = Int(id)
+                                        let x0 = entry.x, y0 = entry.y
+                                        let (x1, y1) = entry.isPoint ? (x0, y0) : (xmax[i], ymax[i])
+                                        ids[k] = id
+                                        low[2 * k] = x0
+                                        low[2 * k + 1] = y0
+                                        high[2 * k] = x1
+                                        high[2 * k + 1] = y1
+                                        slots[i] = Int32(k)
+                                        owners[i] = leaf.node
+                                        hasBoxes = hasBoxes || !entry.isPoint
+                                        bx0 = Swift.min(bx0, x0)
+                                        by0 = Swift.min(by0, y0)
+                                        bx1 = Swift.max(bx1, x1)
+                                        by1 = Swift.max(by1, y1)
+                                    }
+                                    let count = Int32(leaf.upper - leaf.lower)
+                                    ranges[Int(leaf.node)] = ItemRange(
+                                        start: Int32(leaf.lower), count: count, capacity: count, hasBoxes: hasBoxes)
+                                    let b = Int(leaf.node) * 4
+                                    (boxes[b], boxes[b + 1], boxes[b + 2], boxes[b + 3]) = (bx0, by0, bx1, by1)
+                                }
+                            }
+                        }
+                    }
                 }
             }
-            let west = partition(work.lower, work.upper) { centerX[$0] < midX }
-            let southWest = partition(work.lower, west) { centerY[$0] < midY }
-            let southEast = partition(west, work.upper) { centerY[$0] < midY }
-            let ranges = [
-                (0, work.lower, southWest), (1, west, southEast), (2, southWest, west), (3, southEast, work.upper),
-            ]
-            for (quadrant, lower, upper) in ranges where upper > lower {
-                let cell = Self.quadrantCell(quadrant, of: (work.x, work.y, work.side))
-                let child = newNode(x: cell.x, y: cell.y, side: cell.side)
-                nodeChildren[Int(work.node) * 4 + quadrant] = child
-                stack.append(
-                    Work(node: child, lower: lower, upper: upper, x: cell.x, y: cell.y, side: cell.side, depth: work.depth + 1))
-            }
         }
-        count = n
-        // Children always come after their parent: fold boxes upwards in reverse order.
-        for node in stride(from: nodeFirstBlock.count - 1, through: 0, by: -1) where nodeFirstBlock[node] < 0 {
-            for k in 0..<4 {
-                let child = nodeChildren[node * 4 + k]
-                guard child >= 0 else { continue }
-                let c = Int(child) * 4
-                expandNode(Int32(node), nodeBoxes[c], nodeBoxes[c + 1], nodeBoxes[c + 2], nodeBoxes[c + 3])
+        (itemIDs, itemLow, itemHigh, slotOfID, leafOfID) = (ids, low, high, slots, owners)
+        (nodeItems, nodeBoxes) = (ranges, boxes)
+    }
+
+    /// The grid column (or row) of a centre: `⌊(c − origin) / unit⌋` clamped to `0 … limit`,
+    /// corrected by one where the subtraction rounded across a grid line. The grid lines are
+    /// exact (see ``gridRootCell(minX:minY:maxX:maxY:)``), so the result is exactly the cell
+    /// that comparing `c` with the lines gives, which is what the tree's quadrant tests do.
+    @inline(__always)
+    static func gridIndex(_ c: Double, origin: Double, unit: Double, limit: Int64) -> UInt64 {
+        var k = Swift.min(Swift.max(Int64(((c - origin) / unit).rounded(.down)), 0), limit)
+        if k > 0 && c < origin + Double(k) * unit {
+            k -= 1
+        } else if k < limit && c >= origin + Double(k + 1) * unit {
+            k += 1
+        }
+        return UInt64(k)
+    }
+
+    /// Spreads the low 32 bits of `v` to the even bits of the result (a Morton code's half).
+    @inline(__always)
+    static func spreadBits(_ v: UInt64) -> UInt64 {
+        var x = v & 0xFFFF_FFFF
+        x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF
+        x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF
+        x = (x | (x << 4)) & 0x0F0F_0F0F_0F0F_0F0F
+        x = (x | (x << 2)) & 0x3333_3333_3333_3333
+        x = (x | (x << 1)) & 0x5555_5555_5555_5555
+        return x
+    }
+
+    /// Sorts the entries by the top `keyBits` bits of their keys, most significant byte first,
+    /// leaving a range unsorted once it holds at most a leaf's worth of items (the tree never
+    /// splits such a range, so its order does not matter).
+    static func sortByKey(_ entries: inout [BuildEntry], keyBits: Int) {
+        let n = entries.count
+        var scratch = [BuildEntry](repeating: .zero, count: n)
+        var work: [(lower: Int, upper: Int, top: Int)] = [(0, n, keyBits)]
+        var counts = [Int](repeating: 0, count: 256)
+        entries.withUnsafeMutableBufferPointer { entries in
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                counts.withUnsafeMutableBufferPointer { counts in
+                    while let (lower, upper, top) = work.popLast() {
+                        guard upper - lower > leafCapacity, top > 0 else { continue }
+                        let width = Swift.min(8, top)
+                        let shift = UInt64(top - width)
+                        let mask = UInt64(1 << width - 1)
+                        for d in 0..<256 { counts[d] = 0 }
+                        for k in lower..<upper { counts[Int((entries[k].key >> shift) & mask)] += 1 }
+                        if counts[Int((entries[lower].key >> shift) & mask)] == upper - lower {
+                            work.append((lower, upper, top - width))  // one digit: nothing to move
+                            continue
+                        }
+                        var offset = lower
+                        for d in 0..<256 {
+                            let size = counts[d]
+                            counts[d] = offset
+                            if size > leafCapacity { work.append((offset, offset + size, top - width)) }
+                            offset += size
+                        }
+                        for k in lower..<upper {
+                            let d = Int((entries[k].key >> shift) & mask)
+                            scratch[counts[d]] = entries[k]
+                            counts[d] += 1
+                        }
+                        for k in lower..<upper { entries[k] = scratch[k] }
+                    }
+                }
             }
         }
     }
 
-    /// Writes the items of a new leaf straight into fresh blocks (the bulk-load twin of
-    /// ``appendToLeaf(_:id:_:_:_:_:)``), and sets the leaf's box.
-    private mutating func fillLeaf(
-        _ node: Int32, ids: ArraySlice<UInt32>, boxOf: ArraySlice<Int32>, centerX: ArraySlice<Double>,
-        centerY: ArraySlice<Double>, boxes: [Double]
-    ) {
-        var bx0 = Double.infinity, by0 = Double.infinity, bx1 = -Double.infinity, by1 = -Double.infinity
-        var block = newBlock()
-        nodeFirstBlock[Int(node)] = block
-        var position = 0
-        for k in ids.indices {
-            if position == Self.blockCapacity {
-                let next = newBlock()
-                blockCounts[Int(block)] = Int32(position)
-                blockNext[Int(block)] = next
-                block = next
-                position = 0
-            }
-            let x0: Double, y0: Double, x1: Double, y1: Double
-            let b = Int(boxOf[k])
-            if b < 0 {
-                (x0, y0, x1, y1) = (centerX[k], centerY[k], centerX[k], centerY[k])
-            } else {
-                (x0, y0, x1, y1) = (boxes[b * 4], boxes[b * 4 + 1], boxes[b * 4 + 2], boxes[b * 4 + 3])
-            }
-            let slot = Int(block) * Self.blockCapacity + position
-            slotIDs[slot] = ids[k]
-            slotBoxes[slot * 4] = x0
-            slotBoxes[slot * 4 + 1] = y0
-            slotBoxes[slot * 4 + 2] = x1
-            slotBoxes[slot * 4 + 3] = y1
-            slotOfID[Int(ids[k])] = Int32(slot)
-            bx0 = Swift.min(bx0, x0)
-            by0 = Swift.min(by0, y0)
-            bx1 = Swift.max(bx1, x1)
-            by1 = Swift.max(by1, y1)
-            position += 1
-        }
-        blockCounts[Int(block)] = Int32(position)
-        expandNode(node, bx0, by0, bx1, by1)
-    }
-
-    /// Rebuilds the tree from its current items: tight boxes, no empty blocks, balanced leaves.
+    /// Rebuilds the tree from its current items: tight boxes, no garbage, balanced leaves.
     public mutating func rebuild() {
+        let n = slotOfID.count
         var ids: [UInt32] = []
-        var boxes: [Double] = []
         ids.reserveCapacity(count)
-        boxes.reserveCapacity(count * 4)
+        var xmin = [Double](repeating: .nan, count: n), ymin = xmin, xmax = xmin, ymax = xmin
         for (id, slot) in slotOfID.enumerated() where slot >= 0 {
             ids.append(UInt32(id))
-            let s = Int(slot) * 4
-            boxes.append(contentsOf: slotBoxes[s..<(s + 4)])
+            let s = Int(slot) * 2
+            (xmin[id], ymin[id], xmax[id], ymax[id]) = (itemLow[s], itemLow[s + 1], itemHigh[s], itemHigh[s + 1])
         }
-        bulkLoad(ids: ids, boxes: boxes)
+        bulkLoad(ids: ids, xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)
     }
 }

@@ -41,7 +41,7 @@ extension QuadTree {
             case .inside:
                 forEachItem(below: node, inside)
             case .boundary:
-                if nodeFirstBlock[Int(node)] >= 0 {
+                if nodeItems[Int(node)].isLeaf {
                     forEachItem(below: node, boundary)
                 } else {
                     for k in 0..<4 where nodeChildren[b + k] >= 0 { stack.append(nodeChildren[b + k]) }
@@ -54,17 +54,13 @@ extension QuadTree {
     func forEachItem(below node: Int32, _ body: (UInt32) -> Void) {
         var stack: [Int32] = [node]
         while let current = stack.popLast() {
-            var block = nodeFirstBlock[Int(current)]
-            if block < 0 {
-                let b = Int(current) * 4
-                for k in 0..<4 where nodeChildren[b + k] >= 0 { stack.append(nodeChildren[b + k]) }
+            let range = nodeItems[Int(current)]
+            if range.isLeaf {
+                for slot in range.slots { body(itemIDs[slot]) }
                 continue
             }
-            while block >= 0 {
-                let base = Int(block) * Self.blockCapacity
-                for slot in base..<(base + Int(blockCounts[Int(block)])) { body(slotIDs[slot]) }
-                block = blockNext[Int(block)]
-            }
+            let b = Int(current) * 4
+            for k in 0..<4 where nodeChildren[b + k] >= 0 { stack.append(nodeChildren[b + k]) }
         }
     }
 }

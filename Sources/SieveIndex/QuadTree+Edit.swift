@@ -15,20 +15,18 @@ extension QuadTree {
         guard Self.isIndexable(x0, y0, x1, y1) else { return false }
         let cx = x0 / 2 + x1 / 2, cy = y0 / 2 + y1 / 2
         if root < 0 {
-            let cell = Self.rootCell(minX: cx, minY: cy, maxX: cx, maxY: cy)
-            originX = cell.x
-            originY = cell.y
-            size = cell.side
+            let cell = Self.gridRootCell(minX: cx, minY: cy, maxX: cx, maxY: cy)
+            (originX, originY, size) = (cell.x, cell.y, cell.side)
             root = newNode(x: originX, y: originY, side: size)
-            nodeFirstBlock[Int(root)] = newBlock()
+            makeLeaf(root, capacity: Self.grownCapacity(for: 0))
         }
         growRoot(toContain: cx, cy)
         var node = root
         var depth = 0
         while true {
             expandNode(node, x0, y0, x1, y1)
-            if nodeFirstBlock[Int(node)] >= 0 {
-                if depth >= Self.maximumDepth || leafCount(node) < Self.blockCapacity {
+            if nodeItems[Int(node)].isLeaf {
+                if depth >= Self.maximumDepth || nodeItems[Int(node)].count < Int32(Self.leafCapacity) {
                     appendToLeaf(node, id: id, x0, y0, x1, y1)
                     break
                 }
@@ -38,27 +36,28 @@ extension QuadTree {
             depth += 1
         }
         count += 1
+        compactItemsIfWorthIt()
         checkInvariantsInDebug()
         return true
     }
 
     /// Removes `id`.
     /// - Returns: whether it was there.
-    /// - Complexity: O(1): the item's slot is looked up and the block's last item moves into it.
+    /// - Complexity: O(1): the item's slot is looked up and the leaf's last item moves into it.
     @discardableResult
     public mutating func remove(_ id: UInt32) -> Bool {
         guard contains(id) else { return false }
         let slot = Int(slotOfID[Int(id)])
-        let block = slot / Self.blockCapacity
-        let last = block * Self.blockCapacity + Int(blockCounts[block]) - 1
+        let leaf = leafOfID[Int(id)]
+        let range = nodeItems[Int(leaf)]
+        let last = Int(range.start) + Int(range.count) - 1
         if slot != last {
-            let moved = slotIDs[last]
-            slotIDs[slot] = moved
-            for k in 0..<4 { slotBoxes[slot * 4 + k] = slotBoxes[last * 4 + k] }
-            slotOfID[Int(moved)] = Int32(slot)
+            let moved = itemIDs[last]
+            storeItem(slot, leaf: leaf, id: moved, itemLow[last * 2], itemLow[last * 2 + 1], itemHigh[last * 2], itemHigh[last * 2 + 1])
         }
-        blockCounts[block] -= 1
+        nodeItems[Int(leaf)].count -= 1
         slotOfID[Int(id)] = -1
+        leafOfID[Int(id)] = -1
         count -= 1
         checkInvariantsInDebug()
         return true
@@ -101,26 +100,21 @@ extension QuadTree {
         if child < 0 {
             let childCell = Self.quadrantCell(quadrant, of: cell)
             child = newNode(x: childCell.x, y: childCell.y, side: childCell.side)
-            nodeFirstBlock[Int(child)] = newBlock()
+            makeLeaf(child, capacity: 0)
             nodeChildren[Int(node) * 4 + quadrant] = child
         }
         return child
     }
 
-    /// Turns leaf `node` into an inner node, its items spread over leaf children by centre.
+    /// Turns leaf `node` into an inner node, its items spread over leaf children by centre; its
+    /// range becomes garbage.
     private mutating func split(_ node: Int32) {
-        var items: [(UInt32, Double, Double, Double, Double)] = []
-        var block = nodeFirstBlock[Int(node)]
-        while block >= 0 {
-            for k in 0..<Int(blockCounts[Int(block)]) {
-                let slot = Int(block) * Self.blockCapacity + k
-                items.append((slotIDs[slot], slotBoxes[slot * 4], slotBoxes[slot * 4 + 1], slotBoxes[slot * 4 + 2], slotBoxes[slot * 4 + 3]))
-            }
-            let next = blockNext[Int(block)]
-            freeBlocks.append(block)
-            block = next
+        let range = nodeItems[Int(node)]
+        let items = range.slots.map { slot in
+            (itemIDs[slot], itemLow[slot * 2], itemLow[slot * 2 + 1], itemHigh[slot * 2], itemHigh[slot * 2 + 1])
         }
-        nodeFirstBlock[Int(node)] = -1
+        nodeItems[Int(node)] = .inner
+        garbageSlots += Int(range.capacity)
         for (id, x0, y0, x1, y1) in items {
             appendToLeaf(childForInsert(node, x0 / 2 + x1 / 2, y0 / 2 + y1 / 2), id: id, x0, y0, x1, y1)
         }

@@ -6,10 +6,10 @@ extension QuadTree {
     ///
     /// Subtrees whose box lies inside the window are swept whole, without testing their items.
     public func query(intersecting window: Envelope, into results: inout [UInt32]) {
-        search(window) { id in
-            results.append(id)
-            return true
-        }
+        var visitor = AppendingVisitor(ids: [])
+        swap(&visitor.ids, &results)
+        search(window, &visitor)
+        swap(&visitor.ids, &results)
     }
 
     /// The ids whose envelope intersects `window`.
@@ -23,12 +23,17 @@ extension QuadTree {
     /// - Returns: `false` when `body` stopped the search.
     @discardableResult
     public func forEach(intersecting window: Envelope, _ body: (UInt32) -> Bool) -> Bool {
-        search(window, body)
+        withoutActuallyEscaping(body) { body in
+            var visitor = CallingVisitor(body: body)
+            return search(window, &visitor)
+        }
     }
 
     /// Whether any envelope intersects `window` (stops at the first).
     public func anyIntersects(_ window: Envelope) -> Bool {
-        !search(window) { _ in false }
+        var visitor = FirstHitVisitor()
+        search(window, &visitor)
+        return visitor.found
     }
 
     /// Appends to `results` every id whose envelope lies within `radius` of `(x, y)`: the
@@ -36,7 +41,10 @@ extension QuadTree {
     /// circle, not a square).
     public func query(nearX x: Double, y: Double, radius: Double, into results: inout [UInt32]) {
         guard radius >= 0, x.isFinite, y.isFinite else { return }
-        searchRadius(x, y, radius) { results.append($0) }
+        var visitor = AppendingVisitor(ids: [])
+        swap(&visitor.ids, &results)
+        searchRadius(x, y, radius, &visitor)
+        swap(&visitor.ids, &results)
     }
 
     /// The `k` ids whose envelopes are nearest to `(x, y)` (distance from the point to the
@@ -74,16 +82,12 @@ extension QuadTree {
     /// Pushes a node's children, or a leaf's items, onto the heap.
     private func expand(_ entry: MinHeap.Entry, _ heap: inout MinHeap, _ x: Double, _ y: Double) {
         let node = Int(entry.key)
-        if nodeFirstBlock[node] >= 0 {
-            var block = nodeFirstBlock[node]
-            while block >= 0 {
-                for k in 0..<Int(blockCounts[Int(block)]) {
-                    let slot = Int(block) * Self.blockCapacity + k
-                    let s = slot * 4
-                    let d = Self.squaredDistance(x, y, slotBoxes[s], slotBoxes[s + 1], slotBoxes[s + 2], slotBoxes[s + 3])
-                    heap.push(d, key: -1, id: slotIDs[slot])
-                }
-                block = blockNext[Int(block)]
+        let range = nodeItems[node]
+        if range.isLeaf {
+            for slot in range.slots {
+                let s = slot * 2
+                let d = Self.squaredDistance(x, y, itemLow[s], itemLow[s + 1], itemHigh[s], itemHigh[s + 1])
+                heap.push(d, key: -1, id: itemIDs[slot])
             }
             return
         }
@@ -103,119 +107,132 @@ extension QuadTree {
         return dx * dx + dy * dy
     }
 
-    /// The window search: explicit stack (on the thread's stack, no allocation), per-axis early
-    /// rejection, whole-subtree sweeps for nodes inside the window.
-    /// - Returns: `false` when `visit` stopped it.
+    /// The squared distance from a point to a box's farthest corner: no point of the box is
+    /// farther. Each coordinate difference is one subtraction, like ``squaredDistance(_:_:_:_:_:_:)``'s,
+    /// so (rounding being monotonic) no item inside the box computes a larger distance.
     @inline(__always)
-    func search(_ window: Envelope, _ visit: (UInt32) -> Bool) -> Bool {
+    static func squaredFarthestDistance(_ x: Double, _ y: Double, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Double {
+        let dx = Swift.max(x - x0, x1 - x)
+        let dy = Swift.max(y - y0, y1 - y)
+        return dx * dx + dy * dy
+    }
+
+    /// The window search: explicit stack (on the thread's stack, no allocation), children tested
+    /// before they are pushed, whole-subtree sweeps for nodes inside the window, and leaves of
+    /// points scanned from their lower corners alone.
+    /// - Returns: `false` when the visitor stopped it.
+    @inline(__always) @discardableResult
+    func search<Visitor: SearchVisitor>(_ window: Envelope, _ visitor: inout Visitor) -> Bool {
         guard root >= 0, count > 0, !window.isEmpty else { return true }
         let qx0 = window.xmin, qy0 = window.ymin, qx1 = window.xmax, qy1 = window.ymax
-        return withSearchBuffers { nodeBoxes, children, firstBlock, blockCounts, blockNext, ids, boxes, stack in
-            var top = 0
+        return withSearchView { view in
+            let boxes = view.boxes, children = view.children, items = view.items, stack = view.stack
+            let ids = view.ids, low = view.low, high = view.high
+            @inline(__always) func intersects(_ node: Int32) -> Bool {
+                let b = Int(node) &* 4
+                return boxes[b] <= qx1 && boxes[b &+ 1] <= qy1 && boxes[b &+ 2] >= qx0 && boxes[b &+ 3] >= qy0
+            }
+            guard intersects(root) else { return true }
             stack[0] = root
-            top = 1
-            let capacity = Self.blockCapacity
+            var top = 1
             while top > 0 {
                 top &-= 1
                 let node = stack[top]
                 let b = Int(node) &* 4
-                let x0 = nodeBoxes[b]
-                if x0 > qx1 { continue }
-                let y0 = nodeBoxes[b &+ 1]
-                if y0 > qy1 { continue }
-                let x1 = nodeBoxes[b &+ 2]
-                if x1 < qx0 { continue }
-                let y1 = nodeBoxes[b &+ 3]
-                if y1 < qy0 { continue }
-                if x0 >= qx0 && y0 >= qy0 && x1 <= qx1 && y1 <= qy1 {
-                    // Everything below lies inside the window: sweep it, using the stack's top
-                    // part (the pending nodes below `top` stay untouched).
-                    var sweepTop = top
-                    stack[sweepTop] = node
-                    sweepTop &+= 1
-                    while sweepTop > top {
-                        sweepTop &-= 1
-                        let inner = stack[sweepTop]
-                        var block = firstBlock[Int(inner)]
-                        if block < 0 {
-                            let c = Int(inner) &* 4
-                            for k in 0..<4 where children[c &+ k] >= 0 {
-                                stack[sweepTop] = children[c &+ k]
-                                sweepTop &+= 1
-                            }
-                            continue
-                        }
-                        while block >= 0 {
-                            let base = Int(block) &* capacity
-                            for slot in base..<(base &+ Int(blockCounts[Int(block)])) where !visit(ids[slot]) {
-                                return false
-                            }
-                            block = blockNext[Int(block)]
+                if boxes[b] >= qx0 && boxes[b &+ 1] >= qy0 && boxes[b &+ 2] <= qx1 && boxes[b &+ 3] <= qy1 {
+                    guard view.sweep(node, stackTop: top, &visitor) else { return false }
+                    continue
+                }
+                let range = items[Int(node)]
+                guard range.isLeaf else {
+                    for k in 0..<4 {
+                        let child = children[b &+ k]
+                        if child >= 0 && intersects(child) {
+                            stack[top] = child
+                            top &+= 1
                         }
                     }
                     continue
                 }
-                var block = firstBlock[Int(node)]
-                if block < 0 {
-                    for k in 0..<4 where children[b &+ k] >= 0 {
-                        stack[top] = children[b &+ k]
-                        top &+= 1
-                    }
-                    continue
-                }
-                while block >= 0 {
-                    let base = Int(block) &* capacity
-                    for slot in base..<(base &+ Int(blockCounts[Int(block)])) {
-                        let s = slot &* 4
-                        if boxes[s] > qx1 || boxes[s &+ 1] > qy1 || boxes[s &+ 2] < qx0 || boxes[s &+ 3] < qy0 {
-                            continue
+                let end = Int(range.start) &+ Int(range.count)
+                var slot = Int(range.start)
+                if range.hasBoxes {
+                    while slot < end {
+                        let s = slot &* 2
+                        if low[s] <= qx1 && low[s &+ 1] <= qy1 && high[s] >= qx0 && high[s &+ 1] >= qy0 {
+                            guard visitor.visit(ids[slot]) else { return false }
                         }
-                        if !visit(ids[slot]) { return false }
+                        slot &+= 1
                     }
-                    block = blockNext[Int(block)]
+                } else {
+                    while slot < end {
+                        let s = slot &* 2
+                        let x = low[s], y = low[s &+ 1]
+                        if x >= qx0 && x <= qx1 && y >= qy0 && y <= qy1 {
+                            guard visitor.visit(ids[slot]) else { return false }
+                        }
+                        slot &+= 1
+                    }
                 }
             }
             return true
         }
     }
 
-    /// The radius search: like ``search(_:_:)`` over the circle's bounding square, with the
-    /// exact point-to-box distance test done in the leaf scan (no sweeps: a node inside the
-    /// square is not inside the circle).
+    /// The radius search: like ``search(_:_:)``, with the point-to-box distance in place of the
+    /// window test; a node whose farthest corner is within the radius is swept whole.
     @inline(__always)
-    func searchRadius(_ x: Double, _ y: Double, _ radius: Double, _ visit: (UInt32) -> Void) {
+    func searchRadius<Visitor: SearchVisitor>(_ x: Double, _ y: Double, _ radius: Double, _ visitor: inout Visitor) {
         guard root >= 0, count > 0 else { return }
-        let qx0 = x - radius, qy0 = y - radius, qx1 = x + radius, qy1 = y + radius
         let limit = radius * radius
-        _ = withSearchBuffers { nodeBoxes, children, firstBlock, blockCounts, blockNext, ids, boxes, stack in
+        _ = withSearchView { view in
+            let boxes = view.boxes, children = view.children, items = view.items, stack = view.stack
+            let ids = view.ids, low = view.low, high = view.high
+            @inline(__always) func reaches(_ node: Int32) -> Bool {
+                let b = Int(node) &* 4
+                return Self.squaredDistance(x, y, boxes[b], boxes[b &+ 1], boxes[b &+ 2], boxes[b &+ 3]) <= limit
+            }
+            guard reaches(root) else { return true }
             stack[0] = root
             var top = 1
-            let capacity = Self.blockCapacity
             while top > 0 {
                 top &-= 1
                 let node = stack[top]
                 let b = Int(node) &* 4
-                if Self.squaredDistance(x, y, nodeBoxes[b], nodeBoxes[b &+ 1], nodeBoxes[b &+ 2], nodeBoxes[b &+ 3]) > limit {
+                if Self.squaredFarthestDistance(x, y, boxes[b], boxes[b &+ 1], boxes[b &+ 2], boxes[b &+ 3]) <= limit {
+                    guard view.sweep(node, stackTop: top, &visitor) else { return false }
                     continue
                 }
-                var block = firstBlock[Int(node)]
-                if block < 0 {
-                    for k in 0..<4 where children[b &+ k] >= 0 {
-                        stack[top] = children[b &+ k]
-                        top &+= 1
-                    }
-                    continue
-                }
-                while block >= 0 {
-                    let base = Int(block) &* capacity
-                    for slot in base..<(base &+ Int(blockCounts[Int(block)])) {
-                        let s = slot &* 4
-                        if boxes[s] > qx1 || boxes[s &+ 1] > qy1 || boxes[s &+ 2] < qx0 || boxes[s &+ 3] < qy0 { continue }
-                        if Self.squaredDistance(x, y, boxes[s], boxes[s &+ 1], boxes[s &+ 2], boxes[s &+ 3]) <= limit {
-                            visit(ids[slot])
+                let range = items[Int(node)]
+                guard range.isLeaf else {
+                    for k in 0..<4 {
+                        let child = children[b &+ k]
+                        if child >= 0 && reaches(child) {
+                            stack[top] = child
+                            top &+= 1
                         }
                     }
-                    block = blockNext[Int(block)]
+                    continue
+                }
+                let end = Int(range.start) &+ Int(range.count)
+                var slot = Int(range.start)
+                if range.hasBoxes {
+                    while slot < end {
+                        let s = slot &* 2
+                        if Self.squaredDistance(x, y, low[s], low[s &+ 1], high[s], high[s &+ 1]) <= limit {
+                            guard visitor.visit(ids[slot]) else { return false }
+                        }
+                        slot &+= 1
+                    }
+                } else {
+                    while slot < end {
+                        let s = slot &* 2
+                        let dx = low[s] - x, dy = low[s &+ 1] - y
+                        if dx * dx + dy * dy <= limit {
+                            guard visitor.visit(ids[slot]) else { return false }
+                        }
+                        slot &+= 1
+                    }
                 }
             }
             return true
@@ -225,22 +242,18 @@ extension QuadTree {
     /// Runs `body` with unsafe views of the flat arrays and a stack buffer of
     /// ``searchStackCapacity`` node indices (on the thread's stack: no allocation per search).
     @inline(__always)
-    func withSearchBuffers<R>(
-        _ body: (
-            UnsafeBufferPointer<Double>, UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Int32>,
-            UnsafeBufferPointer<Int32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<Double>, UnsafeMutableBufferPointer<Int32>
-        ) -> R
-    ) -> R {
+    func withSearchView<R>(_ body: (SearchView) -> R) -> R {
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: searchStackCapacity) { stack in
-            nodeBoxes.withUnsafeBufferPointer { nodeBoxes in
+            nodeBoxes.withUnsafeBufferPointer { boxes in
                 nodeChildren.withUnsafeBufferPointer { children in
-                    nodeFirstBlock.withUnsafeBufferPointer { firstBlock in
-                        blockCounts.withUnsafeBufferPointer { blockCounts in
-                            blockNext.withUnsafeBufferPointer { blockNext in
-                                slotIDs.withUnsafeBufferPointer { ids in
-                                    slotBoxes.withUnsafeBufferPointer { boxes in
-                                        body(nodeBoxes, children, firstBlock, blockCounts, blockNext, ids, boxes, stack)
-                                    }
+                    nodeItems.withUnsafeBufferPointer { items in
+                        itemIDs.withUnsafeBufferPointer { ids in
+                            itemLow.withUnsafeBufferPointer { low in
+                                itemHigh.withUnsafeBufferPointer { high in
+                                    body(
+                                        SearchView(
+                                            boxes: boxes, children: children, items: items, ids: ids, low: low, high: high,
+                                            stack: stack))
                                 }
                             }
                         }
@@ -248,6 +261,93 @@ extension QuadTree {
                 }
             }
         }
+    }
+
+    /// Unsafe views of the tree's arrays for the duration of one search.
+    struct SearchView {
+        let boxes: UnsafeBufferPointer<Double>
+        let children: UnsafeBufferPointer<Int32>
+        let items: UnsafeBufferPointer<ItemRange>
+        let ids: UnsafeBufferPointer<UInt32>
+        let low: UnsafeBufferPointer<Double>
+        let high: UnsafeBufferPointer<Double>
+        let stack: UnsafeMutableBufferPointer<Int32>
+
+        /// Hands every item below `node` to the visitor, leaf by leaf, using the stack above
+        /// `stackTop` (the pending nodes below it stay untouched).
+        /// - Returns: `false` when the visitor stopped it.
+        @inline(__always)
+        func sweep<Visitor: SearchVisitor>(_ node: Int32, stackTop: Int, _ visitor: inout Visitor) -> Bool {
+            var top = stackTop
+            stack[top] = node
+            top &+= 1
+            while top > stackTop {
+                top &-= 1
+                let inner = stack[top]
+                let range = items[Int(inner)]
+                if range.isLeaf {
+                    let start = Int(range.start)
+                    guard visitor.visitAll(UnsafeBufferPointer(rebasing: ids[start..<(start &+ Int(range.count))])) else { return false }
+                    continue
+                }
+                let c = Int(inner) &* 4
+                for k in 0..<4 where children[c &+ k] >= 0 {
+                    stack[top] = children[c &+ k]
+                    top &+= 1
+                }
+            }
+            return true
+        }
+    }
+}
+
+/// Receives the hits of a search.
+protocol SearchVisitor {
+    /// One hit. Returns `false` to stop the search.
+    mutating func visit(_ id: UInt32) -> Bool
+    /// The items of a leaf that lies wholly in the query region. Returns `false` to stop.
+    mutating func visitAll(_ ids: UnsafeBufferPointer<UInt32>) -> Bool
+}
+
+/// Appends every hit to an array.
+struct AppendingVisitor: SearchVisitor {
+    var ids: [UInt32]
+
+    @inline(__always) mutating func visit(_ id: UInt32) -> Bool {
+        ids.append(id)
+        return true
+    }
+
+    @inline(__always) mutating func visitAll(_ ids: UnsafeBufferPointer<UInt32>) -> Bool {
+        self.ids.append(contentsOf: ids)
+        return true
+    }
+}
+
+/// Calls a closure for every hit until it returns `false`.
+struct CallingVisitor: SearchVisitor {
+    let body: (UInt32) -> Bool
+
+    @inline(__always) mutating func visit(_ id: UInt32) -> Bool { body(id) }
+
+    @inline(__always) mutating func visitAll(_ ids: UnsafeBufferPointer<UInt32>) -> Bool {
+        for id in ids where !body(id) { return false }
+        return true
+    }
+}
+
+/// Stops at the first hit.
+struct FirstHitVisitor: SearchVisitor {
+    var found = false
+
+    @inline(__always) mutating func visit(_ id: UInt32) -> Bool {
+        found = true
+        return false
+    }
+
+    @inline(__always) mutating func visitAll(_ ids: UnsafeBufferPointer<UInt32>) -> Bool {
+        found = !ids.isEmpty
+        return !found
     }
 }
 
