@@ -12,11 +12,15 @@ extension QuadTree {
         static let zero = BuildEntry(key: 0, x: 0, y: 0, id: 0, isPoint: true)
     }
 
-    /// A leaf made by a bulk load: its node and its slots (`lower ..< upper` of the sorted items).
-    private struct BuiltLeaf {
-        var node: Int32
-        var lower: Int
-        var upper: Int
+    /// A node made by a bulk load: its parent (an inner node, or -1 for the root) and its
+    /// quadrant there; for a leaf, also its index and its slots (`lower ..< upper` of the sorted
+    /// items).
+    private struct BuiltNode {
+        var parent: Int32
+        var quadrant: Int
+        var leaf: Int32 = -1
+        var lower = 0
+        var upper = 0
     }
 
     /// Replaces the contents with the items `ids` (all of `0 ..< xmin.count` when `nil`), whose
@@ -66,122 +70,125 @@ extension QuadTree {
         }
         Self.sortByKey(&entries, keyBits: 2 * grid.keyBits)
 
-        let leaves = buildNodes(entries, keyBits: grid.keyBits)
-        fillLeaves(leaves, entries, largestID: Int(largestID), xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)
-        // Children come after their parents, so one backward pass grows every box from below.
-        for node in stride(from: nodeItems.count - 1, through: 0, by: -1) {
-            let b = node * 4
-            for k in 0..<4 where nodeChildren[b + k] >= 0 {
-                let c = Int(nodeChildren[b + k]) * 4
-                expandNode(Int32(node), nodeBoxes[c], nodeBoxes[c + 1], nodeBoxes[c + 2], nodeBoxes[c + 3])
-            }
+        let (builtLeaves, builtInner) = buildNodes(entries, keyBits: grid.keyBits)
+        let leafBoxes = fillLeaves(builtLeaves, entries, largestID: Int(largestID), xmax: xmax, ymax: ymax)
+        for (leaf, box) in zip(builtLeaves, leafBoxes) { setBox(box, parent: leaf.parent, quadrant: leaf.quadrant) }
+        // Inner nodes come after their parents, so one backward pass sets every box from below.
+        for (node, built) in builtInner.enumerated().reversed() {
+            setBox(inner[node].bounds, parent: built.parent, quadrant: built.quadrant)
         }
         count = kept
     }
 
+    /// Stores a child's box in its parent's lane (or as the root's box).
+    private mutating func setBox(_ box: Box, parent: Int32, quadrant: Int) {
+        if parent < 0 { rootBox = box } else { inner[Int(parent)].setBox(quadrant, box) }
+    }
+
+    /// Points a parent's child slot (or the root) at `ref`.
+    mutating func link(_ ref: Int32, parent: Int32, quadrant: Int) {
+        if parent < 0 { root = ref } else { inner[Int(parent)].children[quadrant] = ref }
+    }
+
     /// The nodes over the sorted entries: a range splits by the next two key bits (its items'
-    /// quadrants) while it holds more than a leaf's worth and key bits remain. The four
-    /// children of a node are created together, so siblings are neighbours in the node arrays.
-    /// - Returns: the leaves, in Z order.
-    private mutating func buildNodes(_ entries: [BuildEntry], keyBits: Int) -> [BuiltLeaf] {
-        let estimate = entries.count / 8 + 16
-        nodeBoxes.reserveCapacity(estimate * 4)
-        nodeCells.reserveCapacity(estimate * 3)
-        nodeChildren.reserveCapacity(estimate * 4)
-        nodeItems.reserveCapacity(estimate)
-        var leaves: [BuiltLeaf] = []
+    /// quadrants) while it holds more than a leaf's worth and key bits remain.
+    /// - Returns: the leaves, in Z order (their slots in order too), and the inner nodes by index.
+    private mutating func buildNodes(_ entries: [BuildEntry], keyBits: Int) -> (leaves: [BuiltNode], inner: [BuiltNode]) {
+        let estimate = entries.count / 12 + 16
+        inner.reserveCapacity(estimate / 3)
+        innerCells.reserveCapacity(estimate)
         leaves.reserveCapacity(estimate)
+        leafCells.reserveCapacity(estimate * 3)
+        var builtLeaves: [BuiltNode] = []
+        var builtInner: [BuiltNode] = []
+        builtLeaves.reserveCapacity(estimate)
         struct Work {
-            var node: Int32
-            var lower: Int
-            var upper: Int
+            var node: BuiltNode
             var depth: Int
+            var cell: (x: Double, y: Double, side: Double)
         }
-        root = newNode(x: originX, y: originY, side: size)
-        var stack = [Work(node: root, lower: 0, upper: entries.count, depth: 0)]
+        var stack = [Work(node: BuiltNode(parent: -1, quadrant: 0, lower: 0, upper: entries.count), depth: 0, cell: (originX, originY, size))]
         entries.withUnsafeBufferPointer { entries in
-            while let work = stack.popLast() {
-                if work.upper - work.lower <= Self.leafCapacity || work.depth >= keyBits {
-                    leaves.append(BuiltLeaf(node: work.node, lower: work.lower, upper: work.upper))
+            while var work = stack.popLast() {
+                let (lower, upper) = (work.node.lower, work.node.upper)
+                if upper - lower <= Self.leafCapacity || work.depth >= keyBits {
+                    let count = Int32(upper - lower)
+                    let leaf = Int32(leaves.count)
+                    leaves.append(ItemRange(start: Int32(lower), count: count, capacity: count, hasBoxes: false))
+                    leafCells.append(contentsOf: [work.cell.x, work.cell.y, work.cell.side])
+                    link(NodeRef.leaf(leaf), parent: work.node.parent, quadrant: work.node.quadrant)
+                    work.node.leaf = leaf
+                    builtLeaves.append(work.node)
                     continue
                 }
+                let node = newInner(x: work.cell.x, y: work.cell.y, side: work.cell.side)
+                link(node, parent: work.node.parent, quadrant: work.node.quadrant)
+                builtInner.append(work.node)
                 // All keys of the range agree above this level, so its quadrant digit ascends.
                 let shift = UInt64(2 * (keyBits - 1 - work.depth))
-                var bounds = (work.lower, work.lower, work.lower, work.lower, work.upper)
-                func firstIndex(from lower: Int, withDigitAtLeast digit: UInt64) -> Int {
-                    var low = lower, high = work.upper
+                func firstIndex(from start: Int, withDigitAtLeast digit: UInt64) -> Int {
+                    var low = start, high = upper
                     while low < high {
                         let middle = (low + high) / 2
                         if (entries[middle].key >> shift) & 3 < digit { low = middle + 1 } else { high = middle }
                     }
                     return low
                 }
-                bounds.1 = firstIndex(from: work.lower, withDigitAtLeast: 1)
-                bounds.2 = firstIndex(from: bounds.1, withDigitAtLeast: 2)
-                bounds.3 = firstIndex(from: bounds.2, withDigitAtLeast: 3)
-                let edges = [bounds.0, bounds.1, bounds.2, bounds.3, bounds.4]
-                let cell = cell(of: work.node)
-                var children: [Work] = []
-                for quadrant in 0..<4 where edges[quadrant + 1] > edges[quadrant] {
-                    let childCell = Self.quadrantCell(quadrant, of: cell)
-                    let child = newNode(x: childCell.x, y: childCell.y, side: childCell.side)
-                    nodeChildren[Int(work.node) * 4 + quadrant] = child
-                    children.append(Work(node: child, lower: edges[quadrant], upper: edges[quadrant + 1], depth: work.depth + 1))
+                var edges = [lower, 0, 0, 0, upper]
+                for digit in 1...3 { edges[digit] = firstIndex(from: edges[digit - 1], withDigitAtLeast: UInt64(digit)) }
+                for quadrant in (0..<4).reversed() where edges[quadrant + 1] > edges[quadrant] {
+                    stack.append(
+                        Work(
+                            node: BuiltNode(parent: node, quadrant: quadrant, lower: edges[quadrant], upper: edges[quadrant + 1]),
+                            depth: work.depth + 1, cell: Self.quadrantCell(quadrant, of: work.cell)))
                 }
-                stack.append(contentsOf: children.reversed())
             }
         }
-        return leaves
+        return (builtLeaves, builtInner)
     }
 
     /// Writes the sorted items into the item arrays, slot `k` for entry `k` (so every leaf's
     /// range is its slice of the entries, full, and the leaves are packed in Z order), fills the
-    /// id tables, and sets each leaf's box and range.
+    /// id tables, and marks the leaves holding boxes.
+    /// - Returns: each leaf's box.
     private mutating func fillLeaves(
-        _ leaves: [BuiltLeaf], _ entries: [BuildEntry], largestID: Int,
-        xmin: [Double], ymin: [Double], xmax: [Double], ymax: [Double]
-    ) {
+        _ built: [BuiltNode], _ entries: [BuildEntry], largestID: Int, xmax: [Double], ymax: [Double]
+    ) -> [Box] {
         let n = entries.count
         var ids = [UInt32](repeating: 0, count: n)
         var low = [Double](repeating: 0, count: 2 * n)
         var high = [Double](repeating: 0, count: 2 * n)
         var slots = [Int32](repeating: -1, count: largestID + 1)
         var owners = [Int32](repeating: -1, count: largestID + 1)
-        var ranges = nodeItems
-        var boxes = nodeBoxes
+        var boxes: [Box] = []
+        boxes.reserveCapacity(built.count)
+        var ranges = leaves
         ids.withUnsafeMutableBufferPointer { ids in
             low.withUnsafeMutableBufferPointer { low in
                 high.withUnsafeMutableBufferPointer { high in
                     slots.withUnsafeMutableBufferPointer { slots in
                         owners.withUnsafeMutableBufferPointer { owners in
                             entries.withUnsafeBufferPointer { entries in
-                                for leaf in leaves {
-                                    var bx0 = Double.infinity, by0 = Double.infinity, bx1 = -Double.infinity, by1 = -Double.infinity
+                                for leaf in built {
+                                    var box = Box.empty
                                     var hasBoxes = false
                                     for k in leaf.lower..<leaf.upper {
                                         let entry = entries[k]
-                                        let id = entry.id
-                                        let i = Int(id)
+                                        let i = Int(entry.id)
                                         let x0 = entry.x, y0 = entry.y
                                         let (x1, y1) = entry.isPoint ? (x0, y0) : (xmax[i], ymax[i])
-                                        ids[k] = id
+                                        ids[k] = entry.id
                                         low[2 * k] = x0
                                         low[2 * k + 1] = y0
                                         high[2 * k] = x1
                                         high[2 * k + 1] = y1
                                         slots[i] = Int32(k)
-                                        owners[i] = leaf.node
+                                        owners[i] = leaf.leaf
                                         hasBoxes = hasBoxes || !entry.isPoint
-                                        bx0 = Swift.min(bx0, x0)
-                                        by0 = Swift.min(by0, y0)
-                                        bx1 = Swift.max(bx1, x1)
-                                        by1 = Swift.max(by1, y1)
+                                        box.expand(x0, y0, x1, y1)
                                     }
-                                    let count = Int32(leaf.upper - leaf.lower)
-                                    ranges[Int(leaf.node)] = ItemRange(
-                                        start: Int32(leaf.lower), count: count, capacity: count, hasBoxes: hasBoxes)
-                                    let b = Int(leaf.node) * 4
-                                    (boxes[b], boxes[b + 1], boxes[b + 2], boxes[b + 3]) = (bx0, by0, bx1, by1)
+                                    ranges[Int(leaf.leaf)].hasBoxes = hasBoxes
+                                    boxes.append(box)
                                 }
                             }
                         }
@@ -189,8 +196,8 @@ extension QuadTree {
                 }
             }
         }
-        (itemIDs, itemLow, itemHigh, slotOfID, leafOfID) = (ids, low, high, slots, owners)
-        (nodeItems, nodeBoxes) = (ranges, boxes)
+        (itemIDs, itemLow, itemHigh, slotOfID, leafOfID, leaves) = (ids, low, high, slots, owners, ranges)
+        return boxes
     }
 
     /// The grid column (or row) of a centre: `⌊(c − origin) / unit⌋` clamped to `0 … limit`,

@@ -30,37 +30,35 @@ extension QuadTree {
     public func classify(
         _ classify: (Envelope) -> RegionClass, inside: (UInt32) -> Void, boundary: (UInt32) -> Void
     ) {
-        guard root >= 0, count > 0 else { return }
-        var stack: [Int32] = [root]
-        while let node = stack.popLast() {
-            let b = Int(node) * 4
-            let box = Envelope(xmin: nodeBoxes[b], ymin: nodeBoxes[b + 1], xmax: nodeBoxes[b + 2], ymax: nodeBoxes[b + 3])
-            switch classify(box) {
+        guard root != NodeRef.none, count > 0 else { return }
+        var stack: [(ref: Int32, box: Box)] = [(root, rootBox)]
+        while let (ref, box) = stack.popLast() {
+            switch classify(box.envelope) {
             case .outside:
                 continue
             case .inside:
-                forEachItem(below: node, inside)
+                forEachItem(below: ref, inside)
             case .boundary:
-                if nodeItems[Int(node)].isLeaf {
-                    forEachItem(below: node, boundary)
+                if NodeRef.isLeaf(ref) {
+                    forEachItem(below: ref, boundary)
                 } else {
-                    for k in 0..<4 where nodeChildren[b + k] >= 0 { stack.append(nodeChildren[b + k]) }
+                    let node = inner[Int(ref)]
+                    for k in 0..<4 where node.children[k] != NodeRef.none { stack.append((node.children[k], node.box(k))) }
                 }
             }
         }
     }
 
-    /// Calls `body` for every item below `node`.
-    func forEachItem(below node: Int32, _ body: (UInt32) -> Void) {
-        var stack: [Int32] = [node]
+    /// Calls `body` for every item below `ref` (a ``NodeRef``).
+    func forEachItem(below ref: Int32, _ body: (UInt32) -> Void) {
+        var stack: [Int32] = [ref]
         while let current = stack.popLast() {
-            let range = nodeItems[Int(current)]
-            if range.isLeaf {
-                for slot in range.slots { body(itemIDs[slot]) }
+            if NodeRef.isLeaf(current) {
+                for slot in leaves[Int(NodeRef.leafIndex(current))].slots { body(itemIDs[slot]) }
                 continue
             }
-            let b = Int(current) * 4
-            for k in 0..<4 where nodeChildren[b + k] >= 0 { stack.append(nodeChildren[b + k]) }
+            let children = inner[Int(current)].children
+            for k in 0..<4 where children[k] != NodeRef.none { stack.append(children[k]) }
         }
     }
 }

@@ -14,25 +14,40 @@ extension QuadTree {
         let x0 = envelope.xmin, y0 = envelope.ymin, x1 = envelope.xmax, y1 = envelope.ymax
         guard Self.isIndexable(x0, y0, x1, y1) else { return false }
         let cx = x0 / 2 + x1 / 2, cy = y0 / 2 + y1 / 2
-        if root < 0 {
+        if root == NodeRef.none {
             let cell = Self.gridRootCell(minX: cx, minY: cy, maxX: cx, maxY: cy)
             (originX, originY, size) = (cell.x, cell.y, cell.side)
-            root = newNode(x: originX, y: originY, side: size)
-            makeLeaf(root, capacity: Self.grownCapacity(for: 0))
+            root = NodeRef.leaf(newLeaf(x: originX, y: originY, side: size, capacity: Self.grownCapacity(for: 0)))
+            rootBox = .empty
         }
         growRoot(toContain: cx, cy)
-        var node = root
+        rootBox.expand(x0, y0, x1, y1)
+        var ref = root
+        var parent: Int32 = -1
+        var quadrant = 0
         var depth = 0
         while true {
-            expandNode(node, x0, y0, x1, y1)
-            if nodeItems[Int(node)].isLeaf {
-                if depth >= Self.maximumDepth || nodeItems[Int(node)].count < Int32(Self.leafCapacity) {
-                    appendToLeaf(node, id: id, x0, y0, x1, y1)
+            if NodeRef.isLeaf(ref) {
+                let leaf = NodeRef.leafIndex(ref)
+                if depth >= Self.maximumDepth || leaves[Int(leaf)].count < Int32(Self.leafCapacity) {
+                    appendToLeaf(leaf, id: id, x0, y0, x1, y1)
                     break
                 }
-                split(node)
+                ref = split(leaf)
+                link(ref, parent: parent, quadrant: quadrant)
             }
-            node = childForInsert(node, cx, cy)
+            let node = ref
+            let cell = innerCell(node)
+            let half = cell.side / 2
+            quadrant = Self.quadrant(cx, cy, midX: cell.x + half, midY: cell.y + half)
+            inner[Int(node)].expandBox(quadrant, x0, y0, x1, y1)
+            ref = inner[Int(node)].children[quadrant]
+            if ref == NodeRef.none {
+                let childCell = Self.quadrantCell(quadrant, of: cell)
+                ref = NodeRef.leaf(newLeaf(x: childCell.x, y: childCell.y, side: childCell.side, capacity: 0))
+                inner[Int(node)].children[quadrant] = ref
+            }
+            parent = node
             depth += 1
         }
         count += 1
@@ -49,13 +64,13 @@ extension QuadTree {
         guard contains(id) else { return false }
         let slot = Int(slotOfID[Int(id)])
         let leaf = leafOfID[Int(id)]
-        let range = nodeItems[Int(leaf)]
+        let range = leaves[Int(leaf)]
         let last = Int(range.start) + Int(range.count) - 1
         if slot != last {
             let moved = itemIDs[last]
             storeItem(slot, leaf: leaf, id: moved, itemLow[last * 2], itemLow[last * 2 + 1], itemHigh[last * 2], itemHigh[last * 2 + 1])
         }
-        nodeItems[Int(leaf)].count -= 1
+        leaves[Int(leaf)].count -= 1
         slotOfID[Int(id)] = -1
         leafOfID[Int(id)] = -1
         count -= 1
@@ -72,8 +87,8 @@ extension QuadTree {
     }
 
     /// Doubles the root cell towards `(cx, cy)` until the cell holds it; the old root becomes a
-    /// quadrant of the new one. Sides stay powers of two and corners multiples of the first
-    /// side, so the corner arithmetic stays exact.
+    /// quadrant of the new one. Sides stay powers of two and corners on the root's grid, so the
+    /// corner arithmetic stays exact.
     private mutating func growRoot(toContain cx: Double, _ cy: Double) {
         while cx < originX || cx > originX + size || cy < originY || cy > originY + size {
             let growWest = cx < originX, growSouth = cy < originY
@@ -82,41 +97,37 @@ extension QuadTree {
             size *= 2
             rootGrowth += 1
             let quadrant = (growWest ? 1 : 0) | (growSouth ? 2 : 0)
-            let newRoot = newNode(x: originX, y: originY, side: size)
-            nodeChildren[Int(newRoot) * 4 + quadrant] = root
-            let b = Int(root) * 4
-            expandNode(newRoot, nodeBoxes[b], nodeBoxes[b + 1], nodeBoxes[b + 2], nodeBoxes[b + 3])
+            let newRoot = newInner(x: originX, y: originY, side: size)
+            inner[Int(newRoot)].children[quadrant] = root
+            inner[Int(newRoot)].setBox(quadrant, rootBox)
             root = newRoot
         }
     }
 
-    /// The child of inner node `node` whose cell holds the centre, created as an empty leaf when
-    /// missing.
-    private mutating func childForInsert(_ node: Int32, _ cx: Double, _ cy: Double) -> Int32 {
-        let cell = cell(of: node)
+    /// Turns leaf `leaf` into an inner node over the same cell, its items spread over new leaf
+    /// children by centre; the leaf's slots become garbage and its index is kept for reuse.
+    /// - Returns: the new inner node (the caller links it where the leaf was).
+    private mutating func split(_ leaf: Int32) -> Int32 {
+        let range = leaves[Int(leaf)]
+        let cell = leafCell(leaf)
+        let node = newInner(x: cell.x, y: cell.y, side: cell.side)
         let half = cell.side / 2
-        let quadrant = Self.quadrant(cx, cy, midX: cell.x + half, midY: cell.y + half)
-        var child = nodeChildren[Int(node) * 4 + quadrant]
-        if child < 0 {
-            let childCell = Self.quadrantCell(quadrant, of: cell)
-            child = newNode(x: childCell.x, y: childCell.y, side: childCell.side)
-            makeLeaf(child, capacity: 0)
-            nodeChildren[Int(node) * 4 + quadrant] = child
-        }
-        return child
-    }
-
-    /// Turns leaf `node` into an inner node, its items spread over leaf children by centre; its
-    /// range becomes garbage.
-    private mutating func split(_ node: Int32) {
-        let range = nodeItems[Int(node)]
-        let items = range.slots.map { slot in
-            (itemIDs[slot], itemLow[slot * 2], itemLow[slot * 2 + 1], itemHigh[slot * 2], itemHigh[slot * 2 + 1])
-        }
-        nodeItems[Int(node)] = .inner
         garbageSlots += Int(range.capacity)
-        for (id, x0, y0, x1, y1) in items {
-            appendToLeaf(childForInsert(node, x0 / 2 + x1 / 2, y0 / 2 + y1 / 2), id: id, x0, y0, x1, y1)
+        leaves[Int(leaf)] = .unused
+        freeLeaves.append(leaf)
+        for slot in range.slots {
+            let id = itemIDs[slot]
+            let (x0, y0, x1, y1) = (itemLow[slot * 2], itemLow[slot * 2 + 1], itemHigh[slot * 2], itemHigh[slot * 2 + 1])
+            let quadrant = Self.quadrant(x0 / 2 + x1 / 2, y0 / 2 + y1 / 2, midX: cell.x + half, midY: cell.y + half)
+            var child = inner[Int(node)].children[quadrant]
+            if child == NodeRef.none {
+                let childCell = Self.quadrantCell(quadrant, of: cell)
+                child = NodeRef.leaf(newLeaf(x: childCell.x, y: childCell.y, side: childCell.side, capacity: Self.leafCapacity))
+                inner[Int(node)].children[quadrant] = child
+            }
+            appendToLeaf(NodeRef.leafIndex(child), id: id, x0, y0, x1, y1)
+            inner[Int(node)].expandBox(quadrant, x0, y0, x1, y1)
         }
+        return node
     }
 }

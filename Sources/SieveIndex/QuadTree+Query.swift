@@ -51,51 +51,44 @@ extension QuadTree {
     /// envelope; 0 inside), nearest first, ties by id; at most `maxDistance` away.
     /// - Complexity: best-first search: O(k log n) node visits for well-spread data.
     public func nearest(toX x: Double, y: Double, count k: Int, maxDistance: Double = .infinity) -> [(id: UInt32, distance: Double)] {
-        guard k > 0, root >= 0, count > 0, x.isFinite, y.isFinite else { return [] }
+        guard k > 0, root != NodeRef.none, count > 0, x.isFinite, y.isFinite else { return [] }
         let limit = maxDistance * maxDistance
-        // Min-heap of (squared distance, node or item). Items are tagged by a negative code.
         var heap = MinHeap()
-        let b = Int(root) * 4
-        heap.push(Self.squaredDistance(x, y, nodeBoxes[b], nodeBoxes[b + 1], nodeBoxes[b + 2], nodeBoxes[b + 3]), key: Int64(root), id: 0)
+        heap.push(Self.squaredDistance(x, y, rootBox.x0, rootBox.y0, rootBox.x1, rootBox.y1), node: root)
         var found: [(id: UInt32, distance: Double)] = []
         while let entry = heap.pop() {
             if entry.distance > limit { break }
-            if entry.key < 0 {
+            if entry.isItem {
                 // An item: everything still in the heap is at least as far.
                 found.append((entry.id, entry.distance.squareRoot()))
                 if found.count == k {
                     // Take every other item at exactly the same distance to break ties by id.
                     while let next = heap.peek(), next.distance == entry.distance {
                         _ = heap.pop()
-                        if next.key < 0 { found.append((next.id, next.distance.squareRoot())) } else { expand(next, &heap, x, y) }
+                        if next.isItem { found.append((next.id, next.distance.squareRoot())) } else { expand(next.node, &heap, x, y) }
                     }
                     break
                 }
                 continue
             }
-            expand(entry, &heap, x, y)
+            expand(entry.node, &heap, x, y)
         }
         found.sort { $0.distance < $1.distance || ($0.distance == $1.distance && $0.id < $1.id) }
         return Array(found.prefix(k))
     }
 
     /// Pushes a node's children, or a leaf's items, onto the heap.
-    private func expand(_ entry: MinHeap.Entry, _ heap: inout MinHeap, _ x: Double, _ y: Double) {
-        let node = Int(entry.key)
-        let range = nodeItems[node]
-        if range.isLeaf {
-            for slot in range.slots {
+    private func expand(_ ref: Int32, _ heap: inout MinHeap, _ x: Double, _ y: Double) {
+        if NodeRef.isLeaf(ref) {
+            for slot in leaves[Int(NodeRef.leafIndex(ref))].slots {
                 let s = slot * 2
-                let d = Self.squaredDistance(x, y, itemLow[s], itemLow[s + 1], itemHigh[s], itemHigh[s + 1])
-                heap.push(d, key: -1, id: itemIDs[slot])
+                heap.push(Self.squaredDistance(x, y, itemLow[s], itemLow[s + 1], itemHigh[s], itemHigh[s + 1]), item: itemIDs[slot])
             }
             return
         }
-        for k in 0..<4 {
-            let child = nodeChildren[node * 4 + k]
-            guard child >= 0 else { continue }
-            let c = Int(child) * 4
-            heap.push(Self.squaredDistance(x, y, nodeBoxes[c], nodeBoxes[c + 1], nodeBoxes[c + 2], nodeBoxes[c + 3]), key: Int64(child), id: 0)
+        let node = inner[Int(ref)]
+        for k in 0..<4 where node.children[k] != NodeRef.none {
+            heap.push(Self.squaredDistance(x, y, node.minX[k], node.minY[k], node.maxX[k], node.maxY[k]), node: node.children[k])
         }
     }
 
@@ -107,53 +100,28 @@ extension QuadTree {
         return dx * dx + dy * dy
     }
 
-    /// The squared distance from a point to a box's farthest corner: no point of the box is
-    /// farther. Each coordinate difference is one subtraction, like ``squaredDistance(_:_:_:_:_:_:)``'s,
-    /// so (rounding being monotonic) no item inside the box computes a larger distance.
+    /// The larger of each pair of lanes (the standard library's generic `pointwiseMax` is not
+    /// always inlined).
     @inline(__always)
-    static func squaredFarthestDistance(_ x: Double, _ y: Double, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Double {
-        let dx = Swift.max(x - x0, x1 - x)
-        let dy = Swift.max(y - y0, y1 - y)
-        return dx * dx + dy * dy
+    static func lanewiseMax(_ a: SIMD4<Double>, _ b: SIMD4<Double>) -> SIMD4<Double> {
+        a.replacing(with: b, where: b .> a)
     }
 
-    /// The window search: explicit stack (on the thread's stack, no allocation), children tested
-    /// before they are pushed, whole-subtree sweeps for nodes inside the window, and leaves of
-    /// points scanned from their lower corners alone.
+    /// The window search: explicit stack (on the thread's stack, no allocation), the four
+    /// children of a node tested together from the node's own memory, whole-subtree sweeps for
+    /// children inside the window, and leaves of points scanned from their lower corners alone.
     /// - Returns: `false` when the visitor stopped it.
     @inline(__always) @discardableResult
     func search<Visitor: SearchVisitor>(_ window: Envelope, _ visitor: inout Visitor) -> Bool {
-        guard root >= 0, count > 0, !window.isEmpty else { return true }
+        guard root != NodeRef.none, count > 0, !window.isEmpty else { return true }
         let qx0 = window.xmin, qy0 = window.ymin, qx1 = window.xmax, qy1 = window.ymax
+        let r = rootBox, root = root
+        guard r.x0 <= qx1 && r.y0 <= qy1 && r.x1 >= qx0 && r.y1 >= qy0 else { return true }
         return withSearchView { view in
-            let boxes = view.boxes, children = view.children, items = view.items, stack = view.stack
-            let ids = view.ids, low = view.low, high = view.high
-            @inline(__always) func intersects(_ node: Int32) -> Bool {
-                let b = Int(node) &* 4
-                return boxes[b] <= qx1 && boxes[b &+ 1] <= qy1 && boxes[b &+ 2] >= qx0 && boxes[b &+ 3] >= qy0
-            }
-            guard intersects(root) else { return true }
-            stack[0] = root
-            var top = 1
-            while top > 0 {
-                top &-= 1
-                let node = stack[top]
-                let b = Int(node) &* 4
-                if boxes[b] >= qx0 && boxes[b &+ 1] >= qy0 && boxes[b &+ 2] <= qx1 && boxes[b &+ 3] <= qy1 {
-                    guard view.sweep(node, stackTop: top, &visitor) else { return false }
-                    continue
-                }
-                let range = items[Int(node)]
-                guard range.isLeaf else {
-                    for k in 0..<4 {
-                        let child = children[b &+ k]
-                        if child >= 0 && intersects(child) {
-                            stack[top] = child
-                            top &+= 1
-                        }
-                    }
-                    continue
-                }
+            let inner = view.inner, leaves = view.leaves, stack = view.stack, ids = view.ids, low = view.low, high = view.high
+            /// Scans a leaf that the window cuts.
+            @inline(__always) func scan(_ leaf: Int32) -> Bool {
+                let range = leaves[Int(leaf)]
                 let end = Int(range.start) &+ Int(range.count)
                 var slot = Int(range.start)
                 if range.hasBoxes {
@@ -174,46 +142,50 @@ extension QuadTree {
                         slot &+= 1
                     }
                 }
+                return true
+            }
+            var top = 0
+            if r.x0 >= qx0 && r.y0 >= qy0 && r.x1 <= qx1 && r.y1 <= qy1 {
+                return view.sweep(root, stackTop: 0, &visitor)
+            } else if NodeRef.isLeaf(root) {
+                return scan(NodeRef.leafIndex(root))
+            }
+            stack[0] = root
+            top = 1
+            while top > 0 {
+                top &-= 1
+                let node = inner[Int(stack[top])]
+                let cuts = (node.minX .<= qx1) .& (node.minY .<= qy1) .& (node.maxX .>= qx0) .& (node.maxY .>= qy0)
+                guard any(cuts) else { continue }
+                let within = (node.minX .>= qx0) .& (node.minY .>= qy0) .& (node.maxX .<= qx1) .& (node.maxY .<= qy1)
+                for k in 0..<4 where cuts[k] {
+                    let child = node.children[k]
+                    if within[k] {
+                        guard view.sweep(child, stackTop: top, &visitor) else { return false }
+                    } else if NodeRef.isLeaf(child) {
+                        guard scan(NodeRef.leafIndex(child)) else { return false }
+                    } else {
+                        stack[top] = child
+                        top &+= 1
+                    }
+                }
             }
             return true
         }
     }
 
     /// The radius search: like ``search(_:_:)``, with the point-to-box distance in place of the
-    /// window test; a node whose farthest corner is within the radius is swept whole.
+    /// window test; a child whose farthest corner is within the radius is swept whole.
     @inline(__always)
     func searchRadius<Visitor: SearchVisitor>(_ x: Double, _ y: Double, _ radius: Double, _ visitor: inout Visitor) {
-        guard root >= 0, count > 0 else { return }
+        guard root != NodeRef.none, count > 0 else { return }
         let limit = radius * radius
+        let r = rootBox, root = root
+        guard Self.squaredDistance(x, y, r.x0, r.y0, r.x1, r.y1) <= limit else { return }
         _ = withSearchView { view in
-            let boxes = view.boxes, children = view.children, items = view.items, stack = view.stack
-            let ids = view.ids, low = view.low, high = view.high
-            @inline(__always) func reaches(_ node: Int32) -> Bool {
-                let b = Int(node) &* 4
-                return Self.squaredDistance(x, y, boxes[b], boxes[b &+ 1], boxes[b &+ 2], boxes[b &+ 3]) <= limit
-            }
-            guard reaches(root) else { return true }
-            stack[0] = root
-            var top = 1
-            while top > 0 {
-                top &-= 1
-                let node = stack[top]
-                let b = Int(node) &* 4
-                if Self.squaredFarthestDistance(x, y, boxes[b], boxes[b &+ 1], boxes[b &+ 2], boxes[b &+ 3]) <= limit {
-                    guard view.sweep(node, stackTop: top, &visitor) else { return false }
-                    continue
-                }
-                let range = items[Int(node)]
-                guard range.isLeaf else {
-                    for k in 0..<4 {
-                        let child = children[b &+ k]
-                        if child >= 0 && reaches(child) {
-                            stack[top] = child
-                            top &+= 1
-                        }
-                    }
-                    continue
-                }
+            let inner = view.inner, leaves = view.leaves, stack = view.stack, ids = view.ids, low = view.low, high = view.high
+            @inline(__always) func scan(_ leaf: Int32) -> Bool {
+                let range = leaves[Int(leaf)]
                 let end = Int(range.start) &+ Int(range.count)
                 var slot = Int(range.start)
                 if range.hasBoxes {
@@ -234,27 +206,62 @@ extension QuadTree {
                         slot &+= 1
                     }
                 }
+                return true
+            }
+            if NodeRef.isLeaf(root) { return scan(NodeRef.leafIndex(root)) }
+            stack[0] = root
+            var top = 1
+            let px = SIMD4<Double>(repeating: x), py = SIMD4<Double>(repeating: y), zero = SIMD4<Double>(repeating: 0)
+            while top > 0 {
+                top &-= 1
+                let node = inner[Int(stack[top])]
+                // Each lane's distance is computed as squaredDistance computes it, so an item's
+                // distance is never smaller than its node's, nor larger than its farthest corner's.
+                let dx = Self.lanewiseMax(Self.lanewiseMax(node.minX - px, px - node.maxX), zero)
+                let dy = Self.lanewiseMax(Self.lanewiseMax(node.minY - py, py - node.maxY), zero)
+                let reaches = dx * dx + dy * dy .<= limit
+                guard any(reaches) else { continue }
+                let fx = Self.lanewiseMax(px - node.minX, node.maxX - px), fy = Self.lanewiseMax(py - node.minY, node.maxY - py)
+                let covered = fx * fx + fy * fy .<= limit
+                for k in 0..<4 where reaches[k] {
+                    let child = node.children[k]
+                    if covered[k] {
+                        guard view.sweep(child, stackTop: top, &visitor) else { return false }
+                    } else if NodeRef.isLeaf(child) {
+                        guard scan(NodeRef.leafIndex(child)) else { return false }
+                    } else {
+                        stack[top] = child
+                        top &+= 1
+                    }
+                }
             }
             return true
         }
     }
 
     /// Runs `body` with unsafe views of the flat arrays and a stack buffer of
-    /// ``searchStackCapacity`` node indices (on the thread's stack: no allocation per search).
+    /// ``searchStackCapacity`` node references (on the thread's stack: no allocation per search).
+    ///
+    /// The arrays are passed in rather than read from `self` inside the closures: a closure that
+    /// captured `self` would copy the whole tree (a retain and release per array) on every search.
     @inline(__always)
     func withSearchView<R>(_ body: (SearchView) -> R) -> R {
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: searchStackCapacity) { stack in
-            nodeBoxes.withUnsafeBufferPointer { boxes in
-                nodeChildren.withUnsafeBufferPointer { children in
-                    nodeItems.withUnsafeBufferPointer { items in
-                        itemIDs.withUnsafeBufferPointer { ids in
-                            itemLow.withUnsafeBufferPointer { low in
-                                itemHigh.withUnsafeBufferPointer { high in
-                                    body(
-                                        SearchView(
-                                            boxes: boxes, children: children, items: items, ids: ids, low: low, high: high,
-                                            stack: stack))
-                                }
+        Self.withSearchView(
+            inner: inner, leaves: leaves, ids: itemIDs, low: itemLow, high: itemHigh, stackCapacity: searchStackCapacity, body)
+    }
+
+    @inline(__always)
+    private static func withSearchView<R>(
+        inner: [InnerNode], leaves: [ItemRange], ids: [UInt32], low: [Double], high: [Double], stackCapacity: Int,
+        _ body: (SearchView) -> R
+    ) -> R {
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: stackCapacity) { stack in
+            inner.withUnsafeBufferPointer { inner in
+                leaves.withUnsafeBufferPointer { leaves in
+                    ids.withUnsafeBufferPointer { ids in
+                        low.withUnsafeBufferPointer { low in
+                            high.withUnsafeBufferPointer { high in
+                                body(SearchView(inner: inner, leaves: leaves, ids: ids, low: low, high: high, stack: stack))
                             }
                         }
                     }
@@ -265,34 +272,33 @@ extension QuadTree {
 
     /// Unsafe views of the tree's arrays for the duration of one search.
     struct SearchView {
-        let boxes: UnsafeBufferPointer<Double>
-        let children: UnsafeBufferPointer<Int32>
-        let items: UnsafeBufferPointer<ItemRange>
+        let inner: UnsafeBufferPointer<InnerNode>
+        let leaves: UnsafeBufferPointer<ItemRange>
         let ids: UnsafeBufferPointer<UInt32>
         let low: UnsafeBufferPointer<Double>
         let high: UnsafeBufferPointer<Double>
         let stack: UnsafeMutableBufferPointer<Int32>
 
-        /// Hands every item below `node` to the visitor, leaf by leaf, using the stack above
+        /// Hands every item below `ref` to the visitor, leaf by leaf, using the stack above
         /// `stackTop` (the pending nodes below it stay untouched).
         /// - Returns: `false` when the visitor stopped it.
         @inline(__always)
-        func sweep<Visitor: SearchVisitor>(_ node: Int32, stackTop: Int, _ visitor: inout Visitor) -> Bool {
+        func sweep<Visitor: SearchVisitor>(_ ref: Int32, stackTop: Int, _ visitor: inout Visitor) -> Bool {
             var top = stackTop
-            stack[top] = node
+            stack[top] = ref
             top &+= 1
             while top > stackTop {
                 top &-= 1
-                let inner = stack[top]
-                let range = items[Int(inner)]
-                if range.isLeaf {
+                let current = stack[top]
+                if NodeRef.isLeaf(current) {
+                    let range = leaves[Int(NodeRef.leafIndex(current))]
                     let start = Int(range.start)
                     guard visitor.visitAll(UnsafeBufferPointer(rebasing: ids[start..<(start &+ Int(range.count))])) else { return false }
                     continue
                 }
-                let c = Int(inner) &* 4
-                for k in 0..<4 where children[c &+ k] >= 0 {
-                    stack[top] = children[c &+ k]
+                let children = inner[Int(current)].children
+                for k in 0..<4 where children[k] != NodeRef.none {
+                    stack[top] = children[k]
                     top &+= 1
                 }
             }
@@ -355,15 +361,24 @@ struct FirstHitVisitor: SearchVisitor {
 struct MinHeap {
     struct Entry {
         var distance: Double
-        /// A node index, or -1 for an item.
-        var key: Int64
+        /// The node (a ``QuadTree/NodeRef``) for a node entry.
+        var node: Int32
         var id: UInt32
+        var isItem: Bool
     }
 
     private var entries: [Entry] = []
 
-    mutating func push(_ distance: Double, key: Int64, id: UInt32) {
-        entries.append(Entry(distance: distance, key: key, id: id))
+    mutating func push(_ distance: Double, node: Int32) {
+        push(Entry(distance: distance, node: node, id: 0, isItem: false))
+    }
+
+    mutating func push(_ distance: Double, item id: UInt32) {
+        push(Entry(distance: distance, node: QuadTree.NodeRef.none, id: id, isItem: true))
+    }
+
+    private mutating func push(_ entry: Entry) {
+        entries.append(entry)
         var i = entries.count - 1
         while i > 0 {
             let parent = (i - 1) / 2
@@ -398,7 +413,7 @@ struct MinHeap {
     /// smaller ids.
     private static func before(_ a: Entry, _ b: Entry) -> Bool {
         if a.distance != b.distance { return a.distance < b.distance }
-        if (a.key < 0) != (b.key < 0) { return a.key >= 0 }
+        if a.isItem != b.isItem { return !a.isItem }
         return a.id < b.id
     }
 }

@@ -12,10 +12,11 @@ import SieveGeometry
 /// is exact for envelopes of any size. A node whose box lies inside a query window is swept whole,
 /// without testing its items one by one.
 ///
-/// **Storage.** Nodes and items live in flat arrays, with no object per node. A node is four box
-/// values, four child indices and, for a leaf, a contiguous range of item slots. Items are stored
-/// column-wise: ids, lower corners and upper corners in three arrays, so a leaf that holds only
-/// points is scanned reading 16 bytes per item. A bulk load lays the leaves out in Z order with
+/// **Storage.** Nodes and items live in flat arrays, with no object per node. An inner node holds
+/// its four children's boxes (one SIMD lane per quadrant) and references, so a search decides all
+/// four children from one node's memory; a leaf is a contiguous range of item slots. Items are
+/// stored column-wise: ids, lower corners and upper corners in three arrays, so a leaf that holds
+/// only points is scanned reading 16 bytes per item. A bulk load lays the leaves out in Z order with
 /// no gaps, so neighbouring cells are neighbours in memory. Searches walk these arrays with an
 /// explicit stack and no allocation.
 ///
@@ -47,14 +48,18 @@ public struct QuadTree: Sendable {
     var originX = 0.0
     var originY = 0.0
     var size = 0.0
-    var root: Int32 = -1
+    /// The root (a ``NodeRef``: an inner node, a leaf, or none) and its box.
+    var root: Int32 = NodeRef.none
+    var rootBox = Box.empty
 
-    // Nodes: four box values, four children (-1 = none), the item range (leaves only), and the
-    // node's cell (x, y, side), stored so that no cell is ever recomputed differently.
-    var nodeBoxes: [Double] = []
-    var nodeCells: [Double] = []
-    var nodeChildren: [Int32] = []
-    var nodeItems: [ItemRange] = []
+    /// Inner nodes (their children's boxes and references) and their cells (x, y, side each),
+    /// stored so that no cell is ever recomputed differently.
+    var inner: [InnerNode] = []
+    var innerCells: [Double] = []
+    /// Leaves (their item ranges) and their cells; leaves that split are kept for reuse.
+    var leaves: [ItemRange] = []
+    var leafCells: [Double] = []
+    var freeLeaves: [Int32] = []
 
     // Item slots, column-wise: id, lower corner (x0, y0), upper corner (x1, y1).
     var itemIDs: [UInt32] = []
@@ -73,11 +78,74 @@ public struct QuadTree: Sendable {
     /// the search stack together with ``maximumDepth``.
     var rootGrowth = 0
 
-    /// Room for a depth-first search's stack: at most three pending siblings per level.
-    var searchStackCapacity: Int { 4 * (Self.maximumDepth + rootGrowth + 2) }
+    /// Room for a depth-first search's stack: at most three pending siblings per level, plus a
+    /// sweep's.
+    var searchStackCapacity: Int { 8 * (Self.maximumDepth + rootGrowth + 2) }
+
+    /// What a child slot (or the root) refers to, in one `Int32`: an inner node's index (≥ 0),
+    /// nothing (-1), or a leaf (≤ -2, leaf `-2 - ref`).
+    enum NodeRef {
+        static let none: Int32 = -1
+        @inline(__always) static func leaf(_ index: Int32) -> Int32 { -2 - index }
+        @inline(__always) static func isInner(_ ref: Int32) -> Bool { ref >= 0 }
+        @inline(__always) static func isLeaf(_ ref: Int32) -> Bool { ref <= -2 }
+        @inline(__always) static func leafIndex(_ ref: Int32) -> Int32 { -2 - ref }
+    }
+
+    /// An axis-aligned box; empty as (+∞, +∞, −∞, −∞), which intersects nothing and grows to
+    /// whatever it is expanded by.
+    struct Box: Equatable, Sendable {
+        var x0: Double
+        var y0: Double
+        var x1: Double
+        var y1: Double
+
+        static let empty = Box(x0: .infinity, y0: .infinity, x1: -.infinity, y1: -.infinity)
+
+        @inline(__always) mutating func expand(_ a: Double, _ b: Double, _ c: Double, _ d: Double) {
+            x0 = Swift.min(x0, a)
+            y0 = Swift.min(y0, b)
+            x1 = Swift.max(x1, c)
+            y1 = Swift.max(y1, d)
+        }
+
+        @inline(__always) mutating func expand(_ other: Box) { expand(other.x0, other.y0, other.x1, other.y1) }
+
+        var envelope: Envelope { Envelope(xmin: x0, ymin: y0, xmax: x1, ymax: y1) }
+    }
+
+    /// An inner node: the boxes of its four children, one SIMD lane per quadrant (0 SW, 1 SE,
+    /// 2 NW, 3 NE), and what each child is (a ``NodeRef``). A search tests all four children
+    /// with a few vector comparisons on one node's memory; a missing child has an empty box.
+    struct InnerNode: Sendable {
+        var minX = SIMD4<Double>(repeating: .infinity)
+        var minY = SIMD4<Double>(repeating: .infinity)
+        var maxX = SIMD4<Double>(repeating: -.infinity)
+        var maxY = SIMD4<Double>(repeating: -.infinity)
+        var children = SIMD4<Int32>(repeating: NodeRef.none)
+
+        @inline(__always) func box(_ k: Int) -> Box { Box(x0: minX[k], y0: minY[k], x1: maxX[k], y1: maxY[k]) }
+
+        @inline(__always) mutating func setBox(_ k: Int, _ box: Box) {
+            minX[k] = box.x0
+            minY[k] = box.y0
+            maxX[k] = box.x1
+            maxY[k] = box.y1
+        }
+
+        @inline(__always) mutating func expandBox(_ k: Int, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+            var b = box(k)
+            b.expand(x0, y0, x1, y1)
+            setBox(k, b)
+        }
+
+        /// The union of the children's boxes.
+        var bounds: Box {
+            Box(x0: minX.min(), y0: minY.min(), x1: maxX.max(), y1: maxY.max())
+        }
+    }
 
     /// A leaf's slots: `start ..< start + count` are items, up to `start + capacity` are free.
-    /// An inner node has `start == -1`.
     struct ItemRange: Sendable {
         var start: Int32
         var count: Int32
@@ -86,9 +154,8 @@ public struct QuadTree: Sendable {
         /// lower corners). Set when such an item arrives; not cleared when it leaves.
         var hasBoxes: Bool
 
-        static let inner = ItemRange(start: -1, count: 0, capacity: 0, hasBoxes: false)
+        static let unused = ItemRange(start: 0, count: 0, capacity: 0, hasBoxes: false)
 
-        @inline(__always) var isLeaf: Bool { start >= 0 }
         @inline(__always) var slots: Range<Int> { Int(start)..<(Int(start) + Int(count)) }
     }
 
@@ -119,14 +186,13 @@ public struct QuadTree: Sendable {
 
     /// The root cell (the square the quadrants subdivide); empty for an empty tree.
     public var rootCell: Envelope {
-        root < 0 ? .empty : Envelope(xmin: originX, ymin: originY, xmax: originX + size, ymax: originY + size)
+        root == NodeRef.none ? .empty : Envelope(xmin: originX, ymin: originY, xmax: originX + size, ymax: originY + size)
     }
 
     /// The bounding box of all items (possibly loose after removals).
     public var bounds: Envelope {
-        guard root >= 0, count > 0 else { return .empty }
-        let b = Int(root) * 4
-        return Envelope(xmin: nodeBoxes[b], ymin: nodeBoxes[b + 1], xmax: nodeBoxes[b + 2], ymax: nodeBoxes[b + 3])
+        guard root != NodeRef.none, count > 0 else { return .empty }
+        return rootBox.envelope
     }
 
     /// Whether the tree holds `id`.
@@ -143,39 +209,52 @@ public struct QuadTree: Sendable {
 
     // MARK: - Storage helpers
 
-    mutating func newNode(x: Double, y: Double, side: Double) -> Int32 {
-        let node = Int32(nodeItems.count)
-        nodeCells.append(x)
-        nodeCells.append(y)
-        nodeCells.append(side)
-        nodeBoxes.append(.infinity)
-        nodeBoxes.append(.infinity)
-        nodeBoxes.append(-.infinity)
-        nodeBoxes.append(-.infinity)
-        for _ in 0..<4 { nodeChildren.append(-1) }
-        nodeItems.append(.inner)
-        return node
+    /// A new inner node with no children, for the cell (x, y, side).
+    mutating func newInner(x: Double, y: Double, side: Double) -> Int32 {
+        inner.append(InnerNode())
+        innerCells.append(contentsOf: [x, y, side])
+        return Int32(inner.count - 1)
     }
 
-    /// Makes node `n` an empty leaf with room for `capacity` items at the end of the item arrays.
-    mutating func makeLeaf(_ n: Int32, capacity: Int) {
-        nodeItems[Int(n)] = ItemRange(start: Int32(itemIDs.count), count: 0, capacity: Int32(capacity), hasBoxes: false)
-        itemIDs.append(contentsOf: repeatElement(0, count: capacity))
-        itemLow.append(contentsOf: repeatElement(0, count: capacity * 2))
-        itemHigh.append(contentsOf: repeatElement(0, count: capacity * 2))
+    /// A new empty leaf for the cell (x, y, side) with room for `capacity` items at the end of
+    /// the item arrays; returns its index (not a ``NodeRef``).
+    mutating func newLeaf(x: Double, y: Double, side: Double, capacity: Int) -> Int32 {
+        let leaf: Int32
+        if let reused = freeLeaves.popLast() {
+            leaf = reused
+            leafCells.replaceSubrange(Int(leaf) * 3..<(Int(leaf) * 3 + 3), with: [x, y, side])
+        } else {
+            leaf = Int32(leaves.count)
+            leaves.append(.unused)
+            leafCells.append(contentsOf: [x, y, side])
+        }
+        leaves[Int(leaf)] = ItemRange(start: Int32(itemIDs.count), count: 0, capacity: Int32(capacity), hasBoxes: false)
+        appendFreeSlots(capacity)
+        return leaf
     }
 
-    /// The capacity a leaf gets when it is created or outgrows its range: room to double.
+    /// Appends `n` unused slots to the item arrays.
+    private mutating func appendFreeSlots(_ n: Int) {
+        itemIDs.append(contentsOf: repeatElement(0, count: n))
+        itemLow.append(contentsOf: repeatElement(0, count: n * 2))
+        itemHigh.append(contentsOf: repeatElement(0, count: n * 2))
+    }
+
+    /// The capacity a leaf gets when it outgrows its range: room to double.
     static func grownCapacity(for count: Int) -> Int { Swift.max(8, 2 * count) }
 
-    /// Grows node `n`'s box to include the box.
+    /// The cell (x, y, side) of inner node `n`.
     @inline(__always)
-    mutating func expandNode(_ n: Int32, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
-        let b = Int(n) * 4
-        if x0 < nodeBoxes[b] { nodeBoxes[b] = x0 }
-        if y0 < nodeBoxes[b + 1] { nodeBoxes[b + 1] = y0 }
-        if x1 > nodeBoxes[b + 2] { nodeBoxes[b + 2] = x1 }
-        if y1 > nodeBoxes[b + 3] { nodeBoxes[b + 3] = y1 }
+    func innerCell(_ n: Int32) -> (x: Double, y: Double, side: Double) {
+        let c = Int(n) * 3
+        return (innerCells[c], innerCells[c + 1], innerCells[c + 2])
+    }
+
+    /// The cell (x, y, side) of leaf `n`.
+    @inline(__always)
+    func leafCell(_ n: Int32) -> (x: Double, y: Double, side: Double) {
+        let c = Int(n) * 3
+        return (leafCells[c], leafCells[c + 1], leafCells[c + 2])
     }
 
     /// Writes an item into `slot` and points the id tables at it.
@@ -196,39 +275,34 @@ public struct QuadTree: Sendable {
         leafOfID[index] = leaf
     }
 
-    /// Appends an item to leaf `n` (moving the leaf to a larger range when its range is full)
-    /// and grows the leaf's box.
+    /// Appends an item to leaf `n`, moving the leaf's items to a larger range at the end of the
+    /// item arrays when its range is full (the old range becomes garbage, reclaimed by
+    /// ``compactItemsIfWorthIt()``).
     mutating func appendToLeaf(_ n: Int32, id: UInt32, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
-        if nodeItems[Int(n)].count == nodeItems[Int(n)].capacity {
-            relocateLeaf(n, capacity: Self.grownCapacity(for: Int(nodeItems[Int(n)].count)))
+        let old = leaves[Int(n)]
+        if old.count == old.capacity {
+            let capacity = Self.grownCapacity(for: Int(old.count))
+            let start = itemIDs.count
+            appendFreeSlots(capacity)
+            for (offset, slot) in old.slots.enumerated() {
+                storeItem(
+                    start + offset, leaf: n, id: itemIDs[slot], itemLow[slot * 2], itemLow[slot * 2 + 1], itemHigh[slot * 2],
+                    itemHigh[slot * 2 + 1])
+            }
+            leaves[Int(n)].start = Int32(start)
+            leaves[Int(n)].capacity = Int32(capacity)
+            garbageSlots += Int(old.capacity)
         }
-        let range = nodeItems[Int(n)]
+        let range = leaves[Int(n)]
         storeItem(Int(range.start) + Int(range.count), leaf: n, id: id, x0, y0, x1, y1)
-        nodeItems[Int(n)].count += 1
-        if x0 != x1 || y0 != y1 { nodeItems[Int(n)].hasBoxes = true }
-        expandNode(n, x0, y0, x1, y1)
+        leaves[Int(n)].count += 1
+        if x0 != x1 || y0 != y1 { leaves[Int(n)].hasBoxes = true }
     }
 
-    /// Moves leaf `n`'s items to a fresh range of `capacity` slots at the end of the item arrays;
-    /// the old range becomes garbage (reclaimed by ``compactItemsIfWorthIt()``).
-    private mutating func relocateLeaf(_ n: Int32, capacity: Int) {
-        let old = nodeItems[Int(n)]
-        makeLeaf(n, capacity: capacity)
-        nodeItems[Int(n)].hasBoxes = old.hasBoxes
-        let start = Int(nodeItems[Int(n)].start)
-        for (offset, slot) in old.slots.enumerated() {
-            let id = itemIDs[slot]
-            storeItem(
-                start + offset, leaf: n, id: id, itemLow[slot * 2], itemLow[slot * 2 + 1], itemHigh[slot * 2], itemHigh[slot * 2 + 1])
-        }
-        nodeItems[Int(n)].count = old.count
-        garbageSlots += Int(old.capacity)
-    }
-
-    /// Compacts the item arrays (every leaf's items packed in tree order, each range exactly
-    /// full) once garbage makes up more than half of them; leaves the nodes alone.
+    /// Compacts the item arrays (every leaf's items packed in Z order, each range exactly full)
+    /// once garbage makes up more than half of them; leaves the nodes alone.
     mutating func compactItemsIfWorthIt() {
-        guard garbageSlots >= Self.leafCapacity, garbageSlots * 2 > itemIDs.count, root >= 0 else { return }
+        guard garbageSlots >= Self.leafCapacity, garbageSlots * 2 > itemIDs.count else { return }
         let live = itemIDs.count - garbageSlots
         var ids: [UInt32] = []
         var low: [Double] = []
@@ -236,29 +310,38 @@ public struct QuadTree: Sendable {
         ids.reserveCapacity(live)
         low.reserveCapacity(live * 2)
         high.reserveCapacity(live * 2)
-        var stack: [Int32] = [root]
-        while let node = stack.popLast() {
-            let range = nodeItems[Int(node)]
-            guard range.isLeaf else {
-                for k in (0..<4).reversed() where nodeChildren[Int(node) * 4 + k] >= 0 { stack.append(nodeChildren[Int(node) * 4 + k]) }
-                continue
-            }
+        for leaf in leavesInZOrder() {
+            let range = leaves[Int(leaf)]
             let start = ids.count
             for slot in range.slots {
                 slotOfID[Int(itemIDs[slot])] = Int32(ids.count)
                 ids.append(itemIDs[slot])
-                low.append(itemLow[slot * 2])
-                low.append(itemLow[slot * 2 + 1])
-                high.append(itemHigh[slot * 2])
-                high.append(itemHigh[slot * 2 + 1])
+                low.append(contentsOf: itemLow[(slot * 2)..<(slot * 2 + 2)])
+                high.append(contentsOf: itemHigh[(slot * 2)..<(slot * 2 + 2)])
             }
-            nodeItems[Int(node)].start = Int32(start)
-            nodeItems[Int(node)].capacity = range.count
+            leaves[Int(leaf)].start = Int32(start)
+            leaves[Int(leaf)].capacity = range.count
         }
         itemIDs = ids
         itemLow = low
         itemHigh = high
         garbageSlots = 0
+    }
+
+    /// The tree's leaves in Z order (quadrants SW, SE, NW, NE, depth first).
+    func leavesInZOrder() -> [Int32] {
+        guard root != NodeRef.none else { return [] }
+        var order: [Int32] = []
+        var stack: [Int32] = [root]
+        while let ref = stack.popLast() {
+            if NodeRef.isLeaf(ref) {
+                order.append(NodeRef.leafIndex(ref))
+                continue
+            }
+            let children = inner[Int(ref)].children
+            for k in (0..<4).reversed() where children[k] != NodeRef.none { stack.append(children[k]) }
+        }
+        return order
     }
 
     /// A square cell holding the box `minX…maxX × minY…maxY`, whose side is a power of two and
@@ -297,13 +380,6 @@ public struct QuadTree: Sendable {
     static func powerOfTwo(atLeast value: Double) -> Double {
         let candidate = Double(sign: .plus, exponent: value.exponent, significand: 1)
         return candidate >= value ? candidate : candidate * 2
-    }
-
-    /// The cell (x, y, side) of node `n`.
-    @inline(__always)
-    func cell(of n: Int32) -> (x: Double, y: Double, side: Double) {
-        let c = Int(n) * 3
-        return (nodeCells[c], nodeCells[c + 1], nodeCells[c + 2])
     }
 
     /// The cell of quadrant `q` of a cell.
