@@ -12,13 +12,11 @@ extension QuadTree {
         static let zero = BuildEntry(key: 0, x: 0, y: 0, id: 0, isPoint: true)
     }
 
-    /// A node made by a bulk load: its parent (an inner node, or -1 for the root) and its
-    /// quadrant there; for a leaf, also its index and its slots (`lower ..< upper` of the sorted
-    /// items).
+    /// A node made by a bulk load: its parent and its quadrant there, and the slots of its
+    /// items (`lower ..< upper` of the sorted entries).
     private struct BuiltNode {
         var parent: Int32
         var quadrant: Int
-        var leaf: Int32 = -1
         var lower = 0
         var upper = 0
     }
@@ -49,7 +47,7 @@ extension QuadTree {
         }
         guard kept > 0 else { return }
         let grid = Self.gridRootCell(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
-        (originX, originY, size) = (grid.x, grid.y, grid.side)
+        setRootCell(x: grid.x, y: grid.y, side: grid.side)
 
         // Every item's key, then the keys in Z order.
         let unit = grid.side / Double(1 << grid.keyBits)
@@ -72,57 +70,50 @@ extension QuadTree {
 
         let (builtLeaves, builtInner) = buildNodes(entries, keyBits: grid.keyBits)
         let leafBoxes = fillLeaves(builtLeaves, entries, largestID: Int(largestID), xmax: xmax, ymax: ymax)
-        for (leaf, box) in zip(builtLeaves, leafBoxes) { setBox(box, parent: leaf.parent, quadrant: leaf.quadrant) }
-        // Inner nodes come after their parents, so one backward pass sets every box from below.
-        for (node, built) in builtInner.enumerated().reversed() {
-            setBox(inner[node].bounds, parent: built.parent, quadrant: built.quadrant)
+        for (leaf, box) in zip(builtLeaves, leafBoxes) { inner[Int(leaf.parent)].setBox(leaf.quadrant, box) }
+        // Inner nodes come after their parents, so one backward pass sets every box from below
+        // (node 0, the sentinel, has no parent).
+        for node in stride(from: inner.count - 1, through: 1, by: -1) {
+            let built = builtInner[node]
+            inner[Int(built.parent)].setBox(built.quadrant, inner[node].bounds)
         }
+        setPackedSpans()
         count = kept
     }
 
-    /// Stores a child's box in its parent's lane (or as the root's box).
-    private mutating func setBox(_ box: Box, parent: Int32, quadrant: Int) {
-        if parent < 0 { rootBox = box } else { inner[Int(parent)].setBox(quadrant, box) }
-    }
-
-    /// Points a parent's child slot (or the root) at `ref`.
-    mutating func link(_ ref: Int32, parent: Int32, quadrant: Int) {
-        if parent < 0 { root = ref } else { inner[Int(parent)].children[quadrant] = ref }
-    }
-
     /// The nodes over the sorted entries: a range splits by the next two key bits (its items'
-    /// quadrants) while it holds more than a leaf's worth and key bits remain.
-    /// - Returns: the leaves, in Z order (their slots in order too), and the inner nodes by index.
+    /// quadrants) while it holds more than a leaf's worth and key bits remain; a leaf's range is
+    /// its slice of the entries, exactly full.
+    /// - Returns: the leaves, in Z order, and every inner node's parent by index.
     private mutating func buildNodes(_ entries: [BuildEntry], keyBits: Int) -> (leaves: [BuiltNode], inner: [BuiltNode]) {
         let estimate = entries.count / 12 + 16
         inner.reserveCapacity(estimate / 3)
         innerCells.reserveCapacity(estimate)
-        leaves.reserveCapacity(estimate)
-        leafCells.reserveCapacity(estimate * 3)
+        leafCapacities.reserveCapacity(estimate / 3)
+        parents.reserveCapacity(estimate / 3)
+        spans.reserveCapacity(estimate / 3)
         var builtLeaves: [BuiltNode] = []
-        var builtInner: [BuiltNode] = []
+        var builtInner = [BuiltNode(parent: -1, quadrant: 0)]  // the sentinel
         builtLeaves.reserveCapacity(estimate)
         struct Work {
             var node: BuiltNode
             var depth: Int
             var cell: (x: Double, y: Double, side: Double)
         }
-        var stack = [Work(node: BuiltNode(parent: -1, quadrant: 0, lower: 0, upper: entries.count), depth: 0, cell: (originX, originY, size))]
+        var stack = [Work(node: BuiltNode(parent: 0, quadrant: 0, lower: 0, upper: entries.count), depth: 0, cell: (originX, originY, size))]
         entries.withUnsafeBufferPointer { entries in
-            while var work = stack.popLast() {
+            while let work = stack.popLast() {
                 let (lower, upper) = (work.node.lower, work.node.upper)
+                let (parent, quadrant) = (Int(work.node.parent), work.node.quadrant)
                 if upper - lower <= Self.leafCapacity || work.depth >= keyBits {
-                    let count = Int32(upper - lower)
-                    let leaf = Int32(leaves.count)
-                    leaves.append(ItemRange(start: Int32(lower), count: count, capacity: count, hasBoxes: false))
-                    leafCells.append(contentsOf: [work.cell.x, work.cell.y, work.cell.side])
-                    link(NodeRef.leaf(leaf), parent: work.node.parent, quadrant: work.node.quadrant)
-                    work.node.leaf = leaf
+                    inner[parent].children[quadrant] = NodeRef.leaf(start: lower)
+                    inner[parent].leafCounts[quadrant] = Int32(upper - lower)
+                    leafCapacities[parent][quadrant] = Int32(upper - lower)
                     builtLeaves.append(work.node)
                     continue
                 }
-                let node = newInner(x: work.cell.x, y: work.cell.y, side: work.cell.side)
-                link(node, parent: work.node.parent, quadrant: work.node.quadrant)
+                let node = newInner(parent: Int32(parent), x: work.cell.x, y: work.cell.y, side: work.cell.side)
+                inner[parent].children[quadrant] = node
                 builtInner.append(work.node)
                 // All keys of the range agree above this level, so its quadrant digit ascends.
                 let shift = UInt64(2 * (keyBits - 1 - work.depth))
@@ -147,9 +138,8 @@ extension QuadTree {
         return (builtLeaves, builtInner)
     }
 
-    /// Writes the sorted items into the item arrays, slot `k` for entry `k` (so every leaf's
-    /// range is its slice of the entries, full, and the leaves are packed in Z order), fills the
-    /// id tables, and marks the leaves holding boxes.
+    /// Writes the sorted items into the item arrays, slot `k` for entry `k` (so the leaves are
+    /// packed in Z order), fills the id tables, and flags the leaves holding boxes.
     /// - Returns: each leaf's box.
     private mutating func fillLeaves(
         _ built: [BuiltNode], _ entries: [BuildEntry], largestID: Int, xmax: [Double], ymax: [Double]
@@ -162,7 +152,7 @@ extension QuadTree {
         var owners = [Int32](repeating: -1, count: largestID + 1)
         var boxes: [Box] = []
         boxes.reserveCapacity(built.count)
-        var ranges = leaves
+        var withBoxes: [BuiltNode] = []
         ids.withUnsafeMutableBufferPointer { ids in
             low.withUnsafeMutableBufferPointer { low in
                 high.withUnsafeMutableBufferPointer { high in
@@ -170,6 +160,7 @@ extension QuadTree {
                         owners.withUnsafeMutableBufferPointer { owners in
                             entries.withUnsafeBufferPointer { entries in
                                 for leaf in built {
+                                    let leafID = LeafID.make(leaf.parent, leaf.quadrant)
                                     var box = Box.empty
                                     var hasBoxes = false
                                     for k in leaf.lower..<leaf.upper {
@@ -183,11 +174,11 @@ extension QuadTree {
                                         high[2 * k] = x1
                                         high[2 * k + 1] = y1
                                         slots[i] = Int32(k)
-                                        owners[i] = leaf.leaf
+                                        owners[i] = leafID
                                         hasBoxes = hasBoxes || !entry.isPoint
                                         box.expand(x0, y0, x1, y1)
                                     }
-                                    ranges[Int(leaf.leaf)].hasBoxes = hasBoxes
+                                    if hasBoxes { withBoxes.append(leaf) }
                                     boxes.append(box)
                                 }
                             }
@@ -196,7 +187,8 @@ extension QuadTree {
                 }
             }
         }
-        (itemIDs, itemLow, itemHigh, slotOfID, leafOfID, leaves) = (ids, low, high, slots, owners, ranges)
+        (itemIDs, itemLow, itemHigh, slotOfID, leafOfID) = (ids, low, high, slots, owners)
+        for leaf in withBoxes { inner[Int(leaf.parent)].leafCounts[leaf.quadrant] |= InnerNode.hasBoxesFlag }
         return boxes
     }
 

@@ -30,35 +30,43 @@ extension QuadTree {
     public func classify(
         _ classify: (Envelope) -> RegionClass, inside: (UInt32) -> Void, boundary: (UInt32) -> Void
     ) {
-        guard root != NodeRef.none, count > 0 else { return }
-        var stack: [(ref: Int32, box: Box)] = [(root, rootBox)]
-        while let (ref, box) = stack.popLast() {
-            switch classify(box.envelope) {
-            case .outside:
-                continue
-            case .inside:
-                forEachItem(below: ref, inside)
-            case .boundary:
-                if NodeRef.isLeaf(ref) {
-                    forEachItem(below: ref, boundary)
-                } else {
-                    let node = inner[Int(ref)]
-                    for k in 0..<4 where node.children[k] != NodeRef.none { stack.append((node.children[k], node.box(k))) }
+        guard count > 0 else { return }
+        var stack: [Int32] = [0]
+        while let index = stack.popLast() {
+            let node = inner[Int(index)]
+            for k in 0..<4 where node.children[k] != NodeRef.none {
+                switch classify(node.box(k).envelope) {
+                case .outside:
+                    continue
+                case .inside:
+                    forEachItem(below: node, k, inside)
+                case .boundary:
+                    if NodeRef.isLeaf(node.children[k]) {
+                        for slot in node.leafSlots(k) { boundary(itemIDs[slot]) }
+                    } else {
+                        stack.append(node.children[k])
+                    }
                 }
             }
         }
     }
 
-    /// Calls `body` for every item below `ref` (a ``NodeRef``).
-    func forEachItem(below ref: Int32, _ body: (UInt32) -> Void) {
-        var stack: [Int32] = [ref]
-        while let current = stack.popLast() {
-            if NodeRef.isLeaf(current) {
-                for slot in leaves[Int(NodeRef.leafIndex(current))].slots { body(itemIDs[slot]) }
-                continue
+    /// Calls `body` for every item below child `k` of `node`.
+    func forEachItem(below node: InnerNode, _ k: Int, _ body: (UInt32) -> Void) {
+        guard NodeRef.isInner(node.children[k]) else {
+            for slot in node.leafSlots(k) { body(itemIDs[slot]) }
+            return
+        }
+        var stack: [Int32] = [node.children[k]]
+        while let index = stack.popLast() {
+            let current = inner[Int(index)]
+            for lane in 0..<4 {
+                if NodeRef.isLeaf(current.children[lane]) {
+                    for slot in current.leafSlots(lane) { body(itemIDs[slot]) }
+                } else if NodeRef.isInner(current.children[lane]) {
+                    stack.append(current.children[lane])
+                }
             }
-            let children = inner[Int(current)].children
-            for k in 0..<4 where children[k] != NodeRef.none { stack.append(children[k]) }
         }
     }
 }

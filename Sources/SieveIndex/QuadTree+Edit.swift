@@ -16,38 +16,30 @@ extension QuadTree {
         let cx = x0 / 2 + x1 / 2, cy = y0 / 2 + y1 / 2
         if root == NodeRef.none {
             let cell = Self.gridRootCell(minX: cx, minY: cy, maxX: cx, maxY: cy)
-            (originX, originY, size) = (cell.x, cell.y, cell.side)
-            root = NodeRef.leaf(newLeaf(x: originX, y: originY, side: size, capacity: Self.grownCapacity(for: 0)))
-            rootBox = .empty
+            setRootCell(x: cell.x, y: cell.y, side: cell.side)
+            newLeaf(parent: 0, quadrant: 0, capacity: Self.grownCapacity(for: 0))
         }
         growRoot(toContain: cx, cy)
-        rootBox.expand(x0, y0, x1, y1)
-        var ref = root
-        var parent: Int32 = -1
+        // Descend from the sentinel's quadrant 0 (the root), growing each box on the way.
+        var parent: Int32 = 0
         var quadrant = 0
         var depth = 0
         while true {
-            if NodeRef.isLeaf(ref) {
-                let leaf = NodeRef.leafIndex(ref)
-                if depth >= Self.maximumDepth || leaves[Int(leaf)].count < Int32(Self.leafCapacity) {
-                    appendToLeaf(leaf, id: id, x0, y0, x1, y1)
+            spans[Int(parent)] = Self.brokenSpan
+            inner[Int(parent)].expandBox(quadrant, x0, y0, x1, y1)
+            var child = inner[Int(parent)].children[quadrant]
+            if NodeRef.isLeaf(child) {
+                if depth >= Self.maximumDepth || inner[Int(parent)].leafCount(quadrant) < Self.leafCapacity {
+                    appendToLeaf(parent: parent, quadrant: quadrant, id: id, x0, y0, x1, y1)
                     break
                 }
-                ref = split(leaf)
-                link(ref, parent: parent, quadrant: quadrant)
+                child = split(parent: parent, quadrant: quadrant)
             }
-            let node = ref
-            let cell = innerCell(node)
+            let cell = innerCell(child)
             let half = cell.side / 2
             quadrant = Self.quadrant(cx, cy, midX: cell.x + half, midY: cell.y + half)
-            inner[Int(node)].expandBox(quadrant, x0, y0, x1, y1)
-            ref = inner[Int(node)].children[quadrant]
-            if ref == NodeRef.none {
-                let childCell = Self.quadrantCell(quadrant, of: cell)
-                ref = NodeRef.leaf(newLeaf(x: childCell.x, y: childCell.y, side: childCell.side, capacity: 0))
-                inner[Int(node)].children[quadrant] = ref
-            }
-            parent = node
+            parent = child
+            if inner[Int(parent)].children[quadrant] == NodeRef.none { newLeaf(parent: parent, quadrant: quadrant, capacity: 0) }
             depth += 1
         }
         count += 1
@@ -64,13 +56,11 @@ extension QuadTree {
         guard contains(id) else { return false }
         let slot = Int(slotOfID[Int(id)])
         let leaf = leafOfID[Int(id)]
-        let range = leaves[Int(leaf)]
-        let last = Int(range.start) + Int(range.count) - 1
-        if slot != last {
-            let moved = itemIDs[last]
-            storeItem(slot, leaf: leaf, id: moved, itemLow[last * 2], itemLow[last * 2 + 1], itemHigh[last * 2], itemHigh[last * 2 + 1])
-        }
-        leaves[Int(leaf)].count -= 1
+        let (parent, q) = (Int(LeafID.parent(leaf)), LeafID.quadrant(leaf))
+        let last = inner[parent].leafSlots(q).upperBound - 1
+        if slot != last { copyItem(from: last, to: slot, leaf: leaf) }
+        inner[parent].leafCounts[q] -= 1
+        breakSpans(from: Int32(parent))
         slotOfID[Int(id)] = -1
         leafOfID[Int(id)] = -1
         count -= 1
@@ -92,40 +82,47 @@ extension QuadTree {
     private mutating func growRoot(toContain cx: Double, _ cy: Double) {
         while cx < originX || cx > originX + size || cy < originY || cy > originY + size {
             let growWest = cx < originX, growSouth = cy < originY
-            if growWest { originX -= size }
-            if growSouth { originY -= size }
-            size *= 2
-            rootGrowth += 1
             let quadrant = (growWest ? 1 : 0) | (growSouth ? 2 : 0)
-            let newRoot = newInner(x: originX, y: originY, side: size)
-            inner[Int(newRoot)].children[quadrant] = root
-            inner[Int(newRoot)].setBox(quadrant, rootBox)
-            root = newRoot
+            setRootCell(x: growWest ? originX - size : originX, y: growSouth ? originY - size : originY, side: size * 2)
+            rootGrowth += 1
+            let newRoot = newInner(parent: 0, x: originX, y: originY, side: size)
+            if NodeRef.isInner(inner[0].children[0]) { parents[Int(inner[0].children[0])] = newRoot }
+            // Move the sentinel's lane 0 (the old root) into the new root's quadrant.
+            let sentinel = inner[0]
+            inner[Int(newRoot)].children[quadrant] = sentinel.children[0]
+            inner[Int(newRoot)].leafCounts[quadrant] = sentinel.leafCounts[0]
+            inner[Int(newRoot)].setBox(quadrant, sentinel.box(0))
+            leafCapacities[Int(newRoot)][quadrant] = leafCapacities[0][0]
+            if NodeRef.isLeaf(sentinel.children[0]) {
+                let moved = LeafID.make(newRoot, quadrant)
+                for slot in sentinel.leafSlots(0) { leafOfID[Int(itemIDs[slot])] = moved }
+            }
+            inner[0].children[0] = newRoot
+            inner[0].leafCounts[0] = 0
+            leafCapacities[0][0] = 0
         }
     }
 
-    /// Turns leaf `leaf` into an inner node over the same cell, its items spread over new leaf
-    /// children by centre; the leaf's slots become garbage and its index is kept for reuse.
-    /// - Returns: the new inner node (the caller links it where the leaf was).
-    private mutating func split(_ leaf: Int32) -> Int32 {
-        let range = leaves[Int(leaf)]
-        let cell = leafCell(leaf)
-        let node = newInner(x: cell.x, y: cell.y, side: cell.side)
+    /// Turns the leaf in quadrant `q` of `parent` into an inner node over the same cell, its
+    /// items spread over new leaf children by centre; the leaf's slots become garbage.
+    /// - Returns: the new inner node.
+    private mutating func split(parent: Int32, quadrant q: Int) -> Int32 {
+        let slots = inner[Int(parent)].leafSlots(q)
+        garbageSlots += Int(leafCapacities[Int(parent)][q])
+        let cell = Self.quadrantCell(q, of: innerCell(parent))
+        let node = newInner(parent: parent, x: cell.x, y: cell.y, side: cell.side)
+        inner[Int(parent)].children[q] = node
+        inner[Int(parent)].leafCounts[q] = 0
+        leafCapacities[Int(parent)][q] = 0
         let half = cell.side / 2
-        garbageSlots += Int(range.capacity)
-        leaves[Int(leaf)] = .unused
-        freeLeaves.append(leaf)
-        for slot in range.slots {
+        for slot in slots {
             let id = itemIDs[slot]
             let (x0, y0, x1, y1) = (itemLow[slot * 2], itemLow[slot * 2 + 1], itemHigh[slot * 2], itemHigh[slot * 2 + 1])
             let quadrant = Self.quadrant(x0 / 2 + x1 / 2, y0 / 2 + y1 / 2, midX: cell.x + half, midY: cell.y + half)
-            var child = inner[Int(node)].children[quadrant]
-            if child == NodeRef.none {
-                let childCell = Self.quadrantCell(quadrant, of: cell)
-                child = NodeRef.leaf(newLeaf(x: childCell.x, y: childCell.y, side: childCell.side, capacity: Self.leafCapacity))
-                inner[Int(node)].children[quadrant] = child
+            if inner[Int(node)].children[quadrant] == NodeRef.none {
+                newLeaf(parent: node, quadrant: quadrant, capacity: Self.leafCapacity)
             }
-            appendToLeaf(NodeRef.leafIndex(child), id: id, x0, y0, x1, y1)
+            appendToLeaf(parent: node, quadrant: quadrant, id: id, x0, y0, x1, y1)
             inner[Int(node)].expandBox(quadrant, x0, y0, x1, y1)
         }
         return node

@@ -15,6 +15,7 @@ extension QuadTree {
     /// with the leaves; a leaf marked as holding only points does.
     /// - Complexity: O(n). For tests; not for production paths.
     public func _checkInvariants() {
+        precondition(!inner.isEmpty && (1..<4).allSatisfy { inner[0].children[$0] == NodeRef.none }, "the sentinel is damaged")
         guard root != NodeRef.none else {
             precondition(count == 0, "an empty tree counts \(count) items")
             return
@@ -22,64 +23,104 @@ extension QuadTree {
         let slots = itemIDs.count
         precondition(itemLow.count == 2 * slots && itemHigh.count == 2 * slots, "item columns differ in length")
         precondition(slotOfID.count == leafOfID.count, "id tables differ in length")
-        precondition(inner.count * 3 == innerCells.count && leaves.count * 3 == leafCells.count, "cell tables differ in length")
+        precondition(
+            inner.count * 3 == innerCells.count && inner.count == leafCapacities.count && inner.count == parents.count
+                && inner.count == spans.count, "node tables differ in length")
+        checkSpans()
+        precondition(innerCell(0) == (originX, originY, 2 * size), "the sentinel's cell is not twice the root cell")
         var seen = 0
         var owned = [Bool](repeating: false, count: slots)
         var usedSlots = 0
-        var leafSeen = [Bool](repeating: false, count: leaves.count)
+        var reached = [Bool](repeating: false, count: inner.count)
         let tolerance = size * 0x1p-40
-        func sameCell(_ a: (x: Double, y: Double, side: Double), _ b: (x: Double, y: Double, side: Double)) -> Bool {
-            abs(a.x - b.x) <= tolerance && abs(a.y - b.y) <= tolerance && abs(a.side - b.side) <= tolerance
-        }
-        // Each entry: a node, its box as its parent stores it, and the cell it must have.
-        var stack: [(ref: Int32, box: Box, cell: (x: Double, y: Double, side: Double))] = [(root, rootBox, (originX, originY, size))]
-        while let (ref, box, cell) = stack.popLast() {
-            if NodeRef.isLeaf(ref) {
-                let leaf = NodeRef.leafIndex(ref)
-                precondition(!leafSeen[Int(leaf)] && !freeLeaves.contains(leaf), "leaf \(leaf) is reachable twice or marked free")
-                leafSeen[Int(leaf)] = true
-                // The stored cell is the quadrant, up to rounding when the root grew.
-                precondition(sameCell(leafCell(leaf), cell), "leaf \(leaf)'s cell is not its quadrant")
-                let range = leaves[Int(leaf)]
+        // Each entry: an inner node and its box as its parent stores it (the sentinel: everything).
+        var stack: [(node: Int32, box: Box)] = [(0, Box(x0: -.infinity, y0: -.infinity, x1: .infinity, y1: .infinity))]
+        while let (index, box) = stack.popLast() {
+            precondition(!reached[Int(index)], "inner node \(index) is reachable twice")
+            reached[Int(index)] = true
+            let node = inner[Int(index)]
+            let cell = innerCell(index)
+            for k in 0..<4 {
+                let child = node.children[k], childBox = node.box(k)
+                let capacity = Int(leafCapacities[Int(index)][k])
+                guard child != NodeRef.none else {
+                    precondition(childBox == .empty && node.leafCounts[k] == 0 && capacity == 0, "inner node \(index) has data for a missing child \(k)")
+                    continue
+                }
                 precondition(
-                    range.count >= 0 && range.count <= range.capacity && Int(range.start) + Int(range.capacity) <= slots,
-                    "leaf \(leaf)'s range is outside the item arrays")
-                for slot in Int(range.start)..<(Int(range.start) + Int(range.capacity)) {
+                    childBox.x0 >= box.x0 && childBox.y0 >= box.y0 && childBox.x1 <= box.x1 && childBox.y1 <= box.y1
+                        || childBox.x0 > childBox.x1,
+                    "child \(k)'s box outside inner node \(index)'s box")
+                let quadrantCell = Self.quadrantCell(k, of: cell)
+                if NodeRef.isInner(child) {
+                    precondition(Int(child) < inner.count && child > 0, "inner node \(index) refers to a missing node \(child)")
+                    precondition(parents[Int(child)] == index, "inner node \(child)'s parent is not \(index)")
+                    let actual = innerCell(child)
+                    // The stored cell is the quadrant, up to rounding when the root grew.
+                    precondition(
+                        abs(actual.x - quadrantCell.x) <= tolerance && abs(actual.y - quadrantCell.y) <= tolerance
+                            && abs(actual.side - quadrantCell.side) <= tolerance,
+                        "inner node \(child)'s cell is not quadrant \(k) of node \(index)'s cell")
+                    precondition(node.leafCounts[k] == 0 && capacity == 0, "inner node \(index) has leaf data for an inner child")
+                    stack.append((child, childBox))
+                    continue
+                }
+                let leaf = LeafID.make(index, k)
+                let range = node.leafSlots(k)
+                precondition(range.count <= capacity && range.lowerBound + capacity <= slots, "leaf \(leaf)'s range is outside the item arrays")
+                for slot in range.lowerBound..<(range.lowerBound + capacity) {
                     precondition(!owned[slot], "slot \(slot) belongs to two leaves")
                     owned[slot] = true
                 }
-                usedSlots += Int(range.capacity)
-                let (x, y, side) = leafCell(leaf)
-                for slot in range.slots {
+                usedSlots += capacity
+                let (x, y, side) = quadrantCell
+                for slot in range {
                     let id = itemIDs[slot]
                     precondition(Int(id) < slotOfID.count && slotOfID[Int(id)] == Int32(slot), "slot table wrong for \(id)")
                     precondition(leafOfID[Int(id)] == leaf, "leaf table wrong for \(id)")
                     let (x0, y0, x1, y1) = (itemLow[slot * 2], itemLow[slot * 2 + 1], itemHigh[slot * 2], itemHigh[slot * 2 + 1])
-                    precondition(x0 >= box.x0 && y0 >= box.y0 && x1 <= box.x1 && y1 <= box.y1, "item \(id) outside leaf \(leaf)'s box")
-                    precondition(range.hasBoxes || (x0 == x1 && y0 == y1), "leaf \(leaf) holds a box but is marked points-only")
+                    precondition(
+                        x0 >= childBox.x0 && y0 >= childBox.y0 && x1 <= childBox.x1 && y1 <= childBox.y1, "item \(id) outside leaf \(leaf)'s box")
+                    precondition(node.leafHasBoxes(k) || (x0 == x1 && y0 == y1), "leaf \(leaf) holds a box but is marked points-only")
                     let cx = x0 / 2 + x1 / 2, cy = y0 / 2 + y1 / 2
                     precondition(cx >= x && cx <= x + side && cy >= y && cy <= y + side, "item \(id) centre outside its leaf cell")
                     seen += 1
                 }
-                continue
-            }
-            precondition(ref >= 0 && Int(ref) < inner.count, "reference \(ref) is neither a leaf nor an inner node")
-            precondition(sameCell(innerCell(ref), cell), "inner node \(ref)'s cell is not its quadrant")
-            let node = inner[Int(ref)]
-            for k in 0..<4 {
-                let child = node.box(k)
-                guard node.children[k] != NodeRef.none else {
-                    precondition(child == .empty, "inner node \(ref) has a box for a missing child \(k)")
-                    continue
-                }
-                precondition(
-                    child.x0 >= box.x0 && child.y0 >= box.y0 && child.x1 <= box.x1 && child.y1 <= box.y1 || child.x0 > child.x1,
-                    "child \(k)'s box outside inner node \(ref)'s box")
-                stack.append((node.children[k], child, Self.quadrantCell(k, of: innerCell(ref))))
             }
         }
         precondition(seen == count, "the tree holds \(seen) items but counts \(count)")
         precondition(slots - usedSlots == garbageSlots, "\(slots - usedSlots) slots are free but the garbage count is \(garbageSlots)")
         precondition(slotOfID.filter { $0 >= 0 }.count == count, "the slot table holds a different number of items")
+    }
+
+    /// Checks that every packed span holds exactly its node's leaves, tiled without gaps, and
+    /// that a broken span's ancestors are broken too.
+    private func checkSpans() {
+        for node in nodesChildrenFirst() where node > 0 {
+            let span = spans[Int(node)]
+            if span.x < 0 {
+                let parent = parents[Int(node)]
+                precondition(parent == 0 || spans[Int(parent)].x < 0, "inner node \(node)'s span is broken but its parent's is not")
+                continue
+            }
+            var ranges: [Range<Int>] = []
+            var stack: [Int32] = [node]
+            while let current = stack.popLast() {
+                let children = inner[Int(current)].children
+                for k in 0..<4 {
+                    if NodeRef.isLeaf(children[k]) {
+                        ranges.append(inner[Int(current)].leafSlots(k))
+                    } else if NodeRef.isInner(children[k]) {
+                        stack.append(children[k])
+                    }
+                }
+            }
+            var next = Int(span.x)
+            for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) where !range.isEmpty {
+                precondition(range.lowerBound == next, "inner node \(node)'s span has a gap or an overlap at slot \(next)")
+                next = range.upperBound
+            }
+            precondition(next == Int(span.y), "inner node \(node)'s span ends at \(span.y), its items at \(next)")
+        }
     }
 }

@@ -54,41 +54,51 @@ extension QuadTree {
         guard k > 0, root != NodeRef.none, count > 0, x.isFinite, y.isFinite else { return [] }
         let limit = maxDistance * maxDistance
         var heap = MinHeap()
-        heap.push(Self.squaredDistance(x, y, rootBox.x0, rootBox.y0, rootBox.x1, rootBox.y1), node: root)
+        heap.push(0, kind: .inner, value: 0)  // the sentinel: its only child is the root
         var found: [(id: UInt32, distance: Double)] = []
         while let entry = heap.pop() {
             if entry.distance > limit { break }
-            if entry.isItem {
+            if entry.kind == .item {
                 // An item: everything still in the heap is at least as far.
-                found.append((entry.id, entry.distance.squareRoot()))
+                found.append((UInt32(bitPattern: entry.value), entry.distance.squareRoot()))
                 if found.count == k {
                     // Take every other item at exactly the same distance to break ties by id.
                     while let next = heap.peek(), next.distance == entry.distance {
                         _ = heap.pop()
-                        if next.isItem { found.append((next.id, next.distance.squareRoot())) } else { expand(next.node, &heap, x, y) }
+                        if next.kind == .item {
+                            found.append((UInt32(bitPattern: next.value), next.distance.squareRoot()))
+                        } else {
+                            expand(next, &heap, x, y)
+                        }
                     }
                     break
                 }
                 continue
             }
-            expand(entry.node, &heap, x, y)
+            expand(entry, &heap, x, y)
         }
         found.sort { $0.distance < $1.distance || ($0.distance == $1.distance && $0.id < $1.id) }
         return Array(found.prefix(k))
     }
 
     /// Pushes a node's children, or a leaf's items, onto the heap.
-    private func expand(_ ref: Int32, _ heap: inout MinHeap, _ x: Double, _ y: Double) {
-        if NodeRef.isLeaf(ref) {
-            for slot in leaves[Int(NodeRef.leafIndex(ref))].slots {
+    private func expand(_ entry: MinHeap.Entry, _ heap: inout MinHeap, _ x: Double, _ y: Double) {
+        if entry.kind == .leaf {
+            for slot in inner[Int(LeafID.parent(entry.value))].leafSlots(LeafID.quadrant(entry.value)) {
                 let s = slot * 2
-                heap.push(Self.squaredDistance(x, y, itemLow[s], itemLow[s + 1], itemHigh[s], itemHigh[s + 1]), item: itemIDs[slot])
+                let d = Self.squaredDistance(x, y, itemLow[s], itemLow[s + 1], itemHigh[s], itemHigh[s + 1])
+                heap.push(d, kind: .item, value: Int32(bitPattern: itemIDs[slot]))
             }
             return
         }
-        let node = inner[Int(ref)]
+        let node = inner[Int(entry.value)]
         for k in 0..<4 where node.children[k] != NodeRef.none {
-            heap.push(Self.squaredDistance(x, y, node.minX[k], node.minY[k], node.maxX[k], node.maxY[k]), node: node.children[k])
+            let d = Self.squaredDistance(x, y, node.minX[k], node.minY[k], node.maxX[k], node.maxY[k])
+            if NodeRef.isLeaf(node.children[k]) {
+                heap.push(d, kind: .leaf, value: LeafID.make(entry.value, k))
+            } else {
+                heap.push(d, kind: .inner, value: node.children[k])
+            }
         }
     }
 
@@ -108,50 +118,18 @@ extension QuadTree {
     }
 
     /// The window search: explicit stack (on the thread's stack, no allocation), the four
-    /// children of a node tested together from the node's own memory, whole-subtree sweeps for
-    /// children inside the window, and leaves of points scanned from their lower corners alone.
+    /// children of a node tested together from the node's own memory, leaves scanned from their
+    /// parent (points from their lower corners alone), and whole-subtree sweeps for children
+    /// inside the window.
     /// - Returns: `false` when the visitor stopped it.
     @inline(__always) @discardableResult
     func search<Visitor: SearchVisitor>(_ window: Envelope, _ visitor: inout Visitor) -> Bool {
-        guard root != NodeRef.none, count > 0, !window.isEmpty else { return true }
+        guard count > 0, !window.isEmpty else { return true }
         let qx0 = window.xmin, qy0 = window.ymin, qx1 = window.xmax, qy1 = window.ymax
-        let r = rootBox, root = root
-        guard r.x0 <= qx1 && r.y0 <= qy1 && r.x1 >= qx0 && r.y1 >= qy0 else { return true }
         return withSearchView { view in
-            let inner = view.inner, leaves = view.leaves, stack = view.stack, ids = view.ids, low = view.low, high = view.high
-            /// Scans a leaf that the window cuts.
-            @inline(__always) func scan(_ leaf: Int32) -> Bool {
-                let range = leaves[Int(leaf)]
-                let end = Int(range.start) &+ Int(range.count)
-                var slot = Int(range.start)
-                if range.hasBoxes {
-                    while slot < end {
-                        let s = slot &* 2
-                        if low[s] <= qx1 && low[s &+ 1] <= qy1 && high[s] >= qx0 && high[s &+ 1] >= qy0 {
-                            guard visitor.visit(ids[slot]) else { return false }
-                        }
-                        slot &+= 1
-                    }
-                } else {
-                    while slot < end {
-                        let s = slot &* 2
-                        let x = low[s], y = low[s &+ 1]
-                        if x >= qx0 && x <= qx1 && y >= qy0 && y <= qy1 {
-                            guard visitor.visit(ids[slot]) else { return false }
-                        }
-                        slot &+= 1
-                    }
-                }
-                return true
-            }
-            var top = 0
-            if r.x0 >= qx0 && r.y0 >= qy0 && r.x1 <= qx1 && r.y1 <= qy1 {
-                return view.sweep(root, stackTop: 0, &visitor)
-            } else if NodeRef.isLeaf(root) {
-                return scan(NodeRef.leafIndex(root))
-            }
-            stack[0] = root
-            top = 1
+            let inner = view.inner, stack = view.stack, ids = view.ids, low = view.low, high = view.high
+            stack[0] = 0
+            var top = 1
             while top > 0 {
                 top &-= 1
                 let node = inner[Int(stack[top])]
@@ -161,12 +139,31 @@ extension QuadTree {
                 for k in 0..<4 where cuts[k] {
                     let child = node.children[k]
                     if within[k] {
-                        guard view.sweep(child, stackTop: top, &visitor) else { return false }
-                    } else if NodeRef.isLeaf(child) {
-                        guard scan(NodeRef.leafIndex(child)) else { return false }
-                    } else {
+                        guard view.sweep(node, k, stackTop: top, &visitor) else { return false }
+                    } else if NodeRef.isInner(child) {
                         stack[top] = child
                         top &+= 1
+                    } else {
+                        var slot = NodeRef.leafStart(child)
+                        let end = slot &+ node.leafCount(k)
+                        if node.leafHasBoxes(k) {
+                            while slot < end {
+                                let s = slot &* 2
+                                if low[s] <= qx1 && low[s &+ 1] <= qy1 && high[s] >= qx0 && high[s &+ 1] >= qy0 {
+                                    guard visitor.visit(ids[slot]) else { return false }
+                                }
+                                slot &+= 1
+                            }
+                        } else {
+                            while slot < end {
+                                let s = slot &* 2
+                                let x = low[s], y = low[s &+ 1]
+                                if x >= qx0 && x <= qx1 && y >= qy0 && y <= qy1 {
+                                    guard visitor.visit(ids[slot]) else { return false }
+                                }
+                                slot &+= 1
+                            }
+                        }
                     }
                 }
             }
@@ -178,40 +175,13 @@ extension QuadTree {
     /// window test; a child whose farthest corner is within the radius is swept whole.
     @inline(__always)
     func searchRadius<Visitor: SearchVisitor>(_ x: Double, _ y: Double, _ radius: Double, _ visitor: inout Visitor) {
-        guard root != NodeRef.none, count > 0 else { return }
+        guard count > 0 else { return }
         let limit = radius * radius
-        let r = rootBox, root = root
-        guard Self.squaredDistance(x, y, r.x0, r.y0, r.x1, r.y1) <= limit else { return }
         _ = withSearchView { view in
-            let inner = view.inner, leaves = view.leaves, stack = view.stack, ids = view.ids, low = view.low, high = view.high
-            @inline(__always) func scan(_ leaf: Int32) -> Bool {
-                let range = leaves[Int(leaf)]
-                let end = Int(range.start) &+ Int(range.count)
-                var slot = Int(range.start)
-                if range.hasBoxes {
-                    while slot < end {
-                        let s = slot &* 2
-                        if Self.squaredDistance(x, y, low[s], low[s &+ 1], high[s], high[s &+ 1]) <= limit {
-                            guard visitor.visit(ids[slot]) else { return false }
-                        }
-                        slot &+= 1
-                    }
-                } else {
-                    while slot < end {
-                        let s = slot &* 2
-                        let dx = low[s] - x, dy = low[s &+ 1] - y
-                        if dx * dx + dy * dy <= limit {
-                            guard visitor.visit(ids[slot]) else { return false }
-                        }
-                        slot &+= 1
-                    }
-                }
-                return true
-            }
-            if NodeRef.isLeaf(root) { return scan(NodeRef.leafIndex(root)) }
-            stack[0] = root
-            var top = 1
+            let inner = view.inner, stack = view.stack, ids = view.ids, low = view.low, high = view.high
             let px = SIMD4<Double>(repeating: x), py = SIMD4<Double>(repeating: y), zero = SIMD4<Double>(repeating: 0)
+            stack[0] = 0
+            var top = 1
             while top > 0 {
                 top &-= 1
                 let node = inner[Int(stack[top])]
@@ -226,12 +196,31 @@ extension QuadTree {
                 for k in 0..<4 where reaches[k] {
                     let child = node.children[k]
                     if covered[k] {
-                        guard view.sweep(child, stackTop: top, &visitor) else { return false }
-                    } else if NodeRef.isLeaf(child) {
-                        guard scan(NodeRef.leafIndex(child)) else { return false }
-                    } else {
+                        guard view.sweep(node, k, stackTop: top, &visitor) else { return false }
+                    } else if NodeRef.isInner(child) {
                         stack[top] = child
                         top &+= 1
+                    } else {
+                        var slot = NodeRef.leafStart(child)
+                        let end = slot &+ node.leafCount(k)
+                        if node.leafHasBoxes(k) {
+                            while slot < end {
+                                let s = slot &* 2
+                                if Self.squaredDistance(x, y, low[s], low[s &+ 1], high[s], high[s &+ 1]) <= limit {
+                                    guard visitor.visit(ids[slot]) else { return false }
+                                }
+                                slot &+= 1
+                            }
+                        } else {
+                            while slot < end {
+                                let s = slot &* 2
+                                let dx = low[s] - x, dy = low[s &+ 1] - y
+                                if dx * dx + dy * dy <= limit {
+                                    guard visitor.visit(ids[slot]) else { return false }
+                                }
+                                slot &+= 1
+                            }
+                        }
                     }
                 }
             }
@@ -247,21 +236,21 @@ extension QuadTree {
     @inline(__always)
     func withSearchView<R>(_ body: (SearchView) -> R) -> R {
         Self.withSearchView(
-            inner: inner, leaves: leaves, ids: itemIDs, low: itemLow, high: itemHigh, stackCapacity: searchStackCapacity, body)
+            inner: inner, spans: spans, ids: itemIDs, low: itemLow, high: itemHigh, stackCapacity: searchStackCapacity, body)
     }
 
     @inline(__always)
     private static func withSearchView<R>(
-        inner: [InnerNode], leaves: [ItemRange], ids: [UInt32], low: [Double], high: [Double], stackCapacity: Int,
+        inner: [InnerNode], spans: [SIMD2<Int32>], ids: [UInt32], low: [Double], high: [Double], stackCapacity: Int,
         _ body: (SearchView) -> R
     ) -> R {
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: stackCapacity) { stack in
             inner.withUnsafeBufferPointer { inner in
-                leaves.withUnsafeBufferPointer { leaves in
+                spans.withUnsafeBufferPointer { spans in
                     ids.withUnsafeBufferPointer { ids in
                         low.withUnsafeBufferPointer { low in
                             high.withUnsafeBufferPointer { high in
-                                body(SearchView(inner: inner, leaves: leaves, ids: ids, low: low, high: high, stack: stack))
+                                body(SearchView(inner: inner, spans: spans, ids: ids, low: low, high: high, stack: stack))
                             }
                         }
                     }
@@ -273,36 +262,49 @@ extension QuadTree {
     /// Unsafe views of the tree's arrays for the duration of one search.
     struct SearchView {
         let inner: UnsafeBufferPointer<InnerNode>
-        let leaves: UnsafeBufferPointer<ItemRange>
+        let spans: UnsafeBufferPointer<SIMD2<Int32>>
         let ids: UnsafeBufferPointer<UInt32>
         let low: UnsafeBufferPointer<Double>
         let high: UnsafeBufferPointer<Double>
         let stack: UnsafeMutableBufferPointer<Int32>
 
-        /// Hands every item below `ref` to the visitor, leaf by leaf, using the stack above
-        /// `stackTop` (the pending nodes below it stay untouched).
+        /// Hands every item below child `k` of `node` to the visitor: all at once when the child's
+        /// span is packed, else leaf by leaf, using the stack above `stackTop` (the pending nodes
+        /// below it stay untouched).
         /// - Returns: `false` when the visitor stopped it.
         @inline(__always)
-        func sweep<Visitor: SearchVisitor>(_ ref: Int32, stackTop: Int, _ visitor: inout Visitor) -> Bool {
+        func sweep<Visitor: SearchVisitor>(_ node: InnerNode, _ k: Int, stackTop: Int, _ visitor: inout Visitor) -> Bool {
+            let child = node.children[k]
+            if NodeRef.isLeaf(child) { return visitor.visitAll(leafIDs(node, k)) }
             var top = stackTop
-            stack[top] = ref
+            stack[top] = child
             top &+= 1
             while top > stackTop {
                 top &-= 1
-                let current = stack[top]
-                if NodeRef.isLeaf(current) {
-                    let range = leaves[Int(NodeRef.leafIndex(current))]
-                    let start = Int(range.start)
-                    guard visitor.visitAll(UnsafeBufferPointer(rebasing: ids[start..<(start &+ Int(range.count))])) else { return false }
+                let span = spans[Int(stack[top])]
+                if span.x >= 0 {
+                    guard visitor.visitAll(UnsafeBufferPointer(rebasing: ids[Int(span.x)..<Int(span.y)])) else { return false }
                     continue
                 }
-                let children = inner[Int(current)].children
-                for k in 0..<4 where children[k] != NodeRef.none {
-                    stack[top] = children[k]
-                    top &+= 1
+                let current = inner[Int(stack[top])]
+                for lane in 0..<4 {
+                    let grandchild = current.children[lane]
+                    if NodeRef.isLeaf(grandchild) {
+                        guard visitor.visitAll(leafIDs(current, lane)) else { return false }
+                    } else if NodeRef.isInner(grandchild) {
+                        stack[top] = grandchild
+                        top &+= 1
+                    }
                 }
             }
             return true
+        }
+
+        /// The ids of the leaf in lane `k` of `node`.
+        @inline(__always)
+        func leafIDs(_ node: InnerNode, _ k: Int) -> UnsafeBufferPointer<UInt32> {
+            let start = NodeRef.leafStart(node.children[k])
+            return UnsafeBufferPointer(rebasing: ids[start..<(start &+ node.leafCount(k))])
         }
     }
 }
@@ -359,26 +361,21 @@ struct FirstHitVisitor: SearchVisitor {
 
 /// A binary min-heap of search entries for nearest-neighbour search.
 struct MinHeap {
+    enum Kind: UInt8 {
+        case inner, leaf, item
+    }
+
     struct Entry {
         var distance: Double
-        /// The node (a ``QuadTree/NodeRef``) for a node entry.
-        var node: Int32
-        var id: UInt32
-        var isItem: Bool
+        var kind: Kind
+        /// An inner node's index, a ``QuadTree/LeafID``, or an item's id (bit pattern).
+        var value: Int32
     }
 
     private var entries: [Entry] = []
 
-    mutating func push(_ distance: Double, node: Int32) {
-        push(Entry(distance: distance, node: node, id: 0, isItem: false))
-    }
-
-    mutating func push(_ distance: Double, item id: UInt32) {
-        push(Entry(distance: distance, node: QuadTree.NodeRef.none, id: id, isItem: true))
-    }
-
-    private mutating func push(_ entry: Entry) {
-        entries.append(entry)
+    mutating func push(_ distance: Double, kind: Kind, value: Int32) {
+        entries.append(Entry(distance: distance, kind: kind, value: value))
         var i = entries.count - 1
         while i > 0 {
             let parent = (i - 1) / 2
@@ -409,11 +406,11 @@ struct MinHeap {
         return first
     }
 
-    /// Nearer first; at equal distance nodes before items (so every tied item is found), then
-    /// smaller ids.
+    /// Nearer first; at equal distance nodes and leaves before items (so every tied item is
+    /// found), then smaller ids.
     private static func before(_ a: Entry, _ b: Entry) -> Bool {
         if a.distance != b.distance { return a.distance < b.distance }
-        if a.isItem != b.isItem { return !a.isItem }
-        return a.id < b.id
+        if (a.kind == .item) != (b.kind == .item) { return b.kind == .item }
+        return UInt32(bitPattern: a.value) < UInt32(bitPattern: b.value)
     }
 }

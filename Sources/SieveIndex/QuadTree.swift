@@ -12,11 +12,12 @@ import SieveGeometry
 /// is exact for envelopes of any size. A node whose box lies inside a query window is swept whole,
 /// without testing its items one by one.
 ///
-/// **Storage.** Nodes and items live in flat arrays, with no object per node. An inner node holds
-/// its four children's boxes (one SIMD lane per quadrant) and references, so a search decides all
-/// four children from one node's memory; a leaf is a contiguous range of item slots. Items are
-/// stored column-wise: ids, lower corners and upper corners in three arrays, so a leaf that holds
-/// only points is scanned reading 16 bytes per item. A bulk load lays the leaves out in Z order with
+/// **Storage.** Nodes and items live in flat arrays, with no object per node. An inner node holds,
+/// one SIMD lane per quadrant, its four children's boxes and what each child is: an inner node,
+/// or a leaf given by its range of item slots and its item count. A search therefore decides all
+/// four children from one node's memory and goes from a node straight to its leaves' items. Items
+/// are stored column-wise: ids, lower corners and upper corners in three arrays, so a leaf that
+/// holds only points is scanned reading 16 bytes per item. A bulk load lays the leaves out in Z order with
 /// no gaps, so neighbouring cells are neighbours in memory. Searches walk these arrays with an
 /// explicit stack and no allocation.
 ///
@@ -48,18 +49,24 @@ public struct QuadTree: Sendable {
     var originX = 0.0
     var originY = 0.0
     var size = 0.0
-    /// The root (a ``NodeRef``: an inner node, a leaf, or none) and its box.
-    var root: Int32 = NodeRef.none
-    var rootBox = Box.empty
 
-    /// Inner nodes (their children's boxes and references) and their cells (x, y, side each),
-    /// stored so that no cell is ever recomputed differently.
-    var inner: [InnerNode] = []
-    var innerCells: [Double] = []
-    /// Leaves (their item ranges) and their cells; leaves that split are kept for reuse.
-    var leaves: [ItemRange] = []
-    var leafCells: [Double] = []
-    var freeLeaves: [Int32] = []
+    /// Inner nodes. Node 0 is a sentinel above the root: its quadrant 0 holds the root (an inner
+    /// node, a leaf, or nothing for an empty tree) and the root's box, and its cell is twice the
+    /// root cell, so that every node and every leaf has a parent and the same code handles all.
+    var inner: [InnerNode] = [InnerNode()]
+    /// Each inner node's cell (x, y, side), stored so that no cell is ever recomputed
+    /// differently; a leaf's cell is its quadrant of its parent's.
+    var innerCells: [Double] = [0, 0, 0]
+    /// Each inner node's leaf capacities, by quadrant (edits only; searches never read them).
+    var leafCapacities: [SIMD4<Int32>] = [.zero]
+    /// Each inner node's parent (the sentinel's: -1).
+    var parents: [Int32] = [-1]
+    /// Each inner node's packed span: the slots `x ..< y` hold exactly the items below it, with
+    /// no gaps (as after a bulk load or a compaction), so a sweep copies their ids at once;
+    /// `x == -1` when edits below have broken that. A node whose span is broken has every
+    /// ancestor's broken too.
+    var spans: [SIMD2<Int32>] = [Self.brokenSpan]
+    static let brokenSpan = SIMD2<Int32>(-1, -1)
 
     // Item slots, column-wise: id, lower corner (x0, y0), upper corner (x1, y1).
     var itemIDs: [UInt32] = []
@@ -68,7 +75,7 @@ public struct QuadTree: Sendable {
     /// Slots that belong to no leaf (left behind when a leaf moved or split).
     var garbageSlots = 0
 
-    /// For every id, the slot holding it, or -1; and the leaf holding it.
+    /// For every id, the slot holding it, or -1; and its leaf (``LeafID``).
     var slotOfID: [Int32] = []
     var leafOfID: [Int32] = []
 
@@ -80,16 +87,23 @@ public struct QuadTree: Sendable {
 
     /// Room for a depth-first search's stack: at most three pending siblings per level, plus a
     /// sweep's.
-    var searchStackCapacity: Int { 8 * (Self.maximumDepth + rootGrowth + 2) }
+    var searchStackCapacity: Int { 8 * (Self.maximumDepth + rootGrowth + 3) }
 
-    /// What a child slot (or the root) refers to, in one `Int32`: an inner node's index (≥ 0),
-    /// nothing (-1), or a leaf (≤ -2, leaf `-2 - ref`).
+    /// What a child lane holds, in one `Int32`: an inner node's index (≥ 1), nothing (-1), or a
+    /// leaf (≤ -2), whose items start at slot `-2 - ref`.
     enum NodeRef {
         static let none: Int32 = -1
-        @inline(__always) static func leaf(_ index: Int32) -> Int32 { -2 - index }
+        @inline(__always) static func leaf(start: Int) -> Int32 { Int32(-2 - start) }
         @inline(__always) static func isInner(_ ref: Int32) -> Bool { ref >= 0 }
         @inline(__always) static func isLeaf(_ ref: Int32) -> Bool { ref <= -2 }
-        @inline(__always) static func leafIndex(_ ref: Int32) -> Int32 { -2 - ref }
+        @inline(__always) static func leafStart(_ ref: Int32) -> Int { Int(-2 - ref) }
+    }
+
+    /// A leaf's identity: its parent inner node × 4 + its quadrant there.
+    enum LeafID {
+        @inline(__always) static func make(_ parent: Int32, _ quadrant: Int) -> Int32 { parent &* 4 &+ Int32(quadrant) }
+        @inline(__always) static func parent(_ leaf: Int32) -> Int32 { leaf >> 2 }
+        @inline(__always) static func quadrant(_ leaf: Int32) -> Int { Int(leaf & 3) }
     }
 
     /// An axis-aligned box; empty as (+∞, +∞, −∞, −∞), which intersects nothing and grows to
@@ -109,20 +123,23 @@ public struct QuadTree: Sendable {
             y1 = Swift.max(y1, d)
         }
 
-        @inline(__always) mutating func expand(_ other: Box) { expand(other.x0, other.y0, other.x1, other.y1) }
-
         var envelope: Envelope { Envelope(xmin: x0, ymin: y0, xmax: x1, ymax: y1) }
     }
 
-    /// An inner node: the boxes of its four children, one SIMD lane per quadrant (0 SW, 1 SE,
-    /// 2 NW, 3 NE), and what each child is (a ``NodeRef``). A search tests all four children
-    /// with a few vector comparisons on one node's memory; a missing child has an empty box.
+    /// An inner node: one SIMD lane per quadrant (0 SW, 1 SE, 2 NW, 3 NE) for its children's
+    /// boxes, what each child is (a ``NodeRef``), and, for leaf children, the item count (with
+    /// ``hasBoxesFlag``). A missing child has an empty box.
     struct InnerNode: Sendable {
         var minX = SIMD4<Double>(repeating: .infinity)
         var minY = SIMD4<Double>(repeating: .infinity)
         var maxX = SIMD4<Double>(repeating: -.infinity)
         var maxY = SIMD4<Double>(repeating: -.infinity)
         var children = SIMD4<Int32>(repeating: NodeRef.none)
+        var leafCounts = SIMD4<Int32>.zero
+
+        /// Set in a leaf's count lane once any of its items has a non-zero-size box (scans of
+        /// leaves without it read only the lower corners); not cleared when the item leaves.
+        static let hasBoxesFlag: Int32 = 1 << 30
 
         @inline(__always) func box(_ k: Int) -> Box { Box(x0: minX[k], y0: minY[k], x1: maxX[k], y1: maxY[k]) }
 
@@ -140,23 +157,19 @@ public struct QuadTree: Sendable {
         }
 
         /// The union of the children's boxes.
-        var bounds: Box {
-            Box(x0: minX.min(), y0: minY.min(), x1: maxX.max(), y1: maxY.max())
+        var bounds: Box { Box(x0: minX.min(), y0: minY.min(), x1: maxX.max(), y1: maxY.max()) }
+
+        /// The item count of the leaf in lane `k`.
+        @inline(__always) func leafCount(_ k: Int) -> Int { Int(leafCounts[k] & (Self.hasBoxesFlag - 1)) }
+
+        /// Whether the leaf in lane `k` may hold non-point boxes.
+        @inline(__always) func leafHasBoxes(_ k: Int) -> Bool { leafCounts[k] & Self.hasBoxesFlag != 0 }
+
+        /// The slots of the leaf in lane `k`.
+        @inline(__always) func leafSlots(_ k: Int) -> Range<Int> {
+            let start = NodeRef.leafStart(children[k])
+            return start..<(start + leafCount(k))
         }
-    }
-
-    /// A leaf's slots: `start ..< start + count` are items, up to `start + capacity` are free.
-    struct ItemRange: Sendable {
-        var start: Int32
-        var count: Int32
-        var capacity: Int32
-        /// Whether any item of the leaf has a non-zero-size box (when not, scans read only the
-        /// lower corners). Set when such an item arrives; not cleared when it leaves.
-        var hasBoxes: Bool
-
-        static let unused = ItemRange(start: 0, count: 0, capacity: 0, hasBoxes: false)
-
-        @inline(__always) var slots: Range<Int> { Int(start)..<(Int(start) + Int(count)) }
     }
 
     /// An empty tree.
@@ -184,6 +197,9 @@ public struct QuadTree: Sendable {
         x0.isFinite && y0.isFinite && x1.isFinite && y1.isFinite && x0 <= x1 && y0 <= y1
     }
 
+    /// The root: the sentinel's quadrant 0.
+    var root: Int32 { inner[0].children[0] }
+
     /// The root cell (the square the quadrants subdivide); empty for an empty tree.
     public var rootCell: Envelope {
         root == NodeRef.none ? .empty : Envelope(xmin: originX, ymin: originY, xmax: originX + size, ymax: originY + size)
@@ -192,7 +208,7 @@ public struct QuadTree: Sendable {
     /// The bounding box of all items (possibly loose after removals).
     public var bounds: Envelope {
         guard root != NodeRef.none, count > 0 else { return .empty }
-        return rootBox.envelope
+        return inner[0].box(0).envelope
     }
 
     /// Whether the tree holds `id`.
@@ -209,28 +225,76 @@ public struct QuadTree: Sendable {
 
     // MARK: - Storage helpers
 
-    /// A new inner node with no children, for the cell (x, y, side).
-    mutating func newInner(x: Double, y: Double, side: Double) -> Int32 {
+    /// Sets the root cell, and the sentinel's cell (twice as large, with the root as its
+    /// quadrant 0).
+    mutating func setRootCell(x: Double, y: Double, side: Double) {
+        (originX, originY, size) = (x, y, side)
+        innerCells.replaceSubrange(0..<3, with: [x, y, 2 * side])
+    }
+
+    /// A new inner node below `parent` with no children, for the cell (x, y, side); its span is
+    /// broken until a bulk load or compaction sets it.
+    mutating func newInner(parent: Int32, x: Double, y: Double, side: Double) -> Int32 {
         inner.append(InnerNode())
         innerCells.append(contentsOf: [x, y, side])
+        leafCapacities.append(.zero)
+        parents.append(parent)
+        spans.append(Self.brokenSpan)
         return Int32(inner.count - 1)
     }
 
-    /// A new empty leaf for the cell (x, y, side) with room for `capacity` items at the end of
-    /// the item arrays; returns its index (not a ``NodeRef``).
-    mutating func newLeaf(x: Double, y: Double, side: Double, capacity: Int) -> Int32 {
-        let leaf: Int32
-        if let reused = freeLeaves.popLast() {
-            leaf = reused
-            leafCells.replaceSubrange(Int(leaf) * 3..<(Int(leaf) * 3 + 3), with: [x, y, side])
-        } else {
-            leaf = Int32(leaves.count)
-            leaves.append(.unused)
-            leafCells.append(contentsOf: [x, y, side])
+    /// Marks the spans of `node` and its ancestors broken (stopping at the first that already
+    /// is: its ancestors are too).
+    mutating func breakSpans(from node: Int32) {
+        var current = node
+        while current >= 0 && spans[Int(current)].x >= 0 {
+            spans[Int(current)] = Self.brokenSpan
+            current = parents[Int(current)]
         }
-        leaves[Int(leaf)] = ItemRange(start: Int32(itemIDs.count), count: 0, capacity: Int32(capacity), hasBoxes: false)
+    }
+
+    /// Sets every inner node's span from its leaves, for item arrays packed in Z order with no
+    /// gaps (after a bulk load or a compaction). Children come after their parents in the node
+    /// arrays except where the root grew, so the spans are merged child-first by depth.
+    mutating func setPackedSpans() {
+        var first = [Int32](repeating: .max, count: inner.count)
+        var end = [Int32](repeating: .min, count: inner.count)
+        for (index, node) in inner.enumerated() {
+            for k in 0..<4 where NodeRef.isLeaf(node.children[k]) {
+                let slots = node.leafSlots(k)
+                first[index] = Swift.min(first[index], Int32(slots.lowerBound))
+                end[index] = Swift.max(end[index], Int32(slots.upperBound))
+            }
+        }
+        for node in nodesChildrenFirst() where node > 0 {
+            let parent = Int(parents[Int(node)])
+            first[parent] = Swift.min(first[parent], first[Int(node)])
+            end[parent] = Swift.max(end[parent], end[Int(node)])
+        }
+        for index in inner.indices {
+            spans[index] = first[index] <= end[index] ? SIMD2(first[index], end[index]) : SIMD2(0, 0)
+        }
+    }
+
+    /// The reachable inner nodes, every node before its parent.
+    func nodesChildrenFirst() -> [Int32] {
+        var order: [Int32] = []
+        var stack: [Int32] = [0]
+        while let node = stack.popLast() {
+            order.append(node)
+            let children = inner[Int(node)].children
+            for k in 0..<4 where NodeRef.isInner(children[k]) { stack.append(children[k]) }
+        }
+        return order.reversed()
+    }
+
+    /// Makes quadrant `q` of inner node `parent` an empty leaf with room for `capacity` items at
+    /// the end of the item arrays.
+    mutating func newLeaf(parent: Int32, quadrant q: Int, capacity: Int) {
+        inner[Int(parent)].children[q] = NodeRef.leaf(start: itemIDs.count)
+        inner[Int(parent)].leafCounts[q] = 0
+        leafCapacities[Int(parent)][q] = Int32(capacity)
         appendFreeSlots(capacity)
-        return leaf
     }
 
     /// Appends `n` unused slots to the item arrays.
@@ -248,13 +312,6 @@ public struct QuadTree: Sendable {
     func innerCell(_ n: Int32) -> (x: Double, y: Double, side: Double) {
         let c = Int(n) * 3
         return (innerCells[c], innerCells[c + 1], innerCells[c + 2])
-    }
-
-    /// The cell (x, y, side) of leaf `n`.
-    @inline(__always)
-    func leafCell(_ n: Int32) -> (x: Double, y: Double, side: Double) {
-        let c = Int(n) * 3
-        return (leafCells[c], leafCells[c + 1], leafCells[c + 2])
     }
 
     /// Writes an item into `slot` and points the id tables at it.
@@ -275,32 +332,37 @@ public struct QuadTree: Sendable {
         leafOfID[index] = leaf
     }
 
-    /// Appends an item to leaf `n`, moving the leaf's items to a larger range at the end of the
-    /// item arrays when its range is full (the old range becomes garbage, reclaimed by
-    /// ``compactItemsIfWorthIt()``).
-    mutating func appendToLeaf(_ n: Int32, id: UInt32, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
-        let old = leaves[Int(n)]
-        if old.count == old.capacity {
-            let capacity = Self.grownCapacity(for: Int(old.count))
-            let start = itemIDs.count
-            appendFreeSlots(capacity)
-            for (offset, slot) in old.slots.enumerated() {
-                storeItem(
-                    start + offset, leaf: n, id: itemIDs[slot], itemLow[slot * 2], itemLow[slot * 2 + 1], itemHigh[slot * 2],
-                    itemHigh[slot * 2 + 1])
-            }
-            leaves[Int(n)].start = Int32(start)
-            leaves[Int(n)].capacity = Int32(capacity)
-            garbageSlots += Int(old.capacity)
+    /// Copies slot `from` into slot `to` (which now belongs to `leaf`).
+    @inline(__always)
+    mutating func copyItem(from: Int, to: Int, leaf: Int32) {
+        storeItem(to, leaf: leaf, id: itemIDs[from], itemLow[from * 2], itemLow[from * 2 + 1], itemHigh[from * 2], itemHigh[from * 2 + 1])
+    }
+
+    /// Appends an item to the leaf in quadrant `q` of `parent`, moving the leaf's items to a
+    /// larger range at the end of the item arrays when its range is full (the old range becomes
+    /// garbage, reclaimed by ``compactItemsIfWorthIt()``). Does not touch boxes.
+    mutating func appendToLeaf(parent: Int32, quadrant q: Int, id: UInt32, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+        let leaf = LeafID.make(parent, q)
+        let slots = inner[Int(parent)].leafSlots(q)
+        let capacity = Int(leafCapacities[Int(parent)][q])
+        var start = slots.lowerBound
+        if slots.count == capacity {
+            let grown = Self.grownCapacity(for: capacity)
+            start = itemIDs.count
+            appendFreeSlots(grown)
+            for (offset, slot) in slots.enumerated() { copyItem(from: slot, to: start + offset, leaf: leaf) }
+            inner[Int(parent)].children[q] = NodeRef.leaf(start: start)
+            leafCapacities[Int(parent)][q] = Int32(grown)
+            garbageSlots += capacity
         }
-        let range = leaves[Int(n)]
-        storeItem(Int(range.start) + Int(range.count), leaf: n, id: id, x0, y0, x1, y1)
-        leaves[Int(n)].count += 1
-        if x0 != x1 || y0 != y1 { leaves[Int(n)].hasBoxes = true }
+        storeItem(start + slots.count, leaf: leaf, id: id, x0, y0, x1, y1)
+        var lane = inner[Int(parent)].leafCounts[q] + 1
+        if x0 != x1 || y0 != y1 { lane |= InnerNode.hasBoxesFlag }
+        inner[Int(parent)].leafCounts[q] = lane
     }
 
     /// Compacts the item arrays (every leaf's items packed in Z order, each range exactly full)
-    /// once garbage makes up more than half of them; leaves the nodes alone.
+    /// once garbage makes up more than half of them; leaves the nodes' shape alone.
     mutating func compactItemsIfWorthIt() {
         guard garbageSlots >= Self.leafCapacity, garbageSlots * 2 > itemIDs.count else { return }
         let live = itemIDs.count - garbageSlots
@@ -311,35 +373,41 @@ public struct QuadTree: Sendable {
         low.reserveCapacity(live * 2)
         high.reserveCapacity(live * 2)
         for leaf in leavesInZOrder() {
-            let range = leaves[Int(leaf)]
-            let start = ids.count
-            for slot in range.slots {
+            let (parent, q) = (Int(LeafID.parent(leaf)), LeafID.quadrant(leaf))
+            let slots = inner[parent].leafSlots(q)
+            inner[parent].children[q] = NodeRef.leaf(start: ids.count)
+            leafCapacities[parent][q] = Int32(slots.count)
+            for slot in slots {
                 slotOfID[Int(itemIDs[slot])] = Int32(ids.count)
                 ids.append(itemIDs[slot])
                 low.append(contentsOf: itemLow[(slot * 2)..<(slot * 2 + 2)])
                 high.append(contentsOf: itemHigh[(slot * 2)..<(slot * 2 + 2)])
             }
-            leaves[Int(leaf)].start = Int32(start)
-            leaves[Int(leaf)].capacity = range.count
         }
         itemIDs = ids
         itemLow = low
         itemHigh = high
         garbageSlots = 0
+        setPackedSpans()
     }
 
-    /// The tree's leaves in Z order (quadrants SW, SE, NW, NE, depth first).
+    /// The tree's leaves (``LeafID``s) in Z order: quadrants SW, SE, NW, NE, depth first.
     func leavesInZOrder() -> [Int32] {
-        guard root != NodeRef.none else { return [] }
         var order: [Int32] = []
-        var stack: [Int32] = [root]
-        while let ref = stack.popLast() {
-            if NodeRef.isLeaf(ref) {
-                order.append(NodeRef.leafIndex(ref))
+        var stack: [(isLeaf: Bool, value: Int32)] = [(false, 0)]
+        while let (isLeaf, value) = stack.popLast() {
+            if isLeaf {
+                order.append(value)
                 continue
             }
-            let children = inner[Int(ref)].children
-            for k in (0..<4).reversed() where children[k] != NodeRef.none { stack.append(children[k]) }
+            let children = inner[Int(value)].children
+            for k in (0..<4).reversed() {
+                if NodeRef.isLeaf(children[k]) {
+                    stack.append((true, LeafID.make(value, k)))
+                } else if NodeRef.isInner(children[k]) {
+                    stack.append((false, children[k]))
+                }
+            }
         }
         return order
     }
