@@ -145,3 +145,36 @@ extension RegionFilterTests {
         #expect(expected.count > 1000)
     }
 }
+
+extension RegionFilterTests {
+    /// Point features read from coordinate arrays (tested in batches) agree with GEOS point by
+    /// point, for random points and for points exactly on the query's vertices and on its
+    /// edges' midpoints.
+    @Test(arguments: [RegionFilter.Mode.intersects, .within])
+    func pointCoordinatesAgreeWithGEOS(mode: RegionFilter.Mode) throws {
+        var state: UInt64 = 23
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        let star = try Self.star(vertices: 600, center: (500, 500), outer: 470, inner: 150)
+        guard case .polygon(let polygon) = star else { return }
+        var xs = (0..<40_000).map { _ in next() * 1000 }, ys = (0..<40_000).map { _ in next() * 1000 }
+        for i in 0..<polygon.coordinates.count - 1 {
+            let (ax, ay) = (polygon.coordinates.x(at: i), polygon.coordinates.y(at: i))
+            let (bx, by) = (polygon.coordinates.x(at: i + 1), polygon.coordinates.y(at: i + 1))
+            xs += [ax, ax + (bx - ax) / 2]
+            ys += [ay, ay + (by - ay) / 2]
+        }
+        let geometries: [Geometry?] = xs.indices.map { .point(Point(x: xs[$0], y: ys[$0])) }
+        let tree = QuadTree(xmin: xs, ymin: ys, xmax: xs, ymax: ys)
+        let context = try GEOSContext()
+        let prepared = try PreparedGeometry(star, context: context)
+        let filter = RegionFilter(prepared: prepared, context: context, mode: mode, grid: PolygonGrid(star, prepared: prepared))
+        let expected = try xs.indices.filter { i in
+            mode == .intersects ? try prepared.intersects(x: xs[i], y: ys[i]) : try prepared.contains(x: xs[i], y: ys[i])
+        }
+        #expect(try filter.rows(in: tree, geometries: geometries, pointXs: xs, pointYs: ys) == expected.map(UInt32.init))
+        #expect(expected.count > 5000)
+    }
+}

@@ -128,21 +128,24 @@ struct RegionFilter {
         var accepted = [UInt64](repeating: 0, count: (geometries.count + 63) / 64)
         var failure: GEOSError?
         accepted.withUnsafeMutableBufferPointer { bits in
+            func accept(_ row: UInt32) { bits[Int(row) >> 6] |= 1 << UInt64(row & 63) }
+            if let pointXs, let pointYs {
+                var batch = PointBatch()
+                tree.classify(
+                    classify, inside: accept,
+                    boundary: { row in
+                        guard failure == nil, batch.add(row) else { return }
+                        failure = failure ?? testPoints(&batch, xs: pointXs, ys: pointYs, accept: accept)
+                    })
+                failure = failure ?? testPoints(&batch, xs: pointXs, ys: pointYs, accept: accept)
+                return
+            }
             tree.classify(
-                classify,
-                inside: { row in bits[Int(row) >> 6] |= 1 << UInt64(row & 63) },
+                classify, inside: accept,
                 boundary: { row in
-                    guard failure == nil else { return }
+                    guard failure == nil, let geometry = geometries[Int(row)] else { return }
                     do throws(GEOSError) {
-                        let passes: Bool
-                        if let pointXs, let pointYs {
-                            passes = try testPoint(x: pointXs[Int(row)], y: pointYs[Int(row)])
-                        } else if let geometry = geometries[Int(row)] {
-                            passes = try test(geometry)
-                        } else {
-                            passes = false
-                        }
-                        if passes { bits[Int(row) >> 6] |= 1 << UInt64(row & 63) }
+                        if try test(geometry) { accept(row) }
                     } catch {
                         failure = error
                     }
@@ -158,6 +161,48 @@ struct RegionFilter {
             }
         }
         return rows
+    }
+}
+
+/// Rows of point features waiting for their test. Boundary rows arrive in tree order, which is
+/// not row order, so each coordinate read is likely a cache miss; gathering a batch's
+/// coordinates first, in a loop of independent loads, lets those misses overlap instead of
+/// stalling every test in turn.
+struct PointBatch {
+    static let capacity = 256
+    fileprivate(set) var rows: [UInt32] = []
+    fileprivate var xs = [Double](repeating: 0, count: capacity)
+    fileprivate var ys = [Double](repeating: 0, count: capacity)
+
+    init() { rows.reserveCapacity(Self.capacity) }
+
+    /// Adds `row`; `true` when the batch is full and must be tested.
+    @inline(__always)
+    mutating func add(_ row: UInt32) -> Bool {
+        rows.append(row)
+        return rows.count == Self.capacity
+    }
+}
+
+extension RegionFilter {
+    /// Tests the rows of `batch` (points at `xs[row]`, `ys[row]`), passes the accepted ones to
+    /// `accept`, and empties the batch; the first GEOS failure, if any.
+    fileprivate func testPoints(
+        _ batch: inout PointBatch, xs: [Double], ys: [Double], accept: (UInt32) -> Void
+    ) -> GEOSError? {
+        let count = batch.rows.count
+        for i in 0..<count {
+            let row = Int(batch.rows[i])
+            batch.xs[i] = xs[row]
+            batch.ys[i] = ys[row]
+        }
+        defer { batch.rows.removeAll(keepingCapacity: true) }
+        do throws(GEOSError) {
+            for i in 0..<count where try testPoint(x: batch.xs[i], y: batch.ys[i]) { accept(batch.rows[i]) }
+        } catch {
+            return error
+        }
+        return nil
     }
 }
 
