@@ -19,6 +19,8 @@ import SieveIndex
 /// belongs to one query on one thread.
 final class PolygonGrid {
     private let prepared: PreparedGeometry
+    /// The polygon's envelope; the grid covers it.
+    private let envelope: Envelope
     private let minX: Double, minY: Double
     private let cellWidth: Double, cellHeight: Double
     private let columns: Int, rows: Int
@@ -31,15 +33,20 @@ final class PolygonGrid {
     /// asked (GEOS is asked the first time a cell is used).
     private var centreState: [UInt8]
     private let centreX: [Double], centreY: [Double]
+    /// The first vertex of every ring, two values a ring: GEOS tests these points (one per ring)
+    /// to find a polygon ring lying inside a feature whose boundary it does not meet.
+    private let ringFirstVertices: [Double]
 
     /// Builds the grid of an areal geometry (a polygon or an envelope); `nil` for anything else.
     init?(_ geometry: Geometry, prepared: PreparedGeometry) {
         var segments: [Double] = []
+        var firstVertices: [Double] = []
         switch geometry {
         case .polygon(let polygon):
             let coordinates = polygon.coordinates
             for r in 0..<polygon.ringCount {
                 let range = polygon.ringRange(r)
+                firstVertices += [coordinates.x(at: range.lowerBound), coordinates.y(at: range.lowerBound)]
                 for i in range.lowerBound..<(range.upperBound - 1) {
                     segments += [coordinates.x(at: i), coordinates.y(at: i), coordinates.x(at: i + 1), coordinates.y(at: i + 1)]
                 }
@@ -53,6 +60,7 @@ final class PolygonGrid {
         let side = Swift.max(8, Swift.min(512, Int(Double(edgeCount).squareRoot() * 2)))
         columns = side
         rows = side
+        envelope = box
         minX = box.xmin
         minY = box.ymin
         let width = box.width / Double(side), height = box.height / Double(side)
@@ -114,6 +122,7 @@ final class PolygonGrid {
         centreState = [UInt8](repeating: 3, count: side * side)
         centreX = xs
         centreY = ys
+        ringFirstVertices = firstVertices
         self.prepared = prepared
     }
 
@@ -140,8 +149,12 @@ final class PolygonGrid {
     /// and `contains`, and `false` both negatively.
     @inline(__always)
     func isInside(x: Double, y: Double) -> Bool? {
-        let c = Int(((x - minX) / cellWidth).rounded(.down)), r = Int(((y - minY) / cellHeight).rounded(.down))
-        guard c >= 0, c < columns, r >= 0, r < rows else { return nil }
+        let column = ((x - minX) / cellWidth).rounded(.down), row = ((y - minY) / cellHeight).rounded(.down)
+        guard column >= 0, column < Double(columns), row >= 0, row < Double(rows) else {
+            // Off the grid: strictly outside the polygon's envelope is certainly outside.
+            return envelope.xmin <= x && x <= envelope.xmax && envelope.ymin <= y && y <= envelope.ymax ? nil : false
+        }
+        let c = Int(column), r = Int(row)
         let cell = r * columns + c
         let state = state(cell)
         guard state != 2 else { return nil }
@@ -161,6 +174,21 @@ final class PolygonGrid {
         return (state == 1) != (crossings % 2 == 1)
     }
 
+    /// The columns `c0...c1` and rows `r0...r1` of the cells `box` overlaps, widened by
+    /// `widening` cells on every side and clipped to the grid; `nil` when none is left.
+    private func cells(covering box: Envelope, widening: Int) -> (Int, Int, Int, Int)? {
+        // Cell numbers clamped in floating point first, so that far-away coordinates cannot
+        // overflow the conversion.
+        func index(_ value: Double, _ origin: Double, _ size: Double, _ count: Int) -> Int {
+            Int(Swift.min(Swift.max(((value - origin) / size).rounded(.down), -1), Double(count)))
+        }
+        let c0 = Swift.max(0, index(box.xmin, minX, cellWidth, columns) - widening)
+        let c1 = Swift.min(columns - 1, index(box.xmax, minX, cellWidth, columns) + widening)
+        let r0 = Swift.max(0, index(box.ymin, minY, cellHeight, rows) - widening)
+        let r1 = Swift.min(rows - 1, index(box.ymax, minY, cellHeight, rows) + widening)
+        return c0 <= c1 && r0 <= r1 ? (c0, c1, r0, r1) : nil
+    }
+
     /// The class of a box from the grid alone: `.outside` or `.inside` when every cell the box
     /// touches has no edge through it and its centre on that side (and, for `.inside`, the box
     /// lies within the grid), `.boundary` otherwise. No GEOS call.
@@ -168,10 +196,7 @@ final class PolygonGrid {
         let gridMaxX = minX + Double(columns) * cellWidth, gridMaxY = minY + Double(rows) * cellHeight
         if box.xmax < minX || box.xmin > gridMaxX || box.ymax < minY || box.ymin > gridMaxY { return .outside }
         let within = box.xmin >= minX && box.xmax <= gridMaxX && box.ymin >= minY && box.ymax <= gridMaxY
-        let c0 = Swift.max(0, Int(((box.xmin - minX) / cellWidth).rounded(.down)) - 1)
-        let c1 = Swift.min(columns - 1, Int(((box.xmax - minX) / cellWidth).rounded(.down)) + 1)
-        let r0 = Swift.max(0, Int(((box.ymin - minY) / cellHeight).rounded(.down)) - 1)
-        let r1 = Swift.min(rows - 1, Int(((box.ymax - minY) / cellHeight).rounded(.down)) + 1)
+        guard let (c0, c1, r0, r1) = cells(covering: box, widening: 1) else { return .outside }
         var sawInside = false, sawOutside = false
         for r in r0...r1 {
             for c in c0...c1 {
@@ -185,6 +210,75 @@ final class PolygonGrid {
         }
         if sawOutside { return .outside }
         return within ? .inside : .boundary
+    }
+
+    /// How a feature's segments meet the polygon's edges.
+    enum Contact {
+        /// A segment certainly crosses an edge at one point inside both.
+        case crossing
+        /// Every segment is certainly disjoint from every edge.
+        case apart
+        /// Neither is certain: a segment touches or runs along an edge, or a test is too close
+        /// to call.
+        case uncertain
+    }
+
+    /// How the segments of a feature meet the polygon's edges: the paths or rings
+    /// `offsets[k] ..< offsets[k + 1]` of `coordinates`, all within `envelope`. Only the edges
+    /// listed in the cells `envelope` covers can meet them.
+    func contact(_ coordinates: CoordinateBuffer, offsets: [Int], envelope: Envelope) -> Contact {
+        guard let (c0, c1, r0, r1) = cells(covering: envelope, widening: 0) else { return .apart }
+        var uncertain = false
+        for r in r0...r1 {
+            for c in c0...c1 {
+                let cell = r * columns + c
+                for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
+                    let e = Int(cellEdges[k]) * 4
+                    let ax = edges[e], ay = edges[e + 1], bx = edges[e + 2], by = edges[e + 3]
+                    let edgeBox = Envelope(
+                        xmin: Swift.min(ax, bx), ymin: Swift.min(ay, by), xmax: Swift.max(ax, bx), ymax: Swift.max(ay, by))
+                    guard edgeBox.intersects(envelope) else { continue }
+                    for path in 0..<(offsets.count - 1) {
+                        for i in offsets[path]..<(offsets[path + 1] - 1) {
+                            let px = coordinates.x(at: i), py = coordinates.y(at: i)
+                            let qx = coordinates.x(at: i + 1), qy = coordinates.y(at: i + 1)
+                            // Boxes apart (exact comparisons): the segments are apart.
+                            if Swift.max(px, qx) < edgeBox.xmin || Swift.min(px, qx) > edgeBox.xmax
+                                || Swift.max(py, qy) < edgeBox.ymin || Swift.min(py, qy) > edgeBox.ymax
+                            {
+                                continue
+                            }
+                            switch Self.contact(ax, ay, bx, by, px, py, qx, qy) {
+                            case .crossing: return .crossing
+                            case .uncertain: uncertain = true
+                            case .apart: continue
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return uncertain ? .uncertain : .apart
+    }
+
+    /// Whether the first vertex of one of the polygon's rings lies in `box` (boundary included).
+    func hasRingFirstVertex(in box: Envelope) -> Bool {
+        stride(from: 0, to: ringFirstVertices.count, by: 2).contains { i in
+            box.xmin <= ringFirstVertices[i] && ringFirstVertices[i] <= box.xmax
+                && box.ymin <= ringFirstVertices[i + 1] && ringFirstVertices[i + 1] <= box.ymax
+        }
+    }
+
+    /// How segment a–b meets segment p–q.
+    @inline(__always)
+    static func contact(
+        _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ px: Double, _ py: Double, _ qx: Double, _ qy: Double
+    ) -> Contact {
+        guard let o1 = orientation(ax, ay, bx, by, px, py), let o2 = orientation(ax, ay, bx, by, qx, qy) else { return .uncertain }
+        // Both ends of p–q strictly on one side of a–b's line.
+        if o1 == o2 { return .apart }
+        guard let o3 = orientation(px, py, qx, qy, ax, ay), let o4 = orientation(px, py, qx, qy, bx, by) else { return .uncertain }
+        return o3 == o4 ? .apart : .crossing
     }
 
     /// The side of `(px, py)` relative to the line through a and b: `true` left, `false` right,

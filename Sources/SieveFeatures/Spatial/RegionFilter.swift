@@ -63,31 +63,47 @@ struct RegionFilter {
             case .outside: return false
             case .boundary: break
             }
-            // One vertex strictly inside decides `intersects`; one strictly outside decides
-            // `within` (negatively). Otherwise GEOS decides.
-            if let decided = decideByVertices(geometry, grid) { return decided }
+            if let decided = decideWithGrid(geometry, grid) { return decided }
         }
         return try testWithGEOS(geometry)
     }
 
-    /// What the feature's vertices alone decide, through the grid's certain answers.
-    private func decideByVertices(_ geometry: Geometry, _ grid: PolygonGrid) -> Bool? {
+    /// What the grid's certain answers decide about a multipoint, polyline or polygon feature,
+    /// or `nil` when GEOS must decide.
+    ///
+    /// One vertex strictly inside decides `intersects`, one strictly outside decides `within`
+    /// (negatively). For `intersects`, a segment crossing a polygon edge decides too. With every
+    /// vertex strictly outside, a multipoint is disjoint; so is a polyline or polygon whose
+    /// segments stay apart from the polygon's edges, unless it encloses one of the polygon's
+    /// rings, which its envelope then holds the ring's first vertex of. These are the tests
+    /// GEOS's prepared `intersects` makes (a first vertex of each part inside, segments meeting,
+    /// a first vertex of each of the query's rings inside the feature), so the answers are GEOS's.
+    func decideWithGrid(_ geometry: Geometry, _ grid: PolygonGrid) -> Bool? {
         let coordinates: CoordinateBuffer
+        let offsets: [Int]?
         switch geometry {
-        case .polygon(let polygon): coordinates = polygon.coordinates
-        case .polyline(let polyline): coordinates = polyline.coordinates
-        case .multipoint(let multipoint): coordinates = multipoint.coordinates
+        case .polygon(let polygon): (coordinates, offsets) = (polygon.coordinates, polygon.ringOffsets)
+        case .polyline(let polyline): (coordinates, offsets) = (polyline.coordinates, polyline.pathOffsets)
+        case .multipoint(let multipoint): (coordinates, offsets) = (multipoint.coordinates, nil)
         default: return nil
         }
+        var everyVertexOutside = true
         for i in 0..<coordinates.count {
-            guard let inside = grid.isInside(x: coordinates.x(at: i), y: coordinates.y(at: i)) else { continue }
-            switch mode {
-            case .intersects where inside: return true
-            case .within where !inside: return false
-            default: continue
+            let inside = grid.isInside(x: coordinates.x(at: i), y: coordinates.y(at: i))
+            switch (mode, inside) {
+            case (.intersects, true?): return true
+            case (.within, false?): return false
+            case (_, false?): continue
+            default: everyVertexOutside = false
             }
         }
-        return nil
+        guard mode == .intersects else { return nil }
+        guard let offsets else { return everyVertexOutside ? false : nil }
+        switch grid.contact(coordinates, offsets: offsets, envelope: geometry.envelope) {
+        case .crossing: return true
+        case .apart: return everyVertexOutside && !grid.hasRingFirstVertex(in: geometry.envelope) ? false : nil
+        case .uncertain: return nil
+        }
     }
 
     /// The exact test for one feature, always by GEOS.
