@@ -307,3 +307,43 @@ extension RegionFilterTests {
         #expect(decided > geometries.count / 2)
     }
 }
+
+extension RegionFilterTests {
+    /// A square with a pocket cut from its top whose wall zigzags through (47, 43.75): the
+    /// centre of the fourth row of its 8 × 8 grid, so the row's walk passes exactly through a
+    /// vertex where the boundary crosses the row.
+    static func squareWithPocket() throws -> Geometry {
+        let ring = [
+            (0.0, 0.0), (25, 0), (50, 0), (75, 0), (100, 0), (100, 25), (100, 50), (100, 75), (100, 100), (75, 100), (50, 100),
+            (45, 60), (47, 43.75), (40, 30), (20, 30), (20, 100), (0, 100), (0, 75), (0, 50), (0, 25), (0, 0),
+        ]
+        return .polygon(try Polygon(exterior: ring.map { Point(x: $0.0, y: $0.1) }))
+    }
+
+    /// The grid's cell centres are classified by walking each row from the envelope's left
+    /// edge; every uncertain step must fall back to GEOS. On the comb, that edge is a polygon
+    /// edge and cell borders and centres fall on edges and vertices; on the square with a
+    /// pocket, a row runs through a vertex. Points on a half-unit lattice (on every edge,
+    /// vertex, cell border and centre) agree with GEOS wherever the grid is certain, and the
+    /// grid is certain almost everywhere.
+    @Test(arguments: [0, 1])
+    func polygonGridCentresAgreeWithGEOS(shape: Int) throws {
+        let query = shape == 0 ? try Self.combWithIsland() : try Self.squareWithPocket()
+        let context = try GEOSContext()
+        let prepared = try PreparedGeometry(query, context: context)
+        let grid = try #require(PolygonGrid(query, prepared: prepared))
+        var points: [(Double, Double)] = []
+        for i in 0...214 { for j in 0...216 { points.append((-1 + Double(i) / 2, -1 + Double(j) / 2)) } }
+        if shape == 0 {
+            for i in 0...40 { for j in 0...40 { points.append((195 + Double(i) / 2, 195 + Double(j) / 2)) } }
+        }
+        var certain = 0
+        for (x, y) in points {
+            guard let inside = grid.isInside(x: x, y: y) else { continue }
+            certain += 1
+            #expect(inside == (try prepared.contains(x: x, y: y)), "(\(x), \(y))")
+            #expect(inside == (try prepared.intersects(x: x, y: y)), "(\(x), \(y))")
+        }
+        #expect(certain > points.count / 2)
+    }
+}

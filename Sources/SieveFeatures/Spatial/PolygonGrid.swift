@@ -6,19 +6,23 @@ import SieveIndex
 /// one near a query polygon's boundary.
 ///
 /// The polygon's envelope is cut into a grid; each cell lists the polygon edges that pass
-/// through it (or within a hundredth of a cell of it). A point is inside exactly when the cell's centre is inside (asked of GEOS once per cell)
-/// and the segment from the point to the centre crosses an even number of edges — or outside
-/// and the count is odd. Only the cell's own edges can cross that segment, so a test costs a
-/// handful of orientation tests instead of a walk over the polygon's edge index.
+/// through it (or within a hundredth of a cell of it). A point is inside exactly when the cell's
+/// centre is inside and the segment from the point to the centre crosses an even number of
+/// edges — or outside and the count is odd. Only the cell's own edges can cross that segment, so
+/// a test costs a handful of orientation tests instead of a walk over the polygon's edge index.
+///
+/// The centres are classified the same way when the grid is built, row by row from the left
+/// edge of the envelope (outside, unless it lies on the polygon): each step counts the
+/// crossings of the segment to the next centre or cell border. GEOS is asked only where a step
+/// is uncertain.
 ///
 /// Floating-point orientation tests are only trusted when their value is clearly away from zero;
 /// a point on or very near an edge, a segment through a vertex, or a centre on the boundary makes
 /// the test answer `nil`, and the caller asks GEOS. The answers given are therefore GEOS's.
 ///
-/// A class because cell centres are classified lazily; like the prepared geometry it holds, it
-/// belongs to one query on one thread.
+/// A class so that the region filter shares one grid without copying its arrays; it is not
+/// changed after it is built.
 final class PolygonGrid {
-    private let prepared: PreparedGeometry
     /// The polygon's envelope; the grid covers it.
     private let envelope: Envelope
     private let minX: Double, minY: Double
@@ -29,9 +33,9 @@ final class PolygonGrid {
     /// Edges of cell `c`: `cellEdges[cellStart[c] ..< cellStart[c + 1]]`.
     private let cellStart: [Int32]
     private let cellEdges: [Int32]
-    /// Per cell: 1 centre inside, 0 outside, 2 centre on the boundary (no shortcut), 3 not yet
-    /// asked (GEOS is asked the first time a cell is used).
-    private var centreState: [UInt8]
+    /// Per cell: 1 centre inside, 0 outside, 2 centre on the boundary (no shortcut). Written
+    /// only while the grid is built.
+    private var centreState: [UInt8] = []
     private let centreX: [Double], centreY: [Double]
     /// The first vertex of every ring, two values a ring: GEOS tests these points (one per ring)
     /// to find a polygon ring lying inside a feature whose boundary it does not meet.
@@ -46,9 +50,14 @@ final class PolygonGrid {
             let coordinates = polygon.coordinates
             for r in 0..<polygon.ringCount {
                 let range = polygon.ringRange(r)
-                firstVertices += [coordinates.x(at: range.lowerBound), coordinates.y(at: range.lowerBound)]
+                firstVertices.append(coordinates.x(at: range.lowerBound))
+                firstVertices.append(coordinates.y(at: range.lowerBound))
+                segments.reserveCapacity(segments.count + 4 * (range.count - 1))
                 for i in range.lowerBound..<(range.upperBound - 1) {
-                    segments += [coordinates.x(at: i), coordinates.y(at: i), coordinates.x(at: i + 1), coordinates.y(at: i + 1)]
+                    segments.append(coordinates.x(at: i))
+                    segments.append(coordinates.y(at: i))
+                    segments.append(coordinates.x(at: i + 1))
+                    segments.append(coordinates.y(at: i + 1))
                 }
             }
         default:
@@ -85,12 +94,9 @@ final class PolygonGrid {
             let ax = segments[e * 4], ay = segments[e * 4 + 1], bx = segments[e * 4 + 2], by = segments[e * 4 + 3]
             let x0 = box.xmin + Double(c) * width - margin, x1 = box.xmin + Double(c + 1) * width + margin
             let y0 = box.ymin + Double(r) * height - margin, y1 = box.ymin + Double(r + 1) * height + margin
-            var positive = 0, negative = 0
-            for (x, y) in [(x0, y0), (x1, y0), (x0, y1), (x1, y1)] {
-                let d = (bx - ax) * (y - ay) - (by - ay) * (x - ax)
-                if d > 0 { positive += 1 } else if d < 0 { negative += 1 } else { return true }
-            }
-            return positive > 0 && negative > 0
+            let d00 = (bx - ax) * (y0 - ay) - (by - ay) * (x0 - ax), d10 = (bx - ax) * (y0 - ay) - (by - ay) * (x1 - ax)
+            let d01 = (bx - ax) * (y1 - ay) - (by - ay) * (x0 - ax), d11 = (bx - ax) * (y1 - ay) - (by - ay) * (x1 - ax)
+            return !((d00 > 0 && d10 > 0 && d01 > 0 && d11 > 0) || (d00 < 0 && d10 < 0 && d01 < 0 && d11 < 0))
         }
         var counts = [Int32](repeating: 0, count: side * side + 1)
         for e in 0..<edgeCount {
@@ -119,28 +125,70 @@ final class PolygonGrid {
                 ys[r * side + c] = box.ymin + (Double(r) + 0.5) * height
             }
         }
-        centreState = [UInt8](repeating: 3, count: side * side)
         centreX = xs
         centreY = ys
         ringFirstVertices = firstVertices
-        self.prepared = prepared
+        centreState = classifyCentres(prepared)
     }
 
-    /// The state of cell `cell`'s centre, asking GEOS on first use.
-    @inline(__always)
-    private func state(_ cell: Int) -> UInt8 {
-        let known = centreState[cell]
-        if known != 3 { return known }
-        var state: UInt8 = 2
-        if let inside = try? prepared.contains(x: centreX[cell], y: centreY[cell]) {
-            if inside {
-                state = 1
-            } else if let touches = try? prepared.intersects(x: centreX[cell], y: centreY[cell]), !touches {
-                state = 0
+    /// The state of every cell's centre: along each row, from the point on the envelope's left
+    /// edge (outside, or on the boundary, where the first step is uncertain) to the first centre,
+    /// then centre to cell border to centre, flipping at each edge crossed. Where a step is
+    /// uncertain, GEOS classifies the centre and the walk resumes from it.
+    private func classifyCentres(_ prepared: PreparedGeometry) -> [UInt8] {
+        var states = [UInt8](repeating: 2, count: columns * rows)
+        for r in 0..<rows {
+            // The state at (x, y), the point the walk stands on; nil when unknown.
+            var known: UInt8? = 0
+            var x = minX
+            let y = centreY[r * columns]
+            for c in 0..<columns {
+                let cell = r * columns + c
+                let cx = centreX[cell]
+                var state: UInt8
+                if let from = known, let crossed = crossings(x, y, cx, y, cell) {
+                    state = from ^ UInt8(crossed & 1)
+                } else {
+                    state = Self.geosState(prepared, cx, y)
+                }
+                states[cell] = state
+                x = minX + Double(c + 1) * cellWidth
+                if state != 2, let crossed = crossings(cx, y, x, y, cell) {
+                    known = state ^ UInt8(crossed & 1)
+                } else {
+                    known = nil
+                }
             }
         }
-        centreState[cell] = state
-        return state
+        return states
+    }
+
+    /// The state of point `(x, y)` by GEOS: 1 inside, 0 outside, 2 on the boundary (or unknown).
+    private static func geosState(_ prepared: PreparedGeometry, _ x: Double, _ y: Double) -> UInt8 {
+        guard let inside = try? prepared.contains(x: x, y: y) else { return 2 }
+        if inside { return 1 }
+        guard let touches = try? prepared.intersects(x: x, y: y) else { return 2 }
+        return touches ? 2 : 0
+    }
+
+    /// The number of edges of cell `cell` that the segment from `(x0, y0)` to `(x1, y1)`, lying
+    /// in the cell, crosses; `nil` when an end is on or next to an edge or the segment passes
+    /// through a vertex (too close to call).
+    @inline(__always)
+    private func crossings(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ cell: Int) -> Int? {
+        var count = 0
+        for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
+            let e = Int(cellEdges[k]) * 4
+            let ax = edges[e], ay = edges[e + 1], bx = edges[e + 2], by = edges[e + 3]
+            guard let o1 = Self.orientation(ax, ay, bx, by, x0, y0), let o2 = Self.orientation(ax, ay, bx, by, x1, y1)
+            else { return nil }
+            // Both ends on one side of the edge's line: no crossing, whatever the other test says.
+            if o1 == o2 { continue }
+            guard let o3 = Self.orientation(x0, y0, x1, y1, ax, ay), let o4 = Self.orientation(x0, y0, x1, y1, bx, by)
+            else { return nil }
+            if o3 != o4 { count += 1 }
+        }
+        return count
     }
 
     /// Whether `(x, y)` lies in the polygon's interior, or `nil` when the answer is not certain
@@ -149,29 +197,16 @@ final class PolygonGrid {
     /// and `contains`, and `false` both negatively.
     @inline(__always)
     func isInside(x: Double, y: Double) -> Bool? {
-        let column = ((x - minX) / cellWidth).rounded(.down), row = ((y - minY) / cellHeight).rounded(.down)
+        // Non-negative column and row numbers: truncation rounds them down.
+        let column = (x - minX) / cellWidth, row = (y - minY) / cellHeight
         guard column >= 0, column < Double(columns), row >= 0, row < Double(rows) else {
             // Off the grid: strictly outside the polygon's envelope is certainly outside.
-            return envelope.xmin <= x && x <= envelope.xmax && envelope.ymin <= y && y <= envelope.ymax ? nil : false
+            return x < envelope.xmin || x > envelope.xmax || y < envelope.ymin || y > envelope.ymax ? false : nil
         }
-        let c = Int(column), r = Int(row)
-        let cell = r * columns + c
-        let state = state(cell)
-        guard state != 2 else { return nil }
-        let cx = centreX[cell], cy = centreY[cell]
-        var crossings = 0
-        for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
-            let e = Int(cellEdges[k]) * 4
-            let ax = edges[e], ay = edges[e + 1], bx = edges[e + 2], by = edges[e + 3]
-            guard let o1 = Self.orientation(ax, ay, bx, by, x, y), let o2 = Self.orientation(ax, ay, bx, by, cx, cy)
-            else { return nil }
-            // Both ends on one side of the edge's line: no crossing, whatever the other test says.
-            if o1 == o2 { continue }
-            guard let o3 = Self.orientation(x, y, cx, cy, ax, ay), let o4 = Self.orientation(x, y, cx, cy, bx, by)
-            else { return nil }
-            if o3 != o4 { crossings += 1 }
-        }
-        return (state == 1) != (crossings % 2 == 1)
+        let cell = Int(row) * columns + Int(column)
+        let state = centreState[cell]
+        guard state != 2, let crossed = crossings(x, y, centreX[cell], centreY[cell], cell) else { return nil }
+        return (state == 1) != (crossed & 1 == 1)
     }
 
     /// The columns `c0...c1` and rows `r0...r1` of the cells `box` overlaps, widened by
@@ -202,7 +237,7 @@ final class PolygonGrid {
             for c in c0...c1 {
                 let cell = r * columns + c
                 if cellStart[cell + 1] > cellStart[cell] { return .boundary }
-                let state = state(cell)
+                let state = centreState[cell]
                 if state == 2 { return .boundary }
                 if state == 1 { sawInside = true } else { sawOutside = true }
                 if sawInside && sawOutside { return .boundary }
