@@ -145,7 +145,7 @@ final class PolygonGrid {
             for c in 0..<columns {
                 let cell = r * columns + c
                 let cx = centreX[cell]
-                var state: UInt8
+                let state: UInt8
                 if let from = known, let crossed = crossings(x, y, cx, y, cell) {
                     state = from ^ UInt8(crossed & 1)
                 } else {
@@ -179,14 +179,11 @@ final class PolygonGrid {
         var count = 0
         for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
             let e = Int(cellEdges[k]) * 4
-            let ax = edges[e], ay = edges[e + 1], bx = edges[e + 2], by = edges[e + 3]
-            guard let o1 = Self.orientation(ax, ay, bx, by, x0, y0), let o2 = Self.orientation(ax, ay, bx, by, x1, y1)
-            else { return nil }
-            // Both ends on one side of the edge's line: no crossing, whatever the other test says.
-            if o1 == o2 { continue }
-            guard let o3 = Self.orientation(x0, y0, x1, y1, ax, ay), let o4 = Self.orientation(x0, y0, x1, y1, bx, by)
-            else { return nil }
-            if o3 != o4 { count += 1 }
+            switch Self.contact(edges[e], edges[e + 1], edges[e + 2], edges[e + 3], x0, y0, x1, y1) {
+            case .crossing: count += 1
+            case .apart: continue
+            case .uncertain: return nil
+            }
         }
         return count
     }
@@ -310,7 +307,7 @@ final class PolygonGrid {
         _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ px: Double, _ py: Double, _ qx: Double, _ qy: Double
     ) -> Contact {
         guard let o1 = orientation(ax, ay, bx, by, px, py), let o2 = orientation(ax, ay, bx, by, qx, qy) else { return .uncertain }
-        // Both ends of p–q strictly on one side of a–b's line.
+        // Both ends of p–q strictly on one side of a–b's line: apart, whatever the other test says.
         if o1 == o2 { return .apart }
         guard let o3 = orientation(px, py, qx, qy, ax, ay), let o4 = orientation(px, py, qx, qy, bx, by) else { return .uncertain }
         return o3 == o4 ? .apart : .crossing

@@ -3,9 +3,10 @@ import SieveGeometry
 import SieveIndex
 
 /// The accelerated spatial filter for "features that intersect / lie within a query polygon":
-/// GEOS classifies the quadtree's node boxes against the prepared query geometry once per node —
-/// covered (every feature below intersects), disjoint (none does), or on the boundary — and only
-/// the features of boundary leaves are tested one by one.
+/// the quadtree's node boxes are classified against the query geometry once per node — covered
+/// (every feature below intersects), disjoint (none does), or on the boundary — and only the
+/// features of boundary leaves are tested one by one. With a ``PolygonGrid`` the grid classifies
+/// the boxes and answers most feature tests; GEOS (the prepared query geometry) does the rest.
 ///
 /// For a polygon covering a quarter of a million points this replaces a million point-in-polygon
 /// tests with a few thousand box tests and the point tests along the polygon's boundary.
@@ -74,10 +75,10 @@ struct RegionFilter {
     /// One vertex strictly inside decides `intersects`, one strictly outside decides `within`
     /// (negatively). For `intersects`, a segment crossing a polygon edge decides too. With every
     /// vertex strictly outside, a multipoint is disjoint; so is a polyline or polygon whose
-    /// segments stay apart from the polygon's edges, unless it encloses one of the polygon's
-    /// rings, which its envelope then holds the ring's first vertex of. These are the tests
-    /// GEOS's prepared `intersects` makes (a first vertex of each part inside, segments meeting,
-    /// a first vertex of each of the query's rings inside the feature), so the answers are GEOS's.
+    /// segments stay apart from the polygon's edges, unless its envelope holds the first vertex
+    /// of one of the polygon's rings (it might enclose that ring). These are the tests GEOS's
+    /// prepared `intersects` makes (the first vertex of each part inside, segments meeting, the
+    /// first vertex of each of the query's rings inside the feature), so the answers are GEOS's.
     func decideWithGrid(_ geometry: Geometry, _ grid: PolygonGrid) -> Bool? {
         let coordinates: CoordinateBuffer
         let offsets: [Int]?
@@ -151,9 +152,9 @@ struct RegionFilter {
                     classify, inside: accept,
                     boundary: { row in
                         guard failure == nil, batch.add(row) else { return }
-                        failure = failure ?? testPoints(&batch, xs: pointXs, ys: pointYs, accept: accept)
+                        failure = testPoints(&batch, xs: pointXs, ys: pointYs, accept: accept)
                     })
-                failure = failure ?? testPoints(&batch, xs: pointXs, ys: pointYs, accept: accept)
+                if failure == nil { failure = testPoints(&batch, xs: pointXs, ys: pointYs, accept: accept) }
                 return
             }
             tree.classify(
@@ -184,11 +185,11 @@ struct RegionFilter {
 /// not row order, so each coordinate read is likely a cache miss; gathering a batch's
 /// coordinates first, in a loop of independent loads, lets those misses overlap instead of
 /// stalling every test in turn.
-struct PointBatch {
+private struct PointBatch {
     static let capacity = 256
-    fileprivate(set) var rows: [UInt32] = []
-    fileprivate var xs = [Double](repeating: 0, count: capacity)
-    fileprivate var ys = [Double](repeating: 0, count: capacity)
+    var rows: [UInt32] = []
+    var xs = [Double](repeating: 0, count: capacity)
+    var ys = [Double](repeating: 0, count: capacity)
 
     init() { rows.reserveCapacity(Self.capacity) }
 
