@@ -6,19 +6,25 @@ import SieveIndex
 /// one near a query polygon's boundary.
 ///
 /// The polygon's envelope is cut into a grid; each cell lists the polygon edges that pass
-/// through it (or within a hundredth of a cell of it). A point is inside exactly when the cell's centre is inside (asked of GEOS once per cell)
-/// and the segment from the point to the centre crosses an even number of edges — or outside
-/// and the count is odd. Only the cell's own edges can cross that segment, so a test costs a
-/// handful of orientation tests instead of a walk over the polygon's edge index.
+/// through it (or within a hundredth of a cell of it). A point is inside exactly when the cell's
+/// centre is inside and the segment from the point to the centre crosses an even number of
+/// edges — or outside and the count is odd. Only the cell's own edges can cross that segment, so
+/// a test costs a handful of orientation tests instead of a walk over the polygon's edge index.
+///
+/// The centres are classified the same way when the grid is built, row by row from the left
+/// edge of the envelope (outside, unless it lies on the polygon): each step counts the
+/// crossings of the segment to the next centre or cell border. GEOS is asked only where a step
+/// is uncertain.
 ///
 /// Floating-point orientation tests are only trusted when their value is clearly away from zero;
 /// a point on or very near an edge, a segment through a vertex, or a centre on the boundary makes
 /// the test answer `nil`, and the caller asks GEOS. The answers given are therefore GEOS's.
 ///
-/// A class because cell centres are classified lazily; like the prepared geometry it holds, it
-/// belongs to one query on one thread.
+/// A class so that the region filter shares one grid without copying its arrays; it is not
+/// changed after it is built.
 final class PolygonGrid {
-    private let prepared: PreparedGeometry
+    /// The polygon's envelope; the grid covers it.
+    private let envelope: Envelope
     private let minX: Double, minY: Double
     private let cellWidth: Double, cellHeight: Double
     private let columns: Int, rows: Int
@@ -27,21 +33,31 @@ final class PolygonGrid {
     /// Edges of cell `c`: `cellEdges[cellStart[c] ..< cellStart[c + 1]]`.
     private let cellStart: [Int32]
     private let cellEdges: [Int32]
-    /// Per cell: 1 centre inside, 0 outside, 2 centre on the boundary (no shortcut), 3 not yet
-    /// asked (GEOS is asked the first time a cell is used).
-    private var centreState: [UInt8]
+    /// Per cell: 1 centre inside, 0 outside, 2 centre on the boundary (no shortcut). Written
+    /// only while the grid is built.
+    private var centreState: [UInt8] = []
     private let centreX: [Double], centreY: [Double]
+    /// The first vertex of every ring, two values a ring: GEOS tests these points (one per ring)
+    /// to find a polygon ring lying inside a feature whose boundary it does not meet.
+    private let ringFirstVertices: [Double]
 
     /// Builds the grid of an areal geometry (a polygon or an envelope); `nil` for anything else.
     init?(_ geometry: Geometry, prepared: PreparedGeometry) {
         var segments: [Double] = []
+        var firstVertices: [Double] = []
         switch geometry {
         case .polygon(let polygon):
             let coordinates = polygon.coordinates
             for r in 0..<polygon.ringCount {
                 let range = polygon.ringRange(r)
+                firstVertices.append(coordinates.x(at: range.lowerBound))
+                firstVertices.append(coordinates.y(at: range.lowerBound))
+                segments.reserveCapacity(segments.count + 4 * (range.count - 1))
                 for i in range.lowerBound..<(range.upperBound - 1) {
-                    segments += [coordinates.x(at: i), coordinates.y(at: i), coordinates.x(at: i + 1), coordinates.y(at: i + 1)]
+                    segments.append(coordinates.x(at: i))
+                    segments.append(coordinates.y(at: i))
+                    segments.append(coordinates.x(at: i + 1))
+                    segments.append(coordinates.y(at: i + 1))
                 }
             }
         default:
@@ -53,6 +69,7 @@ final class PolygonGrid {
         let side = Swift.max(8, Swift.min(512, Int(Double(edgeCount).squareRoot() * 2)))
         columns = side
         rows = side
+        envelope = box
         minX = box.xmin
         minY = box.ymin
         let width = box.width / Double(side), height = box.height / Double(side)
@@ -77,12 +94,9 @@ final class PolygonGrid {
             let ax = segments[e * 4], ay = segments[e * 4 + 1], bx = segments[e * 4 + 2], by = segments[e * 4 + 3]
             let x0 = box.xmin + Double(c) * width - margin, x1 = box.xmin + Double(c + 1) * width + margin
             let y0 = box.ymin + Double(r) * height - margin, y1 = box.ymin + Double(r + 1) * height + margin
-            var positive = 0, negative = 0
-            for (x, y) in [(x0, y0), (x1, y0), (x0, y1), (x1, y1)] {
-                let d = (bx - ax) * (y - ay) - (by - ay) * (x - ax)
-                if d > 0 { positive += 1 } else if d < 0 { negative += 1 } else { return true }
-            }
-            return positive > 0 && negative > 0
+            let d00 = (bx - ax) * (y0 - ay) - (by - ay) * (x0 - ax), d10 = (bx - ax) * (y0 - ay) - (by - ay) * (x1 - ax)
+            let d01 = (bx - ax) * (y1 - ay) - (by - ay) * (x0 - ax), d11 = (bx - ax) * (y1 - ay) - (by - ay) * (x1 - ax)
+            return !((d00 > 0 && d10 > 0 && d01 > 0 && d11 > 0) || (d00 < 0 && d10 < 0 && d01 < 0 && d11 < 0))
         }
         var counts = [Int32](repeating: 0, count: side * side + 1)
         for e in 0..<edgeCount {
@@ -111,27 +125,67 @@ final class PolygonGrid {
                 ys[r * side + c] = box.ymin + (Double(r) + 0.5) * height
             }
         }
-        centreState = [UInt8](repeating: 3, count: side * side)
         centreX = xs
         centreY = ys
-        self.prepared = prepared
+        ringFirstVertices = firstVertices
+        centreState = classifyCentres(prepared)
     }
 
-    /// The state of cell `cell`'s centre, asking GEOS on first use.
-    @inline(__always)
-    private func state(_ cell: Int) -> UInt8 {
-        let known = centreState[cell]
-        if known != 3 { return known }
-        var state: UInt8 = 2
-        if let inside = try? prepared.contains(x: centreX[cell], y: centreY[cell]) {
-            if inside {
-                state = 1
-            } else if let touches = try? prepared.intersects(x: centreX[cell], y: centreY[cell]), !touches {
-                state = 0
+    /// The state of every cell's centre: along each row, from the point on the envelope's left
+    /// edge (outside, or on the boundary, where the first step is uncertain) to the first centre,
+    /// then centre to cell border to centre, flipping at each edge crossed. Where a step is
+    /// uncertain, GEOS classifies the centre and the walk resumes from it.
+    private func classifyCentres(_ prepared: PreparedGeometry) -> [UInt8] {
+        var states = [UInt8](repeating: 2, count: columns * rows)
+        for r in 0..<rows {
+            // The state at (x, y), the point the walk stands on; nil when unknown.
+            var known: UInt8? = 0
+            var x = minX
+            let y = centreY[r * columns]
+            for c in 0..<columns {
+                let cell = r * columns + c
+                let cx = centreX[cell]
+                let state: UInt8
+                if let from = known, let crossed = crossings(x, y, cx, y, cell) {
+                    state = from ^ UInt8(crossed & 1)
+                } else {
+                    state = Self.geosState(prepared, cx, y)
+                }
+                states[cell] = state
+                x = minX + Double(c + 1) * cellWidth
+                if state != 2, let crossed = crossings(cx, y, x, y, cell) {
+                    known = state ^ UInt8(crossed & 1)
+                } else {
+                    known = nil
+                }
             }
         }
-        centreState[cell] = state
-        return state
+        return states
+    }
+
+    /// The state of point `(x, y)` by GEOS: 1 inside, 0 outside, 2 on the boundary (or unknown).
+    private static func geosState(_ prepared: PreparedGeometry, _ x: Double, _ y: Double) -> UInt8 {
+        guard let inside = try? prepared.contains(x: x, y: y) else { return 2 }
+        if inside { return 1 }
+        guard let touches = try? prepared.intersects(x: x, y: y) else { return 2 }
+        return touches ? 2 : 0
+    }
+
+    /// The number of edges of cell `cell` that the segment from `(x0, y0)` to `(x1, y1)`, lying
+    /// in the cell, crosses; `nil` when an end is on or next to an edge or the segment passes
+    /// through a vertex (too close to call).
+    @inline(__always)
+    private func crossings(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ cell: Int) -> Int? {
+        var count = 0
+        for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
+            let e = Int(cellEdges[k]) * 4
+            switch Self.contact(edges[e], edges[e + 1], edges[e + 2], edges[e + 3], x0, y0, x1, y1) {
+            case .crossing: count += 1
+            case .apart: continue
+            case .uncertain: return nil
+            }
+        }
+        return count
     }
 
     /// Whether `(x, y)` lies in the polygon's interior, or `nil` when the answer is not certain
@@ -140,25 +194,31 @@ final class PolygonGrid {
     /// and `contains`, and `false` both negatively.
     @inline(__always)
     func isInside(x: Double, y: Double) -> Bool? {
-        let c = Int(((x - minX) / cellWidth).rounded(.down)), r = Int(((y - minY) / cellHeight).rounded(.down))
-        guard c >= 0, c < columns, r >= 0, r < rows else { return nil }
-        let cell = r * columns + c
-        let state = state(cell)
-        guard state != 2 else { return nil }
-        let cx = centreX[cell], cy = centreY[cell]
-        var crossings = 0
-        for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
-            let e = Int(cellEdges[k]) * 4
-            let ax = edges[e], ay = edges[e + 1], bx = edges[e + 2], by = edges[e + 3]
-            guard let o1 = Self.orientation(ax, ay, bx, by, x, y), let o2 = Self.orientation(ax, ay, bx, by, cx, cy)
-            else { return nil }
-            // Both ends on one side of the edge's line: no crossing, whatever the other test says.
-            if o1 == o2 { continue }
-            guard let o3 = Self.orientation(x, y, cx, cy, ax, ay), let o4 = Self.orientation(x, y, cx, cy, bx, by)
-            else { return nil }
-            if o3 != o4 { crossings += 1 }
+        // Non-negative column and row numbers: truncation rounds them down.
+        let column = (x - minX) / cellWidth, row = (y - minY) / cellHeight
+        guard column >= 0, column < Double(columns), row >= 0, row < Double(rows) else {
+            // Off the grid: strictly outside the polygon's envelope is certainly outside.
+            return x < envelope.xmin || x > envelope.xmax || y < envelope.ymin || y > envelope.ymax ? false : nil
         }
-        return (state == 1) != (crossings % 2 == 1)
+        let cell = Int(row) * columns + Int(column)
+        let state = centreState[cell]
+        guard state != 2, let crossed = crossings(x, y, centreX[cell], centreY[cell], cell) else { return nil }
+        return (state == 1) != (crossed & 1 == 1)
+    }
+
+    /// The columns `c0...c1` and rows `r0...r1` of the cells `box` overlaps, widened by
+    /// `widening` cells on every side and clipped to the grid; `nil` when none is left.
+    private func cells(covering box: Envelope, widening: Int) -> (Int, Int, Int, Int)? {
+        // Cell numbers clamped in floating point first, so that far-away coordinates cannot
+        // overflow the conversion.
+        func index(_ value: Double, _ origin: Double, _ size: Double, _ count: Int) -> Int {
+            Int(Swift.min(Swift.max(((value - origin) / size).rounded(.down), -1), Double(count)))
+        }
+        let c0 = Swift.max(0, index(box.xmin, minX, cellWidth, columns) - widening)
+        let c1 = Swift.min(columns - 1, index(box.xmax, minX, cellWidth, columns) + widening)
+        let r0 = Swift.max(0, index(box.ymin, minY, cellHeight, rows) - widening)
+        let r1 = Swift.min(rows - 1, index(box.ymax, minY, cellHeight, rows) + widening)
+        return c0 <= c1 && r0 <= r1 ? (c0, c1, r0, r1) : nil
     }
 
     /// The class of a box from the grid alone: `.outside` or `.inside` when every cell the box
@@ -168,16 +228,13 @@ final class PolygonGrid {
         let gridMaxX = minX + Double(columns) * cellWidth, gridMaxY = minY + Double(rows) * cellHeight
         if box.xmax < minX || box.xmin > gridMaxX || box.ymax < minY || box.ymin > gridMaxY { return .outside }
         let within = box.xmin >= minX && box.xmax <= gridMaxX && box.ymin >= minY && box.ymax <= gridMaxY
-        let c0 = Swift.max(0, Int(((box.xmin - minX) / cellWidth).rounded(.down)) - 1)
-        let c1 = Swift.min(columns - 1, Int(((box.xmax - minX) / cellWidth).rounded(.down)) + 1)
-        let r0 = Swift.max(0, Int(((box.ymin - minY) / cellHeight).rounded(.down)) - 1)
-        let r1 = Swift.min(rows - 1, Int(((box.ymax - minY) / cellHeight).rounded(.down)) + 1)
+        guard let (c0, c1, r0, r1) = cells(covering: box, widening: 1) else { return .outside }
         var sawInside = false, sawOutside = false
         for r in r0...r1 {
             for c in c0...c1 {
                 let cell = r * columns + c
                 if cellStart[cell + 1] > cellStart[cell] { return .boundary }
-                let state = state(cell)
+                let state = centreState[cell]
                 if state == 2 { return .boundary }
                 if state == 1 { sawInside = true } else { sawOutside = true }
                 if sawInside && sawOutside { return .boundary }
@@ -185,6 +242,75 @@ final class PolygonGrid {
         }
         if sawOutside { return .outside }
         return within ? .inside : .boundary
+    }
+
+    /// How a feature's segments meet the polygon's edges.
+    enum Contact {
+        /// A segment certainly crosses an edge at one point inside both.
+        case crossing
+        /// Every segment is certainly disjoint from every edge.
+        case apart
+        /// Neither is certain: a segment touches or runs along an edge, or a test is too close
+        /// to call.
+        case uncertain
+    }
+
+    /// How the segments of a feature meet the polygon's edges: the paths or rings
+    /// `offsets[k] ..< offsets[k + 1]` of `coordinates`, all within `envelope`. Only the edges
+    /// listed in the cells `envelope` covers can meet them.
+    func contact(_ coordinates: CoordinateBuffer, offsets: [Int], envelope: Envelope) -> Contact {
+        guard let (c0, c1, r0, r1) = cells(covering: envelope, widening: 0) else { return .apart }
+        var uncertain = false
+        for r in r0...r1 {
+            for c in c0...c1 {
+                let cell = r * columns + c
+                for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
+                    let e = Int(cellEdges[k]) * 4
+                    let ax = edges[e], ay = edges[e + 1], bx = edges[e + 2], by = edges[e + 3]
+                    let edgeBox = Envelope(
+                        xmin: Swift.min(ax, bx), ymin: Swift.min(ay, by), xmax: Swift.max(ax, bx), ymax: Swift.max(ay, by))
+                    guard edgeBox.intersects(envelope) else { continue }
+                    for path in 0..<(offsets.count - 1) {
+                        for i in offsets[path]..<(offsets[path + 1] - 1) {
+                            let px = coordinates.x(at: i), py = coordinates.y(at: i)
+                            let qx = coordinates.x(at: i + 1), qy = coordinates.y(at: i + 1)
+                            // Boxes apart (exact comparisons): the segments are apart.
+                            if Swift.max(px, qx) < edgeBox.xmin || Swift.min(px, qx) > edgeBox.xmax
+                                || Swift.max(py, qy) < edgeBox.ymin || Swift.min(py, qy) > edgeBox.ymax
+                            {
+                                continue
+                            }
+                            switch Self.contact(ax, ay, bx, by, px, py, qx, qy) {
+                            case .crossing: return .crossing
+                            case .uncertain: uncertain = true
+                            case .apart: continue
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return uncertain ? .uncertain : .apart
+    }
+
+    /// Whether the first vertex of one of the polygon's rings lies in `box` (boundary included).
+    func hasRingFirstVertex(in box: Envelope) -> Bool {
+        stride(from: 0, to: ringFirstVertices.count, by: 2).contains { i in
+            box.xmin <= ringFirstVertices[i] && ringFirstVertices[i] <= box.xmax
+                && box.ymin <= ringFirstVertices[i + 1] && ringFirstVertices[i + 1] <= box.ymax
+        }
+    }
+
+    /// How segment a–b meets segment p–q.
+    @inline(__always)
+    static func contact(
+        _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ px: Double, _ py: Double, _ qx: Double, _ qy: Double
+    ) -> Contact {
+        guard let o1 = orientation(ax, ay, bx, by, px, py), let o2 = orientation(ax, ay, bx, by, qx, qy) else { return .uncertain }
+        // Both ends of p–q strictly on one side of a–b's line: apart, whatever the other test says.
+        if o1 == o2 { return .apart }
+        guard let o3 = orientation(px, py, qx, qy, ax, ay), let o4 = orientation(px, py, qx, qy, bx, by) else { return .uncertain }
+        return o3 == o4 ? .apart : .crossing
     }
 
     /// The side of `(px, py)` relative to the line through a and b: `true` left, `false` right,

@@ -3,9 +3,10 @@ import SieveGeometry
 import SieveIndex
 
 /// The accelerated spatial filter for "features that intersect / lie within a query polygon":
-/// GEOS classifies the quadtree's node boxes against the prepared query geometry once per node —
-/// covered (every feature below intersects), disjoint (none does), or on the boundary — and only
-/// the features of boundary leaves are tested one by one.
+/// the quadtree's node boxes are classified against the query geometry once per node — covered
+/// (every feature below intersects), disjoint (none does), or on the boundary — and only the
+/// features of boundary leaves are tested one by one. With a ``PolygonGrid`` the grid classifies
+/// the boxes and answers most feature tests; GEOS (the prepared query geometry) does the rest.
 ///
 /// For a polygon covering a quarter of a million points this replaces a million point-in-polygon
 /// tests with a few thousand box tests and the point tests along the polygon's boundary.
@@ -63,31 +64,47 @@ struct RegionFilter {
             case .outside: return false
             case .boundary: break
             }
-            // One vertex strictly inside decides `intersects`; one strictly outside decides
-            // `within` (negatively). Otherwise GEOS decides.
-            if let decided = decideByVertices(geometry, grid) { return decided }
+            if let decided = decideWithGrid(geometry, grid) { return decided }
         }
         return try testWithGEOS(geometry)
     }
 
-    /// What the feature's vertices alone decide, through the grid's certain answers.
-    private func decideByVertices(_ geometry: Geometry, _ grid: PolygonGrid) -> Bool? {
+    /// What the grid's certain answers decide about a multipoint, polyline or polygon feature,
+    /// or `nil` when GEOS must decide.
+    ///
+    /// One vertex strictly inside decides `intersects`, one strictly outside decides `within`
+    /// (negatively). For `intersects`, a segment crossing a polygon edge decides too. With every
+    /// vertex strictly outside, a multipoint is disjoint; so is a polyline or polygon whose
+    /// segments stay apart from the polygon's edges, unless its envelope holds the first vertex
+    /// of one of the polygon's rings (it might enclose that ring). These are the tests GEOS's
+    /// prepared `intersects` makes (the first vertex of each part inside, segments meeting, the
+    /// first vertex of each of the query's rings inside the feature), so the answers are GEOS's.
+    func decideWithGrid(_ geometry: Geometry, _ grid: PolygonGrid) -> Bool? {
         let coordinates: CoordinateBuffer
+        let offsets: [Int]?
         switch geometry {
-        case .polygon(let polygon): coordinates = polygon.coordinates
-        case .polyline(let polyline): coordinates = polyline.coordinates
-        case .multipoint(let multipoint): coordinates = multipoint.coordinates
+        case .polygon(let polygon): (coordinates, offsets) = (polygon.coordinates, polygon.ringOffsets)
+        case .polyline(let polyline): (coordinates, offsets) = (polyline.coordinates, polyline.pathOffsets)
+        case .multipoint(let multipoint): (coordinates, offsets) = (multipoint.coordinates, nil)
         default: return nil
         }
+        var everyVertexOutside = true
         for i in 0..<coordinates.count {
-            guard let inside = grid.isInside(x: coordinates.x(at: i), y: coordinates.y(at: i)) else { continue }
-            switch mode {
-            case .intersects where inside: return true
-            case .within where !inside: return false
-            default: continue
+            let inside = grid.isInside(x: coordinates.x(at: i), y: coordinates.y(at: i))
+            switch (mode, inside) {
+            case (.intersects, true?): return true
+            case (.within, false?): return false
+            case (_, false?): continue
+            default: everyVertexOutside = false
             }
         }
-        return nil
+        guard mode == .intersects else { return nil }
+        guard let offsets else { return everyVertexOutside ? false : nil }
+        switch grid.contact(coordinates, offsets: offsets, envelope: geometry.envelope) {
+        case .crossing: return true
+        case .apart: return everyVertexOutside && !grid.hasRingFirstVertex(in: geometry.envelope) ? false : nil
+        case .uncertain: return nil
+        }
     }
 
     /// The exact test for one feature, always by GEOS.
@@ -128,21 +145,24 @@ struct RegionFilter {
         var accepted = [UInt64](repeating: 0, count: (geometries.count + 63) / 64)
         var failure: GEOSError?
         accepted.withUnsafeMutableBufferPointer { bits in
+            func accept(_ row: UInt32) { bits[Int(row) >> 6] |= 1 << UInt64(row & 63) }
+            if let pointXs, let pointYs {
+                var batch = PointBatch()
+                tree.classify(
+                    classify, inside: accept,
+                    boundary: { row in
+                        guard failure == nil, batch.add(row) else { return }
+                        failure = testPoints(&batch, xs: pointXs, ys: pointYs, accept: accept)
+                    })
+                if failure == nil { failure = testPoints(&batch, xs: pointXs, ys: pointYs, accept: accept) }
+                return
+            }
             tree.classify(
-                classify,
-                inside: { row in bits[Int(row) >> 6] |= 1 << UInt64(row & 63) },
+                classify, inside: accept,
                 boundary: { row in
-                    guard failure == nil else { return }
+                    guard failure == nil, let geometry = geometries[Int(row)] else { return }
                     do throws(GEOSError) {
-                        let passes: Bool
-                        if let pointXs, let pointYs {
-                            passes = try testPoint(x: pointXs[Int(row)], y: pointYs[Int(row)])
-                        } else if let geometry = geometries[Int(row)] {
-                            passes = try test(geometry)
-                        } else {
-                            passes = false
-                        }
-                        if passes { bits[Int(row) >> 6] |= 1 << UInt64(row & 63) }
+                        if try test(geometry) { accept(row) }
                     } catch {
                         failure = error
                     }
@@ -158,6 +178,48 @@ struct RegionFilter {
             }
         }
         return rows
+    }
+}
+
+/// Rows of point features waiting for their test. Boundary rows arrive in tree order, which is
+/// not row order, so each coordinate read is likely a cache miss; gathering a batch's
+/// coordinates first, in a loop of independent loads, lets those misses overlap instead of
+/// stalling every test in turn.
+private struct PointBatch {
+    static let capacity = 256
+    var rows: [UInt32] = []
+    var xs = [Double](repeating: 0, count: capacity)
+    var ys = [Double](repeating: 0, count: capacity)
+
+    init() { rows.reserveCapacity(Self.capacity) }
+
+    /// Adds `row`; `true` when the batch is full and must be tested.
+    @inline(__always)
+    mutating func add(_ row: UInt32) -> Bool {
+        rows.append(row)
+        return rows.count == Self.capacity
+    }
+}
+
+extension RegionFilter {
+    /// Tests the rows of `batch` (points at `xs[row]`, `ys[row]`), passes the accepted ones to
+    /// `accept`, and empties the batch; the first GEOS failure, if any.
+    fileprivate func testPoints(
+        _ batch: inout PointBatch, xs: [Double], ys: [Double], accept: (UInt32) -> Void
+    ) -> GEOSError? {
+        let count = batch.rows.count
+        for i in 0..<count {
+            let row = Int(batch.rows[i])
+            batch.xs[i] = xs[row]
+            batch.ys[i] = ys[row]
+        }
+        defer { batch.rows.removeAll(keepingCapacity: true) }
+        do throws(GEOSError) {
+            for i in 0..<count where try testPoint(x: batch.xs[i], y: batch.ys[i]) { accept(batch.rows[i]) }
+        } catch {
+            return error
+        }
+        return nil
     }
 }
 
