@@ -23,7 +23,7 @@ extension QuadTree {
 
     /// Replaces the contents with the items `ids` (all of `0 ..< xmin.count` when `nil`), whose
     /// envelopes are `xmin[id] … ymax[id]`; items whose box is not indexable are left out.
-    mutating func bulkLoad(ids: [UInt32]?, xmin: [Double], ymin: [Double], xmax: [Double], ymax: [Double]) {
+    mutating func bulkLoad(ids: [UInt32]?, xmin: [Double], ymin: [Double], xmax: [Double], ymax: [Double], unbounded: Bool = false) {
         self = QuadTree()
         precondition(ids != nil || xmin.count <= Int(UInt32.max) + 1, "too many items for 32-bit ids")
         let candidates = ids?.count ?? xmin.count
@@ -46,11 +46,17 @@ extension QuadTree {
             largestID = Swift.max(largestID, UInt32(i))
         }
         guard kept > 0 else { return }
-        let grid = Self.gridRootCell(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+        let grid: (x: Double, y: Double, side: Double, keyBits: Int)
+        if !unbounded, let cell = Self.gridRootCell(minX: minX, minY: minY, maxX: maxX, maxY: maxY) {
+            grid = cell
+        } else {
+            grid = (-.infinity, -.infinity, .infinity, 0)  // one leaf: no keys, no cells
+            self.unbounded = true
+        }
         setRootCell(x: grid.x, y: grid.y, side: grid.side)
 
         // Every item's key, then the keys in Z order.
-        let unit = grid.side / Double(1 << grid.keyBits)
+        let unit = grid.keyBits > 0 ? grid.side / Double(1 << grid.keyBits) : 0
         let limit = Int64(1 << grid.keyBits) - 1
         var entries = [BuildEntry](repeating: .zero, count: kept)
         entries.withUnsafeMutableBufferPointer { entries in
@@ -198,6 +204,7 @@ extension QuadTree {
     /// that comparing `c` with the lines gives, which is what the tree's quadrant tests do.
     @inline(__always)
     static func gridIndex(_ c: Double, origin: Double, unit: Double, limit: Int64) -> UInt64 {
+        guard limit > 0 else { return 0 }  // a single cell (whose unit may not even be finite)
         var k = Swift.min(Swift.max(Int64(((c - origin) / unit).rounded(.down)), 0), limit)
         if k > 0 && c < origin + Double(k) * unit {
             k -= 1
@@ -262,6 +269,11 @@ extension QuadTree {
 
     /// Rebuilds the tree from its current items: tight boxes, no garbage, balanced leaves.
     public mutating func rebuild() {
+        rebuild(unbounded: false)
+    }
+
+    /// Rebuilds the tree from its current items, as one leaf when `unbounded`.
+    mutating func rebuild(unbounded: Bool) {
         let n = slotOfID.count
         var ids: [UInt32] = []
         ids.reserveCapacity(count)
@@ -271,6 +283,6 @@ extension QuadTree {
             let s = Int(slot) * 2
             (xmin[id], ymin[id], xmax[id], ymax[id]) = (itemLow[s], itemLow[s + 1], itemHigh[s], itemHigh[s + 1])
         }
-        bulkLoad(ids: ids, xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)
+        bulkLoad(ids: ids, xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax, unbounded: unbounded)
     }
 }

@@ -15,11 +15,24 @@ extension QuadTree {
         guard Self.isIndexable(x0, y0, x1, y1) else { return false }
         let cx = x0 / 2 + x1 / 2, cy = y0 / 2 + y1 / 2
         if root == NodeRef.none {
-            let cell = Self.gridRootCell(minX: cx, minY: cy, maxX: cx, maxY: cy)
-            setRootCell(x: cell.x, y: cell.y, side: cell.side)
+            if let cell = Self.gridRootCell(minX: cx, minY: cy, maxX: cx, maxY: cy) {
+                setRootCell(x: cell.x, y: cell.y, side: cell.side)
+            } else {
+                // Only a centre beyond ±2¹⁰⁰⁰ gets no cell of its own.
+                setRootCell(x: -.infinity, y: -.infinity, side: .infinity)
+                unbounded = true
+            }
             newLeaf(parent: 0, quadrant: 0, capacity: Self.grownCapacity(for: 0))
         }
-        growRoot(toContain: cx, cy)
+        if !unbounded && !growRoot(toContain: cx, cy) { rebuild(unbounded: true) }
+        if unbounded {
+            inner[0].expandBox(0, x0, y0, x1, y1)
+            appendToLeaf(parent: 0, quadrant: 0, id: id, x0, y0, x1, y1)
+            count += 1
+            compactItemsIfWorthIt()
+            checkInvariantsInDebug()
+            return true
+        }
         // Descend from the sentinel's quadrant 0 (the root), growing each box on the way.
         var parent: Int32 = 0
         var quadrant = 0
@@ -79,8 +92,11 @@ extension QuadTree {
     /// Doubles the root cell towards `(cx, cy)` until the cell holds it; the old root becomes a
     /// quadrant of the new one. Sides stay powers of two and corners on the root's grid, so the
     /// corner arithmetic stays exact.
-    private mutating func growRoot(toContain cx: Double, _ cy: Double) {
+    /// - Returns: `false` when the cell would have to grow past ``largestSide`` (the caller then
+    ///   rebuilds the tree ``unbounded``).
+    private mutating func growRoot(toContain cx: Double, _ cy: Double) -> Bool {
         while cx < originX || cx > originX + size || cy < originY || cy > originY + size {
+            guard size < Self.largestSide / 2 else { return false }
             let growWest = cx < originX, growSouth = cy < originY
             let quadrant = (growWest ? 1 : 0) | (growSouth ? 2 : 0)
             setRootCell(x: growWest ? originX - size : originX, y: growSouth ? originY - size : originY, side: size * 2)
@@ -101,6 +117,7 @@ extension QuadTree {
             inner[0].leafCounts[0] = 0
             leafCapacities[0][0] = 0
         }
+        return true
     }
 
     /// Turns the leaf in quadrant `q` of `parent` into an inner node over the same cell, its

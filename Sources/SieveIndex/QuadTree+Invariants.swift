@@ -28,6 +28,7 @@ extension QuadTree {
                 && inner.count == spans.count, "node tables differ in length")
         checkSpans()
         precondition(innerCell(0) == (originX, originY, 2 * size), "the sentinel's cell is not twice the root cell")
+        precondition(!unbounded || (NodeRef.isLeaf(root) && inner.count == 1), "an unbounded tree is not a single leaf")
         var seen = 0
         var owned = [Bool](repeating: false, count: slots)
         var usedSlots = 0
@@ -83,7 +84,8 @@ extension QuadTree {
                         x0 >= childBox.x0 && y0 >= childBox.y0 && x1 <= childBox.x1 && y1 <= childBox.y1, "item \(id) outside leaf \(leaf)'s box")
                     precondition(node.leafHasBoxes(k) || (x0 == x1 && y0 == y1), "leaf \(leaf) holds a box but is marked points-only")
                     let cx = x0 / 2 + x1 / 2, cy = y0 / 2 + y1 / 2
-                    precondition(cx >= x && cx <= x + side && cy >= y && cy <= y + side, "item \(id) centre outside its leaf cell")
+                    precondition(
+                        unbounded || (cx >= x && cx <= x + side && cy >= y && cy <= y + side), "item \(id) centre outside its leaf cell")
                     seen += 1
                 }
             }

@@ -10,7 +10,8 @@ import SieveGeometry
 /// features sit exactly where they are. Every node keeps the bounding box of everything below it,
 /// which may extend beyond its cell for large features; queries test these boxes, so the answer
 /// is exact for envelopes of any size. A node whose box lies inside a query window is swept whole,
-/// without testing its items one by one.
+/// without testing its items one by one, and with a single copy of their ids while its subtree's
+/// items are packed together (after a bulk load or a compaction, until an edit below it).
 ///
 /// **Storage.** Nodes and items live in flat arrays, with no object per node. An inner node holds,
 /// one SIMD lane per quadrant, its four children's boxes and what each child is: an inner node,
@@ -31,7 +32,7 @@ import SieveGeometry
 /// place: an insert descends to its leaf (splitting it when full, or moving the leaf's items to
 /// a larger range at the end of the item arrays when its range is full); a remove moves the
 /// leaf's last item into the freed slot, in constant time through an id-to-slot table. Ranges
-/// left behind are reclaimed by compacting the item arrays once they make up half of them. Node
+/// left behind are reclaimed by compacting the item arrays once they outnumber the items. Node
 /// boxes grow on insert and are not shrunk on remove (they stay correct, only looser);
 /// ``rebuild()`` tightens everything.
 ///
@@ -84,6 +85,13 @@ public struct QuadTree: Sendable {
     /// How many times the root grew (each adds a level above the bulk-built tree), which bounds
     /// the search stack together with ``maximumDepth``.
     var rootGrowth = 0
+    /// Whether the items' centres spread too far for any cell (beyond ±2¹⁰⁰⁰, where halving and
+    /// doubling cells stops being exact or finite): then the whole tree is one leaf under the
+    /// sentinel, searched by a scan. Answers stay exact; only the speed degrades, and only for
+    /// such data.
+    var unbounded = false
+    /// The largest side a root cell may reach before the tree turns ``unbounded``.
+    static let largestSide = 0x1p1000
 
     /// Room for a depth-first search's stack: at most three pending siblings per level, plus a
     /// sweep's.
@@ -202,7 +210,9 @@ public struct QuadTree: Sendable {
 
     /// The root cell (the square the quadrants subdivide); empty for an empty tree.
     public var rootCell: Envelope {
-        root == NodeRef.none ? .empty : Envelope(xmin: originX, ymin: originY, xmax: originX + size, ymax: originY + size)
+        if root == NodeRef.none { return .empty }
+        if unbounded { return Envelope(xmin: -.infinity, ymin: -.infinity, xmax: .infinity, ymax: .infinity) }
+        return Envelope(xmin: originX, ymin: originY, xmax: originX + size, ymax: originY + size)
     }
 
     /// The bounding box of all items (possibly loose after removals).
@@ -362,9 +372,11 @@ public struct QuadTree: Sendable {
     }
 
     /// Compacts the item arrays (every leaf's items packed in Z order, each range exactly full)
-    /// once garbage makes up more than half of them; leaves the nodes' shape alone.
+    /// once the garbage slots outnumber the items; leaves the nodes' shape alone. Each
+    /// compaction costs O(n) and follows at least n slots' worth of moved leaves, so edits stay
+    /// O(1) amortized, and the arrays stay within a small multiple of the items.
     mutating func compactItemsIfWorthIt() {
-        guard garbageSlots >= Self.leafCapacity, garbageSlots * 2 > itemIDs.count else { return }
+        guard garbageSlots >= Self.leafCapacity, garbageSlots > count else { return }
         let live = itemIDs.count - garbageSlots
         var ids: [UInt32] = []
         var low: [Double] = []
@@ -417,15 +429,13 @@ public struct QuadTree: Sendable {
     /// `keyBits` is exactly representable: halving a cell never rounds, and a centre's quadrant
     /// path is exactly its grid cell (what the bulk load's keys rely on). `keyBits` is 30 unless
     /// the cell is tiny next to its distance from zero, where fewer grid lines are representable.
+    /// `nil` when the box is too large for a cell (see ``unbounded``).
     static func gridRootCell(minX: Double, minY: Double, maxX: Double, maxY: Double)
-        -> (x: Double, y: Double, side: Double, keyBits: Int)
+        -> (x: Double, y: Double, side: Double, keyBits: Int)?
     {
         let extent = Swift.max(maxX - minX, maxY - minY)
         let floor = Swift.max(1, Swift.max(abs(minX), abs(minY)) * 0x1p-40)
-        guard extent.isFinite, extent < 0x1p1000 else {
-            // Coordinates near the limits of Double: one cell, no keys.
-            return (minX, minY, extent.isFinite ? extent : .greatestFiniteMagnitude, 0)
-        }
+        guard extent < largestSide / 2 else { return nil }
         var side = Self.powerOfTwo(atLeast: extent > 0 ? extent : floor)
         while true {
             var keyBits = 30

@@ -38,6 +38,11 @@ struct QuadTreePropertyTests {
 
     enum Shape: String, CaseIterable {
         case uniformPoints, clusteredPoints, mixedBoxes, identicalPoints, gridBoundaries, geographic, webMercator
+        /// A millimetre-wide cluster a thousand kilometres from the origin: fewer exact grid
+        /// levels than usual for the bulk load's keys.
+        case tinyExtentFarFromZero
+        /// Coordinates whose spread overflows a Double: no subdivision at all.
+        case hugeCoordinates
     }
 
     static func envelope(_ shape: Shape, _ g: inout Generator) -> Envelope {
@@ -71,6 +76,13 @@ struct QuadTreePropertyTests {
             let x = g.uniform(-half, half), y = g.uniform(-half, half)
             let size = g.uniform(0, 50_000)
             return Envelope(xmin: x, ymin: y, xmax: min(half, x + size), ymax: min(half, y + size))
+        case .tinyExtentFarFromZero:
+            let x = 1e9 + g.uniform(0, 1e-3), y = 1e9 + g.uniform(0, 1e-3)
+            return Envelope(xmin: x, ymin: y, xmax: x, ymax: y)
+        case .hugeCoordinates:
+            let edge = g.int(10) == 0 ? [-1.5e308, 1.5e308][g.int(2)] : 0
+            let x = edge == 0 ? g.uniform(-1e307, 1e307) : edge, y = g.uniform(-1e307, 1e307)
+            return Envelope(xmin: x, ymin: y, xmax: x, ymax: y)
         }
     }
 
@@ -80,6 +92,8 @@ struct QuadTreePropertyTests {
         switch shape {
         case .geographic: (scale, offset) = (360, -180)
         case .webMercator: (scale, offset) = (40_075_016.68, -20_037_508.34)
+        case .tinyExtentFarFromZero: (scale, offset) = (1e-3, 1e9)
+        case .hugeCoordinates: (scale, offset) = (2e307, -1e307)
         default: (scale, offset) = (1000, 0)
         }
         let x = offset + g.unit() * scale, y = offset + g.unit() * scale
@@ -112,7 +126,8 @@ struct QuadTreePropertyTests {
         }
         // Early exit visits no more than asked.
         var visited = 0
-        tree.forEach(intersecting: Envelope(xmin: -1e9, ymin: -1e9, xmax: 1e9, ymax: 1e9)) { _ in
+        let everywhere = Double.greatestFiniteMagnitude
+        tree.forEach(intersecting: Envelope(xmin: -everywhere, ymin: -everywhere, xmax: everywhere, ymax: everywhere)) { _ in
             visited += 1
             return visited < 3
         }
@@ -184,5 +199,39 @@ struct QuadTreePropertyTests {
         tree._checkInvariants()
         #expect(tree.query(intersecting: Envelope(xmin: 3, ymin: 3, xmax: 3, ymax: 3)).count == 500)
         #expect(tree.nearest(toX: 3, y: 3, count: 2).map(\.id) == [0, 1])
+    }
+
+    /// A bulk load leaves every leaf exactly full, so the first insert into a leaf moves it to a
+    /// larger range; the garbage left behind is compacted away once it outnumbers the items,
+    /// which packs every subtree's items together again.
+    @Test func insertsMoveLeavesAndCompactionRepacksThem() {
+        var g = Generator(state: 4242)
+        let n = 3000
+        var xs = (0..<n).map { _ in g.uniform(0, 100) }, ys = (0..<n).map { _ in g.uniform(0, 100) }
+        var tree = QuadTree(xmin: xs, ymin: ys, xmax: xs, ymax: ys)
+        #expect(tree.garbageSlots == 0 && tree.itemIDs.count == n)
+        #expect(tree.spans.dropFirst().allSatisfy { $0.x >= 0 }, "a bulk load packs every subtree")
+        var compactions = 0
+        for i in 0..<(2 * n) {
+            let x = g.uniform(0, 100), y = g.uniform(0, 100)
+            let garbageBefore = tree.garbageSlots
+            tree.insert(UInt32(n + i), envelope: Envelope(xmin: x, ymin: y, xmax: x, ymax: y))
+            xs.append(x)
+            ys.append(y)
+            if tree.garbageSlots < garbageBefore {
+                compactions += 1
+                #expect(tree.garbageSlots == 0 && tree.itemIDs.count == tree.count)
+                #expect(tree.spans.dropFirst().allSatisfy { $0.x >= 0 }, "a compaction packs every subtree")
+            }
+            #expect(tree.itemIDs.count <= 8 * tree.count + 64 * QuadTree.leafCapacity, "garbage stays bounded")
+        }
+        #expect(compactions > 0)
+        tree._checkInvariants()
+        let data = Data(boxes: zip(xs, ys).map { Envelope(xmin: $0, ymin: $1, xmax: $0, ymax: $1) })
+        for _ in 0..<50 {
+            let x = g.uniform(-5, 100), y = g.uniform(-5, 100), w = g.uniform(0, 40), h = g.uniform(0, 40)
+            let window = Envelope(xmin: x, ymin: y, xmax: x + w, ymax: y + h)
+            #expect(tree.query(intersecting: window).sorted() == data.brute(window))
+        }
     }
 }
