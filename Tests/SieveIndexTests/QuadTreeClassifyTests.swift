@@ -11,7 +11,7 @@ struct QuadTreeClassifyTests {
     @Test(arguments: [0.0, 5.0])
     func discRegion(boxSize: Double) {
         var g = QuadTreePropertyTests.Generator(state: 99)
-        let n = 4000
+        let n = 40_000  // enough for many leaves of leafCapacity items inside the disc
         var xmin: [Double] = [], ymin: [Double] = [], xmax: [Double] = [], ymax: [Double] = []
         for _ in 0..<n {
             let x = g.uniform(0, 1000), y = g.uniform(0, 1000), s = g.unit() * boxSize
