@@ -234,4 +234,29 @@ struct QuadTreePropertyTests {
             #expect(tree.query(intersecting: window).sorted() == data.brute(window))
         }
     }
+
+    /// Points on an integer lattice (several per lattice point), probed at lattice points with
+    /// integer radii and with windows whose edges fall on lattice lines: many points lie exactly
+    /// on a circle or a window's edge, and every one must be found, as brute force finds it.
+    @Test func pointsOnTheBoundaryAreFound() {
+        var g = Generator(state: 31)
+        var boxes: [Envelope?] = []
+        for x in 0..<60 {
+            for y in 0..<60 {
+                for _ in 0..<(1 + g.int(3)) { boxes.append(Envelope(xmin: Double(x), ymin: Double(y), xmax: Double(x), ymax: Double(y))) }
+            }
+        }
+        let data = Data(boxes: boxes)
+        let xs = boxes.map { $0?.xmin ?? .nan }, ys = boxes.map { $0?.ymin ?? .nan }
+        let tree = QuadTree(xmin: xs, ymin: ys, xmax: xs, ymax: ys)
+        for _ in 0..<300 {
+            let px = Double(g.int(60)), py = Double(g.int(60)), r = Double(g.int(8))
+            var near: [UInt32] = []
+            tree.query(nearX: px, y: py, radius: r, into: &near)
+            #expect(near.sorted() == data.bruteRadius(px, py, r), "radius \(r) at (\(px), \(py))")
+            let x0 = Double(g.int(60)), y0 = Double(g.int(60))
+            let window = Envelope(xmin: x0, ymin: y0, xmax: x0 + Double(g.int(6)), ymax: y0 + Double(g.int(6)))
+            #expect(tree.query(intersecting: window).sorted() == data.brute(window), "window \(window)")
+        }
+    }
 }
