@@ -162,7 +162,7 @@ extension QuadTree {
         guard count > 0 else { return }
         let limit = radius * radius
         _ = withSearchView { view in
-            let inner = view.inner, stack = view.stack, ids = view.ids, low = view.low, high = view.high
+            let inner = view.inner, stack = view.stack
             let px = SIMD4<Double>(repeating: x), py = SIMD4<Double>(repeating: y), zero = SIMD4<Double>(repeating: 0)
             stack[0] = 0
             var top = 1
@@ -185,26 +185,7 @@ extension QuadTree {
                         stack[top] = child
                         top &+= 1
                     } else {
-                        var slot = NodeRef.leafStart(child)
-                        let end = slot &+ node.leafCount(k)
-                        if node.leafHasBoxes(k) {
-                            while slot < end {
-                                let s = slot &* 2
-                                if Self.squaredDistance(x, y, low[s], low[s &+ 1], high[s], high[s &+ 1]) <= limit {
-                                    guard visitor.visit(ids[slot]) else { return false }
-                                }
-                                slot &+= 1
-                            }
-                        } else {
-                            while slot < end {
-                                let s = slot &* 2
-                                let dx = low[s] - x, dy = low[s &+ 1] - y
-                                if dx * dx + dy * dy <= limit {
-                                    guard visitor.visit(ids[slot]) else { return false }
-                                }
-                                slot &+= 1
-                            }
-                        }
+                        guard view.scan(node, k, nearX: x, y: y, limit: limit, &visitor) else { return false }
                     }
                 }
             }
@@ -317,6 +298,41 @@ extension QuadTree {
                         let point = SIMD2(low[s], low[s &+ 1])
                         scratch[hits] = ids[slot]
                         hits &+= all((point .>= lower) .& (point .<= upper)) ? 1 : 0
+                        slot &+= 1
+                    }
+                }
+                guard visitor.visitAll(UnsafeBufferPointer(rebasing: scratch[0..<hits])) else { return false }
+            }
+            return true
+        }
+
+        /// Hands the items of the leaf in lane `k` of `node` whose squared distance from `(x, y)`
+        /// is at most `limit` to the visitor; branch-free like the window scan, so the ids stream
+        /// in with the coordinates and a hit costs no cache miss of its own.
+        /// - Returns: `false` when the visitor stopped it.
+        @inline(__always)
+        func scan<Visitor: SearchVisitor>(
+            _ node: InnerNode, _ k: Int, nearX x: Double, y: Double, limit: Double, _ visitor: inout Visitor
+        ) -> Bool {
+            var slot = NodeRef.leafStart(node.children[k])
+            let end = slot &+ node.leafCount(k)
+            let hasBoxes = node.leafHasBoxes(k)
+            while slot < end {
+                let chunkEnd = Swift.min(end, slot &+ scratch.count)
+                var hits = 0
+                if hasBoxes {
+                    while slot < chunkEnd {
+                        let s = slot &* 2
+                        scratch[hits] = ids[slot]
+                        hits &+= QuadTree.squaredDistance(x, y, low[s], low[s &+ 1], high[s], high[s &+ 1]) <= limit ? 1 : 0
+                        slot &+= 1
+                    }
+                } else {
+                    while slot < chunkEnd {
+                        let s = slot &* 2
+                        let dx = low[s] - x, dy = low[s &+ 1] - y
+                        scratch[hits] = ids[slot]
+                        hits &+= dx * dx + dy * dy <= limit ? 1 : 0
                         slot &+= 1
                     }
                 }
