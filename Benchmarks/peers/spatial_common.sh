@@ -1,19 +1,22 @@
 # Shared by run_w2.sh and run_w3.sh (sourced, not run): their options, the release build of
 # geosieve-bench plus one C peer, and the data folder.
 
-# Reads --points, --seed, --rounds and --keep-data into $points, $seed, $rounds and $keep.
+# Reads --points, --seed, --rounds, --repeat and --keep-data into $points, $seed, $rounds,
+# $repeat and $keep.
 parse_spatial_options() {
     points=1000000
     seed=42
     rounds=5
+    repeat=1
     keep=""
     while [ $# -gt 0 ]; do
         case "$1" in
             --points) points="$2"; shift 2 ;;
             --seed) seed="$2"; shift 2 ;;
             --rounds) rounds="$2"; shift 2 ;;
+            --repeat) repeat="$2"; shift 2 ;;
             --keep-data) keep="$2"; shift 2 ;;
-            -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+            -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
             *) echo "$(basename "$0"): unknown argument $1" >&2; exit 2 ;;
         esac
     done
