@@ -206,7 +206,7 @@ struct QuadTreePropertyTests {
     /// which packs every subtree's items together again.
     @Test func insertsMoveLeavesAndCompactionRepacksThem() {
         var g = Generator(state: 4242)
-        let n = 3000
+        let n = 1500
         var xs = (0..<n).map { _ in g.uniform(0, 100) }, ys = (0..<n).map { _ in g.uniform(0, 100) }
         var tree = QuadTree(xmin: xs, ymin: ys, xmax: xs, ymax: ys)
         #expect(tree.garbageSlots == 0 && tree.itemIDs.count == n)
