@@ -23,7 +23,7 @@ extension QuadTree {
 
     /// Replaces the contents with the items `ids` (all of `0 ..< xmin.count` when `nil`), whose
     /// envelopes are `xmin[id] … ymax[id]`; items whose box is not indexable are left out.
-    mutating func bulkLoad(ids: [UInt32]?, xmin: [Double], ymin: [Double], xmax: [Double], ymax: [Double], unbounded: Bool = false) {
+    mutating func bulkLoad(ids: [UInt32]?, xmin: [Double], ymin: [Double], xmax: [Double], ymax: [Double]) {
         self = QuadTree()
         precondition(ids != nil || xmin.count <= Int(UInt32.max) + 1, "too many items for 32-bit ids")
         let candidates = ids?.count ?? xmin.count
@@ -47,7 +47,8 @@ extension QuadTree {
         }
         guard kept > 0 else { return }
         let grid: (x: Double, y: Double, side: Double, keyBits: Int)
-        if !unbounded, let cell = Self.gridRootCell(minX: minX, minY: minY, maxX: maxX, maxY: maxY) {
+        precondition(kept < Self.maximumCount, "a quadtree holds at most \(Self.maximumCount - 1) items")
+        if let cell = Self.gridRootCell(minX: minX, minY: minY, maxX: maxX, maxY: maxY) {
             grid = cell
         } else {
             grid = (-.infinity, -.infinity, .infinity, 0)  // one leaf: no keys, no cells
@@ -179,6 +180,7 @@ extension QuadTree {
                                         low[2 * k + 1] = y0
                                         high[2 * k] = x1
                                         high[2 * k + 1] = y1
+                                        precondition(slots[i] < 0, "id \(i) is given twice")
                                         slots[i] = Int32(k)
                                         owners[i] = leafID
                                         hasBoxes = hasBoxes || !entry.isPoint
@@ -269,20 +271,26 @@ extension QuadTree {
 
     /// Rebuilds the tree from its current items: tight boxes, no garbage, balanced leaves.
     public mutating func rebuild() {
-        rebuild(unbounded: false)
+        rebuild(adding: nil)
     }
 
-    /// Rebuilds the tree from its current items, as one leaf when `unbounded`.
-    mutating func rebuild(unbounded: Bool) {
-        let n = slotOfID.count
+    /// Rebuilds the tree from its current items and, if given, one more (an id not in the tree
+    /// and an indexable box).
+    mutating func rebuild(adding extra: (id: UInt32, x0: Double, y0: Double, x1: Double, y1: Double)?) {
+        let n = Swift.max(slotOfID.count, extra.map { Int($0.id) + 1 } ?? 0)
         var ids: [UInt32] = []
-        ids.reserveCapacity(count)
+        ids.reserveCapacity(count + 1)
         var xmin = [Double](repeating: .nan, count: n), ymin = xmin, xmax = xmin, ymax = xmin
         for (id, slot) in slotOfID.enumerated() where slot >= 0 {
             ids.append(UInt32(id))
             let s = Int(slot) * 2
             (xmin[id], ymin[id], xmax[id], ymax[id]) = (itemLow[s], itemLow[s + 1], itemHigh[s], itemHigh[s + 1])
         }
-        bulkLoad(ids: ids, xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax, unbounded: unbounded)
+        if let extra {
+            ids.append(extra.id)
+            let i = Int(extra.id)
+            (xmin[i], ymin[i], xmax[i], ymax[i]) = (extra.x0, extra.y0, extra.x1, extra.y1)
+        }
+        bulkLoad(ids: ids, xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)
     }
 }

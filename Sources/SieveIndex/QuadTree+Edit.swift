@@ -14,17 +14,15 @@ extension QuadTree {
         let x0 = envelope.xmin, y0 = envelope.ymin, x1 = envelope.xmax, y1 = envelope.ymax
         guard Self.isIndexable(x0, y0, x1, y1) else { return false }
         let cx = x0 / 2 + x1 / 2, cy = y0 / 2 + y1 / 2
-        if root == NodeRef.none {
-            if let cell = Self.gridRootCell(minX: cx, minY: cy, maxX: cx, maxY: cy) {
-                setRootCell(x: cell.x, y: cell.y, side: cell.side)
-            } else {
-                // Only a centre beyond ±2¹⁰⁰⁰ gets no cell of its own.
-                setRootCell(x: -.infinity, y: -.infinity, side: .infinity)
-                unbounded = true
-            }
-            newLeaf(parent: 0, quadrant: 0, capacity: Self.grownCapacity(for: 0))
+        guard root != NodeRef.none, unbounded || growRoot(toContain: cx, cy) else {
+            // An empty tree, or a centre the root cannot grow to exactly: a bulk load of every
+            // item and this one picks a fresh exact grid (or one unbounded leaf).
+            precondition(count + 1 < Self.maximumCount, "a quadtree holds at most \(Self.maximumCount - 1) items")
+            rebuild(adding: (id, x0, y0, x1, y1))
+            checkInvariantsInDebug()
+            return true
         }
-        if !unbounded && !growRoot(toContain: cx, cy) { rebuild(unbounded: true) }
+        precondition(count + 1 < Self.maximumCount, "a quadtree holds at most \(Self.maximumCount - 1) items")
         if unbounded {
             inner[0].expandBox(0, x0, y0, x1, y1)
             appendToLeaf(parent: 0, quadrant: 0, id: id, x0, y0, x1, y1)
@@ -77,6 +75,7 @@ extension QuadTree {
         slotOfID[Int(id)] = -1
         leafOfID[Int(id)] = -1
         count -= 1
+        if count == 0 { self = QuadTree() }  // an empty tree keeps no cells or garbage behind
         checkInvariantsInDebug()
         return true
     }
@@ -90,14 +89,17 @@ extension QuadTree {
     }
 
     /// Doubles the root cell towards `(cx, cy)` until the cell holds it; the old root becomes a
-    /// quadrant of the new one. Sides stay powers of two and corners on the root's grid, so the
-    /// corner arithmetic stays exact.
-    /// - Returns: `false` when the cell would have to grow past ``largestSide`` (the caller then
-    ///   rebuilds the tree ``unbounded``).
+    /// quadrant of the new one. Sides stay powers of two, and each step checks that the new
+    /// corner is exact, so the old root's cell is exactly a quadrant of the new one.
+    /// - Returns: `false`, with the tree's items unchanged, when the cell would have to grow past
+    ///   ``largestSide`` or a corner would round (the caller then rebuilds the tree).
     private mutating func growRoot(toContain cx: Double, _ cy: Double) -> Bool {
         while cx < originX || cx > originX + size || cy < originY || cy > originY + size {
-            guard size < Self.largestSide / 2 else { return false }
             let growWest = cx < originX, growSouth = cy < originY
+            guard size < Self.largestSide / 2,
+                !growWest || Self.isExactDifference(originX, size),
+                !growSouth || Self.isExactDifference(originY, size)
+            else { return false }
             let quadrant = (growWest ? 1 : 0) | (growSouth ? 2 : 0)
             setRootCell(x: growWest ? originX - size : originX, y: growSouth ? originY - size : originY, side: size * 2)
             rootGrowth += 1
@@ -118,6 +120,13 @@ extension QuadTree {
             leafCapacities[0][0] = 0
         }
         return true
+    }
+
+    /// Whether `a − b` is computed without rounding (the error term of Knuth's two-sum is 0).
+    static func isExactDifference(_ a: Double, _ b: Double) -> Bool {
+        let difference = a - b
+        let bVirtual = a - difference
+        return (a - (difference + bVirtual)) + (bVirtual - b) == 0 && difference.isFinite
     }
 
     /// Turns the leaf in quadrant `q` of `parent` into an inner node over the same cell, its

@@ -38,7 +38,8 @@ extension QuadTree {
 
     /// Appends to `results` every id whose envelope lies within `radius` of `(x, y)`: the
     /// distance from the point to the nearest point of the envelope is at most `radius` (a
-    /// circle, not a square).
+    /// circle, not a square). Distances are compared squared, as `Double`s compute them, so
+    /// radii whose square overflows (beyond about 1e154) reach everything.
     public func query(nearX x: Double, y: Double, radius: Double, into results: inout [UInt32]) {
         guard radius >= 0, x.isFinite, y.isFinite else { return }
         var visitor = AppendingVisitor(ids: [])
@@ -51,7 +52,7 @@ extension QuadTree {
     /// envelope; 0 inside), nearest first, ties by id; at most `maxDistance` away.
     /// - Complexity: best-first search: O(k log n) node visits for well-spread data.
     public func nearest(toX x: Double, y: Double, count k: Int, maxDistance: Double = .infinity) -> [(id: UInt32, distance: Double)] {
-        guard k > 0, root != NodeRef.none, count > 0, x.isFinite, y.isFinite else { return [] }
+        guard k > 0, root != NodeRef.none, count > 0, x.isFinite, y.isFinite, maxDistance >= 0 else { return [] }
         let limit = maxDistance * maxDistance
         var heap = MinHeap()
         heap.push(0, kind: .inner, value: 0)  // the sentinel: its only child is the root
@@ -350,22 +351,16 @@ extension QuadTree {
     }
 }
 
-/// Receives the hits of a search.
+/// Receives the hits of a search, a run of ids at a time (a scanned leaf's hits, a swept
+/// leaf, or a packed subtree).
 protocol SearchVisitor {
-    /// One hit. Returns `false` to stop the search.
-    mutating func visit(_ id: UInt32) -> Bool
-    /// The items of a leaf that lies wholly in the query region. Returns `false` to stop.
+    /// Hits. Returns `false` to stop the search.
     mutating func visitAll(_ ids: UnsafeBufferPointer<UInt32>) -> Bool
 }
 
 /// Appends every hit to an array.
 struct AppendingVisitor: SearchVisitor {
     var ids: [UInt32]
-
-    @inline(__always) mutating func visit(_ id: UInt32) -> Bool {
-        ids.append(id)
-        return true
-    }
 
     @inline(__always) mutating func visitAll(_ ids: UnsafeBufferPointer<UInt32>) -> Bool {
         self.ids.append(contentsOf: ids)
@@ -377,8 +372,6 @@ struct AppendingVisitor: SearchVisitor {
 struct CallingVisitor: SearchVisitor {
     let body: (UInt32) -> Bool
 
-    @inline(__always) mutating func visit(_ id: UInt32) -> Bool { body(id) }
-
     @inline(__always) mutating func visitAll(_ ids: UnsafeBufferPointer<UInt32>) -> Bool {
         for id in ids where !body(id) { return false }
         return true
@@ -388,11 +381,6 @@ struct CallingVisitor: SearchVisitor {
 /// Stops at the first hit.
 struct FirstHitVisitor: SearchVisitor {
     var found = false
-
-    @inline(__always) mutating func visit(_ id: UInt32) -> Bool {
-        found = true
-        return false
-    }
 
     @inline(__always) mutating func visitAll(_ ids: UnsafeBufferPointer<UInt32>) -> Bool {
         found = !ids.isEmpty

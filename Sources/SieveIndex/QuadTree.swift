@@ -89,13 +89,17 @@ public struct QuadTree: Sendable {
     /// How many times the root grew (each adds a level above the bulk-built tree), which bounds
     /// the search stack together with ``maximumDepth``.
     var rootGrowth = 0
-    /// Whether the items' centres spread too far for any cell (beyond ±2¹⁰⁰⁰, where halving and
-    /// doubling cells stops being exact or finite): then the whole tree is one leaf under the
-    /// sentinel, searched by a scan. Answers stay exact; only the speed degrades, and only for
-    /// such data.
+    /// Whether the items' centres spread too far for any cell (a bulk load over centres more
+    /// than 2⁹⁹⁹ apart, or an insert that would grow the root past ``largestSide``, where
+    /// halving and doubling cells stops being exact or finite): then the whole tree is one leaf
+    /// under the sentinel, searched by a scan. Answers stay exact; only the speed degrades, and
+    /// only for such data.
     var unbounded = false
     /// The largest side a root cell may reach before the tree turns ``unbounded``.
     static let largestSide = 0x1p1000
+    /// One more than the most items a tree holds: a leaf's count shares its 32-bit lane with two
+    /// flags, and slots (garbage included) must stay below 2³¹.
+    public static let maximumCount = 1 << 28
 
     /// Room for a depth-first search's stack: at most three pending siblings per level, plus a
     /// sweep's.

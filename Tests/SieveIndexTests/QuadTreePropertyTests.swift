@@ -259,4 +259,58 @@ struct QuadTreePropertyTests {
             #expect(tree.query(intersecting: window).sorted() == data.brute(window), "window \(window)")
         }
     }
+
+    /// Emptying a tree and refilling it, far away or not: an emptied tree starts over, and a
+    /// centre the root cannot grow to rebuilds the tree around it.
+    @Test func emptiedTreesAndFarInserts() {
+        func point(_ x: Double, _ y: Double) -> Envelope { Envelope(xmin: x, ymin: y, xmax: x, ymax: y) }
+        var tree = QuadTree()
+        tree.insert(0, envelope: point(0, 0))
+        tree.remove(0)
+        #expect(tree.count == 0 && tree.rootCell.isEmpty)
+        tree.insert(1, envelope: point(1e305, 0))
+        tree._checkInvariants()
+        #expect(tree.query(intersecting: point(1e305, 0)) == [1])
+
+        var bulk = QuadTree(xmin: [1, 2], ymin: [1, 2], xmax: [1, 2], ymax: [1, 2])
+        bulk.remove(0)
+        bulk.remove(1)
+        bulk.insert(2, envelope: point(-1e305, 0))
+        bulk._checkInvariants()
+        #expect(bulk.query(intersecting: point(-1e305, 0)) == [2])
+
+        // Bounded, then a centre beyond any exact root cell (one leaf), then back after the far
+        // item leaves and the tree is rebuilt.
+        var tree2 = QuadTree(xmin: [0, 10], ymin: [0, 10], xmax: [0, 10], ymax: [0, 10])
+        tree2.insert(5, envelope: point(1.5e308, -1.5e308))
+        tree2._checkInvariants()
+        #expect(tree2.unbounded)
+        #expect(tree2.query(intersecting: Envelope(xmin: -1, ymin: -1, xmax: 11, ymax: 11)).sorted() == [0, 1])
+        tree2.remove(5)
+        tree2.rebuild()
+        tree2._checkInvariants()
+        #expect(!tree2.unbounded)
+        #expect(tree2.nearest(toX: 9, y: 9, count: 1).first?.id == 1)
+    }
+
+    /// Growing the root towards a point must keep the old root's cell exactly a quadrant of the
+    /// new one. Near 2⁵³ grid units from zero, `corner − side` rounds; the tree then rebuilds
+    /// around the new point instead.
+    @Test func rootGrowthNeverRounds() {
+        var tree = QuadTree()
+        let c = -(0x1p31 - 0.3)
+        tree.insert(0, envelope: Envelope(xmin: c, ymin: c, xmax: c, ymax: c))
+        tree.insert(1, envelope: Envelope(xmin: -0x1p32, ymin: -0x1p32, xmax: -0x1p32, ymax: -0x1p32))
+        tree.insert(2, envelope: Envelope(xmin: c, ymin: c, xmax: c, ymax: c))
+        tree._checkInvariants()
+        #expect(tree.query(intersecting: Envelope(xmin: c, ymin: c, xmax: c, ymax: c)).sorted() == [0, 2])
+        #expect(QuadTree.isExactDifference(1, 0x1p-60) == false)
+        #expect(QuadTree.isExactDifference(0x1p31, 0x1p30))
+    }
+
+    @Test func nearestWithANegativeLimitFindsNothing() {
+        let tree = QuadTree(xmin: [0, 1], ymin: [0, 0], xmax: [0, 1], ymax: [0, 0])
+        #expect(tree.nearest(toX: 0.5, y: 0, count: 2, maxDistance: -1).isEmpty)
+        #expect(tree.nearest(toX: 0.5, y: 0, count: 2, maxDistance: 0.5).map(\.id) == [0, 1])
+    }
 }
