@@ -302,7 +302,7 @@ extension QuadTree {
                         slot &+= 1
                     }
                 }
-                guard visitor.visitAll(UnsafeBufferPointer(rebasing: scratch[0..<hits])) else { return false }
+                guard hits == 0 || visitor.visitAll(UnsafeBufferPointer(rebasing: scratch[0..<hits])) else { return false }
             }
             return true
         }
@@ -337,7 +337,7 @@ extension QuadTree {
                         slot &+= 1
                     }
                 }
-                guard visitor.visitAll(UnsafeBufferPointer(rebasing: scratch[0..<hits])) else { return false }
+                guard hits == 0 || visitor.visitAll(UnsafeBufferPointer(rebasing: scratch[0..<hits])) else { return false }
             }
             return true
         }
