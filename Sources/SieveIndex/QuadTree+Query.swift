@@ -44,7 +44,7 @@ extension QuadTree {
         guard radius >= 0, x.isFinite, y.isFinite else { return }
         var visitor = AppendingVisitor(ids: [])
         swap(&visitor.ids, &results)
-        searchRadius(x, y, radius, &visitor)
+        search(CircleRegion(x: x, y: y, limit: radius * radius), &visitor)
         swap(&visitor.ids, &results)
     }
 
@@ -111,23 +111,20 @@ extension QuadTree {
         return dx * dx + dy * dy
     }
 
-    /// The larger of each pair of lanes (the standard library's generic `pointwiseMax` is not
-    /// always inlined).
-    @inline(__always)
-    static func lanewiseMax(_ a: SIMD4<Double>, _ b: SIMD4<Double>) -> SIMD4<Double> {
-        a.replacing(with: b, where: b .> a)
-    }
-
-    /// The window search: explicit stack (on the thread's stack, no allocation), the four
-    /// children of a node tested together from the node's own memory, leaves scanned from their
-    /// parent (points from their lower corners alone), and whole-subtree sweeps for children
-    /// inside the window.
-    /// - Returns: `false` when the visitor stopped it.
+    /// The window search (an empty window holds nothing).
     @inline(__always) @discardableResult
     func search<Visitor: SearchVisitor>(_ window: Envelope, _ visitor: inout Visitor) -> Bool {
-        guard count > 0, !window.isEmpty else { return true }
-        let qx0 = window.xmin, qy0 = window.ymin, qx1 = window.xmax, qy1 = window.ymax
-        let lower = SIMD2(qx0, qy0), upper = SIMD2(qx1, qy1)
+        window.isEmpty || search(WindowRegion(window), &visitor)
+    }
+
+    /// The search: explicit stack (on the thread's stack, no allocation), the four children of
+    /// a node tested together from the node's own memory, leaves scanned from their parent
+    /// (points from their lower corners alone), and whole-subtree sweeps for children that lie
+    /// wholly in the region.
+    /// - Returns: `false` when the visitor stopped it.
+    @inline(__always) @discardableResult
+    func search<Region: SearchRegion, Visitor: SearchVisitor>(_ region: Region, _ visitor: inout Visitor) -> Bool {
+        guard count > 0 else { return true }
         return withSearchView { view in
             let inner = view.inner, stack = view.stack
             stack[0] = 0
@@ -135,58 +132,20 @@ extension QuadTree {
             while top > 0 {
                 top &-= 1
                 let node = inner[Int(stack[top])]
-                // A missing child's empty box can pass only an unbounded window or radius; the
-                // lane loop skips it.
-                let cuts = (node.minX .<= qx1) .& (node.minY .<= qy1) .& (node.maxX .>= qx0) .& (node.maxY .>= qy0)
-                guard any(cuts) else { continue }
-                let within = (node.minX .>= qx0) .& (node.minY .>= qy0) .& (node.maxX .<= qx1) .& (node.maxY .<= qy1)
-                for k in 0..<4 where cuts[k] && node.children[k] != NodeRef.none {
-                    let child = node.children[k]
-                    if within[k] {
-                        guard view.sweep(node, k, stackTop: top, &visitor) else { return false }
-                    } else if NodeRef.isInner(child) {
-                        stack[top] = child
-                        top &+= 1
-                    } else {
-                        guard view.scan(node, k, lower: lower, upper: upper, &visitor) else { return false }
-                    }
-                }
-            }
-            return true
-        }
-    }
-
-    /// The radius search: like ``search(_:_:)``, with the point-to-box distance in place of the
-    /// window test; a child whose farthest corner is within the radius is swept whole.
-    @inline(__always)
-    func searchRadius<Visitor: SearchVisitor>(_ x: Double, _ y: Double, _ radius: Double, _ visitor: inout Visitor) {
-        guard count > 0 else { return }
-        let limit = radius * radius
-        _ = withSearchView { view in
-            let inner = view.inner, stack = view.stack
-            let px = SIMD4<Double>(repeating: x), py = SIMD4<Double>(repeating: y), zero = SIMD4<Double>(repeating: 0)
-            stack[0] = 0
-            var top = 1
-            while top > 0 {
-                top &-= 1
-                let node = inner[Int(stack[top])]
-                // Each lane's distance is computed as squaredDistance computes it, so an item's
-                // distance is never smaller than its node's, nor larger than its farthest corner's.
-                let dx = Self.lanewiseMax(Self.lanewiseMax(node.minX - px, px - node.maxX), zero)
-                let dy = Self.lanewiseMax(Self.lanewiseMax(node.minY - py, py - node.maxY), zero)
-                let reaches = dx * dx + dy * dy .<= limit
+                // A missing child's empty box can pass only an unbounded region; the lane loop
+                // skips it.
+                let reaches = region.reaches(node)
                 guard any(reaches) else { continue }
-                let fx = Self.lanewiseMax(px - node.minX, node.maxX - px), fy = Self.lanewiseMax(py - node.minY, node.maxY - py)
-                let covered = fx * fx + fy * fy .<= limit
+                let covers = region.covers(node)
                 for k in 0..<4 where reaches[k] && node.children[k] != NodeRef.none {
                     let child = node.children[k]
-                    if covered[k] {
+                    if covers[k] {
                         guard view.sweep(node, k, stackTop: top, &visitor) else { return false }
                     } else if NodeRef.isInner(child) {
                         stack[top] = child
                         top &+= 1
                     } else {
-                        guard view.scan(node, k, nearX: x, y: y, limit: limit, &visitor) else { return false }
+                        guard view.scan(node, k, region, &visitor) else { return false }
                     }
                 }
             }
@@ -270,50 +229,15 @@ extension QuadTree {
             return true
         }
 
-        /// Hands the items of the leaf in lane `k` of `node` that intersect the window
-        /// `lower … upper` to the visitor. The scan has no branch on the data (hit rates near one
-        /// half made the branches mispredict): each id is written to the scratch buffer, and the
-        /// write position advances by one for a hit; each buffer's worth goes to the visitor at once.
+        /// Hands the items of the leaf in lane `k` of `node` that the region holds to the
+        /// visitor. The scan has no branch on the data (hit rates near one half made the branches
+        /// mispredict, and a rare hit would wait for its id): each id is written to the scratch
+        /// buffer, and the write position advances by one for a hit; each buffer's worth goes to
+        /// the visitor at once.
         /// - Returns: `false` when the visitor stopped it.
         @inline(__always)
-        func scan<Visitor: SearchVisitor>(
-            _ node: InnerNode, _ k: Int, lower: SIMD2<Double>, upper: SIMD2<Double>, _ visitor: inout Visitor
-        ) -> Bool {
-            var slot = NodeRef.leafStart(node.children[k])
-            let end = slot &+ node.leafCount(k)
-            let hasBoxes = node.leafHasBoxes(k)
-            while slot < end {
-                let chunkEnd = Swift.min(end, slot &+ scratch.count)
-                var hits = 0
-                if hasBoxes {
-                    while slot < chunkEnd {
-                        let s = slot &* 2
-                        let a = SIMD2(low[s], low[s &+ 1]), b = SIMD2(high[s], high[s &+ 1])
-                        scratch[hits] = ids[slot]
-                        hits &+= all((a .<= upper) .& (b .>= lower)) ? 1 : 0
-                        slot &+= 1
-                    }
-                } else {
-                    while slot < chunkEnd {
-                        let s = slot &* 2
-                        let point = SIMD2(low[s], low[s &+ 1])
-                        scratch[hits] = ids[slot]
-                        hits &+= all((point .>= lower) .& (point .<= upper)) ? 1 : 0
-                        slot &+= 1
-                    }
-                }
-                guard hits == 0 || visitor.visitAll(UnsafeBufferPointer(rebasing: scratch[0..<hits])) else { return false }
-            }
-            return true
-        }
-
-        /// Hands the items of the leaf in lane `k` of `node` whose squared distance from `(x, y)`
-        /// is at most `limit` to the visitor; branch-free like the window scan, so the ids stream
-        /// in with the coordinates and a hit costs no cache miss of its own.
-        /// - Returns: `false` when the visitor stopped it.
-        @inline(__always)
-        func scan<Visitor: SearchVisitor>(
-            _ node: InnerNode, _ k: Int, nearX x: Double, y: Double, limit: Double, _ visitor: inout Visitor
+        func scan<Region: SearchRegion, Visitor: SearchVisitor>(
+            _ node: InnerNode, _ k: Int, _ region: Region, _ visitor: inout Visitor
         ) -> Bool {
             var slot = NodeRef.leafStart(node.children[k])
             let end = slot &+ node.leafCount(k)
@@ -325,15 +249,14 @@ extension QuadTree {
                     while slot < chunkEnd {
                         let s = slot &* 2
                         scratch[hits] = ids[slot]
-                        hits &+= QuadTree.squaredDistance(x, y, low[s], low[s &+ 1], high[s], high[s &+ 1]) <= limit ? 1 : 0
+                        hits &+= region.holds(lower: SIMD2(low[s], low[s &+ 1]), upper: SIMD2(high[s], high[s &+ 1])) ? 1 : 0
                         slot &+= 1
                     }
                 } else {
                     while slot < chunkEnd {
                         let s = slot &* 2
-                        let dx = low[s] - x, dy = low[s &+ 1] - y
                         scratch[hits] = ids[slot]
-                        hits &+= dx * dx + dy * dy <= limit ? 1 : 0
+                        hits &+= region.holds(SIMD2(low[s], low[s &+ 1])) ? 1 : 0
                         slot &+= 1
                     }
                 }
@@ -348,6 +271,82 @@ extension QuadTree {
             let start = NodeRef.leafStart(node.children[k])
             return UnsafeBufferPointer(rebasing: ids[start..<(start &+ node.leafCount(k))])
         }
+    }
+}
+
+/// What a search looks for: which children of a node to visit and which to take whole, and
+/// which items it holds.
+protocol SearchRegion {
+    /// The lanes of `node` whose box may hold an item of the region.
+    func reaches(_ node: QuadTree.InnerNode) -> SIMDMask<SIMD4<Int64>>
+    /// The lanes of `node` whose box lies wholly in the region (every item below is a hit).
+    func covers(_ node: QuadTree.InnerNode) -> SIMDMask<SIMD4<Int64>>
+    /// Whether the region holds a point item.
+    func holds(_ point: SIMD2<Double>) -> Bool
+    /// Whether the region holds an item with the box `lower … upper`.
+    func holds(lower: SIMD2<Double>, upper: SIMD2<Double>) -> Bool
+}
+
+/// A query window: items whose envelope intersects it (touching counts).
+struct WindowRegion: SearchRegion {
+    let lower: SIMD2<Double>
+    let upper: SIMD2<Double>
+
+    init(_ window: Envelope) {
+        lower = SIMD2(window.xmin, window.ymin)
+        upper = SIMD2(window.xmax, window.ymax)
+    }
+
+    @inline(__always) func reaches(_ node: QuadTree.InnerNode) -> SIMDMask<SIMD4<Int64>> {
+        (node.minX .<= upper.x) .& (node.minY .<= upper.y) .& (node.maxX .>= lower.x) .& (node.maxY .>= lower.y)
+    }
+
+    @inline(__always) func covers(_ node: QuadTree.InnerNode) -> SIMDMask<SIMD4<Int64>> {
+        (node.minX .>= lower.x) .& (node.minY .>= lower.y) .& (node.maxX .<= upper.x) .& (node.maxY .<= upper.y)
+    }
+
+    @inline(__always) func holds(_ point: SIMD2<Double>) -> Bool { all((point .>= lower) .& (point .<= upper)) }
+
+    @inline(__always) func holds(lower a: SIMD2<Double>, upper b: SIMD2<Double>) -> Bool { all((a .<= upper) .& (b .>= lower)) }
+}
+
+/// A circle: items whose envelope lies within `√limit` of the centre, distances compared
+/// squared as ``QuadTree/squaredDistance(_:_:_:_:_:_:)`` computes them.
+struct CircleRegion: SearchRegion {
+    let x: Double
+    let y: Double
+    let limit: Double
+
+    // Each lane's distance is computed as squaredDistance computes it, so an item's distance is
+    // never smaller than its node's nearest point's, nor larger than its farthest corner's.
+
+    @inline(__always) func reaches(_ node: QuadTree.InnerNode) -> SIMDMask<SIMD4<Int64>> {
+        let px = SIMD4<Double>(repeating: x), py = SIMD4<Double>(repeating: y), zero = SIMD4<Double>(repeating: 0)
+        let dx = Self.lanewiseMax(Self.lanewiseMax(node.minX - px, px - node.maxX), zero)
+        let dy = Self.lanewiseMax(Self.lanewiseMax(node.minY - py, py - node.maxY), zero)
+        return dx * dx + dy * dy .<= limit
+    }
+
+    @inline(__always) func covers(_ node: QuadTree.InnerNode) -> SIMDMask<SIMD4<Int64>> {
+        let px = SIMD4<Double>(repeating: x), py = SIMD4<Double>(repeating: y)
+        let fx = Self.lanewiseMax(px - node.minX, node.maxX - px), fy = Self.lanewiseMax(py - node.minY, node.maxY - py)
+        return fx * fx + fy * fy .<= limit
+    }
+
+    @inline(__always) func holds(_ point: SIMD2<Double>) -> Bool {
+        let dx = point.x - x, dy = point.y - y
+        return dx * dx + dy * dy <= limit
+    }
+
+    @inline(__always) func holds(lower a: SIMD2<Double>, upper b: SIMD2<Double>) -> Bool {
+        QuadTree.squaredDistance(x, y, a.x, a.y, b.x, b.y) <= limit
+    }
+
+    /// The larger of each pair of lanes (the standard library's generic `pointwiseMax` is not
+    /// always inlined).
+    @inline(__always)
+    static func lanewiseMax(_ a: SIMD4<Double>, _ b: SIMD4<Double>) -> SIMD4<Double> {
+        a.replacing(with: b, where: b .> a)
     }
 }
 
