@@ -30,13 +30,9 @@ struct RegionFilterTests {
 
     @Test(arguments: [RegionFilter.Mode.intersects, .within])
     func pointsAgainstAStar(mode: RegionFilter.Mode) throws {
-        var state: UInt64 = 5
-        func next() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var random = LinearCongruential(state: 5)
         // Points on a grid too, so that some lie exactly on the star's edges' vertices.
-        var geometries: [Geometry?] = (0..<20_000).map { _ in .point(Point(x: next() * 1000, y: next() * 1000)) }
+        var geometries: [Geometry?] = (0..<20_000).map { _ in .point(Point(x: random.next() * 1000, y: random.next() * 1000)) }
         geometries += (0...40).flatMap { i in (0...40).map { j in Geometry.point(Point(x: Double(i) * 25, y: Double(j) * 25)) } }
         geometries.append(nil)
         let boxes = geometries.map { $0?.envelope ?? .empty }
@@ -75,12 +71,8 @@ extension RegionFilterTests {
         let star = try Self.star(vertices: 1000, center: (500, 500), outer: 450, inner: 300)
         let prepared = try PreparedGeometry(star, context: context)
         let grid = try #require(PolygonGrid(star, prepared: prepared))
-        var state: UInt64 = 17
-        func next() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
-        var points: [(Double, Double)] = (0..<50_000).map { _ in (50 + next() * 900, 50 + next() * 900) }
+        var random = LinearCongruential(state: 17)
+        var points: [(Double, Double)] = (0..<50_000).map { _ in (50 + random.next() * 900, 50 + random.next() * 900) }
         guard case .polygon(let polygon) = star else { return }
         for i in 0..<polygon.coordinates.count - 1 {
             let (ax, ay) = (polygon.coordinates.x(at: i), polygon.coordinates.y(at: i))
@@ -100,12 +92,8 @@ extension RegionFilterTests {
 
     @Test(arguments: [RegionFilter.Mode.intersects, .within])
     func regionFilterWithGridAgreesWithGEOS(mode: RegionFilter.Mode) throws {
-        var state: UInt64 = 3
-        func next() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
-        let geometries: [Geometry?] = (0..<30_000).map { _ in .point(Point(x: next() * 1000, y: next() * 1000)) }
+        var random = LinearCongruential(state: 3)
+        let geometries: [Geometry?] = (0..<30_000).map { _ in .point(Point(x: random.next() * 1000, y: random.next() * 1000)) }
         let tree = QuadTree(
             xmin: geometries.map { $0?.envelope.xmin ?? .nan }, ymin: geometries.map { $0?.envelope.ymin ?? .nan },
             xmax: geometries.map { $0?.envelope.xmax ?? .nan }, ymax: geometries.map { $0?.envelope.ymax ?? .nan })
@@ -122,13 +110,9 @@ extension RegionFilterTests {
     /// Small polygon features through the grid agree with GEOS.
     @Test(arguments: [RegionFilter.Mode.intersects, .within])
     func smallPolygonsWithGridAgreeWithGEOS(mode: RegionFilter.Mode) throws {
-        var state: UInt64 = 11
-        func next() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var random = LinearCongruential(state: 11)
         let geometries: [Geometry?] = try (0..<8000).map { _ in
-            let (x, y, r) = (next() * 1000, next() * 1000, 0.5 + next() * 3)
+            let (x, y, r) = (random.next() * 1000, random.next() * 1000, 0.5 + random.next() * 3)
             return .polygon(try Polygon(exterior: [
                 Point(x: x - r, y: y - r), Point(x: x + r, y: y - r), Point(x: x + r, y: y + r), Point(x: x - r, y: y + r),
                 Point(x: x - r, y: y - r),
@@ -152,14 +136,10 @@ extension RegionFilterTests {
     /// edges' midpoints.
     @Test(arguments: [RegionFilter.Mode.intersects, .within])
     func pointCoordinatesAgreeWithGEOS(mode: RegionFilter.Mode) throws {
-        var state: UInt64 = 23
-        func next() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var random = LinearCongruential(state: 23)
         let star = try Self.star(vertices: 600, center: (500, 500), outer: 470, inner: 150)
         guard case .polygon(let polygon) = star else { return }
-        var xs = (0..<40_000).map { _ in next() * 1000 }, ys = (0..<40_000).map { _ in next() * 1000 }
+        var xs = (0..<40_000).map { _ in random.next() * 1000 }, ys = (0..<40_000).map { _ in random.next() * 1000 }
         for i in 0..<polygon.coordinates.count - 1 {
             let (ax, ay) = (polygon.coordinates.x(at: i), polygon.coordinates.y(at: i))
             let (bx, by) = (polygon.coordinates.x(at: i + 1), polygon.coordinates.y(at: i + 1))
@@ -202,27 +182,45 @@ extension RegionFilterTests {
         return try (try? converted.intersects(query.geometry)) ?? query.intersects(converted)
     }
 
+    /// Tests every geometry through an `intersects` filter with a grid over `query`, and checks
+    /// its answer, and the grid's wherever the grid decides alone, against GEOS's.
+    /// - Returns: the filter and its GEOS objects, and how many geometries the grid decided.
+    static func checkGridDecisions(_ geometries: [Geometry], against query: Geometry) throws
+        -> (filter: RegionFilter, prepared: PreparedGeometry, context: GEOSContext, decided: Int)
+    {
+        let context = try GEOSContext()
+        let prepared = try PreparedGeometry(query, context: context)
+        let grid = try #require(PolygonGrid(query, prepared: prepared))
+        let filter = RegionFilter(prepared: prepared, context: context, mode: .intersects, grid: grid)
+        var decided = 0
+        for geometry in geometries {
+            let expected = try geosIntersects(geometry, prepared, context: context)
+            #expect(try filter.test(geometry) == expected, "\(geometry)")
+            if let answer = filter.decideWithGrid(geometry, grid) {
+                decided += 1
+                #expect(answer == expected, "\(geometry)")
+            }
+        }
+        return (filter, prepared, context, decided)
+    }
+
     /// Polygon, polyline and multipoint features decided by the grid (vertices, segment
     /// crossings, segments apart from every edge) agree with GEOS's unprepared `intersects`,
     /// including features touching the query at vertices and along edges, degenerate rings,
     /// and features that enclose a whole ring of the query or whose envelope holds a ring's
     /// first vertex without the feature holding it.
     @Test func featuresDecidedByTheGridAgreeWithGEOS() throws {
-        var state: UInt64 = 29
-        func next() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
-        func lattice(_ low: Double, _ high: Double) -> Double { low + (next() * (high - low) / 2.5).rounded(.down) * 2.5 }
+        var random = LinearCongruential(state: 29)
+        func lattice(_ low: Double, _ high: Double) -> Double { low + (random.next() * (high - low) / 2.5).rounded(.down) * 2.5 }
         func point(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y) }
         var geometries: [Geometry] = []
         for _ in 0..<3000 {
             let (x, y) = (lattice(-10, 110), lattice(-10, 70))
-            let (w, h) = (2.5 * Double(1 + Int(next() * 3)), 2.5 * Double(1 + Int(next() * 3)))
+            let (w, h) = (2.5 * Double(1 + Int(random.next() * 3)), 2.5 * Double(1 + Int(random.next() * 3)))
             geometries.append(.polygon(try Polygon(exterior: [point(x, y), point(x + w, y), point(x + w, y + h), point(x, y + h), point(x, y)])))
-            let (tx, ty) = (next() * 120 - 10, next() * 80 - 10)
+            let (tx, ty) = (random.next() * 120 - 10, random.next() * 80 - 10)
             geometries.append(.polygon(try Polygon(exterior: [
-                point(tx, ty), point(tx + 1 + next() * 4, ty + next()), point(tx + next(), ty + 1 + next() * 4), point(tx, ty),
+                point(tx, ty), point(tx + 1 + random.next() * 4, ty + random.next()), point(tx + random.next(), ty + 1 + random.next() * 4), point(tx, ty),
             ])))
             geometries.append(.polyline(try Polyline(paths: [[point(x, y), point(x + w, y + h), point(x + w, y)]])))
             geometries.append(.multipoint(try Multipoint(points: [point(x, y), point(x + w, y + h)])))
@@ -243,19 +241,7 @@ extension RegionFilterTests {
             .polygon(try Polygon(exterior: [point(38, 2), point(62, 2), point(62, 8), point(38, 8), point(38, 2)])),
         ]
         let query = try Self.combWithIsland()
-        let context = try GEOSContext()
-        let prepared = try PreparedGeometry(query, context: context)
-        let grid = try #require(PolygonGrid(query, prepared: prepared))
-        let filter = RegionFilter(prepared: prepared, context: context, mode: .intersects, grid: grid)
-        var decided = 0
-        for geometry in geometries {
-            let expected = try Self.geosIntersects(geometry, prepared, context: context)
-            #expect(try filter.test(geometry) == expected, "\(geometry)")
-            if let answer = filter.decideWithGrid(geometry, grid) {
-                decided += 1
-                #expect(answer == expected, "\(geometry)")
-            }
-        }
+        let (filter, prepared, context, decided) = try Self.checkGridDecisions(geometries, against: query)
         let rows = geometries.map(Optional.some)
         let boxes = geometries.map(\.envelope)
         let tree = QuadTree(xmin: boxes.map(\.xmin), ymin: boxes.map(\.ymin), xmax: boxes.map(\.xmax), ymax: boxes.map(\.ymax))
@@ -268,42 +254,26 @@ extension RegionFilterTests {
     /// Small polygons around a star, some sharing its vertices or with an edge through one:
     /// the grid's decisions agree with GEOS's unprepared `intersects`.
     @Test func smallPolygonsDecidedByTheGridAgreeWithGEOS() throws {
-        var state: UInt64 = 31
-        func next() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var random = LinearCongruential(state: 31)
         let query = try Self.star(vertices: 500, center: (500, 500), outer: 470, inner: 200)
         guard case .polygon(let star) = query else { return }
         var geometries: [Geometry] = []
         for i in 0..<6000 {
-            let (x, y, r) = (next() * 1000, next() * 1000, 0.5 + next() * 2)
+            let (x, y, r) = (random.next() * 1000, random.next() * 1000, 0.5 + random.next() * 2)
             var ring = (0..<5).map { k in
-                let angle = (Double(k) + next() / 2) / 5 * 2 * Double.pi
+                let angle = (Double(k) + random.next() / 2) / 5 * 2 * Double.pi
                 return Point(x: x + r * cos(angle), y: y + r * sin(angle))
             }
             if i.isMultiple(of: 3) {
                 // A vertex on a star vertex, or the star vertex halfway along an edge.
-                let v = star.coordinates[Int(next() * Double(star.coordinates.count - 1))]
+                let v = star.coordinates[Int(random.next() * Double(star.coordinates.count - 1))]
                 ring[0] = v
                 if i.isMultiple(of: 2) { ring[1] = Point(x: 2 * v.x - ring[2].x, y: 2 * v.y - ring[2].y) }
             }
             ring.append(ring[0])
             geometries.append(.polygon(try Polygon(exterior: ring)))
         }
-        let context = try GEOSContext()
-        let prepared = try PreparedGeometry(query, context: context)
-        let grid = try #require(PolygonGrid(query, prepared: prepared))
-        let filter = RegionFilter(prepared: prepared, context: context, mode: .intersects, grid: grid)
-        var decided = 0
-        for geometry in geometries {
-            let expected = try Self.geosIntersects(geometry, prepared, context: context)
-            #expect(try filter.test(geometry) == expected, "\(geometry)")
-            if let answer = filter.decideWithGrid(geometry, grid) {
-                decided += 1
-                #expect(answer == expected, "\(geometry)")
-            }
-        }
+        let decided = try Self.checkGridDecisions(geometries, against: query).decided
         #expect(decided > geometries.count / 2)
     }
 }
@@ -345,5 +315,16 @@ extension RegionFilterTests {
             #expect(inside == (try prepared.intersects(x: x, y: y)), "(\(x), \(y))")
         }
         #expect(certain > points.count / 2)
+    }
+}
+
+/// The 64-bit linear congruential generator these tests draw their data from (Knuth's MMIX
+/// constants), as doubles in `0 ..< 1`.
+struct LinearCongruential {
+    var state: UInt64
+
+    mutating func next() -> Double {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Double(state >> 11) / Double(1 << 53)
     }
 }
