@@ -80,22 +80,12 @@ enum EsriJSONLoader {
     private static func geometries(
         _ values: [JSONValue?], declaredType: GeometryType?, objectIDs: [Int64]
     ) throws(FeatureTableError) -> (GeometryType?, [Geometry?]) {
-        var tracker = GeometryTypeTracker()
-        var geometries: [Geometry?] = []
-        geometries.reserveCapacity(values.count)
-        for (index, value) in values.enumerated() {
-            guard let value else {
-                geometries.append(nil)
-                continue
-            }
-            let geometry = try GeometryTypeTracker.decodeGeometry(index: index, objectID: objectIDs[index]) {
-                () throws(GeometryError) -> Geometry in
-                try Geometry.decodeEsriJSON(value, path: "").geometry
-            }
+        let (tracker, geometries) = try GeometryTypeTracker.decodeAll(values, objectIDs: objectIDs) {
+            (value) throws(GeometryError) -> Geometry in try Geometry.decodeEsriJSON(value, path: "").geometry
+        } name: { (value, geometry, index) throws(FeatureTableError) -> String in
             let name = esriName(geometry)
             if let declaredType {
-                let fits =
-                    name == declaredType.rawValue || (declaredType == .multipoint && name == GeometryType.point.rawValue)
+                let fits = name == declaredType.rawValue || (declaredType == .multipoint && name == GeometryType.point.rawValue)
                 guard fits else {
                     throw FeatureTableError(
                         .mixedGeometryTypes,
@@ -103,8 +93,7 @@ enum EsriJSONLoader {
                         position: value.position, featureIndex: index, objectID: objectIDs[index])
                 }
             }
-            try tracker.add(geometry, name: name, index: index, objectID: objectIDs[index])
-            geometries.append(geometry)
+            return name
         }
         if declaredType == .multipoint, tracker.type == .point {
             // Every geometry is a point in a multipoint table: store them as 1-point multipoints.

@@ -73,21 +73,10 @@ enum GeoJSONLoader {
     private static func geometries(
         _ values: [JSONValue?], objectIDs: [Int64]
     ) throws(FeatureTableError) -> (GeometryType?, [Geometry?]) {
-        var tracker = GeometryTypeTracker()
-        var geometries: [Geometry?] = []
-        geometries.reserveCapacity(values.count)
-        for (index, value) in values.enumerated() {
-            guard let value else {
-                geometries.append(nil)
-                continue
-            }
-            let geometry = try GeometryTypeTracker.decodeGeometry(index: index, objectID: objectIDs[index]) {
-                () throws(GeometryError) -> Geometry in
-                try Geometry(geoJSON: value, path: "")
-            }
-            let name = value["type"]?.stringValue ?? geometry.kind.rawValue
-            try tracker.add(geometry, name: name, index: index, objectID: objectIDs[index])
-            geometries.append(geometry)
+        let (tracker, geometries) = try GeometryTypeTracker.decodeAll(values, objectIDs: objectIDs) {
+            (value) throws(GeometryError) -> Geometry in try Geometry(geoJSON: value, path: "")
+        } name: { value, geometry, _ in
+            value["type"]?.stringValue ?? geometry.kind.rawValue
         }
         return (tracker.type, try tracker.unified(geometries))
     }

@@ -301,18 +301,35 @@ struct GeometryTypeTracker {
         return result
     }
 
-    /// Decodes the geometry of feature `index`, turning a codec error into a
-    /// ``FeatureTableError`` that names the feature and the geometry member's path.
-    static func decodeGeometry(
-        index: Int, objectID: Int64, _ decode: () throws(GeometryError) -> Geometry
-    ) throws(FeatureTableError) -> Geometry {
-        do throws(GeometryError) {
-            return try decode()
-        } catch {
-            var message = error.message
-            if let path = error.path, !path.isEmpty { message += " (geometry.\(path))" }
-            throw FeatureTableError(
-                .invalidGeometry, message, position: error.position, featureIndex: index, objectID: objectID)
+    /// Decodes every feature's geometry (a missing one stays `nil`) and tracks the table's type.
+    /// `decode` reads one geometry; a codec error becomes a ``FeatureTableError`` that names the
+    /// feature and the geometry member's path. `name` gives the input's name for the geometry's
+    /// type (for messages) and may reject the geometry.
+    static func decodeAll(
+        _ values: [JSONValue?], objectIDs: [Int64],
+        decode: (JSONValue) throws(GeometryError) -> Geometry,
+        name: (JSONValue, Geometry, Int) throws(FeatureTableError) -> String
+    ) throws(FeatureTableError) -> (tracker: GeometryTypeTracker, geometries: [Geometry?]) {
+        var tracker = GeometryTypeTracker()
+        var geometries: [Geometry?] = []
+        geometries.reserveCapacity(values.count)
+        for (index, value) in values.enumerated() {
+            guard let value else {
+                geometries.append(nil)
+                continue
+            }
+            let geometry: Geometry
+            do throws(GeometryError) {
+                geometry = try decode(value)
+            } catch {
+                var message = error.message
+                if let path = error.path, !path.isEmpty { message += " (geometry.\(path))" }
+                throw FeatureTableError(
+                    .invalidGeometry, message, position: error.position, featureIndex: index, objectID: objectIDs[index])
+            }
+            try tracker.add(geometry, name: try name(value, geometry, index), index: index, objectID: objectIDs[index])
+            geometries.append(geometry)
         }
+        return (tracker, geometries)
     }
 }
