@@ -275,41 +275,42 @@ private enum EsriJSONDecoder {
     }
 
     static func multipoint(_ points: JSONValue, _ object: JSONObject, _ value: JSONValue, path: String) throws(GeometryError) -> Geometry {
-        let layout = try layout(object, path: path)
-        let pointsPath = JSONPath.member(path, "points")
-        var collector = JSONCoordinateCollector(kind: .invalidEsriJSON, rule: .esri(layout))
-        try collector.collect(points, level: 1, path: pointsPath)
-        do throws(GeometryError) {
-            return .multipoint(try Multipoint(coordinates: collector.buffer(layout: layout)))
-        } catch {
-            throw collector.locate(error, as: .multipoint, fallback: (points.position, pointsPath))
+        try collected(points, member: "points", level: 1, object, path: path, as: .multipoint) { collector, layout throws(GeometryError) in
+            .multipoint(try Multipoint(coordinates: collector.buffer(layout: layout)))
         }
     }
 
     static func polyline(_ paths: JSONValue, _ object: JSONObject, _ value: JSONValue, path: String) throws(GeometryError) -> Geometry {
-        let layout = try layout(object, path: path)
-        let pathsPath = JSONPath.member(path, "paths")
-        var collector = JSONCoordinateCollector(kind: .invalidEsriJSON, rule: .esri(layout))
-        try collector.collect(paths, level: 2, path: pathsPath)
-        do throws(GeometryError) {
-            return .polyline(
-                try Polyline(coordinates: collector.buffer(layout: layout), pathOffsets: collector.ringOffsets))
-        } catch {
-            throw collector.locate(error, as: .polyline, fallback: (paths.position, pathsPath))
+        try collected(paths, member: "paths", level: 2, object, path: path, as: .polyline) { collector, layout throws(GeometryError) in
+            .polyline(try Polyline(coordinates: collector.buffer(layout: layout), pathOffsets: collector.ringOffsets))
         }
     }
 
     static func polygon(_ rings: JSONValue, _ object: JSONObject, _ value: JSONValue, path: String) throws(GeometryError) -> Geometry {
-        let layout = try layout(object, path: path)
-        let ringsPath = JSONPath.member(path, "rings")
-        var collector = JSONCoordinateCollector(kind: .invalidEsriJSON, rule: .esri(layout))
-        try collector.collect(rings, level: 2, path: ringsPath)
-        collector.closeRings()
-        let ringList = (0..<(collector.ringOffsets.count - 1)).map { collector.points(ofRing: $0, layout: layout) }
-        do throws(GeometryError) {
+        try collected(rings, member: "rings", level: 2, object, path: path, as: .polygon) { collector, layout throws(GeometryError) in
+            let ringList = (0..<(collector.ringOffsets.count - 1)).map { collector.points(ofRing: $0, layout: layout) }
             return .polygon(try Polygon(esriRings: ringList, layout: layout))
+        }
+    }
+
+    /// Collects the coordinates of `member` (`level` nested arrays of positions, read with the
+    /// object's `hasZ`/`hasM`; rings closed for a polygon, as Esri JSON may leave them open) and
+    /// builds the geometry from them; an error of the geometry model is located at the member it
+    /// concerns.
+    private static func collected(
+        _ coordinates: JSONValue, member: String, level: Int, _ object: JSONObject, path: String,
+        as target: JSONCoordinateCollector.Target,
+        build: (JSONCoordinateCollector, CoordinateLayout) throws(GeometryError) -> Geometry
+    ) throws(GeometryError) -> Geometry {
+        let layout = try layout(object, path: path)
+        let memberPath = JSONPath.member(path, member)
+        var collector = JSONCoordinateCollector(kind: .invalidEsriJSON, rule: .esri(layout))
+        try collector.collect(coordinates, level: level, path: memberPath)
+        if target == .polygon { collector.closeRings() }
+        do throws(GeometryError) {
+            return try build(collector, layout)
         } catch {
-            throw collector.locate(error, as: .polygon, fallback: (rings.position, ringsPath))
+            throw collector.locate(error, as: target, fallback: (coordinates.position, memberPath))
         }
     }
 
