@@ -157,68 +157,61 @@ package struct JSONReader {
 
     private mutating func parseArray() throws(GeometryError) -> JSONValue {
         let start = position(index)
-        try enter()
-        index += 1  // [
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            depth -= 1
-            return .array(elements, at: start)
+        try parseMembers(closingWith: UInt8(ascii: "]")) { reader throws(GeometryError) in
+            elements.append(try reader.parseValue())
         }
-        while true {
-            skipWhitespace()
-            elements.append(try parseValue())
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input", at: index) }
-            switch bytes[index] {
-            case UInt8(ascii: ","):
-                index += 1
-            case UInt8(ascii: "]"):
-                index += 1
-                depth -= 1
-                return .array(elements, at: start)
-            default:
-                throw unexpected(at: index, expected: "',' or ']'")
-            }
-        }
+        return .array(elements, at: start)
     }
 
     private mutating func parseObject() throws(GeometryError) -> JSONValue {
         let start = position(index)
-        try enter()
-        index += 1  // {
         var object = JSONObject()
+        try parseMembers(closingWith: UInt8(ascii: "}")) { reader throws(GeometryError) in
+            guard reader.index < reader.bytes.count else { throw reader.error("unexpected end of input", at: reader.index) }
+            guard reader.bytes[reader.index] == UInt8(ascii: "\"") else {
+                throw reader.unexpected(at: reader.index, expected: "a string key")
+            }
+            let key = try reader.parseString()
+            reader.skipWhitespace()
+            guard reader.index < reader.bytes.count else { throw reader.error("unexpected end of input", at: reader.index) }
+            guard reader.bytes[reader.index] == UInt8(ascii: ":") else { throw reader.unexpected(at: reader.index, expected: "':'") }
+            reader.index += 1
+            reader.skipWhitespace()
+            object.members.append((key, try reader.parseValue()))
+        }
+        return .object(object, at: start)
+    }
+
+    /// Reads an array's or object's members, from the opening bracket at `index` to the closing
+    /// one, `close`: none, or `member` then `, member` as often as they come. `member` reads one
+    /// (after the whitespace before it). Counts the nesting depth.
+    @inline(__always)
+    private mutating func parseMembers(
+        closingWith close: UInt8, _ member: (inout Self) throws(GeometryError) -> Void
+    ) throws(GeometryError) {
+        try enter()
+        index += 1  // the opening bracket
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+        if index < bytes.count, bytes[index] == close {
             index += 1
             depth -= 1
-            return .object(object, at: start)
+            return
         }
         while true {
             skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input", at: index) }
-            guard bytes[index] == UInt8(ascii: "\"") else {
-                throw unexpected(at: index, expected: "a string key")
-            }
-            let key = try parseString()
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input", at: index) }
-            guard bytes[index] == UInt8(ascii: ":") else { throw unexpected(at: index, expected: "':'") }
-            index += 1
-            skipWhitespace()
-            object.members.append((key, try parseValue()))
+            try member(&self)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input", at: index) }
             switch bytes[index] {
             case UInt8(ascii: ","):
                 index += 1
-            case UInt8(ascii: "}"):
+            case close:
                 index += 1
                 depth -= 1
-                return .object(object, at: start)
+                return
             default:
-                throw unexpected(at: index, expected: "',' or '}'")
+                throw unexpected(at: index, expected: "',' or '\(Character(Unicode.Scalar(close)))'")
             }
         }
     }
