@@ -132,7 +132,8 @@ extension QuadTree {
                     }
                     return low
                 }
-                var edges = [lower, 0, 0, 0, upper]
+                // Quadrant q's entries are edges[q] ..< edges[q + 1] (a SIMD vector: no allocation).
+                var edges = SIMD8<Int>(lower, 0, 0, 0, upper, 0, 0, 0)
                 for digit in 1...3 { edges[digit] = firstIndex(from: edges[digit - 1], withDigitAtLeast: UInt64(digit)) }
                 for quadrant in (0..<4).reversed() where edges[quadrant + 1] > edges[quadrant] {
                     stack.append(

@@ -247,14 +247,16 @@ public struct QuadTree: Sendable {
     /// quadrant 0).
     mutating func setRootCell(x: Double, y: Double, side: Double) {
         (originX, originY, size) = (x, y, side)
-        innerCells.replaceSubrange(0..<3, with: [x, y, 2 * side])
+        (innerCells[0], innerCells[1], innerCells[2]) = (x, y, 2 * side)
     }
 
     /// A new inner node below `parent` with no children, for the cell (x, y, side); its span is
     /// broken until a bulk load or compaction sets it.
     mutating func newInner(parent: Int32, x: Double, y: Double, side: Double) -> Int32 {
         inner.append(InnerNode())
-        innerCells.append(contentsOf: [x, y, side])
+        innerCells.append(x)
+        innerCells.append(y)
+        innerCells.append(side)
         leafCapacities.append(.zero)
         parents.append(parent)
         spans.append(Self.brokenSpan)
