@@ -36,6 +36,10 @@ import SieveGeometry
 /// boxes grow on insert and are not shrunk on remove (they stay correct, only looser);
 /// ``rebuild()`` tightens everything.
 ///
+/// **Ids** index the id-to-slot tables directly, so memory grows with the largest id as well as
+/// with the item count: ids are meant to be row numbers (dense from 0). A tree holds fewer than
+/// ``maximumCount`` items.
+///
 /// `QuadTree` is a value type (copy-on-write arrays) and `Sendable`: readers may share one tree
 /// across threads; an edit makes the editor's copy unique.
 public struct QuadTree: Sendable {
