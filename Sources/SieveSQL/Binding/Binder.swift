@@ -34,7 +34,7 @@ struct Binder {
         case .constant, .column: return bound
         default: break
         }
-        guard bound.columns.isEmpty else { return bound }
+        guard !bound.readsColumns else { return bound }
         let value = RowEvaluator(columns: [], collation: collation).evaluate(bound, row: 0)
         return .constant(value, bound.type)
     }
@@ -76,14 +76,14 @@ struct Binder {
                 let value = try condition(operand, "AND")
                 if case .and(let inner) = value { bound += inner } else { bound.append(value) }
             }
-            return .and(bound)
+            return .and(BoundExpression.mergingComparisons(bound, isOr: false, collation: collation))
         case .or(let operands):
             var bound: [BoundExpression] = []
             for operand in operands {
                 let value = try condition(operand, "OR")
                 if case .or(let inner) = value { bound += inner } else { bound.append(value) }
             }
-            return .or(bound)
+            return .or(BoundExpression.mergingComparisons(bound, isOr: true, collation: collation))
         case .arithmetic(let op, let left, let right):
             return try arithmetic(op, left, right, node)
         case .comparison(let op, let left, let right):
@@ -99,7 +99,7 @@ struct Binder {
                 value = a
                 items.append(b)
             }
-            return .inList(value, items, negated: negated)
+            return BoundExpression.membership(value, items, negated: negated, collation: collation)
         case .between(let operand, let lower, let upper, let negated):
             let value = try bind(operand)
             let (_, low) = try comparable(operand, lower, lower, left: value)

@@ -19,6 +19,8 @@ indirect enum BoundExpression: Sendable {
     case isNull(BoundExpression, negated: Bool)
     /// `x [NOT] IN (…)`.
     case inList(BoundExpression, [BoundExpression], negated: Bool)
+    /// `x [NOT] IN (…)` with a long list of constants, hashed.
+    case inSet(BoundExpression, ConstantSet, negated: Bool)
     /// `x [NOT] BETWEEN low AND high`.
     case between(BoundExpression, BoundExpression, BoundExpression, negated: Bool)
     /// `x [NOT] LIKE pattern` with a constant pattern.
@@ -40,7 +42,7 @@ indirect enum BoundExpression: Sendable {
     var type: SQLType {
         switch self {
         case .constant(_, let type), .column(_, let type): type
-        case .not, .and, .or, .compare, .isNull, .inList, .between, .like, .likeDynamic: .boolean
+        case .not, .and, .or, .compare, .isNull, .inList, .inSet, .between, .like, .likeDynamic: .boolean
         case .arithmetic(_, _, _, let type), .negate(_, let type), .function(_, _, let type),
             .caseWhen(_, _, let type):
             type
@@ -53,7 +55,7 @@ indirect enum BoundExpression: Sendable {
         switch self {
         case .constant: []
         case .column(let index, _): [index]
-        case .not(let x), .isNull(let x, _), .like(let x, _, _), .negate(let x, _), .cast(let x, _): x.columns
+        case .not(let x), .isNull(let x, _), .like(let x, _, _), .negate(let x, _), .cast(let x, _), .inSet(let x, _, _): x.columns
         case .and(let xs), .or(let xs), .function(_, let xs, _): xs.reduce(into: Set<Int>()) { $0.formUnion($1.columns) }
         case .compare(_, let a, let b), .arithmetic(_, let a, let b, _): a.columns.union(b.columns)
         case .likeDynamic(let a, let b, _, _): a.columns.union(b.columns)

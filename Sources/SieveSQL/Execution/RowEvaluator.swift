@@ -56,6 +56,11 @@ struct RowEvaluator {
                 if order == 0 { return .boolean(!negated) }
             }
             return sawNull ? .null : .boolean(negated)
+        case .inSet(let operand, let set, let negated):
+            let value = evaluate(operand, row: row)
+            if value.isNull { return .null }
+            guard let found = set.contains(value) else { return .null }
+            return .boolean(found != negated)
         case .between(let operand, let low, let high, let negated):
             let value = evaluate(operand, row: row)
             let lower = ScalarSemantics.compare(value, evaluate(low, row: row), collation: collation)
