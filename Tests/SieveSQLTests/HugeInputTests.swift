@@ -52,6 +52,11 @@ struct HugeInputTests {
         try Self.check("f IN (" + list + ")", expected: odd)
         let even = (0..<Self.rows).filter { $0 % 2 == 0 && Self.fIsSet($0) }
         try Self.check("f NOT IN (" + list + ")", expected: even)
+        // One item that is not a constant is scanned beside the hashed ones: d * 2 = f in every
+        // row, d * 4 = 2f equals f nowhere (f is NULL where it is 0).
+        let all = (0..<Self.rows).filter { Self.fIsSet($0) }
+        try Self.check("f IN (" + list + ", d * 2)", expected: all)
+        try Self.check("f NOT IN (" + list + ", d * 4)", expected: even)
     }
 
     @Test func mixedNumberInListOnDoubles() throws {

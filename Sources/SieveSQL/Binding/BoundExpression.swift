@@ -19,8 +19,9 @@ indirect enum BoundExpression: Sendable {
     case isNull(BoundExpression, negated: Bool)
     /// `x [NOT] IN (…)`.
     case inList(BoundExpression, [BoundExpression], negated: Bool)
-    /// `x [NOT] IN (…)` with a long list of constants, hashed.
-    case inSet(BoundExpression, ConstantSet, negated: Bool)
+    /// `x [NOT] IN (…)` with a long list: its constants hashed, its other items (rarely any)
+    /// scanned.
+    case inSet(BoundExpression, ConstantSet, [BoundExpression], negated: Bool)
     /// `x [NOT] BETWEEN low AND high`.
     case between(BoundExpression, BoundExpression, BoundExpression, negated: Bool)
     /// `x [NOT] LIKE pattern` with a constant pattern.
@@ -55,11 +56,11 @@ indirect enum BoundExpression: Sendable {
         switch self {
         case .constant: []
         case .column(let index, _): [index]
-        case .not(let x), .isNull(let x, _), .like(let x, _, _), .negate(let x, _), .cast(let x, _), .inSet(let x, _, _): x.columns
+        case .not(let x), .isNull(let x, _), .like(let x, _, _), .negate(let x, _), .cast(let x, _): x.columns
         case .and(let xs), .or(let xs), .function(_, let xs, _): xs.reduce(into: Set<Int>()) { $0.formUnion($1.columns) }
         case .compare(_, let a, let b), .arithmetic(_, let a, let b, _): a.columns.union(b.columns)
         case .likeDynamic(let a, let b, _, _): a.columns.union(b.columns)
-        case .inList(let x, let list, _): list.reduce(into: x.columns) { $0.formUnion($1.columns) }
+        case .inList(let x, let list, _), .inSet(let x, _, let list, _): list.reduce(into: x.columns) { $0.formUnion($1.columns) }
         case .between(let x, let low, let high, _): x.columns.union(low.columns).union(high.columns)
         case .caseWhen(let branches, let otherwise, _):
             branches.reduce(into: otherwise?.columns ?? []) { $0.formUnion($1.condition.columns.union($1.value.columns)) }

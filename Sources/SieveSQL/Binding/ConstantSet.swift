@@ -37,11 +37,11 @@ struct ConstantSet: Sendable {
     private(set) var hasIncomparable = false
     let collation: Collation
 
-    /// The set of `items`, or `nil` when one of them is not a constant.
-    init?(_ items: [BoundExpression], collation: Collation) {
+    /// The set of the constants among `items`; the other items are left out.
+    init(_ items: [BoundExpression], collation: Collation) {
         self.collation = collation
         for item in items {
-            guard case .constant(let value, _) = item else { return nil }
+            guard case .constant(let value, _) = item else { continue }
             switch value {
             case .null:
                 hasIncomparable = true
@@ -146,13 +146,17 @@ struct ByteString: Hashable, Sendable {
 }
 
 extension BoundExpression {
-    /// `value [NOT] IN (items)`: a hashed ``ConstantSet`` when the list is long and constant,
-    /// the list as is otherwise.
+    /// `value [NOT] IN (items)`: its constants in a hashed ``ConstantSet`` when there are at
+    /// least ``ConstantSet/minimumCount`` of them, the other items kept for a scan; the list
+    /// as is otherwise.
     static func membership(_ value: BoundExpression, _ items: [BoundExpression], negated: Bool, collation: Collation) -> BoundExpression {
-        if items.count >= ConstantSet.minimumCount, let set = ConstantSet(items, collation: collation) {
-            return .inSet(value, set, negated: negated)
+        var others: [BoundExpression] = []
+        for item in items {
+            if case .constant = item { continue }
+            others.append(item)
         }
-        return .inList(value, items, negated: negated)
+        guard items.count - others.count >= ConstantSet.minimumCount else { return .inList(value, items, negated: negated) }
+        return .inSet(value, ConstantSet(items, collation: collation), others, negated: negated)
     }
 
     /// The operands of an n-ary AND (`isOr` false) or OR with long runs of comparisons of one
@@ -214,12 +218,12 @@ extension BoundExpression {
         switch self {
         case .constant: false
         case .column: true
-        case .not(let x), .isNull(let x, _), .like(let x, _, _), .negate(let x, _), .cast(let x, _), .inSet(let x, _, _):
+        case .not(let x), .isNull(let x, _), .like(let x, _, _), .negate(let x, _), .cast(let x, _):
             x.readsColumns
         case .and(let xs), .or(let xs), .function(_, let xs, _): xs.contains { $0.readsColumns }
         case .compare(_, let a, let b), .arithmetic(_, let a, let b, _), .likeDynamic(let a, let b, _, _):
             a.readsColumns || b.readsColumns
-        case .inList(let x, let list, _): x.readsColumns || list.contains { $0.readsColumns }
+        case .inList(let x, let list, _), .inSet(let x, _, let list, _): x.readsColumns || list.contains { $0.readsColumns }
         case .between(let x, let low, let high, _): x.readsColumns || low.readsColumns || high.readsColumns
         case .caseWhen(let branches, let otherwise, _):
             otherwise?.readsColumns == true || branches.contains { $0.condition.readsColumns || $0.value.readsColumns }

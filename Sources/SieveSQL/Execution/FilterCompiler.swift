@@ -32,7 +32,7 @@ struct FilterCompiler {
             }
         case .inList(.column(let index, _), let list, let negated):
             if let node = integerSet(column: index, list, negated: negated) { return node }
-        case .inSet(.column(let index, _), let set, let negated):
+        case .inSet(.column(let index, _), let set, let others, let negated) where others.isEmpty:
             if case .integer(let column) = columns[index], let members = set.integerMembers(dates: false) {
                 return IntegerSetNode(values: column.values, validity: column.validity, members: members, negated: negated)
             }
