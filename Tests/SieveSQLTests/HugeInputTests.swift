@@ -179,6 +179,25 @@ struct HugeInputTests {
         #expect(outcomes == ["true true true", "true true true", "true true true"])
     }
 
+    /// Clauses combined one by one (as definition expressions limit queries) stay one flat AND.
+    @Test func combinedClausesStayFlat() async throws {
+        var combined = try CompiledWhereClause("f IS NOT NULL", schema: Self.schema)
+        for k in 0..<2_000 { combined = combined.and(try CompiledWhereClause("f <> \(k * 1_000 + 1)", schema: Self.schema)) }
+        guard case .and(let operands) = combined.expression else {
+            Issue.record("not an AND")
+            return
+        }
+        #expect(operands.count == 2_001)
+        let clause = combined
+        let counts = await Self.onThread(stackSize: 512 << 10) { () -> [Int] in
+            let rows = (0..<Self.rows).filter { clause.evaluate(row: $0, in: Self.columns) == true }
+            return [clause.count(in: Self.columns, rowCount: Self.rows), rows.count]
+        }
+        // f <> 1, 1001, …: only row 1 is excluded besides the NULL rows.
+        let expected = (0..<Self.rows).filter { Self.fIsSet($0) && $0 != 1 }.count
+        #expect(counts == [expected, expected])
+    }
+
     /// Every deep input is refused with the nesting error and a short message. The 200 levels
     /// parsed before the refusal take up to 2 MiB of stack in a debug build (a few hundred KiB
     /// in release); a recursion per level of the million would need hundreds of MiB. Dropping

@@ -159,15 +159,16 @@ extension BoundExpression {
         return .inSet(value, ConstantSet(items, collation: collation), others, negated: negated)
     }
 
-    /// The operands of an n-ary AND (`isOr` false) or OR with long runs of comparisons of one
-    /// operand with constants merged into one hashed test: in an OR, `x = c1 OR x = c2 OR …`
-    /// becomes `x IN (c1, c2, …)`; in an AND, `x <> c1 AND x <> c2 AND …` becomes
+    /// The operands of an n-ary AND (`isOr` false) or OR with the comparisons of one column
+    /// with constants merged into one hashed test: in an OR, `x = c1 OR x = c2 OR …` becomes
+    /// `x IN (c1, c2, …)`; in an AND, `x <> c1 AND x <> c2 AND …` becomes
     /// `x NOT IN (c1, c2, …)`. That is the definition of `IN` in three-valued logic, and AND and
     /// OR are commutative and associative there, so the answer is unchanged; it only stops a
-    /// clause of a million such terms from testing each row a million times. Runs shorter
-    /// than ``ConstantSet/minimumCount`` are kept as written.
+    /// clause of a million such terms from testing each row a million times. A column compared
+    /// fewer than ``ConstantSet/minimumCount`` times keeps its terms as written.
     ///
-    /// The operand must be a column; the merged test takes the place of the run's first term.
+    /// The merged test takes the place of the column's first term; the other operands keep
+    /// their order.
     static func mergingComparisons(_ operands: [BoundExpression], isOr: Bool, collation: Collation) -> [BoundExpression] {
         let wanted: ComparisonOperator = isOr ? .equal : .notEqual
         func term(_ operand: BoundExpression) -> (column: Int, type: SQLType, constant: BoundExpression)? {
