@@ -64,9 +64,14 @@ public struct CompiledWhereClause: Sendable, CustomStringConvertible {
     }
 
     /// Both clauses (`(self) AND (other)`): how a layer's definition expression limits a query.
-    /// The result uses this clause's collation.
+    /// The result uses this clause's collation. The conditions stay one flat AND however many
+    /// clauses are combined, so evaluating them never recurses per clause.
     public func and(_ other: CompiledWhereClause) -> CompiledWhereClause {
-        CompiledWhereClause(sql: "(\(sql)) AND (\(other.sql))", collation: collation, expression: .and([expression, other.expression]))
+        var operands: [BoundExpression] = []
+        for expression in [expression, other.expression] {
+            if case .and(let inner) = expression { operands += inner } else { operands.append(expression) }
+        }
+        return CompiledWhereClause(sql: "(\(sql)) AND (\(other.sql))", collation: collation, expression: .and(operands))
     }
 
     /// Whether the clause selects every row without looking at any (`1=1`, empty text).

@@ -12,7 +12,7 @@ enum QueryPlan {
     ) {
         guard let index = schema.index(ofField: name) else {
             let hint = WhereClauseError.didYouMean(name, among: schema.fieldNames)
-            throw FeatureTableError(.invalidQuery, "unknown field \"\(name)\" in \(parameter)\(hint)")
+            throw FeatureTableError(.invalidQuery, "unknown field \(WhereClauseError.quoted(name)) in \(parameter)\(hint)")
         }
         return (index, schema.fields[index].name)
     }

@@ -34,7 +34,7 @@ struct Binder {
         case .constant, .column: return bound
         default: break
         }
-        guard bound.columns.isEmpty else { return bound }
+        guard !bound.readsColumns else { return bound }
         let value = RowEvaluator(columns: [], collation: collation).evaluate(bound, row: 0)
         return .constant(value, bound.type)
     }
@@ -47,7 +47,7 @@ struct Binder {
             guard let field = schema.resolveField(reference.name) else {
                 throw fail(
                     .unknownField,
-                    "unknown field \"\(reference.name)\"" + WhereClauseError.didYouMean(reference.name, among: schema.fieldNames),
+                    "unknown field \(WhereClauseError.quoted(reference.name))" + WhereClauseError.didYouMean(reference.name, among: schema.fieldNames),
                     node)
             }
             return .column(index: field.index, type: SQLType(field.type))
@@ -76,14 +76,14 @@ struct Binder {
                 let value = try condition(operand, "AND")
                 if case .and(let inner) = value { bound += inner } else { bound.append(value) }
             }
-            return .and(bound)
+            return .and(BoundExpression.mergingComparisons(bound, isOr: false, collation: collation))
         case .or(let operands):
             var bound: [BoundExpression] = []
             for operand in operands {
                 let value = try condition(operand, "OR")
                 if case .or(let inner) = value { bound += inner } else { bound.append(value) }
             }
-            return .or(bound)
+            return .or(BoundExpression.mergingComparisons(bound, isOr: true, collation: collation))
         case .arithmetic(let op, let left, let right):
             return try arithmetic(op, left, right, node)
         case .comparison(let op, let left, let right):
@@ -99,7 +99,7 @@ struct Binder {
                 value = a
                 items.append(b)
             }
-            return .inList(value, items, negated: negated)
+            return BoundExpression.membership(value, items, negated: negated, collation: collation)
         case .between(let operand, let lower, let upper, let negated):
             let value = try bind(operand)
             let (_, low) = try comparable(operand, lower, lower, left: value)
@@ -201,7 +201,7 @@ struct Binder {
     /// A phrase naming an operand for error messages: `string field "NAME"`, `a number`, ….
     private func describe(_ bound: BoundExpression, _ node: SQLExpression) -> String {
         if case .field(let reference) = node.kind, let field = schema.resolveField(reference.name) {
-            return "\(SQLType(field.type)) field \"\(field.name)\""
+            return "\(SQLType(field.type)) field \(WhereClauseError.quoted(field.name))"
         }
         switch bound.type {
         case .integer, .double: return "a number"
@@ -219,7 +219,7 @@ struct Binder {
             throw fail(.typeMismatch, "cannot compare a date with a string expression; write DATE 'yyyy-mm-dd'", node)
         }
         guard let ms = CivilTime.parse(text, syntax: .sqlTimestamp) else {
-            throw fail(.badLiteral, "'\(text)' is not a date: expected 'yyyy-mm-dd' or 'yyyy-mm-dd hh:mi:ss'", node)
+            throw fail(.badLiteral, "\(WhereClauseError.quoted(text, quote: "'")) is not a date: expected 'yyyy-mm-dd' or 'yyyy-mm-dd hh:mi:ss'", node)
         }
         return .constant(.date(ms), .date)
     }
@@ -430,7 +430,7 @@ struct Binder {
                 "ROUND", "TRUNCATE", "MOD", "POWER", "LOG", "LOG10", "SIN", "COS", "TAN", "SIGN", "COALESCE", "NULLIF",
             ]
             throw WhereClauseError(
-                .unknownFunction, "unknown function \(call.name)" + WhereClauseError.didYouMean(call.name, among: known),
+                .unknownFunction, "unknown function \(WhereClauseError.quoted(call.name, quote: ""))" + WhereClauseError.didYouMean(call.name, among: known),
                 sql: sql, range: call.nameRange)
         }
     }

@@ -19,6 +19,9 @@ indirect enum BoundExpression: Sendable {
     case isNull(BoundExpression, negated: Bool)
     /// `x [NOT] IN (…)`.
     case inList(BoundExpression, [BoundExpression], negated: Bool)
+    /// `x [NOT] IN (…)` with a long list: its constants hashed, its other items (rarely any)
+    /// scanned.
+    case inSet(BoundExpression, ConstantSet, [BoundExpression], negated: Bool)
     /// `x [NOT] BETWEEN low AND high`.
     case between(BoundExpression, BoundExpression, BoundExpression, negated: Bool)
     /// `x [NOT] LIKE pattern` with a constant pattern.
@@ -40,7 +43,7 @@ indirect enum BoundExpression: Sendable {
     var type: SQLType {
         switch self {
         case .constant(_, let type), .column(_, let type): type
-        case .not, .and, .or, .compare, .isNull, .inList, .between, .like, .likeDynamic: .boolean
+        case .not, .and, .or, .compare, .isNull, .inList, .inSet, .between, .like, .likeDynamic: .boolean
         case .arithmetic(_, _, _, let type), .negate(_, let type), .function(_, _, let type),
             .caseWhen(_, _, let type):
             type
@@ -57,7 +60,7 @@ indirect enum BoundExpression: Sendable {
         case .and(let xs), .or(let xs), .function(_, let xs, _): xs.reduce(into: Set<Int>()) { $0.formUnion($1.columns) }
         case .compare(_, let a, let b), .arithmetic(_, let a, let b, _): a.columns.union(b.columns)
         case .likeDynamic(let a, let b, _, _): a.columns.union(b.columns)
-        case .inList(let x, let list, _): list.reduce(into: x.columns) { $0.formUnion($1.columns) }
+        case .inList(let x, let list, _), .inSet(let x, _, let list, _): list.reduce(into: x.columns) { $0.formUnion($1.columns) }
         case .between(let x, let low, let high, _): x.columns.union(low.columns).union(high.columns)
         case .caseWhen(let branches, let otherwise, _):
             branches.reduce(into: otherwise?.columns ?? []) { $0.formUnion($1.condition.columns.union($1.value.columns)) }

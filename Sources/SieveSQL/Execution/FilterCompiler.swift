@@ -32,6 +32,13 @@ struct FilterCompiler {
             }
         case .inList(.column(let index, _), let list, let negated):
             if let node = integerSet(column: index, list, negated: negated) { return node }
+        case .inSet(.column(let index, _), let set, let others, let negated) where others.isEmpty:
+            if case .integer(let column) = columns[index], let members = set.integerMembers(dates: false) {
+                return IntegerSetNode(values: column.values, validity: column.validity, members: members, negated: negated)
+            }
+            if case .date(let column) = columns[index], let members = set.integerMembers(dates: true) {
+                return IntegerSetNode(values: column.values, validity: column.validity, members: members, negated: negated)
+            }
         case .like(.column(let index, _), let pattern, let negated):
             if collation == .binary, case .string(let column) = columns[index], case .plain(let storage) = column.encoding {
                 return PlainStringMatchNode(storage: storage, validity: column.validity, pattern: pattern, negated: negated)

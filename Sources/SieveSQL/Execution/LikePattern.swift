@@ -4,8 +4,10 @@
 /// regular expressions.
 ///
 /// Common shapes compile to fast paths: no wildcard (equality), `abc%` (prefix), `%abc`
-/// (suffix), `%abc%` (substring), `%` (anything). Everything else runs a general matcher that
-/// backtracks only to the most recent `%` — linear in practice, O(n·m) at worst.
+/// (suffix), `%abc%` (substring, ``ByteSearch``), `%` (anything). Everything else runs
+/// ``GeneralLikePattern``, which never backtracks. Matching a text of n bytes costs
+/// O(n + m) for a pattern of m characters without `_`, and O(n·⌈k/64⌉ + m) when `_` occurs
+/// in pieces of up to k characters between `%`s.
 struct LikePattern: Sendable, Hashable {
     /// One piece of the pattern.
     enum Token: Hashable, Sendable {
@@ -24,7 +26,7 @@ struct LikePattern: Sendable, Hashable {
         case suffix([UInt8])
         case contains([UInt8])
         case anything
-        case general([Token])
+        case general(GeneralLikePattern)
     }
 
     let shape: Shape
@@ -87,7 +89,7 @@ struct LikePattern: Sendable, Hashable {
             if tokens[0] == .any, case .literal(let bytes) = tokens[1], tokens[2] == .any { return .contains(bytes) }
         default: break
         }
-        return .general(tokens)
+        return .general(GeneralLikePattern(tokens))
     }
 
     /// Whether the UTF-8 `text` matches.
@@ -98,9 +100,9 @@ struct LikePattern: Sendable, Hashable {
         case .prefix(let bytes): return text.count >= bytes.count && LikePattern.equal(text, 0, bytes)
         case .suffix(let bytes):
             return text.count >= bytes.count && LikePattern.equal(text, text.count - bytes.count, bytes)
-        case .contains(let bytes): return LikePattern.find(bytes, in: text, from: 0) != nil
+        case .contains(let bytes): return ByteSearch.firstIndex(of: bytes, in: text, from: 0, to: text.count) != nil
         case .anything: return true
-        case .general(let tokens): return LikePattern.matchGeneral(tokens, text)
+        case .general(let pattern): return pattern.matches(text)
         }
     }
 
@@ -122,19 +124,6 @@ struct LikePattern: Sendable, Hashable {
         }
     }
 
-    /// The first offset ≥ `start` where `needle` occurs in `text`.
-    static func find(_ needle: [UInt8], in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        guard let first = needle.first else { return start <= text.count ? start : nil }
-        let last = text.count - needle.count
-        guard start <= last else { return nil }
-        var i = start
-        while i <= last {
-            if text[i] == first && equal(text, i, needle) { return i }
-            i += 1
-        }
-        return nil
-    }
-
     /// The length in bytes of the UTF-8 scalar starting at `offset`.
     @inline(__always)
     static func scalarLength(_ lead: UInt8) -> Int {
@@ -142,43 +131,5 @@ struct LikePattern: Sendable, Hashable {
         if lead < 0xE0 { return 2 }
         if lead < 0xF0 { return 3 }
         return 4
-    }
-
-    /// Token-by-token matching with backtracking to the last `%`.
-    static func matchGeneral(_ tokens: [Token], _ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        var t = 0  // token index
-        var p = 0  // text offset
-        var starToken = -1
-        var starText = 0
-        while true {
-            if t == tokens.count {
-                if p == text.count { return true }
-            } else {
-                switch tokens[t] {
-                case .any:
-                    starToken = t
-                    starText = p
-                    t += 1
-                    continue
-                case .one:
-                    if p < text.count {
-                        p += scalarLength(text[p])
-                        t += 1
-                        continue
-                    }
-                case .literal(let bytes):
-                    if p + bytes.count <= text.count, equal(text, p, bytes) {
-                        p += bytes.count
-                        t += 1
-                        continue
-                    }
-                }
-            }
-            // Mismatch: let the last % swallow one more scalar.
-            guard starToken >= 0, starText < text.count else { return false }
-            starText += scalarLength(text[starText])
-            p = starText
-            t = starToken + 1
-        }
     }
 }

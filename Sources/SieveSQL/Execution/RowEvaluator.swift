@@ -56,6 +56,20 @@ struct RowEvaluator {
                 if order == 0 { return .boolean(!negated) }
             }
             return sawNull ? .null : .boolean(negated)
+        case .inSet(let operand, let set, let others, let negated):
+            let value = evaluate(operand, row: row)
+            if value.isNull { return .null }
+            let found = set.contains(value)
+            if found == true { return .boolean(!negated) }
+            var sawNull = found == nil
+            for item in others {
+                guard let order = ScalarSemantics.compare(value, evaluate(item, row: row), collation: collation) else {
+                    sawNull = true
+                    continue
+                }
+                if order == 0 { return .boolean(!negated) }
+            }
+            return sawNull ? .null : .boolean(negated)
         case .between(let operand, let low, let high, let negated):
             let value = evaluate(operand, row: row)
             let lower = ScalarSemantics.compare(value, evaluate(low, row: row), collation: collation)

@@ -244,14 +244,21 @@ enum ScalarSemantics {
 
     /// 1-based position of `needle` in `haystack` in Unicode scalars; 0 when absent; 1 for an
     /// empty needle.
+    ///
+    /// The search runs on the UTF-8 bytes (``ByteSearch``), where the first match is the first
+    /// match in scalars, then counts the scalars before it.
+    /// - Complexity: O(n + m) for a haystack of n bytes and a needle of m.
     static func position(of needle: String, in haystack: String) -> Int64 {
-        let n = Array(needle.unicodeScalars), h = Array(haystack.unicodeScalars)
-        if n.isEmpty { return 1 }
-        guard n.count <= h.count else { return 0 }
-        for start in 0...(h.count - n.count) where h[start] == n[0] {
-            if Array(h[start..<(start + n.count)]) == n { return Int64(start + 1) }
+        var needle = needle, haystack = haystack
+        return needle.withUTF8 { needle in
+            haystack.withUTF8 { haystack in
+                guard let offset = ByteSearch.firstIndex(of: needle, in: haystack, from: 0, to: haystack.count) else { return 0 }
+                // Scalars start at every byte that is not a continuation byte (10xxxxxx).
+                var scalars: Int64 = 1
+                for k in 0..<offset where haystack[k] & 0xC0 != 0x80 { scalars += 1 }
+                return scalars
+            }
         }
-        return 0
     }
 
     /// SQL `SUBSTRING(s FROM start FOR length)` in Unicode scalars: the characters at 1-based

@@ -24,14 +24,34 @@ enum Keyword: String, CaseIterable, Sendable {
         }
     }
 
-    private static let byName: [String: Keyword] = Dictionary(
-        uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+    /// The keywords by the length of their names, each with its name's bytes.
+    private static let byLength: [[(name: [UInt8], keyword: Keyword)]] = {
+        var table: [[(name: [UInt8], keyword: Keyword)]] = Array(repeating: [], count: 18)
+        for keyword in allCases { table[keyword.rawValue.utf8.count].append((Array(keyword.rawValue.utf8), keyword)) }
+        return table
+    }()
 
     /// The keyword `word` spells, ignoring ASCII case.
     init?(word: String) {
-        guard word.utf8.count <= 17, word.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        guard let keyword = Keyword.byName[word.uppercased()] else { return nil }
-        self = keyword
+        self.init(bytes: ArraySlice(word.utf8))
+    }
+
+    /// The keyword the UTF-8 `bytes` spell, ignoring ASCII case. Compares bytes in place: the
+    /// lexer asks this of every word, so it builds no string.
+    init?(bytes: ArraySlice<UInt8>) {
+        guard bytes.count < Keyword.byLength.count else { return nil }
+        candidates: for (name, keyword) in Keyword.byLength[bytes.count] {
+            var index = bytes.startIndex
+            for expected in name {
+                let byte = bytes[index]
+                let upper = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 0x20 : byte
+                if upper != expected { continue candidates }
+                index += 1
+            }
+            self = keyword
+            return
+        }
+        return nil
     }
 }
 
@@ -100,6 +120,12 @@ struct Lexer {
         WhereClauseError(kind, message, sql: sql, range: SourceRange(lower: lower, upper: upper))
     }
 
+    /// The text of `bytes[lower ..< upper]`. Copies only that span, so lexing stays linear in
+    /// the length of the clause.
+    private func text(_ lower: Int, _ upper: Int) -> String {
+        String(decoding: bytes[lower..<upper], as: UTF8.self)
+    }
+
     /// The next token; ``Token/Kind/end`` (repeatedly) at the end of the input.
     mutating func next() throws(WhereClauseError) -> Token {
         skipWhitespace()
@@ -146,8 +172,7 @@ struct Lexer {
         default:
             if identifierStartLength(at: position) > 0 { return word() }
             let length = byte < 0x80 ? 1 : Self.scalarLength(leadingByte: byte)
-            let text = SourceRange(lower: start, upper: start + length).text(in: sql)
-            let shown = byte < 0x20 || byte == 0x7F ? "U+" + String(byte, radix: 16, uppercase: true).leftPadded(to: 4) : text
+            let shown = byte < 0x20 || byte == 0x7F ? "U+" + String(byte, radix: 16, uppercase: true).leftPadded(to: 4) : text(start, min(start + length, bytes.count))
             throw error(.syntaxError, "unexpected character \"\(shown)\"", start, start + length)
         }
     }
@@ -220,7 +245,7 @@ struct Lexer {
             position += length
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
-        return Token(kind: .word(text, Keyword(word: text)), range: SourceRange(lower: start, upper: position))
+        return Token(kind: .word(text, Keyword(bytes: bytes[start..<position])), range: SourceRange(lower: start, upper: position))
     }
 
     /// `quote … quote` with a doubled quote standing for one; returns the unescaped bytes.
@@ -255,6 +280,18 @@ struct Lexer {
         return Token(kind: .quotedIdentifier(name), range: SourceRange(lower: start, upper: position))
     }
 
+    /// The value of the ASCII digits `bytes[lower ..< upper]`, `nil` when it overflows `UInt64`.
+    private func integerValue(_ lower: Int, _ upper: Int) -> UInt64? {
+        var value: UInt64 = 0
+        for index in lower..<upper {
+            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = shifted.addingReportingOverflow(UInt64(bytes[index] &- 48))
+            if overflow1 || overflow2 { return nil }
+            value = sum
+        }
+        return value
+    }
+
     private mutating func number() throws(WhereClauseError) -> Token {
         let start = position
         func digits() -> Int {
@@ -276,22 +313,21 @@ struct Lexer {
                 position += 1
             }
             guard digits() > 0 else {
-                throw error(.badLiteral, "malformed number \"\(SourceRange(lower: start, upper: position).text(in: sql))\": the exponent has no digits", start, position)
+                throw error(.badLiteral, "malformed number \(WhereClauseError.quoted(text(start, position))): the exponent has no digits", start, position)
             }
         }
         let range = SourceRange(lower: start, upper: position)
         if position < bytes.count, identifierPartLength(at: position) > 0 {
             var end = position
             while end < bytes.count, identifierPartLength(at: end) > 0 { end += identifierPartLength(at: end) }
-            let text = SourceRange(lower: start, upper: end).text(in: sql)
-            throw error(.badLiteral, "malformed number \"\(text)\"", start, end)
+            throw error(.badLiteral, "malformed number \(WhereClauseError.quoted(text(start, end)))", start, end)
         }
-        let text = range.text(in: sql)
-        if isInteger, let value = UInt64(text) {
+        if isInteger, let value = integerValue(start, position) {
             return Token(kind: .integer(value), range: range)
         }
-        guard let value = Double(text), value.isFinite else {
-            throw error(.badLiteral, "number \(text) is out of range", start, position)
+        let literal = text(start, position)
+        guard let value = Double(literal), value.isFinite else {
+            throw error(.badLiteral, "number \(WhereClauseError.quoted(literal, quote: "")) is out of range", start, position)
         }
         return Token(kind: .double(value), range: range)
     }

@@ -61,7 +61,7 @@ extension Parser {
         case "DATE", "TIMESTAMP":
             target = .date
         default:
-            throw error(.syntaxError, "unknown type \"\(typeName)\" in CAST; expected INTEGER, FLOAT, VARCHAR or DATE", typeToken.range)
+            throw error(.syntaxError, "unknown type \(WhereClauseError.quoted(typeName)) in CAST; expected INTEGER, FLOAT, VARCHAR or DATE", typeToken.range)
         }
         let close = try expect(.rightParenthesis, "\")\" to close the CAST")
         return try make(.cast(operand, to: target), castToken.range.union(close.range))
@@ -179,12 +179,12 @@ extension Parser {
         let range = keywordToken.range.union(stringToken.range)
         if keywordToken.is(.date) {
             guard let milliseconds = CivilTime.parse(text, syntax: .sqlDate) else {
-                throw error(.badLiteral, "invalid DATE literal '\(text)'; expected an existing date as 'yyyy-mm-dd'", range)
+                throw error(.badLiteral, "invalid DATE literal \(WhereClauseError.quoted(text, quote: "'")); expected an existing date as 'yyyy-mm-dd'", range)
             }
             return try make(.literal(.date(milliseconds)), range)
         }
         guard let milliseconds = CivilTime.parse(text, syntax: .sqlTimestamp) else {
-            throw error(.badLiteral, "invalid TIMESTAMP literal '\(text)'; expected 'yyyy-mm-dd hh:mi[:ss[.fff]][±hh:mm]'", range)
+            throw error(.badLiteral, "invalid TIMESTAMP literal \(WhereClauseError.quoted(text, quote: "'")); expected 'yyyy-mm-dd hh:mi[:ss[.fff]][±hh:mm]'", range)
         }
         return try make(.literal(.timestamp(milliseconds)), range)
     }
@@ -225,7 +225,7 @@ extension Parser {
         let range = intervalToken.range.union(end)
         guard let milliseconds = Self.intervalMilliseconds(text, from: start, to: last) else {
             let qualifier = start == last ? start.rawValue.uppercased() : "\(start.rawValue.uppercased()) TO \(last.rawValue.uppercased())"
-            throw error(.badLiteral, "invalid INTERVAL literal '\(text)' for \(qualifier); expected \(Self.intervalFormat(from: start, to: last))", range)
+            throw error(.badLiteral, "invalid INTERVAL literal \(WhereClauseError.quoted(text, quote: "'")) for \(qualifier); expected \(Self.intervalFormat(from: start, to: last))", range)
         }
         return try make(.literal(.interval(milliseconds: negative ? -milliseconds : milliseconds)), range)
     }

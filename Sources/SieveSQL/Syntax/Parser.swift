@@ -16,7 +16,11 @@ enum Precedence: Int, Comparable {
 /// such as `1 + 1 + … + 1` that are built without recursion).
 struct Parser {
     private var lexer: Lexer
-    private var buffer: [Token] = []
+    /// Tokens read ahead, a ring of four: `aheadCount` of them from `aheadStart`. The grammar
+    /// looks at most three tokens ahead.
+    private var ahead = [Token](repeating: Token(kind: .end, range: SourceRange(at: 0)), count: 4)
+    private var aheadStart = 0
+    private var aheadCount = 0
     private var previous: Token?
     private let sql: String
     private let maximumDepth: Int
@@ -30,17 +34,20 @@ struct Parser {
 
     // MARK: Token stream
 
+    /// The token `offset` (0…3) places ahead, read from the lexer if needed.
     mutating func peek(_ offset: Int = 0) throws(WhereClauseError) -> Token {
-        while buffer.count <= offset {
-            buffer.append(try lexer.next())
+        while aheadCount <= offset {
+            ahead[(aheadStart + aheadCount) & 3] = try lexer.next()
+            aheadCount += 1
         }
-        return buffer[offset]
+        return ahead[(aheadStart + offset) & 3]
     }
 
     @discardableResult
     mutating func advance() throws(WhereClauseError) -> Token {
         let token = try peek()
-        buffer.removeFirst()
+        aheadStart = (aheadStart + 1) & 3
+        aheadCount -= 1
         previous = token
         return token
     }
@@ -87,9 +94,9 @@ struct Parser {
         case .word(let text, let keyword?) where keyword.isReserved:
             return "keyword \(text.uppercased())"
         default:
-            let text = token.range.text(in: sql)
-            let shown = text.count > 24 ? String(text.prefix(21)) + "…" : text
-            return "\"\(shown)\""
+            // 100 bytes hold more than 24 scalars, all that can be shown.
+            let start = SourceRange(lower: token.range.lower, upper: min(token.range.upper, token.range.lower + 100))
+            return "\"\(WhereClauseError.excerpt(start.text(in: sql), limit: 24).text)\""
         }
     }
 

@@ -62,10 +62,14 @@ public struct SourceRange: Hashable, Sendable, CustomStringConvertible {
 
     /// The text the span covers in `sql`, or an empty string when the span lies outside it.
     /// Offsets that fall inside a character are kept as bytes and decoded with replacement.
+    ///
+    /// - Complexity: O(`count`) for native Swift strings: only the span is copied.
     public func text(in sql: String) -> String {
-        let bytes = Array(sql.utf8)
-        let low = Swift.min(Swift.max(0, lower), bytes.count)
-        let high = Swift.min(Swift.max(low, upper), bytes.count)
-        return String(decoding: bytes[low..<high], as: UTF8.self)
+        let utf8 = sql.utf8
+        let low = Swift.min(Swift.max(0, lower), utf8.count)
+        let high = Swift.min(Swift.max(low, upper), utf8.count)
+        let start = utf8.index(utf8.startIndex, offsetBy: low)
+        let end = utf8.index(start, offsetBy: high - low)
+        return String(decoding: utf8[start..<end], as: UTF8.self)
     }
 }

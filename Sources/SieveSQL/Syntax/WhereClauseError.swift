@@ -175,11 +175,18 @@ extension WhereClauseError {
     /// ```swift
     /// WhereClauseError.suggestion(for: "popu", among: ["OBJECTID", "POP", "NAME"])  // "POP"
     /// ```
+    ///
+    /// - Complexity: Names longer than ``suggestionLengthLimit`` characters get no suggestion
+    ///   and are never lower-cased or compared, so a megabyte-long name costs nothing here;
+    ///   otherwise O(n·m) per candidate.
     public static func suggestion(for name: String, among candidates: some Sequence<String>) -> String? {
+        guard hasAtMost(suggestionLengthLimit, characters: name) else { return nil }
         let target = Array(name.lowercased())
         let limit = Swift.min(3, Swift.max(1, target.count / 3))
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
+            // A candidate longer than the name by more than `limit` can never be close enough.
+            guard hasAtMost(target.count + limit, characters: candidate) else { continue }
             let other = Array(candidate.lowercased())
             guard abs(other.count - target.count) <= limit else { continue }
             let distance = editDistance(target, other)
@@ -191,11 +198,26 @@ extension WhereClauseError {
         return best?.candidate
     }
 
+    /// The longest name, in characters, ``suggestion(for:among:)`` looks for a match for.
+    public static let suggestionLengthLimit = 256
+
+    /// Whether `text` has at most `limit` characters; stops counting after `limit + 1`.
+    private static func hasAtMost(_ limit: Int, characters text: String) -> Bool {
+        // A character is at least one byte.
+        if text.utf8.count <= limit { return true }
+        var count = 0
+        for _ in text {
+            count += 1
+            if count > limit { return false }
+        }
+        return true
+    }
+
     /// `" (did you mean "X"?)"` with the ``suggestion(for:among:)`` for `name`, or `""` when there
     /// is none; ready to append to a message.
     public static func didYouMean(_ name: String, among candidates: some Sequence<String>) -> String {
         guard let suggestion = suggestion(for: name, among: candidates) else { return "" }
-        return " (did you mean \"\(suggestion)\"?)"
+        return " (did you mean \(quoted(suggestion))?)"
     }
 
     /// Insertions, deletions, substitutions and adjacent transpositions needed to turn `a` into
@@ -219,5 +241,71 @@ extension WhereClauseError {
             (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[b.count]
+    }
+}
+
+extension WhereClauseError {
+    /// The most characters (Unicode scalars) of user text a message quotes. Longer text is cut
+    /// to its first `excerptLimit - 3` characters and `…`, and the message says how long the
+    /// text was, so a megabyte-long name or literal never ends up in a message whole.
+    public static let excerptLimit = 80
+
+    /// `text` shortened for a message: unchanged when it has at most `limit` characters (Unicode
+    /// scalars), else its first `limit - 3` and `…`; control characters and line or paragraph
+    /// separators appear as `<U+000A>` so that a message stays one line. `length` is the number
+    /// of characters of `text` when it was cut, `nil` when it is shown whole.
+    ///
+    /// ```swift
+    /// WhereClauseError.excerpt("POP").text                                     // "POP"
+    /// WhereClauseError.excerpt(String(repeating: "x", count: 1000)).length    // 1000
+    /// ```
+    ///
+    /// - Complexity: O(`limit`) when the text is shown whole; O(n) when it is cut, to count
+    ///   its characters (nothing beyond the first `limit` is copied).
+    public static func excerpt(_ text: String, limit: Int = excerptLimit) -> (text: String, length: Int?) {
+        let limit = Swift.max(4, limit)
+        var shown = ""
+        var count = 0
+        let scalars = text.unicodeScalars
+        var index = scalars.startIndex
+        let end = scalars.endIndex
+        var cutAt: String.Index?
+        var cutShown = ""
+        while index < end {
+            let scalar = scalars[index]
+            if count == limit - 3 {
+                cutAt = index
+                cutShown = shown
+            }
+            if count == limit { break }
+            append(scalar, to: &shown)
+            count += 1
+            scalars.formIndex(after: &index)
+        }
+        guard index < end, let cutAt else { return (shown, nil) }
+        // Cut: count the rest without copying it.
+        let total = (limit - 3) + scalars[cutAt...].count
+        return (cutShown + "…", total)
+    }
+
+    /// `text` in quotes for a message, shortened as ``excerpt(_:limit:)`` says, with the length
+    /// after the closing quote when cut: `"POP"`, or `"xxxx…" (1048576 characters)`.
+    ///
+    /// Every message that repeats text from the where clause or the schema (field, function
+    /// and type names, literals) goes through this function or ``excerpt(_:limit:)``.
+    public static func quoted(_ text: String, quote: String = "\"", limit: Int = excerptLimit) -> String {
+        let (shown, length) = excerpt(text, limit: limit)
+        guard let length else { return quote + shown + quote }
+        return quote + shown + quote + " (\(length) characters)"
+    }
+
+    private static func append(_ scalar: Unicode.Scalar, to output: inout String) {
+        switch scalar.value {
+        case 0..<0x20, 0x7F..<0xA0, 0x2028, 0x2029:
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            output += "<U+" + String(repeating: "0", count: Swift.max(0, 4 - hex.count)) + hex + ">"
+        default:
+            output.unicodeScalars.append(scalar)
+        }
     }
 }
