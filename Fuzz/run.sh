@@ -9,6 +9,7 @@
 #   Fuzz/run.sh --seconds 600 fuzz-where one target, 10 minutes
 #   Fuzz/run.sh --runs 2000000           every target, 2 M inputs each
 #   Fuzz/run.sh --jobs 2                 two targets at a time
+#   Fuzz/run.sh --runs 300000 --seed 1   a repeatable run (as CI does)
 #   Fuzz/run.sh --regressions            only replay Fuzz/Regressions
 #
 # Prints one line per target (inputs run, inputs per second, coverage, result) and their total;
@@ -19,6 +20,7 @@ cd "$(dirname "$0")"
 targets_all=(fuzz-where fuzz-wkt fuzz-wkb fuzz-geojson fuzz-esrijson fuzz-features)
 seconds=60
 runs=""
+seed=""
 jobs=1
 regressions_only=no
 targets=()
@@ -27,8 +29,9 @@ while [[ $# -gt 0 ]]; do
         --seconds) seconds="$2"; shift 2 ;;
         --runs) runs="$2"; shift 2 ;;
         --jobs) jobs="$2"; shift 2 ;;
+        --seed) seed="$2"; shift 2 ;;
         --regressions) regressions_only=yes; shift ;;
-        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         fuzz-*) targets+=("$1"); shift ;;
         *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -98,13 +101,14 @@ run_target() {
     local target="$1" limit
     mkdir -p "corpus/$target"
     if [[ -n "$runs" ]]; then limit="-runs=$runs"; else limit="-max_total_time=$seconds"; fi
+    if [[ -n "$seed" ]]; then limit="$limit -seed=$seed"; fi
     # shellcheck disable=SC2046
     "$bin/$target" "corpus/$target" ".build/seeds/$target" $limit $(options_for "$target") \
         -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
         -artifact_prefix="crashes/$target-" > "logs/$target.log" 2>&1
 }
 export -f run_target options_for
-export bin runs seconds
+export bin runs seconds seed
 
 echo "== fuzzing: ${targets[*]} ($([[ -n "$runs" ]] && echo "$runs inputs" || echo "$seconds s") each, $jobs at a time)"
 printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'run_target {} || true'
