@@ -120,9 +120,11 @@ struct RowEvaluator {
 
 /// `CAST(x AS type)`.
 enum Cast {
-    /// Converts a value. Doubles become integers by truncation toward zero; text that does not
-    /// read as the target type becomes NULL; dates cast to DATE drop their time of day; numbers
-    /// and dates cast to VARCHAR use the forms `CONCAT` uses.
+    /// Converts a value. Doubles become integers by truncation toward zero, NULL when the result
+    /// is outside `Int64`; text that does not read as the target type becomes NULL; dates cast
+    /// to DATE drop their time of day (NULL for the instants before `-292275055-05-17`, whose
+    /// midnight precedes `Int64.min` milliseconds); numbers and dates cast to VARCHAR use the
+    /// forms `CONCAT` uses.
     static func apply(_ value: ScalarValue, to target: SQLType) -> ScalarValue {
         if value.isNull { return .null }
         switch target {
@@ -130,11 +132,11 @@ enum Cast {
             switch value {
             case .integer: return value
             case .double(let x):
-                return x.isFinite && abs(x) < 9.2e18 ? .integer(Int64(x.rounded(.towardZero))) : .null
+                return ScalarSemantics.truncatedInt64(x).map(ScalarValue.integer) ?? .null
             case .string(let s):
                 let trimmed = ScalarSemantics.trim(s, [" "], leading: true, trailing: true)
                 if let x = Int64(trimmed) { return .integer(x) }
-                if let x = Double(trimmed), x.isFinite, abs(x) < 9.2e18 { return .integer(Int64(x.rounded(.towardZero))) }
+                if let x = Double(trimmed), let integer = ScalarSemantics.truncatedInt64(x) { return .integer(integer) }
                 return .null
             case .boolean(let b): return .integer(b ? 1 : 0)
             default: return .null
@@ -154,10 +156,10 @@ enum Cast {
         case .date:
             switch value {
             case .date(let ms):
-                return .date(CivilTime.floorDivide(ms, CivilTime.millisecondsPerDay) * CivilTime.millisecondsPerDay)
+                return CivilTime.startOfDay(milliseconds: ms).map(ScalarValue.date) ?? .null
             case .string(let s):
                 guard let ms = CivilTime.parse(s, syntax: .sqlTimestamp) else { return .null }
-                return .date(CivilTime.floorDivide(ms, CivilTime.millisecondsPerDay) * CivilTime.millisecondsPerDay)
+                return CivilTime.startOfDay(milliseconds: ms).map(ScalarValue.date) ?? .null
             default: return .null
             }
         default:
