@@ -177,6 +177,16 @@ struct OverflowTests {
         ("INTERVAL '-106751991167 07:12:55.808' DAY TO SECOND < INTERVAL '-106751991167' DAY", always),
         ("INTERVAL '2562047788015:12' HOUR TO MINUTE > INTERVAL '0' SECOND", always),
 
+        // A CASE or COALESCE of type double (integer and double results) yields doubles: the
+        // integer Int64.max becomes 2^63, which equals the double literal, not the integer.
+        ("COALESCE(I, 2.5) = 9223372036854775808", [false, true, false, false, false]),
+        ("COALESCE(I, 2.5) = 9223372036854775807", [false, false, false, false, false]),
+        ("CASE WHEN I > 0 THEN I ELSE 0.5 END = 9223372036854775807", [false, false, false, false, false]),
+        ("CASE WHEN I > 0 THEN I ELSE 0.5 END = 9.21e18", [false, false, false, false, true]),
+        // EXTRACT(SECOND …) is the double nearest to ss.fff (1.118 once came out one ulp off).
+        ("EXTRACT(SECOND FROM TIMESTAMP '2000-01-01 00:00:01.118') = 1.118", always),
+        ("EXTRACT(SECOND FROM TIMESTAMP '2000-01-01 00:00:59.999') = 59.999", always),
+
         // SUBSTRING with starts and lengths at the ends.
         ("SUBSTRING('abc', 9223372036854775807) = ''", always),
         ("SUBSTRING('abc', -9223372036854775808) = 'abc'", always),

@@ -94,21 +94,30 @@ struct RowEvaluator {
             if function == .coalesce {
                 for argument in arguments {
                     let value = evaluate(argument, row: row)
-                    if !value.isNull { return value }
+                    if !value.isNull { return Self.widened(value, to: type) }
                 }
                 return .null
             }
             return ScalarSemantics.call(function, arguments.map { evaluate($0, row: row) }, type: type, collation: collation)
-        case .caseWhen(let branches, let otherwise, _):
+        case .caseWhen(let branches, let otherwise, let type):
             for branch in branches {
                 if case .boolean(true) = evaluate(branch.condition, row: row) {
-                    return evaluate(branch.value, row: row)
+                    return Self.widened(evaluate(branch.value, row: row), to: type)
                 }
             }
-            return otherwise.map { evaluate($0, row: row) } ?? .null
+            return otherwise.map { Self.widened(evaluate($0, row: row), to: type) } ?? .null
         case .cast(let operand, let target):
             return Cast.apply(evaluate(operand, row: row), to: target)
         }
+    }
+
+    /// A `CASE` or `COALESCE` result in the expression's type: an integer chosen where the
+    /// results mix integers and doubles becomes a double, as every other value of that
+    /// expression is (so `COALESCE(A, 2.5) = 9223372036854775807` compares the double 2^63).
+    @inline(__always)
+    static func widened(_ value: ScalarValue, to type: SQLType) -> ScalarValue {
+        if type == .double, case .integer(let x) = value { return .double(Double(x)) }
+        return value
     }
 
     /// Whether the condition is TRUE at `row` (unknown counts as not).

@@ -155,7 +155,7 @@ enum ScalarSemantics {
     static func call(_ function: BuiltinFunction, _ args: [ScalarValue], type: SQLType, collation: Collation) -> ScalarValue {
         switch function {
         case .coalesce:
-            return args.first { !$0.isNull } ?? .null
+            return args.first { !$0.isNull }.map { RowEvaluator.widened($0, to: type) } ?? .null
         case .nullif:
             guard args.count == 2 else { return .null }
             if args[0].isNull { return .null }
@@ -244,7 +244,9 @@ enum ScalarSemantics {
             case .extractDay: return .integer(c.day)
             case .extractHour: return .integer(c.hour)
             case .extractMinute: return .integer(c.minute)
-            default: return .double(Double(c.second) + Double(c.millisecond) / 1000)
+            // One correctly rounded division: the double nearest to the decimal `ss.fff`
+            // (`Double(ss) + Double(fff) / 1000` rounds twice and misses 788 of the 60,000).
+            default: return .double(Double(c.second * 1000 + c.millisecond) / 1000)
             }
         case .addMilliseconds, .subtractMilliseconds:
             guard case .date(let ms) = args[0], case .integer(let delta) = args[1] else { return .null }
