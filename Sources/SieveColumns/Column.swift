@@ -88,7 +88,8 @@ public struct StringColumn: Hashable, Sendable {
         codes.reserveCapacity(strings.count)
         var validity = ValidityBitmap(count: 0, allValid: true)
         var hasNull = false
-        let limit = min(dictionaryLimit, max(16, strings.count / 4))
+        // Codes are UInt32: never more distinct strings than that.
+        let limit = min(dictionaryLimit, max(16, strings.count / 4), Int(UInt32.max))
         var fitsDictionary = true
         for string in strings {
             validity.append(valid: string != nil)

@@ -101,6 +101,9 @@ struct OverflowTests {
         ("CAST('-9223372036854775808' AS INTEGER) = -9223372036854775808", always),
         ("CAST('9223372036854775808' AS INTEGER) IS NULL", always),
         ("CAST(' 9.2e18 ' AS INTEGER) = 9200000000000000000", always),
+        // Text casts read decimal numbers only (Swift's Double(_:) would take hex, inf, nan).
+        ("CAST('0x10' AS INTEGER) IS NULL AND CAST('0x1p3' AS FLOAT) IS NULL AND CAST('inf' AS FLOAT) IS NULL", always),
+        ("CAST('nan' AS FLOAT) IS NULL AND CAST('1e400' AS FLOAT) IS NULL AND CAST('-2.5e-3' AS FLOAT) = -0.0025", always),
 
         // Kernels with constants at the ends (integer range, set and double range nodes).
         ("I = 9223372036854775807", [false, true, false, nil, false]),

@@ -145,7 +145,7 @@ enum Cast {
             case .string(let s):
                 let trimmed = ScalarSemantics.trim(s, [" "], leading: true, trailing: true)
                 if let x = Int64(trimmed) { return .integer(x) }
-                if let x = Double(trimmed), let integer = ScalarSemantics.truncatedInt64(x) { return .integer(integer) }
+                if let x = decimal(trimmed), let integer = ScalarSemantics.truncatedInt64(x) { return .integer(integer) }
                 return .null
             case .boolean(let b): return .integer(b ? 1 : 0)
             default: return .null
@@ -156,7 +156,7 @@ enum Cast {
             case .double: return value
             case .string(let s):
                 let trimmed = ScalarSemantics.trim(s, [" "], leading: true, trailing: true)
-                guard let x = Double(trimmed), x.isFinite else { return .null }
+                guard let x = decimal(trimmed), x.isFinite else { return .null }
                 return .double(x)
             default: return .null
             }
@@ -174,5 +174,14 @@ enum Cast {
         default:
             return value
         }
+    }
+
+    /// A decimal number (`-1.5`, `2e10`, `.5`): Swift's `Double(_:)` also reads hexadecimal
+    /// (`0x1p3`), `inf` and `nan`, which are not SQL numbers.
+    static func decimal(_ text: String) -> Double? {
+        guard text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E || $0 | 0x20 == 0x65 }) else {
+            return nil
+        }
+        return Double(text)
     }
 }
