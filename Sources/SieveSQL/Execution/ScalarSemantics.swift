@@ -11,6 +11,18 @@ import Darwin
 /// The value semantics of the where-clause language, one value at a time: comparison with
 /// NULL and mixed numeric types, arithmetic with NULL and overflow, and the built-in functions.
 /// The vectorized kernels must agree with these functions; the tests compare them.
+///
+/// Nothing here traps, for any input. At the ends of the ranges:
+/// - Integer and interval arithmetic (`+ - * /`, unary minus, `ABS`) that overflows `Int64`
+///   gives NULL; so does division by zero. `MOD(-2^63, -1)` is 0.
+/// - A double result that is not finite (overflow to ±∞) gives NULL.
+/// - `CAST(x AS INTEGER)` truncates toward zero and gives NULL outside `-2^63 ..< 2^63`.
+/// - Dates are `Int64` epoch milliseconds; every value is a valid instant (years
+///   -292,275,055 to 292,278,994). `date ± interval`, `date ± days` and `CAST(… AS DATE)` give
+///   NULL when the result leaves that range; `date - date` is exact for any two dates.
+/// - `ROUND`/`TRUNCATE` of an integer round exactly in integer arithmetic (NULL when the
+///   result leaves `Int64`); digits given as doubles are truncated and saturate.
+/// - Strings compare as UTF-8 bytes (see ``Collation``).
 enum ScalarSemantics {
     // MARK: Comparison
 
