@@ -98,10 +98,10 @@ struct FilterCompiler {
         }
     }
 
-    /// The text as a LIKE pattern (escape `\\`) matching exactly itself.
+    /// The text as a LIKE pattern (escape `\`) matching exactly itself.
     ///
     /// Escapes Unicode scalars, as the LIKE compiler reads them, not `Character`s: `%`, `_`
-    /// or `\\` followed by a combining mark is one `Character` that equals none of them, and
+    /// or `\` followed by a combining mark is one `Character` that equals none of them, and
     /// would otherwise be left a wildcard.
     static func escapedForLike(_ text: String) -> String {
         var result = String.UnicodeScalarView()
