@@ -77,14 +77,19 @@ public struct StringColumn: Hashable, Sendable {
 
     /// Builds a column from optional strings, dictionary-encoding it when there are few distinct
     /// values: at most `dictionaryLimit` distinct strings and at most a quarter of the rows.
+    ///
+    /// Strings are kept byte for byte: the dictionary tells strings apart by their UTF-8 bytes
+    /// (``ExactString``), so canonically equivalent spellings such as `"é"` (U+00E9) and
+    /// `"e\u{301}"` stay two values, as they are two values in the data.
     public init(_ strings: [String?], dictionaryLimit: Int = 65_536) {
-        var distinct: [String: UInt32] = [:]
+        var distinct: [ExactString: UInt32] = [:]
         var dictionary = StringStorage()
         var codes: [UInt32] = []
         codes.reserveCapacity(strings.count)
         var validity = ValidityBitmap(count: 0, allValid: true)
         var hasNull = false
-        let limit = min(dictionaryLimit, max(16, strings.count / 4))
+        // Codes are UInt32: never more distinct strings than that.
+        let limit = min(dictionaryLimit, max(16, strings.count / 4), Int(UInt32.max))
         var fitsDictionary = true
         for string in strings {
             validity.append(valid: string != nil)
@@ -94,11 +99,12 @@ public struct StringColumn: Hashable, Sendable {
                 continue
             }
             guard fitsDictionary else { continue }
-            if let code = distinct[string] {
+            let key = ExactString(string)
+            if let code = distinct[key] {
                 codes.append(code)
             } else if distinct.count < limit {
                 let code = UInt32(distinct.count)
-                distinct[string] = code
+                distinct[key] = code
                 dictionary.append(string)
                 codes.append(code)
             } else {
@@ -186,6 +192,10 @@ public enum Column: Hashable, Sendable {
 
 /// One value of any column type, or NULL: what a row-level reader gets, and what literals and
 /// constant subexpressions fold to.
+///
+/// Equality and hashing are those of the data: strings are equal when their UTF-8 bytes are
+/// (not under Swift's canonical equivalence, which would make `"é"` and `"e\u{301}"` one
+/// value); the other cases compare as their payloads do.
 public enum ScalarValue: Hashable, Sendable, CustomStringConvertible {
     /// SQL NULL.
     case null
@@ -201,7 +211,43 @@ public enum ScalarValue: Hashable, Sendable, CustomStringConvertible {
     case boolean(Bool)
 
     /// Whether this is NULL.
-    public var isNull: Bool { self == .null }
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    public static func == (a: ScalarValue, b: ScalarValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): true
+        case (.integer(let x), .integer(let y)): x == y
+        case (.double(let x), .double(let y)): x == y
+        case (.string(let x), .string(let y)): ExactString.equal(x, y)
+        case (.date(let x), .date(let y)): x == y
+        case (.boolean(let x), .boolean(let y)): x == y
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0 as UInt8)
+        case .integer(let x):
+            hasher.combine(1 as UInt8)
+            hasher.combine(x)
+        case .double(let x):
+            hasher.combine(2 as UInt8)
+            hasher.combine(x)
+        case .string(let x):
+            hasher.combine(3 as UInt8)
+            hasher.combine(ExactString(x))
+        case .date(let x):
+            hasher.combine(4 as UInt8)
+            hasher.combine(x)
+        case .boolean(let x):
+            hasher.combine(5 as UInt8)
+            hasher.combine(x)
+        }
+    }
 
     public var description: String {
         switch self {
@@ -213,4 +259,36 @@ public enum ScalarValue: Hashable, Sendable, CustomStringConvertible {
         case .boolean(let value): value ? "TRUE" : "FALSE"
         }
     }
+}
+
+/// A string that compares and hashes by its UTF-8 bytes.
+///
+/// Swift's `String` equality is canonical equivalence: `"é"` (U+00E9) equals `"e\u{301}"`
+/// (e + COMBINING ACUTE ACCENT), so a `Set<String>` or `[String: …]` merges them. Data must stay
+/// byte-exact — two spellings are two values, as they are in SQLite, in the files and on the
+/// wire — so every set or dictionary keyed by data strings uses this wrapper instead.
+public struct ExactString: Hashable, Sendable, CustomStringConvertible {
+    /// The string.
+    public var string: String
+
+    /// Wraps a string.
+    public init(_ string: String) { self.string = string }
+
+    /// Whether two strings have the same UTF-8 bytes.
+    public static func equal(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in b.withUTF8 { y in x.elementsEqual(y) } }
+    }
+
+    public static func == (a: ExactString, b: ExactString) -> Bool { equal(a.string, b.string) }
+
+    public func hash(into hasher: inout Hasher) {
+        var string = self.string
+        string.withUTF8 { bytes in
+            hasher.combine(bytes.count)
+            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        }
+    }
+
+    public var description: String { string }
 }

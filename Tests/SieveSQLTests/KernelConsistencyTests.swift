@@ -22,7 +22,8 @@ struct KernelConsistencyTests {
         var dense: [Int64] = []
         for i in 0..<rows {
             let intNull = generator.chance(10)
-            ints.append(intNull ? 0 : Int64(generator.int(-50...50)))
+            // Now and then a value at the ends of Int64, where bounds arithmetic could trap.
+            ints.append(intNull ? 0 : generator.chance(3) ? extremeIntegers[generator.int(0...extremeIntegers.count - 1)] : Int64(generator.int(-50...50)))
             intValid.append(valid: !intNull)
             let doubleNull = generator.chance(10)
             doubles.append(doubleNull ? 0 : Double(generator.int(-200...200)) / 4)
@@ -30,7 +31,7 @@ struct KernelConsistencyTests {
             categories.append(generator.chance(10) ? nil : words[generator.int(0...words.count - 1)])
             names.append("\(words[generator.int(0...words.count - 1)]) \(i)")
             let dateNull = generator.chance(10)
-            dates.append(dateNull ? 0 : Int64(generator.int(-5...5)) * 86_400_000)
+            dates.append(dateNull ? 0 : generator.chance(3) ? extremeIntegers[generator.int(0...extremeIntegers.count - 1)] : Int64(generator.int(-5...5)) * 86_400_000)
             dateValid.append(valid: !dateNull)
             dense.append(Int64(generator.int(0...9)))
         }
@@ -44,7 +45,18 @@ struct KernelConsistencyTests {
         ]
     }
 
+    static let extremeIntegers: [Int64] = [.min, .min + 1, .max, .max - 1, 9_210_000_000_000_000_000, -9_007_199_254_740_993]
+    static let extremeDoubles: [Double] = [
+        9_223_372_036_854_775_808.0, -9_223_372_036_854_775_808.0, 9_223_372_036_854_774_784.0, 9.3e18, -9.3e18, 9.21e18,
+        .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .infinity, -.infinity,
+    ]
+
     static func numberConstant(_ generator: inout Generator) -> BoundExpression {
+        if generator.chance(8) {
+            return generator.chance(50)
+                ? .constant(.integer(extremeIntegers[generator.int(0...extremeIntegers.count - 1)]), .integer)
+                : .constant(.double(extremeDoubles[generator.int(0...extremeDoubles.count - 1)]), .double)
+        }
         switch generator.int(0...3) {
         case 0: return .constant(.double(Double(generator.int(-60...60)) / 2), .double)
         case 1: return .constant(.null, .null)
@@ -90,7 +102,7 @@ struct KernelConsistencyTests {
             let word = words[generator.int(0...words.count - 1)]
             return .compare(op, .column(index: [2, 3][generator.int(0...1)], type: .string), .constant(.string(word), .string))
         case 8:
-            let day = Int64(generator.int(-6...6)) * 86_400_000
+            let day = generator.chance(10) ? extremeIntegers[generator.int(0...extremeIntegers.count - 1)] : Int64(generator.int(-6...6)) * 86_400_000
             return .compare(op, .column(index: 4, type: .date), .constant(.date(day), .date))
         case 9:
             // Arithmetic: only the row evaluator can do this.

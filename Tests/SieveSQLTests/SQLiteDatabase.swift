@@ -36,6 +36,42 @@ final class SQLiteDatabase {
         handle = db
     }
 
+    /// Registers the two functions through which the differential test maps GeoSieve's
+    /// overflow semantics onto SQLite's arithmetic (see ``SQLiteDifferentialTests``):
+    ///
+    /// - `gs_int(x)`: `x` when it is an INTEGER, NULL otherwise. SQLite turns an integer
+    ///   overflow into a REAL; GeoSieve gives NULL. Wrapped around every integer `+ - * / %`,
+    ///   negation and `abs`, it makes SQLite answer NULL where GeoSieve does, and nothing else.
+    /// - `gs_real(x)`: `x`, except NULL for ±infinity. SQLite keeps an overflowing double as
+    ///   ±Inf; GeoSieve gives NULL. (NaN is NULL in both already.)
+    ///
+    /// Both only filter a value SQLite computed; neither computes anything itself.
+    func registerOverflowMappings() throws {
+        let db = try open()
+        let integerOnly: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { context, _, arguments in
+            guard let value = arguments?[0], sqlite3_value_type(value) == SQLITE_INTEGER else {
+                sqlite3_result_null(context)
+                return
+            }
+            sqlite3_result_int64(context, sqlite3_value_int64(value))
+        }
+        let finiteOnly: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { context, _, arguments in
+            guard let value = arguments?[0] else {
+                sqlite3_result_null(context)
+                return
+            }
+            if sqlite3_value_type(value) == SQLITE_FLOAT, sqlite3_value_double(value).isInfinite {
+                sqlite3_result_null(context)
+            } else {
+                sqlite3_result_value(context, value)
+            }
+        }
+        for (name, function) in [("gs_int", integerOnly), ("gs_real", finiteOnly)] {
+            let code = sqlite3_create_function_v2(db, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, function, nil, nil, nil)
+            guard code == SQLITE_OK else { throw error(code, "sqlite3_create_function_v2(\(name))") }
+        }
+    }
+
     deinit {
         // `close()` is the checked path; this only keeps a forgotten database from leaking.
         if let handle { sqlite3_close_v2(handle) }

@@ -52,8 +52,7 @@ struct Binder {
             }
             return .column(index: field.index, type: SQLType(field.type))
         case .currentDate:
-            let day = CivilTime.floorDivide(now, CivilTime.millisecondsPerDay) * CivilTime.millisecondsPerDay
-            return .constant(.date(day), .date)
+            return .constant(CivilTime.startOfDay(milliseconds: now).map(ScalarValue.date) ?? .null, .date)
         case .currentTimestamp:
             return .constant(.date(now), .date)
         case .negate(let operand):
@@ -244,7 +243,8 @@ struct Binder {
         case (.date, .interval, .add):
             return .function(.addMilliseconds, [left, right], .date)
         case (.date, .interval, .subtract):
-            return .function(.addMilliseconds, [left, .negate(right, .interval)], .date)
+            // Not `date + (-interval)`: negating the interval -2^63 ms would overflow.
+            return .function(.subtractMilliseconds, [left, right], .date)
         case (.interval, .date, .add):
             return .function(.addMilliseconds, [right, left], .date)
         case (.date, .date, .subtract):

@@ -134,4 +134,6 @@ enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
     case extractSecond = "EXTRACT_SECOND"
     /// `date ± INTERVAL …`: adds a number of milliseconds to a date.
     case addMilliseconds = "ADD_MILLISECONDS"
+    /// `date - INTERVAL …`: subtracts a number of milliseconds from a date.
+    case subtractMilliseconds = "SUBTRACT_MILLISECONDS"
 }

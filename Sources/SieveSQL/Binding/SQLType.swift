@@ -34,11 +34,18 @@ public enum SQLType: String, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// How strings compare: byte for byte (`binary`, the default) or ignoring case (`nocase`,
-/// Unicode case folding), for `=`, `<>`, ordering, `IN` and `LIKE`.
+/// Unicode case folding), for `=`, `<>`, ordering, `IN`, `BETWEEN`, `NULLIF`, `CASE` and `LIKE`.
+///
+/// Neither collation normalizes: strings are compared as their UTF-8 bytes, so canonically
+/// equivalent spellings such as `é` (U+00E9) and `e` + U+0301 are different strings, as they
+/// are in SQLite and in the data.
 public enum Collation: String, Hashable, Sendable, CaseIterable {
-    /// Case-sensitive: compares Unicode scalar values.
+    /// Case-sensitive: compares the UTF-8 bytes (the order of Unicode scalar values).
     case binary
-    /// Case-insensitive: compares the case-folded strings.
+    /// Case-insensitive: compares the bytes of the case-folded strings. Folding maps each
+    /// Unicode scalar on its own (full upper-, then lower-case mapping: `ß`, `SS` and `ss` fold
+    /// alike, `É` to `é`) and leaves combining marks alone, so `É` (U+00C9) matches `é` (U+00E9)
+    /// and `E` + U+0301 matches `e` + U+0301, but the two spellings never match each other.
     case nocase
 
     /// The string as this collation compares it.

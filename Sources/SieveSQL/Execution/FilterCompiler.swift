@@ -105,14 +105,18 @@ struct FilterCompiler {
         }
     }
 
-    /// The text as a LIKE pattern matching exactly itself.
+    /// The text as a LIKE pattern (escape `\`) matching exactly itself.
+    ///
+    /// Escapes Unicode scalars, as the LIKE compiler reads them, not `Character`s: `%`, `_`
+    /// or `\` followed by a combining mark is one `Character` that equals none of them, and
+    /// would otherwise be left a wildcard.
     static func escapedForLike(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            if character == "%" || character == "_" || character == "\\" { result.append("\\") }
-            result.append(character)
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "%" || scalar == "_" || scalar == "\\" { result.append("\\") }
+            result.append(scalar)
         }
-        return result
+        return String(result)
     }
 
     /// `low ≤/< column ≤/< high` on a numeric or date column with numeric or date bounds
@@ -213,8 +217,8 @@ struct FilterCompiler {
             case .integer(let value)? where !isDate: members.insert(value)
             case .date(let value)? where isDate: members.insert(value)
             case .double(let value)? where !isDate:
-                // A non-integral double equals no integer.
-                if value == value.rounded(), abs(value) < 9.2e18 { members.insert(Int64(value)) }
+                // A non-integral double, or one beyond Int64, equals no integer.
+                if let integer = ScalarSemantics.wholeInt64(exactly: value) { members.insert(integer) }
             default: return nil
             }
         }

@@ -108,21 +108,30 @@ struct RowEvaluator {
             if function == .coalesce {
                 for argument in arguments {
                     let value = evaluate(argument, row: row)
-                    if !value.isNull { return value }
+                    if !value.isNull { return Self.widened(value, to: type) }
                 }
                 return .null
             }
             return ScalarSemantics.call(function, arguments.map { evaluate($0, row: row) }, type: type, collation: collation)
-        case .caseWhen(let branches, let otherwise, _):
+        case .caseWhen(let branches, let otherwise, let type):
             for branch in branches {
                 if case .boolean(true) = evaluate(branch.condition, row: row) {
-                    return evaluate(branch.value, row: row)
+                    return Self.widened(evaluate(branch.value, row: row), to: type)
                 }
             }
-            return otherwise.map { evaluate($0, row: row) } ?? .null
+            return otherwise.map { Self.widened(evaluate($0, row: row), to: type) } ?? .null
         case .cast(let operand, let target):
             return Cast.apply(evaluate(operand, row: row), to: target)
         }
+    }
+
+    /// A `CASE` or `COALESCE` result in the expression's type: an integer chosen where the
+    /// results mix integers and doubles becomes a double, as every other value of that
+    /// expression is (so `COALESCE(A, 2.5) = 9223372036854775807` compares the double 2^63).
+    @inline(__always)
+    static func widened(_ value: ScalarValue, to type: SQLType) -> ScalarValue {
+        if type == .double, case .integer(let x) = value { return .double(Double(x)) }
+        return value
     }
 
     /// Whether the condition is TRUE at `row` (unknown counts as not).
@@ -134,9 +143,11 @@ struct RowEvaluator {
 
 /// `CAST(x AS type)`.
 enum Cast {
-    /// Converts a value. Doubles become integers by truncation toward zero; text that does not
-    /// read as the target type becomes NULL; dates cast to DATE drop their time of day; numbers
-    /// and dates cast to VARCHAR use the forms `CONCAT` uses.
+    /// Converts a value. Doubles become integers by truncation toward zero, NULL when the result
+    /// is outside `Int64`; text that does not read as the target type becomes NULL; dates cast
+    /// to DATE drop their time of day (NULL for the instants before `-292275055-05-17`, whose
+    /// midnight precedes `Int64.min` milliseconds); numbers and dates cast to VARCHAR use the
+    /// forms `CONCAT` uses.
     static func apply(_ value: ScalarValue, to target: SQLType) -> ScalarValue {
         if value.isNull { return .null }
         switch target {
@@ -144,11 +155,11 @@ enum Cast {
             switch value {
             case .integer: return value
             case .double(let x):
-                return x.isFinite && abs(x) < 9.2e18 ? .integer(Int64(x.rounded(.towardZero))) : .null
+                return ScalarSemantics.truncatedInt64(x).map(ScalarValue.integer) ?? .null
             case .string(let s):
                 let trimmed = ScalarSemantics.trim(s, [" "], leading: true, trailing: true)
                 if let x = Int64(trimmed) { return .integer(x) }
-                if let x = Double(trimmed), x.isFinite, abs(x) < 9.2e18 { return .integer(Int64(x.rounded(.towardZero))) }
+                if let x = decimal(trimmed), let integer = ScalarSemantics.truncatedInt64(x) { return .integer(integer) }
                 return .null
             case .boolean(let b): return .integer(b ? 1 : 0)
             default: return .null
@@ -159,7 +170,7 @@ enum Cast {
             case .double: return value
             case .string(let s):
                 let trimmed = ScalarSemantics.trim(s, [" "], leading: true, trailing: true)
-                guard let x = Double(trimmed), x.isFinite else { return .null }
+                guard let x = decimal(trimmed), x.isFinite else { return .null }
                 return .double(x)
             default: return .null
             }
@@ -168,14 +179,23 @@ enum Cast {
         case .date:
             switch value {
             case .date(let ms):
-                return .date(CivilTime.floorDivide(ms, CivilTime.millisecondsPerDay) * CivilTime.millisecondsPerDay)
+                return CivilTime.startOfDay(milliseconds: ms).map(ScalarValue.date) ?? .null
             case .string(let s):
                 guard let ms = CivilTime.parse(s, syntax: .sqlTimestamp) else { return .null }
-                return .date(CivilTime.floorDivide(ms, CivilTime.millisecondsPerDay) * CivilTime.millisecondsPerDay)
+                return CivilTime.startOfDay(milliseconds: ms).map(ScalarValue.date) ?? .null
             default: return .null
             }
         default:
             return value
         }
+    }
+
+    /// A decimal number (`-1.5`, `2e10`, `.5`): Swift's `Double(_:)` also reads hexadecimal
+    /// (`0x1p3`), `inf` and `nan`, which are not SQL numbers.
+    static func decimal(_ text: String) -> Double? {
+        guard text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E || $0 | 0x20 == 0x65 }) else {
+            return nil
+        }
+        return Double(text)
     }
 }

@@ -11,6 +11,18 @@ import Darwin
 /// The value semantics of the where-clause language, one value at a time: comparison with
 /// NULL and mixed numeric types, arithmetic with NULL and overflow, and the built-in functions.
 /// The vectorized kernels must agree with these functions; the tests compare them.
+///
+/// Nothing here traps, for any input. At the ends of the ranges:
+/// - Integer and interval arithmetic (`+ - * /`, unary minus, `ABS`) that overflows `Int64`
+///   gives NULL; so does division by zero. `MOD(-2^63, -1)` is 0.
+/// - A double result that is not finite (overflow to ±∞) gives NULL.
+/// - `CAST(x AS INTEGER)` truncates toward zero and gives NULL outside `-2^63 ..< 2^63`.
+/// - Dates are `Int64` epoch milliseconds; every value is a valid instant (years
+///   -292,275,055 to 292,278,994). `date ± interval`, `date ± days` and `CAST(… AS DATE)` give
+///   NULL when the result leaves that range; `date - date` is exact for any two dates.
+/// - `ROUND`/`TRUNCATE` of an integer round exactly in integer arithmetic (NULL when the
+///   result leaves `Int64`); digits given as doubles are truncated and saturate.
+/// - Strings compare as UTF-8 bytes (see ``Collation``).
 enum ScalarSemantics {
     // MARK: Comparison
 
@@ -54,13 +66,15 @@ enum ScalarSemantics {
 
     // MARK: Arithmetic
 
-    /// `a op b` with NULL in, NULL out; integer overflow and division by zero give NULL;
-    /// `date ± number` adds days, `date - date` gives days (a double). (`date ± interval` is
-    /// bound to ``BuiltinFunction/addMilliseconds``.)
+    /// `a op b` with NULL in, NULL out; integer (and interval) overflow and division by zero
+    /// give NULL, and so does a double result that is not finite; `date ± number` adds days
+    /// (NULL when the result leaves the `Int64` milliseconds), `date - date` gives days (a
+    /// double). (`date ± interval` is bound to ``BuiltinFunction/addMilliseconds`` and
+    /// ``BuiltinFunction/subtractMilliseconds``.)
     static func arithmetic(_ op: ArithmeticOperator, _ a: ScalarValue, _ b: ScalarValue, type: SQLType) -> ScalarValue {
         switch (a, b) {
         case (.null, _), (_, .null): return .null
-        case (.integer(let x), .integer(let y)) where type == .integer:
+        case (.integer(let x), .integer(let y)) where type == .integer || type == .interval:
             let result: (partialValue: Int64, overflow: Bool)
             switch op {
             case .add: result = x.addingReportingOverflow(y)
@@ -72,15 +86,9 @@ enum ScalarSemantics {
             }
             return result.overflow ? .null : .integer(result.partialValue)
         case (.date(let x), _) where type == .date:
-            let delta: Double
-            switch b {
-            case .integer(let days): delta = Double(days) * 86_400_000
-            case .double(let days): delta = days * 86_400_000
-            default: return .null
-            }
-            return shiftDate(x, by: op == .subtract ? -delta : delta)
+            return shiftDate(x, byDays: b, subtracting: op == .subtract)
         case (.date(let x), .date(let y)) where type == .double && op == .subtract:
-            return .double(Double(x - y) / 86_400_000)
+            return .double(daysBetween(x, y))
         default:
             guard let x = numeric(a), let y = numeric(b) else { return .null }
             let value: Double
@@ -96,11 +104,50 @@ enum ScalarSemantics {
         }
     }
 
-    /// `date + milliseconds`, NULL when out of range.
-    static func shiftDate(_ ms: Int64, by delta: Double) -> ScalarValue {
-        let result = Double(ms) + delta.rounded()
-        guard result.isFinite, abs(result) < 9.2e18 else { return .null }
-        return .date(Int64(result))
+    /// `date ± days`: a whole number of days exactly, a fractional one rounded to the nearest
+    /// millisecond (half away from zero); NULL when the result leaves the `Int64` milliseconds.
+    static func shiftDate(_ ms: Int64, byDays days: ScalarValue, subtracting: Bool) -> ScalarValue {
+        let delta: Int64
+        switch days {
+        case .integer(let days):
+            let (product, overflow) = days.multipliedReportingOverflow(by: CivilTime.millisecondsPerDay)
+            if overflow { return .null }
+            delta = product
+        case .double(let days):
+            guard let product = wholeInt64(exactly: (days * 86_400_000).rounded()) else { return .null }
+            delta = product
+        default:
+            return .null
+        }
+        let (result, overflow) = subtracting ? ms.subtractingReportingOverflow(delta) : ms.addingReportingOverflow(delta)
+        return overflow ? .null : .date(result)
+    }
+
+    /// `a - b` in days, for any two instants (the difference in milliseconds may not fit
+    /// `Int64`: then whole days and the rest are subtracted apart).
+    static func daysBetween(_ a: Int64, _ b: Int64) -> Double {
+        let (difference, overflow) = a.subtractingReportingOverflow(b)
+        if !overflow { return Double(difference) / 86_400_000 }
+        let x = CivilTime.floorDivideWithRemainder(a, CivilTime.millisecondsPerDay)
+        let y = CivilTime.floorDivideWithRemainder(b, CivilTime.millisecondsPerDay)
+        return Double(x.quotient - y.quotient) + Double(x.remainder - y.remainder) / 86_400_000
+    }
+
+    /// The `Int64` equal to a whole double, `nil` when it is not whole or outside
+    /// `-2^63 ..< 2^63`.
+    @inline(__always)
+    static func wholeInt64(exactly x: Double) -> Int64? {
+        guard x >= -9_223_372_036_854_775_808.0, x < 9_223_372_036_854_775_808.0, x == x.rounded(.towardZero) else { return nil }
+        return Int64(x)
+    }
+
+    /// A double truncated toward zero, `nil` when the result is outside `Int64` (or NaN):
+    /// `CAST(… AS INTEGER)`.
+    @inline(__always)
+    static func truncatedInt64(_ x: Double) -> Int64? {
+        // -2^63 is a double and fits; the next double below it is 2,048 lower.
+        guard x >= -9_223_372_036_854_775_808.0, x < 9_223_372_036_854_775_808.0 else { return nil }
+        return Int64(x.rounded(.towardZero))
     }
 
     /// The number as a double, `nil` when not a number.
@@ -120,7 +167,7 @@ enum ScalarSemantics {
     static func call(_ function: BuiltinFunction, _ args: [ScalarValue], type: SQLType, collation: Collation) -> ScalarValue {
         switch function {
         case .coalesce:
-            return args.first { !$0.isNull } ?? .null
+            return args.first { !$0.isNull }.map { RowEvaluator.widened($0, to: type) } ?? .null
         case .nullif:
             guard args.count == 2 else { return .null }
             if args[0].isNull { return .null }
@@ -168,16 +215,17 @@ enum ScalarSemantics {
             guard let x = numeric(args[0]) else { return .null }
             return .double(function == .ceiling ? x.rounded(.up) : x.rounded(.down))
         case .round, .truncate:
-            let digits = args.count > 1 ? integerArgument(args[1]) ?? 0 : 0
-            let rule: FloatingPointRoundingRule = function == .round ? .toNearestOrAwayFromZero : .towardZero
+            var digits: Int64 = 0
+            if args.count > 1 {
+                guard let value = integerArgument(args[1]) else { return .null }
+                digits = value
+            }
             if case .integer(let x) = args[0] {
-                guard digits < 0 else { return .integer(x) }
-                let scale = pow(10.0, Double(-digits))
-                let value = (Double(x) / scale).rounded(rule) * scale
-                return value.isFinite && Swift.abs(value) < 9.2e18 ? .integer(Int64(value)) : .null
+                return roundInteger(x, digits: digits, toNearest: function == .round).map(ScalarValue.integer) ?? .null
             }
             guard let x = numeric(args[0]) else { return .null }
-            return .double(roundDecimal(x, digits: digits, rule: rule))
+            let rule: FloatingPointRoundingRule = function == .round ? .toNearestOrAwayFromZero : .towardZero
+            return roundDecimal(x, digits: digits, rule: rule).map(ScalarValue.double) ?? .null
         case .mod:
             if case .integer(let x) = args[0], case .integer(let y) = args[1] {
                 if y == 0 { return .null }
@@ -208,12 +256,15 @@ enum ScalarSemantics {
             case .extractDay: return .integer(c.day)
             case .extractHour: return .integer(c.hour)
             case .extractMinute: return .integer(c.minute)
-            default: return .double(Double(c.second) + Double(c.millisecond) / 1000)
+            // One correctly rounded division: the double nearest to the decimal `ss.fff`
+            // (`Double(ss) + Double(fff) / 1000` rounds twice and misses 788 of the 60,000).
+            default: return .double(Double(c.second * 1000 + c.millisecond) / 1000)
             }
-        case .addMilliseconds:
+        case .addMilliseconds, .subtractMilliseconds:
             guard case .date(let ms) = args[0], case .integer(let delta) = args[1] else { return .null }
-            let (sum, overflow) = ms.addingReportingOverflow(delta)
-            return overflow ? .null : .date(sum)
+            let (result, overflow) =
+                function == .addMilliseconds ? ms.addingReportingOverflow(delta) : ms.subtractingReportingOverflow(delta)
+            return overflow ? .null : .date(result)
         case .coalesce, .nullif, .concat:
             return .null
         }
@@ -234,11 +285,17 @@ enum ScalarSemantics {
     /// Shortest round-trip text of a double; whole numbers keep a `.0`.
     static func formatDouble(_ x: Double) -> String { "\(x)" }
 
+    /// A whole-number argument (`SUBSTRING`'s start and length, `ROUND`'s digits): doubles are
+    /// truncated toward zero and saturate at the ends of `Int64` (a start of `1e300` is past
+    /// every string, as `9223372036854775807` is); `nil` for NaN and non-numbers.
     static func integerArgument(_ value: ScalarValue) -> Int64? {
         switch value {
-        case .integer(let x): x
-        case .double(let x): x.isFinite && Swift.abs(x) < 9.2e18 ? Int64(x.rounded(.towardZero)) : nil
-        default: nil
+        case .integer(let x): return x
+        case .double(let x):
+            if x.isNaN { return nil }
+            if x >= 9_223_372_036_854_775_808.0 { return .max }
+            return truncatedInt64(x) ?? .min
+        default: return nil
         }
     }
 
@@ -291,13 +348,42 @@ enum ScalarSemantics {
     /// The natural logarithm (named apart from the `.log` function case).
     static func naturalLog(_ x: Double) -> Double { log(x) }
 
-    /// `x` rounded to `digits` decimal places (negative: tens, hundreds, …).
-    static func roundDecimal(_ x: Double, digits: Int64, rule: FloatingPointRoundingRule) -> Double {
-        let clamped = Double(max(-308, min(308, digits)))
-        let scale = pow(10.0, clamped)
-        let scaled = x * scale
-        guard scaled.isFinite else { return x }
-        return scaled.rounded(rule) / scale
+    /// `x` rounded (`toNearest`: half away from zero) or truncated to a multiple of
+    /// `10^-digits`, in exact integer arithmetic; `digits >= 0` leaves an integer as it is.
+    /// `nil` (NULL) when the result leaves `Int64` (`ROUND(9e18, -19)` is 10^19).
+    static func roundInteger(_ x: Int64, digits: Int64, toNearest: Bool) -> Int64? {
+        guard digits < 0 else { return x }
+        // 10^19 and beyond exceed Int64, and every |x| is below 10^19 (< 9.23e18).
+        if digits < -18 {
+            // Only ROUND to a multiple of 10^19 can carry |x| ≥ 5·10^18 up, to ±10^19.
+            if toNearest && digits == -19 && x.magnitude >= 5_000_000_000_000_000_000 { return nil }
+            return 0
+        }
+        var scale: Int64 = 1
+        for _ in 0..<Int(-digits) { scale *= 10 }
+        var quotient = x / scale
+        let remainder = x % scale
+        if toNearest && remainder.magnitude * 2 >= scale.magnitude { quotient += x < 0 ? -1 : 1 }
+        let (result, overflow) = quotient.multipliedReportingOverflow(by: scale)
+        return overflow ? nil : result
+    }
+
+    /// `x` rounded to `digits` decimal places (negative: tens, hundreds, …) by `rule`; `nil`
+    /// (NULL) when the result overflows to infinity (`ROUND(1.7e308, -308)`).
+    static func roundDecimal(_ x: Double, digits: Int64, rule: FloatingPointRoundingRule) -> Double? {
+        // Every finite double is below 10^309: rounding to 10^309 or coarser gives zero.
+        if digits < -308 { return x < 0 ? -0.0 : 0.0 }
+        // Scale in up to two steps so that 10^digits itself stays finite; from 10^616 on,
+        // even the smallest subnormal scales beyond 2^52 and is left as it is below.
+        let clamped = min(digits, 616)
+        let first = pow(10.0, Double(min(clamped, 308)))
+        let second = pow(10.0, Double(max(clamped - 308, 0)))
+        let scaled = x * first * second
+        // Not finite: x has no digits that fine. From 2^52 on every double is a whole number:
+        // nothing to round (and scaling back could only lose precision).
+        guard scaled.isFinite, Swift.abs(scaled) < 4_503_599_627_370_496 else { return x }
+        let result = scaled.rounded(rule) / second / first
+        return result.isFinite ? result : nil
     }
 }
 

@@ -223,11 +223,18 @@ extension Parser {
             end = try skipPrecision() ?? lastToken.range
         }
         let range = intervalToken.range.union(end)
-        guard let milliseconds = Self.intervalMilliseconds(text, from: start, to: last) else {
-            let qualifier = start == last ? start.rawValue.uppercased() : "\(start.rawValue.uppercased()) TO \(last.rawValue.uppercased())"
+        let qualifier = start == last ? start.rawValue.uppercased() : "\(start.rawValue.uppercased()) TO \(last.rawValue.uppercased())"
+        switch Self.readInterval(text, from: start, to: last, negated: negative) {
+        case .milliseconds(let milliseconds):
+            return try make(.literal(.interval(milliseconds: milliseconds)), range)
+        case .malformed:
             throw error(.badLiteral, "invalid INTERVAL literal \(WhereClauseError.quoted(text, quote: "'")) for \(qualifier); expected \(Self.intervalFormat(from: start, to: last))", range)
+        case .outOfRange:
+            throw error(
+                .badLiteral,
+                "INTERVAL literal \(WhereClauseError.quoted(text, quote: "'")) \(qualifier) is out of range: intervals hold up to 9223372036854775807 milliseconds "
+                    + "(106751991167 days) either way", range)
         }
-        return try make(.literal(.interval(milliseconds: negative ? -milliseconds : milliseconds)), range)
     }
 
     /// Skips `(p)` or `(p, s)` after an interval field; returns the range of `)` if present.
@@ -263,67 +270,101 @@ extension Parser {
         return "'[-]" + format + "'"
     }
 
+    /// What an INTERVAL string reads as.
+    enum IntervalReading: Equatable {
+        /// The interval in milliseconds, sign applied.
+        case milliseconds(Int64)
+        /// The text does not have the qualifier's form.
+        case malformed
+        /// Well formed, but beyond what `Int64` milliseconds hold (±2^63 ms, about
+        /// ±106,751,991,167 days; -2^63 itself fits).
+        case outOfRange
+    }
+
     /// Reads `[+|-]lead[ sep field…][.fraction]` for the fields `start` through `last`
     /// (separators: spaces between days and hours, `:` otherwise); `nil` if malformed, out of
-    /// range or overflowing.
-    static func intervalMilliseconds(_ text: String, from start: DateTimeField, to last: DateTimeField) -> Int64? {
+    /// range or overflowing. `negated` applies the sign written before the string
+    /// (`INTERVAL -'1' DAY`).
+    static func intervalMilliseconds(
+        _ text: String, from start: DateTimeField, to last: DateTimeField, negated: Bool = false
+    ) -> Int64? {
+        guard case .milliseconds(let value) = readInterval(text, from: start, to: last, negated: negated) else { return nil }
+        return value
+    }
+
+    /// Reads an INTERVAL string (see ``intervalMilliseconds(_:from:to:negated:)``), telling a
+    /// malformed text from one out of range. The magnitude is accumulated unsigned and checked
+    /// against 2^63 - 1, or 2^63 when the interval is negative, so nothing overflows.
+    static func readInterval(_ text: String, from start: DateTimeField, to last: DateTimeField, negated: Bool) -> IntervalReading {
         var bytes = Array(text.utf8)[...]
         while bytes.first == 0x20 { bytes.removeFirst() }
         while bytes.last == 0x20 { bytes.removeLast() }
-        var negative = false
+        var negative = negated
         if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") {
-            negative = bytes.first == UInt8(ascii: "-")
+            if bytes.first == UInt8(ascii: "-") { negative.toggle() }
             bytes.removeFirst()
         }
-        func number(maximumDigits: Int) -> Int64? {
-            var value: Int64 = 0
+        let limit: UInt64 = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
+        var outOfRange = false
+        /// Digits as a number (saturating: `outOfRange` is set on overflow); `nil` when there
+        /// are none or more than `maximumDigits`.
+        func number(maximumDigits: Int) -> UInt64? {
+            var value: UInt64 = 0
             var count = 0
             while let byte = bytes.first, byte >= 48, byte <= 57 {
                 let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
-                let (sum, overflow2) = shifted.addingReportingOverflow(Int64(byte - 48))
-                guard !overflow1, !overflow2 else { return nil }
+                let (sum, overflow2) = shifted.addingReportingOverflow(UInt64(byte - 48))
+                if overflow1 || overflow2 { outOfRange = true }
                 value = sum
                 count += 1
                 bytes.removeFirst()
             }
             return count > 0 && count <= maximumDigits ? value : nil
         }
-        let units: [(field: DateTimeField, milliseconds: Int64, limit: Int64)] = [
-            (.day, 86_400_000, Int64.max), (.hour, 3_600_000, 24), (.minute, 60_000, 60), (.second, 1000, 60),
+        let units: [(field: DateTimeField, milliseconds: UInt64, limit: UInt64)] = [
+            (.day, 86_400_000, UInt64.max), (.hour, 3_600_000, 24), (.minute, 60_000, 60), (.second, 1000, 60),
         ]
-        var total: Int64 = 0
+        var total: UInt64 = 0
+        func add(_ value: UInt64) {
+            let (sum, overflow) = total.addingReportingOverflow(value)
+            if overflow || sum > limit { outOfRange = true }
+            total = sum
+        }
         for index in intervalRank(start)...intervalRank(last) {
             let unit = units[index]
             let isLeading = index == intervalRank(start)
             if !isLeading {
                 if unit.field == .hour {
-                    guard bytes.first == 0x20 else { return nil }
+                    guard bytes.first == 0x20 else { return .malformed }
                     while bytes.first == 0x20 { bytes.removeFirst() }
                 } else {
-                    guard bytes.first == UInt8(ascii: ":") else { return nil }
+                    guard bytes.first == UInt8(ascii: ":") else { return .malformed }
                     bytes.removeFirst()
                 }
             }
-            guard let value = number(maximumDigits: isLeading ? 18 : 2) else { return nil }
-            guard isLeading || value < unit.limit else { return nil }
-            let (scaled, overflow1) = value.multipliedReportingOverflow(by: unit.milliseconds)
-            let (sum, overflow2) = total.addingReportingOverflow(scaled)
-            guard !overflow1, !overflow2 else { return nil }
-            total = sum
+            guard let value = number(maximumDigits: isLeading ? Int.max : 2) else { return .malformed }
+            guard isLeading || value < unit.limit else { return .malformed }
+            let (scaled, overflow) = value.multipliedReportingOverflow(by: unit.milliseconds)
+            if overflow { outOfRange = true }
+            add(scaled)
         }
         if last == .second, bytes.first == UInt8(ascii: ".") {
             bytes.removeFirst()
-            var scale: Int64 = 100
+            var scale: UInt64 = 100
+            var fraction: UInt64 = 0
             var any = false
             while let byte = bytes.first, byte >= 48, byte <= 57 {
-                total += Int64(byte - 48) * scale
+                fraction += UInt64(byte - 48) * scale
                 scale /= 10
                 any = true
                 bytes.removeFirst()
             }
-            guard any, total >= 0 else { return nil }
+            guard any else { return .malformed }
+            add(fraction)
         }
-        guard bytes.isEmpty else { return nil }
-        return negative ? -total : total
+        guard bytes.isEmpty else { return .malformed }
+        if outOfRange { return .outOfRange }
+        // total ≤ limit: 2^63 only when negative, which is Int64.min.
+        return .milliseconds(negative ? Int64(truncatingIfNeeded: 0 &- total) : Int64(total))
     }
 }
