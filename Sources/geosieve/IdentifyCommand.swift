@@ -49,7 +49,7 @@ struct IdentifyCommand: ParsableCommand {
     @Flag(name: .customLong("return-geometry"), help: "Include each hit's geometry (Esri JSON).")
     var returnGeometry = false
 
-    @Option(name: .customLong("where"), help: "A where clause limiting the features that can be hit.")
+    @Option(name: .customLong("where"), parsing: .unconditional, help: "A where clause limiting the features that can be hit.")
     var whereClause: String = "1=1"
 
     func run() throws {
