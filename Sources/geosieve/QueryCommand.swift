@@ -200,7 +200,7 @@ struct QueryCommand: ParsableCommand {
         return try objectIDs.split(separator: ",", omittingEmptySubsequences: false).map { item in
             let text = item.trimmingCharacters(in: .whitespaces)
             guard let id = Int64(text) else {
-                throw CommandFailure("--object-ids: \"\(text)\" is not an integer object ID")
+                throw CommandFailure("--object-ids: \(JSONKey.quoted(text)) is not an integer object ID")
             }
             return id
         }
@@ -212,7 +212,7 @@ struct QueryCommand: ParsableCommand {
         let names = outFields.split(separator: ",", omittingEmptySubsequences: false).map {
             $0.trimmingCharacters(in: .whitespaces)
         }
-        if names.contains("") { throw CommandFailure("--out-fields: empty field name in \"\(outFields)\"") }
+        if names.contains("") { throw CommandFailure("--out-fields: empty field name in \(JSONKey.quoted(outFields))") }
         return names
     }
 

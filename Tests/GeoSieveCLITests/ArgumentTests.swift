@@ -232,4 +232,21 @@ struct ArgumentTests {
         #expect(line.hasPrefix("error: \(file.path): too many fields at position "))
         #expect(line.hasSuffix(#" in features[1999]: the property "p1999" would be distinct property number 2000; a table holds at most 1999 fields"#))
     }
+
+    @Test func echoedValuesAreCut() throws {
+        let long = String(repeating: "7", count: 50_000) + "x"
+        let ids = try Self.failure(["query", Self.cities, "--object-ids", "1," + long], status: 2)
+        #expect(ids == "error: --object-ids: \"\(String(repeating: "7", count: 80))…\" is not an integer object ID")
+        let point = try Self.failure(
+            ["identify", Self.cities, "--point", long, "--map-extent", "-1,-1,1,1", "--size", "1,1"], status: 2)
+        #expect(point.count < 200)
+        let newline = try Self.failure(["query", Self.cities, "--object-ids", "1\n2"], status: 2)
+        #expect(newline == #"error: --object-ids: "1\n2" is not an integer object ID"#)
+    }
+
+    @Test func identifyRejectsAnOverflowingMapExtent() throws {
+        let line = try Self.failure(
+            ["identify", Self.cities, "--point", "0,0", "--map-extent", "-1e308,-1,1e308,1", "--size", "100,100"], status: 2)
+        #expect(line == "error: invalid query: the map extent's width (xmax − xmin) must be finite, not inf")
+    }
 }

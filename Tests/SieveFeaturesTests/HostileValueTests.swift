@@ -178,4 +178,38 @@ struct HostileValueTests {
         }
         #expect(calls == 3)
     }
+
+    // MARK: Messages
+
+    /// Echoed names and values are one line and at most about 80 characters, however long or
+    /// strange the input.
+    @Test func messagesEchoAtMostEightyCharacters() throws {
+        let long = String(repeating: "x", count: 100_000)
+        let schema = [Field(name: long, type: .integer)]
+        let error = featureTableError {
+            _ = try FeatureTable.load(geoJSON: featureCollection(["{\"\(long)\":\"\(long)\"}"]), schema: schema)
+        }
+        #expect(error?.kind == .conversionFailed)
+        let description = error?.description ?? ""
+        #expect(description.count < 300)
+        #expect(description == "conversion failed at position \(long.count + 76) in features[0] (object ID 1), field \"\(String(repeating: "x", count: 80))…\": "
+            + "cannot convert the string \"\(String(repeating: "x", count: 80))…\" to Integer")
+        // A name with a line break stays on one line.
+        let broken = featureTableError {
+            _ = try FeatureTable.load(geoJSON: featureCollection([#"{"a\nb":"x"}"#]), schema: [Field(name: "a\nb", type: .double)])
+        }
+        #expect(broken?.description.contains("\n") == false)
+        #expect(broken?.description.contains(#"field "a\nb""#) == true)
+        // Sort fields.
+        let sort = featureTableError { _ = try SortField.list("name " + long) }
+        #expect((sort?.message.count ?? .max) < 200)
+        let table = try FeatureTable.load(geoJSON: featureCollection([#"{"name":"a"}"#]))
+        let unknown = featureTableError { _ = try table.queryFeatures(QueryParameters(outFields: [long])) }
+        #expect(unknown?.kind == .invalidQuery)
+        #expect((unknown?.message.count ?? .max) < 200)
+        let type = featureTableError { _ = try Field.fields(esriJSON: #"[{"name":"a","type":""# + long + #""}]"#) }
+        #expect((type?.message.count ?? .max) < 400)
+        let esri = featureTableError { _ = try FeatureTable.load(esriJSON: #"{"geometryType":""# + long + #"","features":[]}"#) }
+        #expect((esri?.message.count ?? .max) < 400)
+    }
 }

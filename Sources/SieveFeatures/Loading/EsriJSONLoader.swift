@@ -32,7 +32,7 @@ enum EsriJSONLoader {
             guard let type = GeometryType(rawValue: name) else {
                 let known = GeometryType.allCases.map(\.rawValue).joined(separator: ", ")
                 throw FeatureTableError(
-                    .invalidEsriJSON, "unknown geometryType \"\(name)\" (expected one of \(known))",
+                    .invalidEsriJSON, "unknown geometryType \(JSONKey.quoted(name)) (expected one of \(known))",
                     position: root["geometryType"]?.position)
             }
             declaredType = type

@@ -108,14 +108,14 @@ enum GeoJSONLoader {
             guard let name = properties?["name"]?.stringValue else { break }
             if let wkid = wkid(crsName: name) { return SpatialReference(wkid: wkid) }
             throw FeatureTableError(
-                .unsupportedSpatialReference, "the crs name \"\(name)\" names no EPSG code", position: value.position)
+                .unsupportedSpatialReference, "the crs name \(JSONKey.quoted(name)) names no EPSG code", position: value.position)
         case "EPSG", "epsg":
             if let code = properties?["code"]?.numberValue?.exactInt, code > 0 { return SpatialReference(wkid: code) }
         default:
             break
         }
         throw FeatureTableError(
-            .unsupportedSpatialReference, "cannot read the crs member \(JSONWriter.string(value))",
+            .unsupportedSpatialReference, "cannot read the crs member \(JSONKey.abbreviated(JSONWriter.string(value)))",
             position: value.position)
     }
 

@@ -13,8 +13,7 @@ enum ValueConversion {
     static func describe(_ value: JSONValue) -> String {
         switch value {
         case .string(let string, _):
-            let shown = string.count > 40 ? String(string.prefix(40)) + "…" : string
-            return "the string \"\(shown)\""
+            return "the string \(JSONKey.quoted(string))"
         case .number(let number, _):
             return number.double.isFinite ? "the number \(number)" : "a number beyond the range of doubles (±1.8e308)"
         case .bool(let bool, _): return "the boolean \(bool)"

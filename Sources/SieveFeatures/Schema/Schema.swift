@@ -58,14 +58,14 @@ public struct Schema: Hashable, Sendable {
             if let previous = indexByName[key] {
                 throw FeatureTableError(
                     .invalidSchema,
-                    "field name \"\(field.name)\" repeats \"\(fields[previous].name)\" (names are compared ignoring case)",
+                    "field name \(JSONKey.quoted(field.name)) repeats \(JSONKey.quoted(fields[previous].name)) (names are compared ignoring case)",
                     fieldName: field.name)
             }
             indexByName[key] = i
         }
         guard let oidIndex = indexByName[objectIdFieldName.lowercased()] else {
             throw FeatureTableError(
-                .invalidSchema, "the object-ID field \"\(objectIdFieldName)\" is not among the fields",
+                .invalidSchema, "the object-ID field \(JSONKey.quoted(objectIdFieldName)) is not among the fields",
                 fieldName: objectIdFieldName)
         }
         guard fields[oidIndex].columnType == .integer else {
@@ -78,7 +78,7 @@ public struct Schema: Hashable, Sendable {
         if let globalIdFieldName, !globalIdFieldName.isEmpty {
             guard let index = indexByName[globalIdFieldName.lowercased()] else {
                 throw FeatureTableError(
-                    .invalidSchema, "the global-ID field \"\(globalIdFieldName)\" is not among the fields",
+                    .invalidSchema, "the global-ID field \(JSONKey.quoted(globalIdFieldName)) is not among the fields",
                     fieldName: globalIdFieldName)
             }
             resolvedGlobalID = fields[index].name
@@ -87,7 +87,7 @@ public struct Schema: Hashable, Sendable {
         if let displayFieldName, !displayFieldName.isEmpty {
             guard let index = indexByName[displayFieldName.lowercased()] else {
                 throw FeatureTableError(
-                    .invalidSchema, "the display field \"\(displayFieldName)\" is not among the fields",
+                    .invalidSchema, "the display field \(JSONKey.quoted(displayFieldName)) is not among the fields",
                     fieldName: displayFieldName)
             }
             resolvedDisplay = fields[index].name

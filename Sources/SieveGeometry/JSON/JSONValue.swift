@@ -249,10 +249,21 @@ package struct JSONKey: Hashable, Sendable {
         return x.elementsEqual(y)
     }
 
-    /// `string` as a JSON string literal for a message, cut after 80 characters (`…`).
+    /// `string` as a JSON string literal for a message: one line (control characters escaped)
+    /// and cut after 80 characters (`…`), however long the input it echoes.
     package static func quoted(_ string: String) -> String {
-        var shown = string
-        if string.unicodeScalars.count > 80 { shown = String(String.UnicodeScalarView(string.unicodeScalars.prefix(80))) + "…" }
-        return JSONWriter.string(.string(shown))
+        JSONWriter.string(.string(abbreviated(string)))
+    }
+
+    /// `string` cut after 80 Unicode scalars, with `…` when cut.
+    package static func abbreviated(_ string: String) -> String {
+        var end = string.unicodeScalars.startIndex
+        var count = 0
+        while end < string.unicodeScalars.endIndex {
+            if count == 80 { return String(string.unicodeScalars[..<end]) + "…" }
+            string.unicodeScalars.formIndex(after: &end)
+            count += 1
+        }
+        return string
     }
 }
