@@ -134,6 +134,13 @@ struct StrictLoadingTests {
         let notArray = #"{"type":"FeatureCollection","features":{"type":"Feature"}}"#
         let notArrayError = featureTableError { _ = try FeatureTable.load(geoJSON: notArray) }
         #expect(notArrayError?.message == #""features" must be an array, not an object"#)
+        // A FeatureCollection without its "type" reads as Esri JSON, whose features have
+        // "attributes": the error says what is missing.
+        let untyped = #"{"features":[{"type":"Feature","properties":{"a":1},"geometry":null}]}"#
+        let untypedError = featureTableError { _ = try FeatureTable.load(json: Array(untyped.utf8)) }
+        #expect(untypedError?.kind == .invalidEsriJSON)
+        #expect(untypedError?.featureIndex == 0)
+        #expect(untypedError?.message.hasSuffix(#"a GeoJSON FeatureCollection needs "type": "FeatureCollection" at its root"#) == true)
         // A feature without geometry or properties members: both read as null.
         let bare = #"{"type":"FeatureCollection","features":[{"type":"Feature"}]}"#
         #expect((try? FeatureTable.load(geoJSON: bare))?.count == 1)

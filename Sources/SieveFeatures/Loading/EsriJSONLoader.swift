@@ -53,6 +53,13 @@ enum EsriJSONLoader {
                     .invalidEsriJSON, "a feature must be an object, not \(feature.kindDescription)",
                     position: feature.position, featureIndex: index)
             }
+            if feature["attributes"] == nil, feature["type"] != nil || feature["properties"] != nil {
+                throw FeatureTableError(
+                    .invalidEsriJSON,
+                    "the feature has GeoJSON members (\"type\", \"properties\"), not \"attributes\": "
+                        + "a GeoJSON FeatureCollection needs \"type\": \"FeatureCollection\" at its root",
+                    position: feature.position, featureIndex: index)
+            }
             switch feature["attributes"] {
             case nil, .null?: attributes.append(nil)
             case .object(let object, _)?: attributes.append(object)
