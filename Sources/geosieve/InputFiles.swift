@@ -67,7 +67,7 @@ enum InputFiles {
         // of its size (plus one byte, to see the end); anything else in growing pieces.
         let ceiling = limit.map { $0 + 1 } ?? Int.max
         var bytes: [UInt8] = []
-        var pieceSize = Swift.min(ceiling, knownSize.map { $0 + 1 } ?? 64 << 10)
+        var pieceSize = Swift.min(ceiling, knownSize.map { $0 < Int.max ? $0 + 1 : $0 } ?? 64 << 10)
         while true {
             let piece = try readPiece(descriptor, count: pieceSize, unreadable: unreadable)
             if bytes.isEmpty { bytes = piece } else { bytes.append(contentsOf: piece) }

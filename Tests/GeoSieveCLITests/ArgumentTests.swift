@@ -249,4 +249,15 @@ struct ArgumentTests {
             ["identify", Self.cities, "--point", "0,0", "--map-extent", "-1e308,-1,1e308,1", "--size", "100,100"], status: 2)
         #expect(line == "error: invalid query: the map extent's width (xmax − xmin) must be finite, not inf")
     }
+
+    @Test func pagingAtTheEndsOfInt() throws {
+        let max = String(Int.max)
+        let page = try Self.success(["query", Self.cities, "--offset", max, "--limit", max, "--out-fields", "name"])
+        #expect(page == "{\"type\":\"FeatureCollection\",\"features\":[]}\n")
+        let rest = try Self.success(["query", Self.cities, "--offset", "242", "--limit", max, "--no-geometry", "--out-fields", "OBJECTID"])
+        #expect(rest == #"{"type":"FeatureCollection","features":[{"type":"Feature","id":243,"geometry":null,"properties":{"OBJECTID":243}}]}"# + "\n")
+        #expect(try Self.failure(["query", Self.cities, "--offset", "9223372036854775808"], status: 2).contains("--offset"))
+        #expect(try Self.failure(["query", Self.cities, "--limit", String(Int.min)], status: 2)
+            == "error: --limit must not be negative, not -9223372036854775808")
+    }
 }
