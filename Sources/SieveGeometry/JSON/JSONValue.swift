@@ -61,7 +61,7 @@ package struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
 /// A parsed JSON value, with the 1-based character position where it starts in the source text
 /// (0 for values built in code).
 ///
-/// Objects keep their members in source order, duplicates included (see ``JSONObject``).
+/// Objects keep their members in source order; the reader rejects repeated names (see ``JSONObject``).
 /// Equality compares values only, never positions.
 package enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     /// `null`.
