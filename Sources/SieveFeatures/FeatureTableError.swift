@@ -1,3 +1,5 @@
+import SieveGeometry
+
 /// The error thrown by SieveFeatures: reading a schema, building a ``FeatureTable`` or loading
 /// one from GeoJSON or Esri JSON.
 ///
@@ -95,7 +97,7 @@ public struct FeatureTableError: Error, Hashable, Sendable, CustomStringConverti
         } else if let objectID {
             text += " in the feature with object ID \(objectID)"
         }
-        if let fieldName { text += ", field \"\(fieldName)\"" }
+        if let fieldName { text += ", field \(JSONKey.quoted(fieldName))" }
         return text + ": " + message
     }
 

@@ -49,7 +49,7 @@ struct IdentifyCommand: ParsableCommand {
     @Flag(name: .customLong("return-geometry"), help: "Include each hit's geometry (Esri JSON).")
     var returnGeometry = false
 
-    @Option(name: .customLong("where"), help: "A where clause limiting the features that can be hit.")
+    @Option(name: .customLong("where"), parsing: .unconditional, help: "A where clause limiting the features that can be hit.")
     var whereClause: String = "1=1"
 
     func run() throws {
@@ -59,9 +59,9 @@ struct IdentifyCommand: ParsableCommand {
         guard tolerance.isFinite, tolerance >= 0, tolerance <= 100 else {
             throw CommandFailure("--tolerance must be 0…100 pixels, not \(tolerance)")
         }
-        guard wh[0] > 0, wh[1] > 0 else { throw CommandFailure("--size: width and height must be positive, not \(size)") }
+        guard wh[0] > 0, wh[1] > 0 else { throw CommandFailure("--size: width and height must be positive, not \(JSONKey.abbreviated(size))") }
         guard extent[0] < extent[2], extent[1] < extent[3] else {
-            throw CommandFailure("--map-extent: expected XMIN < XMAX and YMIN < YMAX, not \(mapExtent)")
+            throw CommandFailure("--map-extent: expected XMIN < XMAX and YMIN < YMAX, not \(JSONKey.abbreviated(mapExtent))")
         }
         guard maxResults >= 0 else { throw CommandFailure("--max-results must not be negative, not \(maxResults)") }
         let parameters = IdentifyParameters(
@@ -85,7 +85,7 @@ struct IdentifyCommand: ParsableCommand {
         let pieces = text.split(separator: ",", omittingEmptySubsequences: false)
         let values = pieces.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard pieces.count == count, values.count == count, values.allSatisfy(\.isFinite) else {
-            throw CommandFailure("\(argument): expected \(form) (\(count) numbers), not \"\(text)\"")
+            throw CommandFailure("\(argument): expected \(form) (\(count) numbers), not \(JSONKey.quoted(text))")
         }
         return values
     }

@@ -5,8 +5,9 @@ import GeoSieve
 /// `geosieve query SOURCE [--where SQL] …`: the ArcGIS REST `query` operation over a GeoJSON
 /// FeatureCollection or Esri JSON FeatureSet file, printing one JSON document.
 ///
-/// Exit status: 0 on success; 1 when SOURCE (or the `--schema` file) cannot be read (missing,
-/// a directory, no permission); 2 for everything else — bad arguments, a where clause that does
+/// Exit status: 0 on success; 1 when SOURCE, the `--schema` file or a `--geometry @FILE` cannot
+/// be read (missing, a directory, no permission, an I/O error); 2 for everything else (an
+/// argument file over 64 MiB included) — bad arguments, a where clause that does
 /// not parse or bind (the line is `error: where clause error at L:C: …`), unknown fields in
 /// `--out-fields`/`--order-by`, a file that reads but is not a valid FeatureCollection /
 /// FeatureSet (or fields JSON), a `--geometry` that does not parse or that GEOS rejects, a
@@ -56,19 +57,21 @@ struct QueryCommand: ParsableCommand {
     @Argument(help: "A GeoJSON FeatureCollection or Esri JSON FeatureSet file.")
     var source: String
 
-    @Option(name: .customLong("where"), help: "The SQL where clause (default 1=1: every feature).")
+    // Options whose value may start with "-" (a negative number, a file name) take the next
+    // argument whatever it looks like: `.unconditional`.
+    @Option(name: .customLong("where"), parsing: .unconditional, help: "The SQL where clause (default 1=1: every feature).")
     var whereClause: String = "1=1"
 
-    @Option(name: .customLong("object-ids"), help: "Comma-separated object IDs, ANDed with the where clause.")
+    @Option(name: .customLong("object-ids"), parsing: .unconditional, help: "Comma-separated object IDs, ANDed with the where clause.")
     var objectIDs: String?
 
-    @Option(name: .customLong("out-fields"), help: "'*' (default) or comma-separated field names.")
+    @Option(name: .customLong("out-fields"), parsing: .unconditional, help: "'*' (default) or comma-separated field names.")
     var outFields: String?
 
     @Flag(name: .customLong("no-geometry"), help: "Leave geometries out of the features.")
     var noGeometry = false
 
-    @Option(name: .customLong("order-by"), help: "Sort fields, e.g. 'pop_est DESC, name'.")
+    @Option(name: .customLong("order-by"), parsing: .unconditional, help: "Sort fields, e.g. 'pop_est DESC, name'.")
     var orderBy: String?
 
     @Option(parsing: .unconditional, help: "How many ordered features to skip.")
@@ -86,15 +89,15 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Feature output: geojson (default) or esrijson.")
     var format: Format = .geojson
 
-    @Option(help: "An Esri fields JSON file giving the fields to load the source with.")
+    @Option(parsing: .unconditional, help: "An Esri fields JSON file giving the fields to load the source with (at most 64 MiB).")
     var schema: String?
 
     @Option(
         parsing: .unconditional,
-        help: "Query geometry: WKT, GeoJSON, Esri JSON, 'xmin,ymin,xmax,ymax', 'x,y', or @FILE.")
+        help: "Query geometry: WKT, GeoJSON, Esri JSON, 'xmin,ymin,xmax,ymax', 'x,y', or @FILE (at most 64 MiB).")
     var geometry: String?
 
-    @Option(name: .customLong("in-sr"), help: "The WKID the --geometry is written in (default: the table's).")
+    @Option(name: .customLong("in-sr"), parsing: .unconditional, help: "The WKID the --geometry is written in (default: the table's).")
     var inSR: Int?
 
     @Option(
@@ -102,7 +105,7 @@ struct QueryCommand: ParsableCommand {
         help: "intersects (default), contains, within, touches, crosses, overlaps, equals, disjoint, envelope-intersects or relate.")
     var spatialRel: SpatialRelOption?
 
-    @Option(help: "The DE-9IM pattern for --spatial-rel relate, feature first, e.g. 'T*F**F***'.")
+    @Option(parsing: .unconditional, help: "The DE-9IM pattern for --spatial-rel relate, feature first, e.g. 'T*F**F***'.")
     var relation: String?
 
     func run() throws {
@@ -133,12 +136,14 @@ struct QueryCommand: ParsableCommand {
                 output = Array(
                     QueryResponseJSON.extent(count: count, extent: extent, spatialReference: table.spatialReference).utf8)
             case .features:
+                // Written in pieces as they are made: a large result never sits in memory whole.
                 let result = try table.queryFeatures(query)
-                output = []
+                let write = { (piece: [UInt8]) in FileHandle.standardOutput.write(Data(piece)) }
                 switch format {
-                case .geojson: result.writeGeoJSON(into: &output)
-                case .esrijson: result.writeEsriJSON(into: &output)
+                case .geojson: result.writeGeoJSON(chunkSize: 1 << 20, flush: write)
+                case .esrijson: result.writeEsriJSON(chunkSize: 1 << 20, flush: write)
                 }
+                output = []
             }
             output.append(UInt8(ascii: "\n"))
             FileHandle.standardOutput.write(Data(output))
@@ -195,7 +200,7 @@ struct QueryCommand: ParsableCommand {
         return try objectIDs.split(separator: ",", omittingEmptySubsequences: false).map { item in
             let text = item.trimmingCharacters(in: .whitespaces)
             guard let id = Int64(text) else {
-                throw CommandFailure("--object-ids: \"\(text)\" is not an integer object ID")
+                throw CommandFailure("--object-ids: \(JSONKey.quoted(text)) is not an integer object ID")
             }
             return id
         }
@@ -207,53 +212,27 @@ struct QueryCommand: ParsableCommand {
         let names = outFields.split(separator: ",", omittingEmptySubsequences: false).map {
             $0.trimmingCharacters(in: .whitespaces)
         }
-        if names.contains("") { throw CommandFailure("--out-fields: empty field name in \"\(outFields)\"") }
+        if names.contains("") { throw CommandFailure("--out-fields: empty field name in \(JSONKey.quoted(outFields))") }
         return names
     }
 
     /// The fields of a `--schema` file.
     private func loadFields(_ path: String) throws -> [Field] {
-        let data = try readFile(path)
+        let text = try InputFiles.argumentText(path, option: "--schema")
         do {
-            return try Field.fields(esriJSON: String(decoding: data, as: UTF8.self))
+            return try Field.fields(esriJSON: text)
         } catch {
             throw CommandFailure("--schema \(path): \(error)")
         }
     }
 
-    /// The table in `path`.
+    /// The table in `path` (read whole, whatever its size: a regular file, a pipe, …).
     static func loadTable(_ path: String, fields: [Field]?) throws -> FeatureTable {
-        try checkReadable(path)
+        let bytes = try InputFiles.contents(of: path, limit: nil, option: nil)
         do {
-            return try FeatureTable.load(contentsOf: URL(fileURLWithPath: path), schema: fields)
-        } catch where error.kind == .unreadableFile {
-            throw CommandFailure.unreadable("cannot read \(path): \(error.message)")
+            return try FeatureTable.load(json: bytes, schema: fields)
         } catch {
             throw CommandFailure("\(path): \(error)")
-        }
-    }
-
-    /// The bytes of the file at `path`.
-    /// - Throws: an unreadable-file failure (exit status 1) when it cannot be read.
-    private func readFile(_ path: String) throws -> Data {
-        try Self.checkReadable(path)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure.unreadable("cannot read \(path)")
-        }
-        return data
-    }
-
-    /// Throws an unreadable-file failure (exit status 1) when the file at `path` is missing, a
-    /// directory or not readable.
-    static func checkReadable(_ path: String) throws {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CommandFailure.unreadable("cannot read \(path): no such file")
-        }
-        guard !isDirectory.boolValue else { throw CommandFailure.unreadable("cannot read \(path): is a directory") }
-        guard manager.isReadableFile(atPath: path) else {
-            throw CommandFailure.unreadable("cannot read \(path): permission denied")
         }
     }
 }

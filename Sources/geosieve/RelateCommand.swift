@@ -11,16 +11,18 @@ struct RelateCommand: ParsableCommand {
         discussion: """
             Each name reads "a REL b": "within" is true when a lies within b. GEOM is WKT, a GeoJSON \
             geometry object, an Esri JSON geometry object, xmin,ymin,xmax,ymax (an envelope) or \
-            x,y (a point); @FILE reads the geometry from a file. \
+            x,y (a point); @FILE reads the geometry from a file of at most 64 MiB. Values may \
+            start with "-" (--a -73.98,40.75). \
             When both geometries carry spatial references that differ (Esri JSON), b is projected \
             into a's reference (4326 and 3857/102100 only).
             """
     )
 
-    @Option(name: .customLong("a"), help: "Geometry a (GEOM or @FILE).")
+    // `.unconditional`: a value may start with "-" (`--a -73.98,40.75`).
+    @Option(name: .customLong("a"), parsing: .unconditional, help: "Geometry a (GEOM or @FILE).")
     var a: String
 
-    @Option(name: .customLong("b"), help: "Geometry b (GEOM or @FILE).")
+    @Option(name: .customLong("b"), parsing: .unconditional, help: "Geometry b (GEOM or @FILE).")
     var b: String
 
     func run() throws {
@@ -66,15 +68,4 @@ struct RelateCommand: ParsableCommand {
             throw CommandFailure("\(argument): \(error)")
         }
     }
-}
-
-/// The geometry text of an argument: the argument itself, or with `@PATH` the contents of that
-/// file (for geometries too large for a command line).
-func geometryText(_ argument: String, argument name: String) throws -> String {
-    guard argument.hasPrefix("@") else { return argument }
-    let path = String(argument.dropFirst())
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw CommandFailure("\(name): cannot read the file \"\(path)\"")
-    }
-    return String(decoding: data, as: UTF8.self)
 }

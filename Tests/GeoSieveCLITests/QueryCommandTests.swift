@@ -186,7 +186,7 @@ struct QueryCommandTests {
         let directory = try Self.failure(["Tests/Fixtures", "--return", "count"], status: 1)
         #expect(directory == "error: cannot read Tests/Fixtures: is a directory")
         let schema = try Self.failure([Self.countries, "--schema", "no-such-fields.json"], status: 1)
-        #expect(schema == "error: cannot read no-such-fields.json: no such file")
+        #expect(schema == "error: --schema: cannot read no-such-fields.json: no such file")
     }
 
     @Test func unparsableFile() throws {

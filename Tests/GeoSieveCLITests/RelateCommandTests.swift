@@ -84,7 +84,6 @@ struct RelateCommandTests {
         (["relate", "--a", "3,0,1,2", "--b", "1,1"], "error: --a: invalid coordinates"),
         (["relate", "--a", "1,inf", "--b", "1,1"], "error: --a:"),
         (["relate", "--a", "", "--b", "1,1"], "error: --a:"),
-        (["relate", "--a", "@no/such/file.wkt", "--b", "1,1"], "error: --a: cannot read the file"),
         (["relate", "--a", "1,1"], "error: Missing expected argument '--b <b>'"),
         (["relate", "--a", "1,1", "--b", "1,1", "--c", "2"], "error: Unknown option '--c'"),
         (["relate", "--a", #"{"x":1,"y":1,"spatialReference":{"wkid":2263}}"#, "--b", #"{"x":1,"y":1,"spatialReference":{"wkid":4326}}"#], "error: --b: unsupported projection"),

@@ -91,7 +91,9 @@ struct SpatialCLITests {
         let bad = try Self.failure(["query", Self.countries, "--geometry", "POLYGON ((0 0, 1 1"])
         #expect(bad.contains("--geometry"))
         _ = try Self.failure(["query", Self.countries, "--geometry", "{\"type\":\"Polygon\"}"])
-        _ = try Self.failure(["query", Self.countries, "--geometry", "@/nonexistent/file.wkt"])
+        // A file that cannot be read exits with status 1, as SOURCE does.
+        let unreadable = try Self.failure(["query", Self.countries, "--geometry", "@/nonexistent/file.wkt"], status: 1)
+        #expect(unreadable == "error: --geometry: cannot read /nonexistent/file.wkt: no such file\n")
         _ = try Self.failure(["query", Self.countries, "--geometry", "1,2,3"])
         let pattern = try Self.failure(["query", Self.countries, "--geometry", "1,2", "--spatial-rel", "relate", "--relation", "T*F"])
         #expect(pattern.contains("T*F"))

@@ -29,10 +29,54 @@ struct JSONReaderTests {
         #expect(value["missing"] == nil)
     }
 
-    @Test func duplicateKeysLastWinsButAllKept() throws {
-        let value = try JSONReader.parse(#"{"k": 1, "k": 2}"#)
-        #expect(value["k"]?.numberValue?.int64 == 2)
-        #expect(value.objectValue?.count == 2)
+    @Test func duplicateKeysAreAnError() throws {
+        // The second occurrence is reported, at its opening quote.
+        #expect(throws: GeometryError(.invalidJSON, #"duplicate key "k" in an object (member names must be unique)"#, position: 10)) {
+            try JSONReader.parse(#"{"k": 1, "k": 2}"#)
+        }
+        // Nested objects each have their own names; the same name in sibling objects is fine.
+        let nested = try JSONReader.parse(#"{"a": {"a": 1, "b": {"a": 2}}, "b": [{"a": 3}, {"a": 4}]}"#)
+        #expect(nested["a"]?["b"]?["a"]?.numberValue?.int64 == 2)
+        #expect(throws: GeometryError(.invalidJSON, #"duplicate key "a" in an object (member names must be unique)"#, position: 25)) {
+            try JSONReader.parse(#"{"x": [{"a": 1, "b": 2, "a": 3}]}"#)
+        }
+        // An escaped name is compared after decoding: "\u0061" is "a".
+        #expect(throws: GeometryError.self) { try JSONReader.parse(#"{"a": 1, "\u0061": 2}"#) }
+        // Positions count characters: "é" before the repeated key is one character.
+        #expect(throws: GeometryError(.invalidJSON, #"duplicate key "é" in an object (member names must be unique)"#, position: 10)) {
+            try JSONReader.parse(#"{"é": 1, "é": 2}"#)
+        }
+    }
+
+    @Test func namesAreComparedByteForByte() throws {
+        // "é" precomposed (U+00E9) and decomposed (e + U+0301) are canonically equivalent, so
+        // Swift's == calls them equal; as JSON names they are different (RFC 8259 §8.3).
+        let value = try JSONReader.parse("{\"\u{E9}\": 1, \"e\u{301}\": 2, \"\u{212A}\": 3}")
+        #expect(value.objectValue?.count == 3)
+        #expect(value["\u{E9}"]?.numberValue?.int64 == 1)
+        #expect(value["e\u{301}"]?.numberValue?.int64 == 2)
+        // KELVIN SIGN is canonically equivalent to "K", but is not the name "K".
+        #expect(value["K"] == nil)
+        #expect(value["\u{212A}"]?.numberValue?.int64 == 3)
+    }
+
+    @Test func duplicateKeysInLargeObjects() throws {
+        // Beyond the linear scan (64 members) the names go through a hash set: the duplicate
+        // is still found, at the right member, and 20,000 distinct names are accepted.
+        let names = (0..<20_000).map { "\"k\($0)\": \($0)" }
+        let big = try JSONReader.parse("{" + names.joined(separator: ",") + "}")
+        #expect(big.objectValue?.count == 20_000)
+        #expect(big["k19999"]?.numberValue?.int64 == 19_999)
+        let text = "{" + names.joined(separator: ",") + #", "k777": 0}"#
+        let position = text.count - #""k777": 0}"#.count + 1
+        #expect(throws: GeometryError(.invalidJSON, #"duplicate key "k777" in an object (member names must be unique)"#, position: position)) {
+            try JSONReader.parse(text)
+        }
+        // A long repeated name is cut in the message.
+        let long = String(repeating: "x", count: 200)
+        #expect(throws: GeometryError(.invalidJSON, "duplicate key \"\(String(repeating: "x", count: 80))…\" in an object (member names must be unique)", position: 207)) {
+            try JSONReader.parse("{\"\(long)\":1,\"\(long)\":2}")
+        }
     }
 
     @Test func positionsCountCharactersNotBytes() throws {
@@ -156,6 +200,40 @@ struct JSONReaderTests {
         #expect(throws: GeometryError(.invalidJSON, message, position: position)) {
             try JSONReader.parse(input)
         }
+    }
+
+    /// Every proper prefix of a document whose value is an object or an array is an error (a
+    /// truncated file never reads as a smaller value), and so is anything but white space
+    /// after the value.
+    @Test func everyPrefixIsAnError() throws {
+        let document = #"{"s":"a\"b\u00e9\ud83d\ude00é😀","n":[-0,1.5e-3,12,-9223372036854775808,1E+2],"t":true,"f":false,"z":null,"o":{"a":[[],{}]}}"#
+        let bytes = Array(document.utf8)
+        #expect(try JSONReader.parse(bytes: bytes).objectValue?.count == 6)
+        let allowed: Set<String> = ["unexpected end of input", "unterminated string", "invalid UTF-8"]
+        for end in 0..<bytes.count {
+            do {
+                let value = try JSONReader.parse(bytes: bytes[..<end])
+                Issue.record("the prefix of \(end) bytes read as \(value)")
+            } catch {
+                #expect(allowed.contains(error.message), "prefix of \(end) bytes: \(error.message)")
+                #expect(error.kind == .invalidJSON)
+            }
+        }
+        // Cut before the final "}": the end of input, one past the last character.
+        let cut = document.dropLast()
+        #expect(throws: GeometryError(.invalidJSON, "unexpected end of input", position: cut.count + 1)) {
+            try JSONReader.parse(String(cut))
+        }
+        // Trailing content after a complete value.
+        for (suffix, found) in [("x", "'x'"), ("{}", "'{'"), ("\u{0}", "byte 0x00"), (" ,", "','"), ("\n}", "'}'")] {
+            #expect(throws: GeometryError.self, "suffix \(suffix)") { try JSONReader.parse(document + suffix) }
+            do {
+                _ = try JSONReader.parse(document + suffix)
+            } catch {
+                #expect(error.message == "unexpected \(found) after the JSON value")
+            }
+        }
+        #expect(try JSONReader.parse(document + " \n\t\r").objectValue?.count == 6)
     }
 
     @Test func depthLimit() throws {

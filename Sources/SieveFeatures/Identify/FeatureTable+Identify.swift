@@ -39,8 +39,7 @@ extension FeatureTable {
                 guard let geometry = geometry(row: row), !geometry.isEmpty else { continue }
                 let distance: Double
                 if case .point(let p) = geometry {
-                    let dx = p.x - x, dy = p.y - y
-                    distance = (dx * dx + dy * dy).squareRoot()
+                    distance = Self.distance(dx: p.x - x, dy: p.y - y)
                 } else {
                     do throws(GEOSError) {
                         let target: GEOSGeometry
@@ -75,6 +74,17 @@ extension FeatureTable {
                 geometry: parameters.returnGeometry ? geometry(row: hit.row) : nil)
         }
         return IdentifyResults(table: self, results: results)
+    }
+
+    /// The length of `(dx, dy)`: `√(dx² + dy²)`, rescaled when the squares overflow (or
+    /// underflow to zero), so that distances near the largest doubles are not infinite.
+    static func distance(dx: Double, dy: Double) -> Double {
+        let direct = (dx * dx + dy * dy).squareRoot()
+        guard direct.isInfinite || (direct == 0 && (dx != 0 || dy != 0)), dx.isFinite, dy.isFinite else { return direct }
+        let ax = Swift.abs(dx), ay = Swift.abs(dy)
+        let scale = Swift.max(ax, ay)
+        let (u, v) = (ax / scale, ay / scale)
+        return scale * (u * u + v * v).squareRoot()
     }
 
     /// The schema index of the field identify shows: ``Schema/displayFieldName`` when set, else

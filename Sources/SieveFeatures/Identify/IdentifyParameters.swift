@@ -61,7 +61,9 @@ public struct IdentifyParameters: Hashable, Sendable {
     /// The search radius in map units: `tolerance × mapExtent.width / width`.
     public var mapTolerance: Double { tolerance * (mapExtent.width / width) }
 
-    /// Checks every parameter.
+    /// Checks every parameter: finite coordinates, a tolerance of 0…100, a positive view size,
+    /// a map extent with area and a finite width, a finite search radius (``mapTolerance``;
+    /// a view a fraction of a pixel wide can make it overflow) and a non-negative `maxResults`.
     /// - Throws: ``FeatureTableError/Kind/invalidQuery`` saying which parameter is wrong.
     func validate() throws(FeatureTableError) {
         guard x.isFinite, y.isFinite else {
@@ -78,6 +80,16 @@ public struct IdentifyParameters: Hashable, Sendable {
         guard e.xmin.isFinite, e.ymin.isFinite, e.xmax.isFinite, e.ymax.isFinite, e.xmin < e.xmax, e.ymin < e.ymax else {
             throw FeatureTableError(
                 .invalidQuery, "the map extent must be finite with xmin < xmax and ymin < ymax, not \(e)")
+        }
+        guard (e.xmax - e.xmin).isFinite else {
+            throw FeatureTableError(
+                .invalidQuery, "the map extent's width (xmax − xmin) must be finite, not \(formatNumber(e.xmax - e.xmin))")
+        }
+        guard mapTolerance.isFinite else {
+            throw FeatureTableError(
+                .invalidQuery,
+                "the search radius (tolerance × map extent width / view width) must be finite, not "
+                    + "\(formatNumber(tolerance)) × \(formatNumber(e.width)) / \(formatNumber(width))")
         }
         guard maxResults >= 0 else {
             throw FeatureTableError(.invalidQuery, "maxResults must not be negative, not \(maxResults)")

@@ -32,7 +32,7 @@ enum EsriJSONLoader {
             guard let type = GeometryType(rawValue: name) else {
                 let known = GeometryType.allCases.map(\.rawValue).joined(separator: ", ")
                 throw FeatureTableError(
-                    .invalidEsriJSON, "unknown geometryType \"\(name)\" (expected one of \(known))",
+                    .invalidEsriJSON, "unknown geometryType \(JSONKey.quoted(name)) (expected one of \(known))",
                     position: root["geometryType"]?.position)
             }
             declaredType = type
@@ -51,6 +51,13 @@ enum EsriJSONLoader {
             guard feature.objectValue != nil else {
                 throw FeatureTableError(
                     .invalidEsriJSON, "a feature must be an object, not \(feature.kindDescription)",
+                    position: feature.position, featureIndex: index)
+            }
+            if feature["attributes"] == nil, feature["type"] != nil || feature["properties"] != nil {
+                throw FeatureTableError(
+                    .invalidEsriJSON,
+                    "the feature has GeoJSON members (\"type\", \"properties\"), not \"attributes\": "
+                        + "a GeoJSON FeatureCollection needs \"type\": \"FeatureCollection\" at its root",
                     position: feature.position, featureIndex: index)
             }
             switch feature["attributes"] {

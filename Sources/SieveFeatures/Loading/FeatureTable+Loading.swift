@@ -5,12 +5,19 @@ import SieveGeometry
 extension FeatureTable {
     /// Loads a GeoJSON FeatureCollection.
     ///
+    /// **Text.** The text must be exactly one JSON value (RFC 8259, strictly): truncated text,
+    /// anything but white space after the value, and an object with a repeated member name are
+    /// errors with the position. The root must be an object with `"type": "FeatureCollection"`
+    /// and a `features` array, each element an object with `"type": "Feature"`; a missing
+    /// `geometry` or `properties` member reads as `null`.
+    ///
     /// **Fields.** Without `schema`, each property becomes a field, in order of first
-    /// appearance, typed from the JSON text of its values across all features:
+    /// appearance (property names are told apart byte for byte), typed from the JSON text of
+    /// its values across all features:
     /// - integer literals only (no fraction, no exponent, fitting `Int64`) → Integer when all
     ///   fit 32 bits, else BigInteger;
-    /// - numbers with at least one written with a fraction or exponent (`889953.0`, `1e3`) →
-    ///   Double;
+    /// - numbers with at least one written with a fraction or exponent (`889953.0`, `1e3`) or
+    ///   an integer literal beyond the 64-bit range → Double;
     /// - booleans only → SmallInteger (0 and 1);
     /// - strings that are all ISO-8601 dates or date-times (`2024-03-01`,
     ///   `2024-03-01T12:30:00Z`) → Date (epoch milliseconds, UTC; `"1888"` and `"2005-06"`
@@ -19,17 +26,21 @@ extension FeatureTable {
     ///   booleans as `true`/`false`, arrays and objects as compact JSON); a property that is
     ///   always `null` is a String field.
     ///
-    /// A property missing from a feature is NULL there. With `schema` (e.g. read with
-    /// ``Field/fields(esriJSON:)-(String)``), properties are matched to fields by name ignoring
-    /// case, converted to each field's type (numbers and numeric strings to numbers, anything to
-    /// text, ISO-8601 strings or epoch milliseconds to dates), and properties without a field
-    /// are ignored.
+    /// A property missing from a feature is NULL there. A number beyond the range of doubles
+    /// (`1e400`) is an error in any field. A table holds at most ``Schema/maximumFieldCount``
+    /// fields: the property that would exceed it is an error naming its feature. With `schema`
+    /// (e.g. read with ``Field/fields(esriJSON:)-(String)``), properties are matched to fields
+    /// by name ignoring case (two properties of one feature matching the same field are an
+    /// error), converted to each field's type (numbers and numeric strings to numbers,
+    /// anything to text, ISO-8601 strings or epoch milliseconds to dates), and properties
+    /// without a field are ignored.
     ///
     /// **Object IDs.** A property named `OBJECTID` (any case) holding an integer in every
     /// feature is the object-ID field (with `schema`: the field of type OID, else an integer
     /// field named `OBJECTID`). Otherwise an `OBJECTID` field is added first (named
     /// `OBJECTID_1` if a property already has that name) and its values are the features'
-    /// `id` members when every feature has an integer one, else the 1-based positions.
+    /// `id` members when every feature has an integer one, else the 1-based positions. Object
+    /// IDs are any 64-bit integers (zero and negative ones included) and must be unique.
     ///
     /// **Geometry.** Features with a `null` geometry are kept. All other geometries must be of
     /// one type; `Point` and `MultiPoint` may mix (the table is a multipoint table and points
@@ -45,6 +56,7 @@ extension FeatureTable {
     ///   ``FeatureTableError/Kind/duplicateObjectID``,
     ///   ``FeatureTableError/Kind/conversionFailed`` (a value that does not fit its field of
     ///   `schema`), ``FeatureTableError/Kind/invalidSchema``,
+    ///   ``FeatureTableError/Kind/tooManyFields``,
     ///   ``FeatureTableError/Kind/unsupportedSpatialReference``; each names the feature (its
     ///   index in `features` and object ID) and the field when known.
     public static func load(geoJSON text: String, schema: [Field]? = nil) throws(FeatureTableError) -> FeatureTable {
@@ -68,9 +80,12 @@ extension FeatureTable {
         try EsriJSONLoader.load(try parse(text), fields: schema)
     }
 
-    /// Loads a file holding a GeoJSON FeatureCollection (a root object with
-    /// `"type": "FeatureCollection"`) or else an Esri JSON FeatureSet, telling them apart by
-    /// content (see ``load(geoJSON:schema:)`` and ``load(esriJSON:schema:)``).
+    /// Loads a file holding a GeoJSON FeatureCollection (a root object with a `type` member,
+    /// which must be `"FeatureCollection"`) or else an Esri JSON FeatureSet, telling them apart
+    /// by content (see ``load(geoJSON:schema:)`` and ``load(esriJSON:schema:)``).
+    ///
+    /// The file is read whole; its size is not limited here (a command line reading arguments
+    /// from files should bound those itself).
     ///
     /// - Throws: ``FeatureTableError/Kind/unreadableFile`` when the file cannot be read, else
     ///   as the two loaders do.
@@ -81,13 +96,25 @@ extension FeatureTable {
         } catch {
             throw FeatureTableError(.unreadableFile, "cannot read \(url.path): \(error.localizedDescription)")
         }
+        return try load(json: data, schema: schema)
+    }
+
+    /// Loads UTF-8 JSON bytes holding a GeoJSON FeatureCollection or else an Esri JSON
+    /// FeatureSet, telling them apart by content as ``load(contentsOf:schema:)`` does.
+    ///
+    /// - Throws: As ``load(geoJSON:schema:)`` and ``load(esriJSON:schema:)`` do;
+    ///   ``FeatureTableError/Kind/invalidJSON`` also for bytes that are not UTF-8.
+    public static func load<Bytes: Collection<UInt8>>(json bytes: Bytes, schema: [Field]? = nil) throws(FeatureTableError)
+        -> FeatureTable
+    {
         let root: JSONValue
         do throws(GeometryError) {
-            root = try JSONReader.parse(bytes: data)
+            root = try JSONReader.parse(bytes: bytes)
         } catch {
             throw FeatureTableError(.invalidJSON, error.message, position: error.position)
         }
-        if root["type"]?.stringValue == "FeatureCollection" {
+        // GeoJSON objects have a "type" member, Esri JSON FeatureSets none.
+        if root["type"] != nil {
             return try GeoJSONLoader.load(root, fields: schema)
         }
         return try EsriJSONLoader.load(root, fields: schema)

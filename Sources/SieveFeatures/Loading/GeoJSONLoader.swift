@@ -10,8 +10,15 @@ enum GeoJSONLoader {
                 position: root.position)
         }
         guard let type = root["type"], type.stringValue == "FeatureCollection" else {
-            throw FeatureTableError(
-                .invalidGeoJSON, "expected \"type\": \"FeatureCollection\"", position: root["type"]?.position ?? root.position)
+            var message = "expected \"type\": \"FeatureCollection\""
+            switch root["type"] {
+            case nil: message += ", found no \"type\" member"
+            case .string("Feature", _)?:
+                message += ", found a single Feature (wrap it: {\"type\":\"FeatureCollection\",\"features\":[…]})"
+            case .string(let name, _)?: message += ", found \(JSONKey.quoted(name))"
+            case let other?: message += ", found \(other.kindDescription)"
+            }
+            throw FeatureTableError(.invalidGeoJSON, message, position: root["type"]?.position ?? root.position)
         }
         guard let featuresValue = root["features"] else {
             throw FeatureTableError(.invalidGeoJSON, "the FeatureCollection has no \"features\" array", position: root.position)
@@ -36,7 +43,12 @@ enum GeoJSONLoader {
                     .invalidGeoJSON, "a feature must be an object, not \(feature.kindDescription)",
                     position: feature.position, featureIndex: index)
             }
-            if let type = feature["type"], type.stringValue != "Feature" {
+            guard let type = feature["type"] else {
+                throw FeatureTableError(
+                    .invalidGeoJSON, "the feature has no \"type\": \"Feature\" member", position: feature.position,
+                    featureIndex: index)
+            }
+            guard type.stringValue == "Feature" else {
                 throw FeatureTableError(
                     .invalidGeoJSON, "expected \"type\": \"Feature\"", position: type.position, featureIndex: index)
             }
@@ -96,14 +108,14 @@ enum GeoJSONLoader {
             guard let name = properties?["name"]?.stringValue else { break }
             if let wkid = wkid(crsName: name) { return SpatialReference(wkid: wkid) }
             throw FeatureTableError(
-                .unsupportedSpatialReference, "the crs name \"\(name)\" names no EPSG code", position: value.position)
+                .unsupportedSpatialReference, "the crs name \(JSONKey.quoted(name)) names no EPSG code", position: value.position)
         case "EPSG", "epsg":
             if let code = properties?["code"]?.numberValue?.exactInt, code > 0 { return SpatialReference(wkid: code) }
         default:
             break
         }
         throw FeatureTableError(
-            .unsupportedSpatialReference, "cannot read the crs member \(JSONWriter.string(value))",
+            .unsupportedSpatialReference, "cannot read the crs member \(JSONKey.abbreviated(JSONWriter.string(value)))",
             position: value.position)
     }
 

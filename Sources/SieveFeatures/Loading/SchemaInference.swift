@@ -69,36 +69,47 @@ struct PropertyStatistics {
     }
 }
 
-/// Infers fields from attribute objects: one field per distinct key, in order of first
-/// appearance.
+/// Infers fields from attribute objects: one field per distinct key (keys compared byte for
+/// byte), in order of first appearance.
 struct SchemaInference {
     /// The keys, in order of first appearance.
     private(set) var keys: [String] = []
     /// Per key, what its values looked like.
     private(set) var statistics: [PropertyStatistics] = []
-    private var slotByKey: [String: Int] = [:]
+    private var slotByKey: [JSONKey: Int] = [:]
 
     /// Runs the inference over every object.
-    init(_ objects: [JSONObject?]) {
+    /// - Throws: ``FeatureTableError/Kind/tooManyFields`` naming the feature and the property
+    ///   at which the distinct keys exceed `maximumKeys`, before anything per row is allocated.
+    init(_ objects: [JSONObject?], maximumKeys: Int) throws(FeatureTableError) {
         var cache = KeySlotCache()
-        for object in objects {
+        for (index, object) in objects.enumerated() {
             guard let object else { continue }
             for (position, member) in object.members.enumerated() {
-                let slot = cache.slot(for: member.key, at: position) { key in slotAdding(key) }
+                let slot = try cache.slot(for: member.key, at: position) { (key) throws(FeatureTableError) -> Int in
+                    if let slot = slotByKey[JSONKey(key)] { return slot }
+                    guard keys.count < maximumKeys else {
+                        throw FeatureTableError(
+                            .tooManyFields,
+                            "the property \(JSONKey.quoted(key)) would be distinct property number \(keys.count + 1); "
+                                + "a table holds at most \(Schema.maximumFieldCount) fields",
+                            position: member.value.position, featureIndex: index)
+                    }
+                    return slotAdding(key)
+                }
                 statistics[slot].observe(member.value)
             }
         }
     }
 
     private mutating func slotAdding(_ key: String) -> Int {
-        if let slot = slotByKey[key] { return slot }
         let slot = keys.count
         keys.append(key)
         statistics.append(PropertyStatistics())
-        slotByKey[key] = slot
+        slotByKey[JSONKey(key)] = slot
         return slot
     }
 
-    /// The slot of a key, or `nil`.
-    func slot(of key: String) -> Int? { slotByKey[key] }
+    /// The slot of a key (byte for byte), or `nil`.
+    func slot(of key: String) -> Int? { slotByKey[JSONKey(key)] }
 }

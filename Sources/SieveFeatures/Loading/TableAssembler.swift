@@ -21,7 +21,7 @@ struct TableAssembler {
     static let synthesizedObjectIDName = "OBJECTID"
 
     /// Where the object IDs come from.
-    private enum ObjectIDSource {
+    private enum ObjectIDSource: Equatable {
         /// The attribute mapped to the object-ID field.
         case attribute
         /// The GeoJSON feature `id`.
@@ -37,6 +37,8 @@ struct TableAssembler {
         var objectIdIndex: Int
         var source: ObjectIDSource
         var resolve: (String) -> Int
+        /// How many non-null values each field will receive, when known (from the inference).
+        var valueCounts: [Int]? = nil
     }
 
     /// Builds the table; `decodeGeometries` is given the object IDs (for its error messages)
@@ -48,16 +50,33 @@ struct TableAssembler {
         let count = attributes.count
         let resolved = try resolveFields()
         let (objectIDs, rowByObjectID) = try objectIDs(resolved)
-        var builders = resolved.fields.map { ColumnBuilder(field: $0, count: count) }
+        var builders = resolved.fields.indices.map { i in
+            ColumnBuilder(
+                field: resolved.fields[i], count: count,
+                expectedValues: i == resolved.objectIdIndex ? count : resolved.valueCounts?[i])
+        }
         for row in 0..<count {
             builders[resolved.objectIdIndex].setInteger(objectIDs[row], row: row)
         }
         var cache = KeySlotCache()
+        // The last row each field was set in, to find two members of one object that land in
+        // the same field (with explicit fields, names match ignoring case).
+        var lastRowSet = [Int](repeating: -1, count: resolved.fields.count)
         for (row, object) in attributes.enumerated() {
             guard let object else { continue }
             for (position, member) in object.members.enumerated() {
                 let slot = cache.slot(for: member.key, at: position, resolve: resolved.resolve)
-                guard slot >= 0, slot != resolved.objectIdIndex else { continue }
+                guard slot >= 0 else { continue }
+                guard lastRowSet[slot] != row else {
+                    throw FeatureTableError(
+                        .conversionFailed,
+                        "the member \(JSONKey.quoted(member.key)) names a field another member of the feature "
+                            + "already names (field names match ignoring case)",
+                        position: member.value.position, featureIndex: row, objectID: objectIDs[row],
+                        fieldName: resolved.fields[slot].name)
+                }
+                lastRowSet[slot] = row
+                guard slot != resolved.objectIdIndex else { continue }
                 do throws(ConversionFailure) {
                     try builders[slot].set(member.value, row: row)
                 } catch {
@@ -74,7 +93,13 @@ struct TableAssembler {
                     objectID: objectIDs[row], fieldName: builder.field.name)
             }
         }
-        let columns = builders.map { $0.finish() }
+        // Lay the columns out one at a time, releasing each builder as its column is made.
+        var columns: [Column] = []
+        columns.reserveCapacity(builders.count)
+        for i in builders.indices {
+            columns.append(builders[i].finish())
+            builders[i] = ColumnBuilder(field: builders[i].field, count: 0)
+        }
         let (geometryType, geometries) = try decodeGeometries(objectIDs)
         let schema = try Schema(
             fields: resolved.fields, objectIdFieldName: resolved.fields[resolved.objectIdIndex].name,
@@ -87,15 +112,28 @@ struct TableAssembler {
     // MARK: - Fields
 
     private func resolveFields() throws(FeatureTableError) -> ResolvedFields {
-        if let explicitFields { return try resolveExplicit(explicitFields) }
-        return resolveInferred()
+        let resolved: ResolvedFields
+        if let explicitFields {
+            resolved = try resolveExplicit(explicitFields)
+        } else {
+            resolved = try resolveInferred()
+        }
+        let limit = Schema.maximumFieldCount
+        if resolved.fields.count > limit {
+            let added = resolved.source == .attribute || explicitFields?.count == resolved.fields.count
+                ? "" : " (with the \(resolved.fields[resolved.objectIdIndex].name) field added for the object IDs)"
+            throw FeatureTableError(
+                .tooManyFields,
+                "the table would have \(resolved.fields.count) fields\(added); a table holds at most \(limit)")
+        }
+        return resolved
     }
 
     /// Fields from the inference; the object-ID field is the one the file names or one named
     /// `OBJECTID` (any case), when it holds an integer in every feature; else one is
     /// synthesized first.
-    private func resolveInferred() -> ResolvedFields {
-        let inference = SchemaInference(attributes)
+    private func resolveInferred() throws(FeatureTableError) -> ResolvedFields {
+        let inference = try SchemaInference(attributes, maximumKeys: Schema.maximumFieldCount)
         var fields: [Field] = []
         var used = Set<String>()
         for (i, key) in inference.keys.enumerated() {
@@ -110,13 +148,14 @@ struct TableAssembler {
             fields[slot] = Field(name: fields[slot].name, type: .oid)
             return ResolvedFields(
                 fields: fields, objectIdIndex: slot, source: .attribute,
-                resolve: { inference.slot(of: $0) ?? -1 })
+                resolve: { inference.slot(of: $0) ?? -1 }, valueCounts: inference.statistics.map(\.values))
         }
         let oidName = Self.uniqueName(Self.synthesizedObjectIDName, used: &used)
         fields.insert(Field(name: oidName, type: .oid), at: 0)
         return ResolvedFields(
             fields: fields, objectIdIndex: 0, source: featureIDs == nil ? .position : .featureID,
-            resolve: { inference.slot(of: $0).map { $0 + 1 } ?? -1 })
+            resolve: { inference.slot(of: $0).map { $0 + 1 } ?? -1 },
+            valueCounts: [count] + inference.statistics.map(\.values))
     }
 
     /// The explicit fields; the object-ID field is the one the file names, else the field of

@@ -13,9 +13,9 @@ enum ValueConversion {
     static func describe(_ value: JSONValue) -> String {
         switch value {
         case .string(let string, _):
-            let shown = string.count > 40 ? String(string.prefix(40)) + "…" : string
-            return "the string \"\(shown)\""
-        case .number(let number, _): return "the number \(number)"
+            return "the string \(JSONKey.quoted(string))"
+        case .number(let number, _):
+            return number.double.isFinite ? "the number \(number)" : "a number beyond the range of doubles (±1.8e308)"
         case .bool(let bool, _): return "the boolean \(bool)"
         default: return value.kindDescription
         }
@@ -27,15 +27,7 @@ enum ValueConversion {
         let result: Int64?
         switch value {
         case .number(let number, _):
-            if let int64 = number.int64 {
-                result = int64
-            } else if number.double.isFinite, number.double == number.double.rounded(),
-                abs(number.double) < 9.223_372_036_854_775_807e18
-            {
-                result = Int64(number.double)
-            } else {
-                result = nil
-            }
+            result = number.int64 ?? exactInt64(number.double)
         case .bool(let bool, _): result = bool ? 1 : 0
         case .string(let string, _): result = Int64(string)
         default: result = nil
@@ -67,15 +59,50 @@ enum ValueConversion {
     }
 
     /// A non-null value as text: strings as they are, numbers as their JSON text (integer
-    /// literals exactly, other numbers in the shortest form that reads back to the same double),
-    /// booleans as `true`/`false`, arrays and objects as compact JSON.
-    static func text(_ value: JSONValue) -> String {
+    /// literals that fit 64 bits exactly, other numbers in the shortest form that reads back to
+    /// the same double), booleans as `true`/`false`, arrays and objects as compact JSON.
+    /// - Throws: for a number beyond the range of doubles (`1e400`), which has no text that
+    ///   reads back to it (the JSON writer would turn it into `null`).
+    static func text(_ value: JSONValue) throws(ConversionFailure) -> String {
         switch value {
-        case .string(let string, _): string
-        case .number(let number, _): number.description
-        case .bool(let bool, _): bool ? "true" : "false"
-        default: JSONWriter.string(value)
+        case .string(let string, _): return string
+        case .number(let number, _):
+            guard number.double.isFinite else { throw outOfRange(value) }
+            return number.description
+        case .bool(let bool, _): return bool ? "true" : "false"
+        default:
+            if let number = firstNonFiniteNumber(in: value) { throw outOfRange(number) }
+            return JSONWriter.string(value)
         }
+    }
+
+    /// The failure for a number beyond the range of doubles.
+    private static func outOfRange(_ value: JSONValue) -> ConversionFailure {
+        ConversionFailure(message: "\(describe(value)) cannot be stored (numbers must be finite doubles)")
+    }
+
+    /// The first number beyond the range of doubles inside an array or object, if any.
+    private static func firstNonFiniteNumber(in value: JSONValue) -> JSONValue? {
+        // Iterative, so that nesting (bounded by the reader) never recurses here.
+        var stack = [value]
+        while let next = stack.popLast() {
+            switch next {
+            case .number(let number, _) where !number.double.isFinite: return next
+            case .array(let elements, _): stack.append(contentsOf: elements.reversed())
+            case .object(let object, _): stack.append(contentsOf: object.members.reversed().map(\.value))
+            default: break
+            }
+        }
+        return nil
+    }
+
+    /// `value` as an `Int64` when it is a whole number in `-2⁶³ ..< 2⁶³` (so the conversion is
+    /// exact and cannot trap), else `nil`.
+    static func exactInt64(_ value: Double) -> Int64? {
+        guard value.isFinite, value == value.rounded(), value >= -9_223_372_036_854_775_808.0,
+            value < 9_223_372_036_854_775_808.0
+        else { return nil }
+        return Int64(value)
     }
 
     /// A non-null value as epoch milliseconds: a whole number (already epoch ms, as Esri JSON
@@ -83,12 +110,7 @@ enum ValueConversion {
     static func date(_ value: JSONValue) throws(ConversionFailure) -> Int64 {
         switch value {
         case .number(let number, _):
-            if let int64 = number.int64 { return int64 }
-            if number.double.isFinite, number.double == number.double.rounded(),
-                abs(number.double) < 9.223_372_036_854_775_807e18
-            {
-                return Int64(number.double)
-            }
+            if let milliseconds = number.int64 ?? exactInt64(number.double) { return milliseconds }
         case .string(let string, _):
             if let milliseconds = CivilTime.parse(string, syntax: .iso8601) { return milliseconds }
         default:
@@ -103,7 +125,7 @@ enum ValueConversion {
         switch type.columnType {
         case .integer: return .integer(try integer(value, type: type))
         case .double: return .double(try double(value, type: type))
-        case .string: return .string(text(value))
+        case .string: return .string(try text(value))
         case .date: return .date(try date(value))
         }
     }

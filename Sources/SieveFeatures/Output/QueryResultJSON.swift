@@ -29,6 +29,32 @@ extension FeatureQueryResult {
 
     /// Appends ``geoJSON`` to `bytes` as UTF-8.
     public func writeGeoJSON(into bytes: inout [UInt8]) {
+        writeGeoJSON(into: &bytes, chunkSize: .max) { (_: [UInt8]) -> Void in }
+    }
+
+    /// Writes ``geoJSON`` as UTF-8 in pieces: `flush` is given the next piece whenever at least
+    /// `chunkSize` bytes have accumulated (after a whole feature), and the rest at the end. The
+    /// pieces joined are ``geoJSON``; memory stays about one piece, however many features the
+    /// result holds.
+    ///
+    /// ```swift
+    /// try result.writeGeoJSON(chunkSize: 1 << 20) { piece in
+    ///     try handle.write(contentsOf: piece)
+    /// }
+    /// ```
+    public func writeGeoJSON<Failure: Error>(
+        chunkSize: Int, flush: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Swift.min(Swift.max(chunkSize, 0), 1 << 24) + 4096)
+        try writeGeoJSON(into: &bytes, chunkSize: chunkSize, flush: flush)
+        try flush(bytes)
+    }
+
+    /// ``geoJSON`` appended to `bytes`, handed to `flush` whenever it reaches `chunkSize` bytes.
+    private func writeGeoJSON<Failure: Error>(
+        into bytes: inout [UInt8], chunkSize: Int, flush: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
         let cells = fieldIndices.map { CellWriter(table.columns[$0], name: table.schema.fields[$0].name, datesAsText: true) }
         bytes.append(contentsOf: #"{"type":"FeatureCollection","#.utf8)
         let reference = table.spatialReference
@@ -55,6 +81,10 @@ extension FeatureQueryResult {
                 cell.write(row: row, into: &bytes)
             }
             bytes.append(contentsOf: "}}".utf8)
+            if bytes.count >= chunkSize {
+                try flush(bytes)
+                bytes.removeAll(keepingCapacity: true)
+            }
         }
         bytes.append(UInt8(ascii: "]"))
         if exceededTransferLimit {
@@ -89,6 +119,24 @@ extension FeatureQueryResult {
 
     /// Appends ``esriJSON`` to `bytes` as UTF-8.
     public func writeEsriJSON(into bytes: inout [UInt8]) {
+        writeEsriJSON(into: &bytes, chunkSize: .max) { (_: [UInt8]) -> Void in }
+    }
+
+    /// Writes ``esriJSON`` as UTF-8 in pieces, as
+    /// ``writeGeoJSON(chunkSize:flush:)`` writes GeoJSON.
+    public func writeEsriJSON<Failure: Error>(
+        chunkSize: Int, flush: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Swift.min(Swift.max(chunkSize, 0), 1 << 24) + 4096)
+        try writeEsriJSON(into: &bytes, chunkSize: chunkSize, flush: flush)
+        try flush(bytes)
+    }
+
+    /// ``esriJSON`` appended to `bytes`, handed to `flush` whenever it reaches `chunkSize` bytes.
+    private func writeEsriJSON<Failure: Error>(
+        into bytes: inout [UInt8], chunkSize: Int, flush: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
         let schema = table.schema
         let cells = fieldIndices.map { CellWriter(table.columns[$0], name: schema.fields[$0].name, datesAsText: false) }
         bytes.append(contentsOf: #"{"objectIdFieldName":"#.utf8)
@@ -123,6 +171,10 @@ extension FeatureQueryResult {
                 JSONWriter.write(value, into: &bytes)
             }
             bytes.append(UInt8(ascii: "}"))
+            if bytes.count >= chunkSize {
+                try flush(bytes)
+                bytes.removeAll(keepingCapacity: true)
+            }
         }
         bytes.append(UInt8(ascii: "]"))
         if exceededTransferLimit {

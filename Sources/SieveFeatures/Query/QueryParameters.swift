@@ -119,7 +119,7 @@ public struct SortField: Hashable, Sendable, CustomStringConvertible {
         for (i, item) in splitItems(text).enumerated() {
             var rest = Substring(item.trimmingWhitespace())
             guard !rest.isEmpty else {
-                throw FeatureTableError(.invalidQuery, "orderByFields item \(i + 1) is empty in \"\(text)\"")
+                throw FeatureTableError(.invalidQuery, "orderByFields item \(i + 1) is empty in \(JSONKey.quoted(text))")
             }
             let name: String
             if rest.first == "\"" {
@@ -141,10 +141,10 @@ public struct SortField: Hashable, Sendable, CustomStringConvertible {
                     }
                 }
                 guard closed else {
-                    throw FeatureTableError(.invalidQuery, "unterminated quoted field name in orderByFields \"\(text)\"")
+                    throw FeatureTableError(.invalidQuery, "unterminated quoted field name in orderByFields \(JSONKey.quoted(text))")
                 }
                 guard !collected.isEmpty else {
-                    throw FeatureTableError(.invalidQuery, "empty field name in orderByFields \"\(text)\"")
+                    throw FeatureTableError(.invalidQuery, "empty field name in orderByFields \(JSONKey.quoted(text))")
                 }
                 name = collected
             } else {
@@ -160,12 +160,12 @@ public struct SortField: Hashable, Sendable, CustomStringConvertible {
                 case "DESC": ascending = false
                 default:
                     throw FeatureTableError(
-                        .invalidQuery, "expected ASC or DESC after \"\(name)\" in orderByFields, not \"\(word)\"")
+                        .invalidQuery, "expected ASC or DESC after \(JSONKey.quoted(name)) in orderByFields, not \(JSONKey.quoted(String(word)))")
                 }
             }
             guard words.count <= 1 else {
                 throw FeatureTableError(
-                    .invalidQuery, "unexpected \"\(words[1])\" after \"\(name) \(words[0])\" in orderByFields")
+                    .invalidQuery, "unexpected \(JSONKey.quoted(String(words[1]))) after \(JSONKey.quoted(name + " " + words[0])) in orderByFields")
             }
             var field = SortField(name, ascending: ascending)
             if let schema {

@@ -1,4 +1,5 @@
 import SieveColumns
+import SieveGeometry
 import SieveSQL
 
 /// The parts of running a query that do not depend on what it returns: resolving field names,
@@ -12,7 +13,7 @@ enum QueryPlan {
     ) {
         guard let index = schema.index(ofField: name) else {
             let hint = WhereClauseError.didYouMean(name, among: schema.fieldNames)
-            throw FeatureTableError(.invalidQuery, "unknown field \(WhereClauseError.quoted(name)) in \(parameter)\(hint)")
+            throw FeatureTableError(.invalidQuery, "unknown field \(JSONKey.quoted(name)) in \(parameter)\(hint)")
         }
         return (index, schema.fields[index].name)
     }

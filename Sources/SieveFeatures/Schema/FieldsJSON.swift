@@ -64,7 +64,7 @@ extension Field {
         }
         guard let type = FieldType(esriName: typeName) else {
             let known = FieldType.allCases.map(\.rawValue).joined(separator: ", ")
-            throw fail("unknown field type \"\(typeName)\" (expected one of \(known))", typeValue, field: name)
+            throw fail("unknown field type \(JSONKey.quoted(typeName)) (expected one of \(known))", typeValue, field: name)
         }
         func string(_ key: String) throws(FeatureTableError) -> String? {
             guard let member = value[key], !member.isNull else { return nil }

@@ -24,16 +24,30 @@ public struct Schema: Hashable, Sendable {
     /// Lower-cased name → index.
     private let indexByName: [String: Int]
 
+    /// The most fields a schema, and so a table, may have: 1,999.
+    ///
+    /// With its geometry column, such a table has 2,000 columns, the most SQLite allows a table
+    /// by default (`SQLITE_MAX_COLUMN`) and so the most a GeoPackage layer can portably have
+    /// (the object-ID field becomes its `fid` column): whatever loads can be written to one.
+    /// The limit also bounds what a file with a different property in every feature can make
+    /// the loader allocate (each field is a column of one slot per row).
+    public static let maximumFieldCount = 1_999
+
     /// Creates a schema.
     ///
     /// - Throws: ``FeatureTableError/Kind/invalidSchema`` when a field name is empty or repeated
     ///   (ignoring case), the object-ID field is missing or not an integer field, or the
-    ///   global-ID or display field does not exist.
+    ///   global-ID or display field does not exist; ``FeatureTableError/Kind/tooManyFields``
+    ///   for more than ``maximumFieldCount`` fields.
     public init(
         fields: [Field], objectIdFieldName: String, globalIdFieldName: String? = nil,
         displayFieldName: String? = nil, geometryType: GeometryType? = nil,
         spatialReference: SpatialReference = .wgs84
     ) throws(FeatureTableError) {
+        guard fields.count <= Self.maximumFieldCount else {
+            throw FeatureTableError(
+                .tooManyFields, "\(fields.count) fields; a table holds at most \(Self.maximumFieldCount)")
+        }
         var indexByName: [String: Int] = [:]
         indexByName.reserveCapacity(fields.count)
         for (i, field) in fields.enumerated() {
@@ -44,14 +58,14 @@ public struct Schema: Hashable, Sendable {
             if let previous = indexByName[key] {
                 throw FeatureTableError(
                     .invalidSchema,
-                    "field name \"\(field.name)\" repeats \"\(fields[previous].name)\" (names are compared ignoring case)",
+                    "field name \(JSONKey.quoted(field.name)) repeats \(JSONKey.quoted(fields[previous].name)) (names are compared ignoring case)",
                     fieldName: field.name)
             }
             indexByName[key] = i
         }
         guard let oidIndex = indexByName[objectIdFieldName.lowercased()] else {
             throw FeatureTableError(
-                .invalidSchema, "the object-ID field \"\(objectIdFieldName)\" is not among the fields",
+                .invalidSchema, "the object-ID field \(JSONKey.quoted(objectIdFieldName)) is not among the fields",
                 fieldName: objectIdFieldName)
         }
         guard fields[oidIndex].columnType == .integer else {
@@ -64,7 +78,7 @@ public struct Schema: Hashable, Sendable {
         if let globalIdFieldName, !globalIdFieldName.isEmpty {
             guard let index = indexByName[globalIdFieldName.lowercased()] else {
                 throw FeatureTableError(
-                    .invalidSchema, "the global-ID field \"\(globalIdFieldName)\" is not among the fields",
+                    .invalidSchema, "the global-ID field \(JSONKey.quoted(globalIdFieldName)) is not among the fields",
                     fieldName: globalIdFieldName)
             }
             resolvedGlobalID = fields[index].name
@@ -73,7 +87,7 @@ public struct Schema: Hashable, Sendable {
         if let displayFieldName, !displayFieldName.isEmpty {
             guard let index = indexByName[displayFieldName.lowercased()] else {
                 throw FeatureTableError(
-                    .invalidSchema, "the display field \"\(displayFieldName)\" is not among the fields",
+                    .invalidSchema, "the display field \(JSONKey.quoted(displayFieldName)) is not among the fields",
                     fieldName: displayFieldName)
             }
             resolvedDisplay = fields[index].name
@@ -107,4 +121,16 @@ public struct Schema: Hashable, Sendable {
     public func field(named name: String) -> Field? {
         index(ofField: name).map { fields[$0] }
     }
+}
+
+extension FeatureTableError.Kind {
+    /// More fields than a table may have (``Schema/maximumFieldCount``): a schema with too many,
+    /// or a file whose features carry more distinct properties (the error names the feature
+    /// and the property that went over the limit).
+    public static let tooManyFields = FeatureTableError.Kind(rawValue: "too many fields")
+}
+
+extension FeatureTableError {
+    /// See ``Kind/tooManyFields``.
+    public static var tooManyFields: Kind { .tooManyFields }
 }

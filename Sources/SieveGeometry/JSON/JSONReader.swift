@@ -10,6 +10,9 @@
 /// - Containers nest at most ``maximumDepth`` deep; deeper input is an error, never a stack
 ///   overflow.
 /// - Nothing but white space may follow the value.
+/// - Member names are unique within an object, compared byte for byte (RFC 8259 §8.3; I-JSON,
+///   RFC 7493 §2.3): a repeated name is an error at the second occurrence, not a silent choice
+///   of one value over the other.
 ///
 /// Errors are ``GeometryError/Kind/invalidJSON`` with the 1-based character position (counted
 /// in Unicode scalars) of the offending character, or one past the end for truncated input.
@@ -60,6 +63,9 @@ package struct JSONReader {
     private var depth = 0
     /// Scratch space for strings with escapes.
     private var scratch: [UInt8] = []
+    /// The fingerprints of the member names of the objects being read, outermost first (see
+    /// `isNewKey`).
+    private var keyFingerprints: [UInt64] = []
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -167,12 +173,29 @@ package struct JSONReader {
     private mutating func parseObject() throws(GeometryError) -> JSONValue {
         let start = position(index)
         var object = JSONObject()
+        let base = keyFingerprints.count
+        var largeObject: Set<UInt64>?
+        defer { keyFingerprints.removeSubrange(base...) }
         try parseMembers(closingWith: UInt8(ascii: "}")) { reader throws(GeometryError) in
             guard reader.index < reader.bytes.count else { throw reader.error("unexpected end of input", at: reader.index) }
             guard reader.bytes[reader.index] == UInt8(ascii: "\"") else {
                 throw reader.unexpected(at: reader.index, expected: "a string key")
             }
+            let keyPosition = reader.position(reader.index)
+            let keyStart = reader.index + 1
             let key = try reader.parseString()
+            // Without escapes (the decoded key as long as the text), hash the text in place.
+            let keyEnd = reader.index - 1
+            let fingerprint =
+                key.utf8.count == keyEnd - keyStart
+                ? Self.fingerprint(UnsafeBufferPointer(rebasing: reader.bytes[keyStart..<keyEnd]))
+                : Self.fingerprint(key.utf8)
+            guard reader.isNewKey(key, fingerprint: fingerprint, base: base, members: object.members, largeObject: &largeObject)
+            else {
+                throw GeometryError(
+                    .invalidJSON, "duplicate key \(JSONKey.quoted(key)) in an object (member names must be unique)",
+                    position: keyPosition)
+            }
             reader.skipWhitespace()
             guard reader.index < reader.bytes.count else { throw reader.error("unexpected end of input", at: reader.index) }
             guard reader.bytes[reader.index] == UInt8(ascii: ":") else { throw reader.unexpected(at: reader.index, expected: "':'") }
@@ -181,6 +204,41 @@ package struct JSONReader {
             object.members.append((key, try reader.parseValue()))
         }
         return .object(object, at: start)
+    }
+
+    /// Whether `key`, the next member name of the object whose names are `members` and whose
+    /// names' fingerprints are `keyFingerprints[base...]`, is new; records its fingerprint.
+    ///
+    /// Fingerprints (64-bit FNV-1a of the UTF-8 bytes) make the common case, all names distinct,
+    /// a scan of integers (a hash set beyond 64 members); only equal fingerprints compare bytes.
+    private mutating func isNewKey(
+        _ key: String, fingerprint: UInt64, base: Int, members: [(key: String, value: JSONValue)],
+        largeObject: inout Set<UInt64>?
+    ) -> Bool {
+        defer { keyFingerprints.append(fingerprint) }
+        var candidateFound: Bool
+        if let set = largeObject {
+            candidateFound = set.contains(fingerprint)
+        } else {
+            candidateFound = keyFingerprints[base...].contains(fingerprint)
+            if members.count >= 64 { largeObject = Set(keyFingerprints[base...]) }
+        }
+        largeObject?.insert(fingerprint)
+        guard candidateFound else { return true }
+        for (i, member) in members.enumerated() where keyFingerprints[base + i] == fingerprint {
+            if JSONKey.equal(member.key, key) { return false }
+        }
+        return true
+    }
+
+    /// The 64-bit FNV-1a hash of bytes (a member name's UTF-8).
+    @inline(__always)
+    private static func fingerprint<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return hash
     }
 
     /// Reads an array's or object's members, from the opening bracket at `index` to the closing
@@ -316,7 +374,9 @@ package struct JSONReader {
         case UInt8(ascii: "u"):
             var scalar = try parseHex4(escapeStart: start)
             if scalar >= 0xD800 && scalar <= 0xDBFF {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                // Text that ends here is truncated, not a lone surrogate.
+                guard index + 1 < bytes.count else { throw error("unterminated string", at: index) }
+                guard bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
                 else {
                     throw error("lone high surrogate in \\u escape; expected a low surrogate \\uDC00-\\uDFFF to follow", at: start)
                 }

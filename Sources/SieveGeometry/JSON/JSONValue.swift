@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON number as it was written: its `Double` value, and whether the text was an integer
 /// literal (no fraction, no exponent), with its exact `Int64` value when it fits.
 ///
@@ -59,7 +61,7 @@ package struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
 /// A parsed JSON value, with the 1-based character position where it starts in the source text
 /// (0 for values built in code).
 ///
-/// Objects keep their members in source order, duplicates included (see ``JSONObject``).
+/// Objects keep their members in source order; the reader rejects repeated names (see ``JSONObject``).
 /// Equality compares values only, never positions.
 package enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     /// `null`.
@@ -165,9 +167,12 @@ package enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A JSON object: its members in source order, duplicates included.
+/// A JSON object: its members in source order.
 ///
-/// Lookup by key returns the last member with that key, as most JSON readers do.
+/// ``JSONReader`` never produces an object with a repeated member name; one built in code may
+/// hold one, and lookup by key then returns the last member with that key. Keys are compared
+/// byte for byte (their UTF-8), never by Unicode canonical equivalence: `"é"` written
+/// precomposed and decomposed are two different keys, as RFC 8259 §8.3 compares names.
 package struct JSONObject: Sendable, Equatable {
     /// The members in order.
     package var members: [(key: String, value: JSONValue)]
@@ -177,12 +182,12 @@ package struct JSONObject: Sendable, Equatable {
         self.members = members
     }
 
-    /// The value of the last member named `key`.
+    /// The value of the last member named `key` (compared byte for byte).
     package subscript(key: String) -> JSONValue? {
         var i = members.count
         while i > 0 {
             i -= 1
-            if members[i].key == key { return members[i].value }
+            if JSONKey.equal(members[i].key, key) { return members[i].value }
         }
         return nil
     }
@@ -190,10 +195,10 @@ package struct JSONObject: Sendable, Equatable {
     /// Whether a member named `key` exists.
     package func contains(_ key: String) -> Bool { self[key] != nil }
 
-    /// The keys in order (duplicates included).
+    /// The keys in order.
     package var keys: [String] { members.map(\.key) }
 
-    /// Number of members (duplicates included).
+    /// Number of members.
     package var count: Int { members.count }
 
     /// Appends a member.
@@ -203,9 +208,62 @@ package struct JSONObject: Sendable, Equatable {
 
     package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.members.count == rhs.members.count else { return false }
-        for (a, b) in zip(lhs.members, rhs.members) where a.key != b.key || a.value != b.value {
+        for (a, b) in zip(lhs.members, rhs.members) where !JSONKey.equal(a.key, b.key) || a.value != b.value {
             return false
         }
         return true
+    }
+}
+
+/// A string compared and hashed by its UTF-8 bytes, not by Unicode canonical equivalence (as
+/// Swift's `String` is): the identity of JSON member names and of the properties loaded from
+/// them, so that `"é"` precomposed and `"e\u{301}"` stay two names.
+package struct JSONKey: Hashable, Sendable {
+    /// The string.
+    package let string: String
+
+    /// Wraps a string.
+    package init(_ string: String) { self.string = string }
+
+    package static func == (lhs: JSONKey, rhs: JSONKey) -> Bool { equal(lhs.string, rhs.string) }
+
+    package func hash(into hasher: inout Hasher) {
+        let hashed = string.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        if hashed == nil {
+            Array(string.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+
+    /// Whether two strings have the same UTF-8 bytes.
+    @inline(__always)
+    package static func equal(_ a: String, _ b: String) -> Bool {
+        let x = a.utf8, y = b.utf8
+        guard x.count == y.count else { return false }
+        let direct = x.withContiguousStorageIfAvailable { p in
+            y.withContiguousStorageIfAvailable { q in
+                guard let pa = p.baseAddress, let qa = q.baseAddress else { return p.count == q.count }
+                return memcmp(pa, qa, p.count) == 0
+            }
+        }
+        if let direct, let direct { return direct }
+        return x.elementsEqual(y)
+    }
+
+    /// `string` as a JSON string literal for a message: one line (control characters escaped)
+    /// and cut after 80 characters (`…`), however long the input it echoes.
+    package static func quoted(_ string: String) -> String {
+        JSONWriter.string(.string(abbreviated(string)))
+    }
+
+    /// `string` cut after 80 Unicode scalars, with `…` when cut.
+    package static func abbreviated(_ string: String) -> String {
+        var end = string.unicodeScalars.startIndex
+        var count = 0
+        while end < string.unicodeScalars.endIndex {
+            if count == 80 { return String(string.unicodeScalars[..<end]) + "…" }
+            string.unicodeScalars.formIndex(after: &end)
+            count += 1
+        }
+        return string
     }
 }
