@@ -12,7 +12,8 @@
 #   Fuzz/run.sh --runs 300000 --seed 1   a repeatable run (as CI does)
 #   Fuzz/run.sh --regressions            only replay Fuzz/Regressions
 #
-# Prints one line per target (inputs run, inputs per second, coverage, result) and their total;
+# Prints one line per target (inputs run, inputs per second, coverage, slowest input, result)
+# and their total;
 # exits 1 when a target failed.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -116,9 +117,10 @@ printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'run_target {} || 
 total=0
 for target in "${targets[@]}"; do
     log="logs/$target.log"
-    executed=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
-    speed=$(grep -o 'stat::average_exec_per_sec: [0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+    executed=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+    speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
     coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || echo 0)
+    slowest=$(grep -o 'stat::slowest_unit_time_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
     if grep -qE '^==[0-9]+==ERROR|deadly signal|fuzz property failed|ALARM: working on the last Unit|out-of-memory' "$log"; then
         result="FAILED: $(grep -m1 -E 'ERROR:|fuzz property failed|ALARM|out-of-memory|deadly signal' "$log" | cut -c1-160) (Fuzz/logs/$target.log, input in Fuzz/crashes/)"
         failed=1
@@ -126,7 +128,8 @@ for target in "${targets[@]}"; do
         result="ok"
     fi
     total=$((total + ${executed:-0}))
-    printf '%-14s %12s inputs %8s/s  coverage %6s  %s\n' "$target" "${executed:-0}" "${speed:-0}" "${coverage:-0}" "$result"
+    printf '%-14s %12s inputs %8s/s  coverage %6s  slowest %3s s  %s\n' \
+        "$target" "${executed:-0}" "${speed:-0}" "${coverage:-0}" "${slowest:-0}" "$result"
 done
 echo "total: $total inputs"
 exit "$failed"
