@@ -13,8 +13,7 @@
 #   Fuzz/run.sh --regressions            only replay Fuzz/Regressions
 #
 # Prints one line per target (inputs run, inputs per second, coverage, slowest input, result)
-# and their total;
-# exits 1 when a target failed.
+# and their total; exits 1 when a target failed.
 set -euo pipefail
 cd "$(dirname "$0")"
 
