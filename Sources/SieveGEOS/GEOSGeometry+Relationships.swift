@@ -95,6 +95,17 @@ extension GEOSGeometry {
         return matrix
     }
 
+    /// Every named relationship of a against b, derived from their DE-9IM matrix computed once
+    /// (one `GEOSRelate_r` call instead of one GEOS call per predicate; see ``Relationships``
+    /// for the definitions).
+    ///
+    /// The answers equal those of the individual predicates (``intersects(_:)``,
+    /// ``contains(_:)``, …), which GEOS computes from the same matrix.
+    /// - Throws: ``GEOSError`` if GEOS fails.
+    public func relationships(_ other: GEOSGeometry) throws(GEOSError) -> Relationships {
+        Relationships(matrix: try relate(other), dimensionA: dimension, dimensionB: other.dimension)
+    }
+
     /// Whether the DE-9IM matrix of a against b matches `pattern` (`GEOSRelatePattern_r`).
     /// - Throws: ``GEOSError/Kind/invalidPattern`` for a pattern that is not 9 of `T F * 0 1 2`.
     public func relate(_ other: GEOSGeometry, pattern: String) throws(GEOSError) -> Bool {

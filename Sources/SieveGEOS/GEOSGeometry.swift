@@ -21,7 +21,9 @@ public final class GEOSGeometry {
     public let envelope: Envelope
     /// Whether the geometry is empty.
     public let isEmpty: Bool
-    /// The topological dimension (0 points, 1 lines, 2 areas; `nil` for an empty collection).
+    /// The topological dimension of the point set GEOS holds: 0 points, 1 lines, 2 areas; for a
+    /// collection the largest of its non-empty members'; `nil` for an empty collection. A
+    /// zero-length line has dimension 0, like the point it is.
     public let dimension: Int?
     /// When the source was an ``Envelope`` with positive area: that rectangle.
     let rectangle: Envelope?
@@ -32,8 +34,15 @@ public final class GEOSGeometry {
     /// straight from the flat buffer. An envelope becomes a rectangular polygon (a line or a
     /// point when it has no width or no height). A multipoint, a polyline of several paths and a
     /// polygon of several parts become the matching GEOS multi-geometries.
+    ///
+    /// Degenerate input is handed over as the point set it describes, so that every GEOS
+    /// version answers consistently and none crashes: empty members of collections are left
+    /// out (a collection's relationships and dimension do not depend on them), and a path of
+    /// zero length, or a polygon part whose outer ring is a single repeated position, becomes
+    /// that point. ``envelope``, ``isEmpty`` and ``dimension`` describe that point set.
     /// - Throws: ``GEOSError`` if GEOS rejects the geometry.
     public init(_ geometry: Geometry, context: GEOSContext) throws(GEOSError) {
+        let geometry = geometry.geosForm() ?? geometry
         self.context = context
         self.handle = try GEOSGeometry.makeHandle(geometry, context.handle, context)
         self.envelope = geometry.envelope
