@@ -27,6 +27,14 @@ public final class GEOSGeometry {
     public let dimension: Int?
     /// When the source was an ``Envelope`` with positive area: that rectangle.
     let rectangle: Envelope?
+    /// Whether a polygon ring has zero area without being one position: GEOS's shortcuts and its
+    /// DE-9IM matrix disagree about such geometries, so their relationships come from the matrix.
+    let hasCollapsedRing: Bool
+    /// For a collection: the dimension of its boundary (`.some(nil)` when it has none), which
+    /// GEOS 3.10–3.12 cannot compute (their `relate` throws "Operation not supported by
+    /// GeometryCollection" for collections whose envelope misses the other geometry's);
+    /// `nil` for every other geometry.
+    let collectionBoundaryDimension: Int??
 
     /// Converts a geometry to GEOS.
     ///
@@ -48,6 +56,12 @@ public final class GEOSGeometry {
         self.envelope = geometry.envelope
         self.isEmpty = geometry.isEmpty
         self.dimension = geometry.dimension
+        self.hasCollapsedRing = geometry.hasCollapsedRing
+        if case .collection = geometry {
+            self.collectionBoundaryDimension = .some(geometry.boundaryDimension)
+        } else {
+            self.collectionBoundaryDimension = nil
+        }
         if case .envelope(let box) = geometry, box.width > 0, box.height > 0 {
             self.rectangle = box
         } else {
