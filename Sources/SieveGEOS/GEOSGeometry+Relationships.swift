@@ -19,7 +19,7 @@ extension GEOSGeometry {
     ) throws(GEOSError) -> Bool {
         if let decided = kind.decide(self, other) { return decided }
         precondition(other.context === context, "geometries from different GEOS contexts")
-        if needsMatrix(other) { return derived(try relationships(other)) }
+        if needsMatrix(other) { return derived(try relationships(other, costLimit: nil)) }
         return try context.predicateResult(predicate(context.handle, handle, other.handle), name)
     }
 
@@ -124,9 +124,27 @@ extension GEOSGeometry {
     ///
     /// The answers equal those of the individual predicates (``intersects(_:)``,
     /// ``contains(_:)``, …), which GEOS computes from the same matrix.
-    /// - Throws: ``GEOSError`` if GEOS fails.
-    public func relationships(_ other: GEOSGeometry) throws(GEOSError) -> Relationships {
-        Relationships(matrix: try relate(other), dimensionA: dimension, dimensionB: other.dimension)
+    ///
+    /// GEOS 3.10–3.12 compute the matrix in time that grows with the square of the vertex count
+    /// on some shapes (a star of a million spikes takes hours, a circle of a million vertices a
+    /// tenth of a second). With a `costLimit`, pairs whose estimated cost (``RelateCost``) is
+    /// above it are refused before GEOS is called.
+    /// - Parameter costLimit: The largest ``RelateCost/total`` to hand to GEOS
+    ///   (``RelateCost/defaultLimit``, about a second); `nil` for no limit.
+    /// - Throws: ``GEOSError/Kind/tooComplex`` above the limit; ``GEOSError`` if GEOS fails.
+    public func relationships(
+        _ other: GEOSGeometry, costLimit: Int? = RelateCost.defaultLimit
+    ) throws(GEOSError) -> Relationships {
+        if let costLimit {
+            let cost = RelateCost(geometry, other.geometry, limit: costLimit)
+            guard cost.total <= costLimit else {
+                throw GEOSError(
+                    .tooComplex,
+                    "computing the DE-9IM matrix would take GEOS an estimated \(cost.total) steps (\(cost)); "
+                        + "the limit is \(costLimit)")
+            }
+        }
+        return Relationships(matrix: try relate(other), dimensionA: dimension, dimensionB: other.dimension)
     }
 
     /// The matrix of two geometries whose envelopes do not meet: only exteriors meet

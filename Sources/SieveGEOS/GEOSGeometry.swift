@@ -25,6 +25,8 @@ public final class GEOSGeometry {
     /// collection the largest of its non-empty members'; `nil` for an empty collection. A
     /// zero-length line has dimension 0, like the point it is.
     public let dimension: Int?
+    /// The geometry as handed to GEOS (its point set, degenerate parts rewritten).
+    let geometry: Geometry
     /// When the source was an ``Envelope`` with positive area: that rectangle.
     let rectangle: Envelope?
     /// Whether a polygon ring has zero area without being one position: GEOS's shortcuts and its
@@ -51,6 +53,7 @@ public final class GEOSGeometry {
     /// - Throws: ``GEOSError`` if GEOS rejects the geometry.
     public init(_ geometry: Geometry, context: GEOSContext) throws(GEOSError) {
         let geometry = geometry.geosForm() ?? geometry
+        self.geometry = geometry
         self.context = context
         self.handle = try GEOSGeometry.makeHandle(geometry, context.handle, context)
         self.envelope = geometry.envelope

@@ -51,13 +51,13 @@ public final class PreparedGeometry {
         let context = geometry.context
         precondition(other.context === context, "geometries from different GEOS contexts")
         // Where GEOS's shortcuts cannot be trusted, the matrix answers (see GEOSGeometry).
-        if geometry.needsMatrix(other) { return derived(try geometry.relationships(other)) }
+        if geometry.needsMatrix(other) { return derived(try geometry.relationships(other, costLimit: nil)) }
         return try context.predicateResult(predicate(context.handle, handle, other.handle), name)
     }
 
     /// The point `(x, y)` related to the geometry through the DE-9IM matrix.
     private func pointRelationships(x: Double, y: Double) throws(GEOSError) -> Relationships {
-        try geometry.relationships(GEOSGeometry(.point(Point(x: x, y: y)), context: geometry.context))
+        try geometry.relationships(GEOSGeometry(.point(Point(x: x, y: y)), context: geometry.context), costLimit: nil)
     }
 
     /// Whether the geometries share a point (`GEOSPreparedIntersects_r`).
