@@ -225,3 +225,7 @@ public final class GEOSGeometry {
         for case let handle? in handles { GEOSGeom_destroy_r(h, handle) }
     }
 }
+
+/// Geometries are not `Sendable`: they belong to their context's thread.
+@available(*, unavailable)
+extension GEOSGeometry: Sendable {}

@@ -167,3 +167,7 @@ public final class PreparedGeometry {
         }
     }
 }
+
+/// Prepared geometries are not `Sendable`: they belong to their context's thread.
+@available(*, unavailable)
+extension PreparedGeometry: Sendable {}
