@@ -228,10 +228,16 @@ extension GEOSGeometry {
 
 extension Envelope {
     /// The shortest distance between two non-empty rectangles (0 when they intersect).
+    ///
+    /// Scaled by the larger offset before squaring, so that offsets beyond 10¹⁵⁴ do not
+    /// overflow to infinity (which made far but finite distances look infinite).
     func distance(to other: Envelope) -> Double {
         let dx = Swift.max(0, Swift.max(other.xmin - xmax, xmin - other.xmax))
         let dy = Swift.max(0, Swift.max(other.ymin - ymax, ymin - other.ymax))
-        return (dx * dx + dy * dy).squareRoot()
+        let larger = Swift.max(dx, dy)
+        guard larger > 0, larger.isFinite else { return larger }
+        let (a, b) = (dx / larger, dy / larger)
+        return larger * (a * a + b * b).squareRoot()
     }
 }
 

@@ -86,3 +86,16 @@ struct RelateCostTests {
         #expect(RelateShape.sweepSteps([(0, 1), (0, 1), (0, 1)], limit: 100) == 6)
     }
 }
+
+/// The envelope shortcut of the distance tests with offsets whose squares overflow a Double.
+@Suite("Distance shortcut with huge offsets")
+struct HugeDistanceTests {
+    @Test func farButFiniteEnvelopeDistancesAreNotInfinite() throws {
+        let far = Envelope(xmin: 3e160, ymin: 4e160, xmax: 3e160, ymax: 4e160)
+        #expect(Envelope(xmin: 0, ymin: 0, xmax: 0, ymax: 0).distance(to: far) == 5e160)
+        #expect(Envelope(xmin: -1e308, ymin: 0, xmax: -1e308, ymax: 0).distance(to: Envelope(xmin: 1e308, ymin: 0, xmax: 1e308, ymax: 0)) == .infinity)
+        #expect(Envelope(xmin: 0, ymin: 0, xmax: 1, ymax: 1).distance(to: Envelope(xmin: 1, ymin: 1, xmax: 2, ymax: 2)) == 0)
+        #expect(Envelope(xmin: 0, ymin: 0, xmax: 0, ymax: 0).distance(to: Envelope(xmin: 3e-200, ymin: 4e-200, xmax: 3e-200, ymax: 4e-200))
+            == 5e-200)
+    }
+}

@@ -52,7 +52,6 @@ final class PolygonGrid {
                 let range = polygon.ringRange(r)
                 firstVertices.append(coordinates.x(at: range.lowerBound))
                 firstVertices.append(coordinates.y(at: range.lowerBound))
-                segments.reserveCapacity(segments.count + 4 * (range.count - 1))
                 for i in range.lowerBound..<(range.upperBound - 1) {
                     segments.append(coordinates.x(at: i))
                     segments.append(coordinates.y(at: i))
