@@ -41,6 +41,14 @@ public struct RelateCost: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(sweepSteps) sweep steps and \(locateSteps) locate steps" }
 
+    /// The part of every relate estimate that one geometry brings on its own: the sweep of its
+    /// own monotone chains, which GEOS runs whatever the other geometry is (unless the
+    /// envelopes are disjoint). A lower bound for every pair it takes part in.
+    public init(_ geometry: Geometry, limit: Int = RelateCost.defaultLimit) {
+        sweepSteps = RelateShape.sweepSteps(RelateShape(geometry).chains, limit: limit)
+        locateSteps = 0
+    }
+
     /// The estimate for a against b. Counting stops early once the total passes `limit`, so
     /// estimating a hopeless pair costs no more than about `limit` cheap steps.
     public init(_ a: Geometry, _ b: Geometry, limit: Int = RelateCost.defaultLimit) {

@@ -67,3 +67,30 @@ struct ExtremeExtentTests {
         }
     }
 }
+
+/// A query geometry on which GEOS's relate is quadratic (a star of 60,000 spikes: about 6 s of
+/// GEOS per feature) is refused with a clear error for the relationships GEOS answers with its
+/// full DE-9IM computation; the prepared ones (intersects, within, disjoint) still answer.
+@Suite("Spatial queries with a query geometry too complex for GEOS's relate")
+struct ComplexQueryTests {
+    @Test func relateBasedRelationshipsAreRefused() throws {
+        let table = try FeatureTable.load(geoJSON: featureCollection(
+            ["{}", "{}"], ids: ["1", "2"],
+            geometries: [#"{"type":"Point","coordinates":[1,1]}"#, #"{"type":"Point","coordinates":[100,100]}"#]))
+        let star = try ExtremeExtentTests.star(radius: 10, vertices: 60_000)
+        for relationship in [SpatialRelationship.touches, .crosses, .overlaps, .relate(pattern: "T********")] {
+            let error = featureTableError {
+                _ = try table.queryObjectIDs(QueryParameters(geometry: star, spatialRelationship: relationship))
+            }
+            #expect(error?.kind == .invalidQuery, "\(relationship)")
+            #expect(error?.message.contains("too complex") == true, "\(relationship)")
+        }
+        // Decided from the envelopes alone (a point cannot contain or equal the star): no GEOS
+        // call, so nothing to refuse.
+        #expect(try table.queryObjectIDs(QueryParameters(geometry: star, spatialRelationship: .contains)) == [])
+        #expect(try table.queryObjectIDs(QueryParameters(geometry: star, spatialRelationship: .equals)) == [])
+        #expect(try table.queryObjectIDs(QueryParameters(geometry: star, spatialRelationship: .intersects)) == [1])
+        #expect(try table.queryObjectIDs(QueryParameters(geometry: star, spatialRelationship: .within)) == [1])
+        #expect(try table.queryObjectIDs(QueryParameters(geometry: star, spatialRelationship: .disjoint)) == [2])
+    }
+}
