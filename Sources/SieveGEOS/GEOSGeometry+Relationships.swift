@@ -140,8 +140,8 @@ extension GEOSGeometry {
             guard cost.total <= costLimit else {
                 throw GEOSError(
                     .tooComplex,
-                    "computing the DE-9IM matrix would take GEOS an estimated \(cost.total) steps (\(cost)); "
-                        + "the limit is \(costLimit)")
+                    "computing the DE-9IM matrix of these geometries would take GEOS at least an estimated "
+                        + "\(cost.total) steps; the limit is \(costLimit)")
             }
         }
         return Relationships(matrix: try relate(other), dimensionA: dimension, dimensionB: other.dimension)

@@ -135,23 +135,25 @@ extension CoordinateBuffer {
 extension CoordinateBuffer {
     /// Whether the closed ring in `range` is folded onto a line: more than one position, all on
     /// one straight line (so it has no area). Each position's offset from the first is tested
-    /// against the offset of the farthest one; a cross product within rounding noise of zero
-    /// counts as collinear. (A zero shoelace area is not enough: a bow tie's two lobes cancel.)
+    /// against the offset of the first position that differs from it; a cross product within
+    /// rounding noise of its terms counts as collinear. A real ring is told apart at its third
+    /// distinct position, so the test costs a few steps. (A zero shoelace area is not enough: a
+    /// bow tie's two lobes cancel.)
     func isCollapsedRing(_ range: Range<Int>) -> Bool {
-        guard range.count >= 4, !hasNoExtent(range) else { return false }
+        guard range.count >= 4 else { return false }
         let x0 = x(at: range.lowerBound), y0 = y(at: range.lowerBound)
-        var fx = 0.0, fy = 0.0, farthest = 0.0
-        for i in range {
+        var direction: (Double, Double)?
+        for i in range.dropFirst() {
             let dx = x(at: i) - x0, dy = y(at: i) - y0
-            let d = dx * dx + dy * dy
-            if d > farthest { (fx, fy, farthest) = (dx, dy, d) }
-        }
-        for i in range {
-            let dx = x(at: i) - x0, dy = y(at: i) - y0
+            guard let (fx, fy) = direction else {
+                if dx != 0 || dy != 0 { direction = (dx, dy) }
+                continue
+            }
             let cross = fx * dy - fy * dx
             if abs(cross) > 1e-12 * (abs(fx * dy) + abs(fy * dx)) { return false }
         }
-        return true
+        // No second position: the ring has no extent, which is not "collapsed" here.
+        return direction != nil
     }
 }
 
