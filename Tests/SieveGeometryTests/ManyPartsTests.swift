@@ -65,3 +65,21 @@ struct ManyPartsTests {
         #expect(separate.partCount == Self.count)
     }
 }
+
+/// Projection of coordinates so large that Web Mercator's x overflows: an error for every kind,
+/// the point included (it used to come out with an infinite x).
+@Suite("Projection overflow")
+struct ProjectionOverflowTests {
+    @Test func everyKindRejectsAnInfiniteResult() throws {
+        let wgs84 = SpatialReference.wgs84, mercator = SpatialReference.webMercator
+        for wkt in ["POINT (1e308 0)", "MULTIPOINT ((1e308 0))", "LINESTRING (-1e308 0, 1e308 1)"] {
+            #expect(throws: GeometryError.self, "\(wkt)") { try Geometry(wkt: wkt).projected(from: wgs84, to: mercator) }
+        }
+        #expect(throws: GeometryError.self) {
+            try Geometry.envelope(Envelope(xmin: -1e308, ymin: 0, xmax: 1e308, ymax: 1)).projected(from: wgs84, to: mercator)
+        }
+        // Ordinary longitudes still project.
+        let projected = try Geometry(wkt: "POINT (180 0)").projected(from: wgs84, to: mercator)
+        #expect(projected.envelope.xmin == 6_378_137 * Double.pi)
+    }
+}
