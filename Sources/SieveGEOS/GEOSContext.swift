@@ -68,24 +68,68 @@ public final class GEOSContext {
     ///
     /// The context lives as long as the thread and is finished when the thread exits. `body` is
     /// synchronous, so it cannot suspend and resume on another thread while it holds the
-    /// context; do not let the context or geometries made with it escape `body`.
-    public static func withCurrent<Result, Failure: Error>(
+    /// context.
+    ///
+    /// Neither the context nor anything made with it can leave `body` for another thread:
+    ///
+    /// - **Returning it does not compile.** `Result` must be `Sendable`, and ``GEOSContext``,
+    ///   ``GEOSGeometry`` and ``PreparedGeometry`` are explicitly not:
+    ///
+    ///   ```swift
+    ///   let context = GEOSContext.withCurrent { context in context }
+    ///   // error: conformance of 'GEOSContext' to 'Sendable' is unavailable
+    ///   let point = try GEOSContext.withCurrent { context in
+    ///       try GEOSGeometry(.point(Point(x: 1, y: 1)), context: context)
+    ///   }
+    ///   // error: conformance of 'GEOSGeometry' to 'Sendable' is unavailable
+    ///   ```
+    ///
+    ///   Return what was computed instead: booleans, matrices, distances, row numbers.
+    /// - **Sending it to another task inside `body` does not compile** either: the context is a
+    ///   parameter of `body`, so the compiler's region analysis keeps it, and everything that
+    ///   holds it, out of `Task { }` and other `sending` closures ("passing closure as a
+    ///   'sending' parameter risks causing data races").
+    /// - **Storing it in a variable outside `body` is harmless.** The compiler cannot see that
+    ///   the thread keeps the same context, so it would let such a variable travel to another
+    ///   task. The context is therefore taken from the thread while `body` runs and given back
+    ///   only when nothing else holds it; when something does (a stored context, or a stored
+    ///   geometry, which holds its context), the thread lets it go and makes a new one next
+    ///   time. The stored context is then owned by whoever holds it alone, and the compiler's
+    ///   rules for non-`Sendable` values apply to it as to any context made with ``init()``.
+    public static func withCurrent<Result: Sendable, Failure: Error>(
         _ body: (GEOSContext) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let context: GEOSContext
+        var context: GEOSContext
         if let existing = pthread_getspecific(threadContextKey.key) {
-            context = Unmanaged<GEOSContext>.fromOpaque(existing).takeUnretainedValue()
+            // Take the thread's context (and the reference the slot held) out of the slot.
+            context = Unmanaged<GEOSContext>.fromOpaque(existing).takeRetainedValue()
+            pthread_setspecific(threadContextKey.key, nil)
         } else if let created = try? GEOSContext() {
-            pthread_setspecific(threadContextKey.key, Unmanaged.passRetained(created).toOpaque())
             context = created
         } else {
-            // GEOS_init_r only fails when memory is exhausted; a failing context reports every
-            // call as an error rather than crashing here.
+            // GEOS_init_r only fails when memory is exhausted.
             preconditionFailure("GEOS_init_r failed")
+        }
+        defer {
+            // Back to the thread only if `body` kept no reference to it, and if a nested call
+            // has not already put a context there.
+            if isKnownUniquelyReferenced(&context), pthread_getspecific(threadContextKey.key) == nil {
+                pthread_setspecific(threadContextKey.key, Unmanaged.passRetained(context).toOpaque())
+            }
         }
         return try body(context)
     }
+
+    /// Whether `self` is the calling thread's current context (for tests).
+    static func isThreadContext(_ context: GEOSContext) -> Bool {
+        guard let existing = pthread_getspecific(threadContextKey.key) else { return false }
+        return Unmanaged<GEOSContext>.fromOpaque(existing).takeUnretainedValue() === context
+    }
 }
+
+/// Contexts are not `Sendable`: GEOS handles must not be used by two threads at once.
+@available(*, unavailable)
+extension GEOSContext: Sendable {}
 
 /// The GEOS error handler: stores the message on the context's box. Called by GEOS on the
 /// thread that made the failing call.

@@ -15,6 +15,9 @@ public struct GEOSError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let geosException = Kind(rawValue: "GEOS exception")
         /// A DE-9IM pattern that is not 9 characters from `T F * 0 1 2`.
         public static let invalidPattern = Kind(rawValue: "invalid DE-9IM pattern")
+        /// A pair of geometries whose DE-9IM matrix GEOS would take too long to compute (see
+        /// ``RelateCost``).
+        public static let tooComplex = Kind(rawValue: "too complex for GEOS's relate")
         /// GEOS could not be initialized.
         public static let initialization = Kind(rawValue: "GEOS initialization failed")
 

@@ -10,68 +10,82 @@ import SieveGeometry
 extension GEOSGeometry {
     typealias Predicate = (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> CChar
 
-    /// The envelope shortcut first, then the GEOS predicate.
+    /// The envelope shortcut first, then the GEOS predicate, or the matrix where GEOS's
+    /// predicate cannot be trusted (``needsMatrix(_:)``).
     @inline(__always)
     private func evaluate(
-        _ kind: EnvelopeShortcut, _ other: GEOSGeometry, _ predicate: Predicate, _ name: StaticString
+        _ kind: EnvelopeShortcut, _ other: GEOSGeometry, _ predicate: Predicate, _ name: StaticString,
+        _ derived: (Relationships) -> Bool
     ) throws(GEOSError) -> Bool {
         if let decided = kind.decide(self, other) { return decided }
         precondition(other.context === context, "geometries from different GEOS contexts")
+        if needsMatrix(other) { return derived(try relationships(other, costLimit: nil)) }
         return try context.predicateResult(predicate(context.handle, handle, other.handle), name)
+    }
+
+    /// Whether the relationships of this pair must be read off the DE-9IM matrix rather than
+    /// asked of GEOS's predicates: when either has a collapsed polygon ring (GEOS's shortcuts
+    /// and its matrix disagree about those), or when either is a collection and the envelopes
+    /// do not meet (GEOS 3.10–3.12's predicates throw there; GeoSieve computes that matrix).
+    @inline(__always)
+    func needsMatrix(_ other: GEOSGeometry) -> Bool {
+        hasCollapsedRing || other.hasCollapsedRing
+            || ((collectionBoundaryDimension != nil || other.collectionBoundaryDimension != nil)
+                && !envelope.intersects(other.envelope))
     }
 
     /// Whether a and b share at least one point (`GEOSIntersects_r`).
     public func intersects(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.intersects, other, GEOSIntersects_r, "GEOSIntersects_r")
+        try evaluate(.intersects, other, GEOSIntersects_r, "GEOSIntersects_r", \.intersects)
     }
 
     /// Whether a and b share no point (`GEOSDisjoint_r`).
     public func isDisjoint(with other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.disjoint, other, GEOSDisjoint_r, "GEOSDisjoint_r")
+        try evaluate(.disjoint, other, GEOSDisjoint_r, "GEOSDisjoint_r", \.disjoint)
     }
 
     /// Whether b lies in a and their interiors meet (`GEOSContains_r`; boundary-only contact is
     /// not containment).
     public func contains(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.contains, other, GEOSContains_r, "GEOSContains_r")
+        try evaluate(.contains, other, GEOSContains_r, "GEOSContains_r", \.contains)
     }
 
     /// Whether a lies in b and their interiors meet (`GEOSWithin_r`).
     public func isWithin(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.within, other, GEOSWithin_r, "GEOSWithin_r")
+        try evaluate(.within, other, GEOSWithin_r, "GEOSWithin_r", \.within)
     }
 
     /// Whether no point of b lies outside a (`GEOSCovers_r`).
     public func covers(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.contains, other, GEOSCovers_r, "GEOSCovers_r")
+        try evaluate(.contains, other, GEOSCovers_r, "GEOSCovers_r", \.covers)
     }
 
     /// Whether no point of a lies outside b (`GEOSCoveredBy_r`).
     public func isCovered(by other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.within, other, GEOSCoveredBy_r, "GEOSCoveredBy_r")
+        try evaluate(.within, other, GEOSCoveredBy_r, "GEOSCoveredBy_r", \.coveredBy)
     }
 
     /// Whether a and b meet only at their boundaries (`GEOSTouches_r`).
     public func touches(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.meets, other, GEOSTouches_r, "GEOSTouches_r")
+        try evaluate(.meets, other, GEOSTouches_r, "GEOSTouches_r", \.touches)
     }
 
     /// Whether the interiors meet in a geometry of lower dimension than the larger of the two
     /// (`GEOSCrosses_r`).
     public func crosses(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.meets, other, GEOSCrosses_r, "GEOSCrosses_r")
+        try evaluate(.meets, other, GEOSCrosses_r, "GEOSCrosses_r", \.crosses)
     }
 
     /// Whether a and b have the same dimension and their intersection has it too but differs
     /// from both (`GEOSOverlaps_r`).
     public func overlaps(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.meets, other, GEOSOverlaps_r, "GEOSOverlaps_r")
+        try evaluate(.meets, other, GEOSOverlaps_r, "GEOSOverlaps_r", \.overlaps)
     }
 
     /// Whether a and b are the same point set (`GEOSEquals_r`, topological equality: vertex
     /// order and ring start do not matter).
     public func isTopologicallyEqual(to other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.equals, other, GEOSEquals_r, "GEOSEquals_r")
+        try evaluate(.equals, other, GEOSEquals_r, "GEOSEquals_r", \.equals)
     }
 
     /// Whether the envelopes of a and b share a point. Decided in Swift, without GEOS; `false`
@@ -81,8 +95,17 @@ extension GEOSGeometry {
     }
 
     /// The DE-9IM matrix of a against b (`GEOSRelate_r`).
+    ///
+    /// When a collection takes part and the envelopes do not meet (an empty geometry's meets
+    /// nothing), the matrix is that of two disjoint point sets and is computed here from the
+    /// dimensions of the geometries and of their boundaries: GEOS 3.10–3.12 throw on it.
     public func relate(_ other: GEOSGeometry) throws(GEOSError) -> IntersectionMatrix {
         precondition(other.context === context, "geometries from different GEOS contexts")
+        if (collectionBoundaryDimension != nil || other.collectionBoundaryDimension != nil)
+            && !envelope.intersects(other.envelope)
+        {
+            return try disjointMatrix(other)
+        }
         // GEOSRelate_r returns NULL on exception; the string is freed with GEOSFree_r.
         guard let text = GEOSRelate_r(context.handle, handle, other.handle) else {
             throw context.failure("GEOSRelate_r")
@@ -95,11 +118,69 @@ extension GEOSGeometry {
         return matrix
     }
 
+    /// Every named relationship of a against b, derived from their DE-9IM matrix computed once
+    /// (one `GEOSRelate_r` call instead of one GEOS call per predicate; see ``Relationships``
+    /// for the definitions).
+    ///
+    /// The answers equal those of the individual predicates (``intersects(_:)``,
+    /// ``contains(_:)``, …), which GEOS computes from the same matrix.
+    ///
+    /// GEOS 3.10–3.12 compute the matrix in time that grows with the square of the vertex count
+    /// on some shapes (a star of a million spikes takes hours, a circle of a million vertices a
+    /// tenth of a second). With a `costLimit`, pairs whose estimated cost (``RelateCost``) is
+    /// above it are refused before GEOS is called.
+    /// - Parameter costLimit: The largest ``RelateCost/total`` to hand to GEOS
+    ///   (``RelateCost/defaultLimit``, about a second); `nil` for no limit.
+    /// - Throws: ``GEOSError/Kind/tooComplex`` above the limit; ``GEOSError`` if GEOS fails.
+    public func relationships(
+        _ other: GEOSGeometry, costLimit: Int? = RelateCost.defaultLimit
+    ) throws(GEOSError) -> Relationships {
+        if let costLimit {
+            let cost = RelateCost(geometry, other.geometry, limit: costLimit)
+            guard cost.total <= costLimit else {
+                throw GEOSError(
+                    .tooComplex,
+                    "computing the DE-9IM matrix of these geometries would take GEOS at least an estimated "
+                        + "\(cost.total) steps; the limit is \(costLimit)")
+            }
+        }
+        return Relationships(matrix: try relate(other), dimensionA: dimension, dimensionB: other.dimension)
+    }
+
+    /// The matrix of two geometries whose envelopes do not meet: only exteriors meet
+    /// interiors and boundaries.
+    private func disjointMatrix(_ other: GEOSGeometry) throws(GEOSError) -> IntersectionMatrix {
+        func symbol(_ dimension: Int?) -> Character { dimension.map { Character(String($0)) } ?? "F" }
+        let interiorA = isEmpty ? nil : dimension, interiorB = other.isEmpty ? nil : other.dimension
+        let boundaryA = isEmpty ? nil : try boundaryDimension()
+        let boundaryB = other.isEmpty ? nil : try other.boundaryDimension()
+        let text = "FF\(symbol(interiorA))FF\(symbol(boundaryA))\(symbol(interiorB))\(symbol(boundaryB))2"
+        guard let matrix = IntersectionMatrix(text) else {
+            throw GEOSError(.geosException, "malformed disjoint matrix \"\(text)\"", function: "GEOSBoundary_r")
+        }
+        return matrix
+    }
+
+    /// The dimension of the geometry's boundary, `nil` when it has none: GeoSieve's for a
+    /// collection, GEOS's (`GEOSBoundary_r`) otherwise.
+    func boundaryDimension() throws(GEOSError) -> Int? {
+        if let collectionBoundaryDimension { return collectionBoundaryDimension }
+        let h = context.handle
+        guard let boundary = GEOSBoundary_r(h, handle) else { throw context.failure("GEOSBoundary_r") }
+        defer { GEOSGeom_destroy_r(h, boundary) }
+        switch GEOSisEmpty_r(h, boundary) {
+        case 1: return nil
+        case 0: return Int(GEOSGeom_getDimensions_r(h, boundary))
+        default: throw context.failure("GEOSisEmpty_r")
+        }
+    }
+
     /// Whether the DE-9IM matrix of a against b matches `pattern` (`GEOSRelatePattern_r`).
     /// - Throws: ``GEOSError/Kind/invalidPattern`` for a pattern that is not 9 of `T F * 0 1 2`.
     public func relate(_ other: GEOSGeometry, pattern: String) throws(GEOSError) -> Bool {
         let bytes = try IntersectionMatrix.validatedPattern(pattern)
         precondition(other.context === context, "geometries from different GEOS contexts")
+        if needsMatrix(other) { return try relate(other).matches(pattern) }
         let result = String(decoding: bytes, as: UTF8.self).withCString { cPattern in
             GEOSRelatePattern_r(context.handle, handle, other.handle, cPattern)
         }
@@ -147,10 +228,16 @@ extension GEOSGeometry {
 
 extension Envelope {
     /// The shortest distance between two non-empty rectangles (0 when they intersect).
+    ///
+    /// Scaled by the larger offset before squaring, so that offsets beyond 10¹⁵⁴ do not
+    /// overflow to infinity (which made far but finite distances look infinite).
     func distance(to other: Envelope) -> Double {
         let dx = Swift.max(0, Swift.max(other.xmin - xmax, xmin - other.xmax))
         let dy = Swift.max(0, Swift.max(other.ymin - ymax, ymin - other.ymax))
-        return (dx * dx + dy * dy).squareRoot()
+        let larger = Swift.max(dx, dy)
+        guard larger > 0, larger.isFinite else { return larger }
+        let (a, b) = (dx / larger, dy / larger)
+        return larger * (a * a + b * b).squareRoot()
     }
 }
 

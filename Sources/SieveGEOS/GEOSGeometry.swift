@@ -21,10 +21,22 @@ public final class GEOSGeometry {
     public let envelope: Envelope
     /// Whether the geometry is empty.
     public let isEmpty: Bool
-    /// The topological dimension (0 points, 1 lines, 2 areas; `nil` for an empty collection).
+    /// The topological dimension of the point set GEOS holds: 0 points, 1 lines, 2 areas; for a
+    /// collection the largest of its non-empty members'; `nil` for an empty collection. A
+    /// zero-length line has dimension 0, like the point it is.
     public let dimension: Int?
+    /// The geometry as handed to GEOS (its point set, degenerate parts rewritten).
+    let geometry: Geometry
     /// When the source was an ``Envelope`` with positive area: that rectangle.
     let rectangle: Envelope?
+    /// Whether a polygon ring has zero area without being one position: GEOS's shortcuts and its
+    /// DE-9IM matrix disagree about such geometries, so their relationships come from the matrix.
+    let hasCollapsedRing: Bool
+    /// For a collection: the dimension of its boundary (`.some(nil)` when it has none), which
+    /// GEOS 3.10–3.12 cannot compute (their `relate` throws "Operation not supported by
+    /// GeometryCollection" for collections whose envelope misses the other geometry's);
+    /// `nil` for every other geometry.
+    let collectionBoundaryDimension: Int??
 
     /// Converts a geometry to GEOS.
     ///
@@ -32,13 +44,27 @@ public final class GEOSGeometry {
     /// straight from the flat buffer. An envelope becomes a rectangular polygon (a line or a
     /// point when it has no width or no height). A multipoint, a polyline of several paths and a
     /// polygon of several parts become the matching GEOS multi-geometries.
+    ///
+    /// Degenerate input is handed over as the point set it describes, so that every GEOS
+    /// version answers consistently and none crashes: empty members of collections are left
+    /// out (a collection's relationships and dimension do not depend on them), and a path of
+    /// zero length, or a polygon part whose outer ring is a single repeated position, becomes
+    /// that point. ``envelope``, ``isEmpty`` and ``dimension`` describe that point set.
     /// - Throws: ``GEOSError`` if GEOS rejects the geometry.
     public init(_ geometry: Geometry, context: GEOSContext) throws(GEOSError) {
+        let geometry = geometry.geosForm() ?? geometry
+        self.geometry = geometry
         self.context = context
         self.handle = try GEOSGeometry.makeHandle(geometry, context.handle, context)
         self.envelope = geometry.envelope
         self.isEmpty = geometry.isEmpty
         self.dimension = geometry.dimension
+        self.hasCollapsedRing = geometry.hasCollapsedRing
+        if case .collection = geometry {
+            self.collectionBoundaryDimension = .some(geometry.boundaryDimension)
+        } else {
+            self.collectionBoundaryDimension = nil
+        }
         if case .envelope(let box) = geometry, box.width > 0, box.height > 0 {
             self.rectangle = box
         } else {
@@ -199,3 +225,7 @@ public final class GEOSGeometry {
         for case let handle? in handles { GEOSGeom_destroy_r(h, handle) }
     }
 }
+
+/// Geometries are not `Sendable`: they belong to their context's thread.
+@available(*, unavailable)
+extension GEOSGeometry: Sendable {}

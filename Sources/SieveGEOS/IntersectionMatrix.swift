@@ -98,8 +98,9 @@ public struct IntersectionMatrix: Hashable, Sendable, CustomStringConvertible {
     public var isDisjoint: Bool { matching("FF*FF****") }
     /// Not disjoint.
     public var isIntersects: Bool { !isDisjoint }
-    /// `T*F**FFF*`.
-    public var isEquals: Bool { matching("T*F**FFF*") }
+    /// `T*F**FFF*`, or `FFFFFFFF2` (two empty geometries are the same point set, as GEOS's
+    /// `equals` and Shapely answer).
+    public var isEquals: Bool { matching("T*F**FFF*") || description == "FFFFFFFF2" }
     /// `T*F**F***`: a lies within b.
     public var isWithin: Bool { matching("T*F**F***") }
     /// `T*****FF*`: a contains b.
@@ -131,4 +132,100 @@ public struct IntersectionMatrix: Hashable, Sendable, CustomStringConvertible {
         guard dimensionA == dimensionB else { return false }
         return dimensionA == 1 ? matching("1*T***T**") : matching("T*T***T**")
     }
+}
+
+extension IntersectionMatrix {
+    /// Every named relationship the matrix decides, for geometries of the given dimensions (see
+    /// ``Relationships``).
+    ///
+    /// - Parameters:
+    ///   - dimensionA: The dimension of a (0, 1 or 2; `nil` for an empty collection).
+    ///   - dimensionB: The dimension of b.
+    public func relationships(dimensionA: Int?, dimensionB: Int?) -> Relationships {
+        Relationships(matrix: self, dimensionA: dimensionA, dimensionB: dimensionB)
+    }
+
+    /// Whether `relationship` holds for geometries of the given dimensions whose matrix this
+    /// is; `nil` for ``SpatialRelationship/envelopeIntersects``, which is about envelopes, not
+    /// point sets.
+    /// - Throws: ``GEOSError/Kind/invalidPattern`` for a relate pattern that is not one.
+    public func satisfies(_ relationship: SpatialRelationship, dimensionA: Int?, dimensionB: Int?) throws(GEOSError) -> Bool? {
+        switch relationship {
+        case .intersects: return isIntersects
+        case .disjoint: return isDisjoint
+        case .contains: return isContains
+        case .within: return isWithin
+        case .touches: return isTouches
+        case .crosses, .overlaps:
+            guard let dimensionA, let dimensionB else { return false }
+            return relationship == .crosses
+                ? isCrosses(dimensionA: dimensionA, dimensionB: dimensionB)
+                : isOverlaps(dimensionA: dimensionA, dimensionB: dimensionB)
+        case .equals: return isEquals
+        case .envelopeIntersects: return nil
+        case .relate(let pattern): return try matches(pattern)
+        }
+    }
+}
+
+/// Every named relationship of a against b ("a REL b"), derived from their one DE-9IM matrix
+/// with the OGC Simple Features definitions.
+///
+/// Computing the matrix once (``GEOSGeometry/relationships(_:)``) and reading every
+/// relationship off it costs one GEOS call where asking each predicate costs one each. The
+/// definitions, with dim(a), dim(b) the dimensions of the geometries:
+///
+/// | relationship | pattern |
+/// |---|---|
+/// | disjoint | `FF*FF****` |
+/// | intersects | not disjoint |
+/// | contains | `T*****FF*` |
+/// | within | `T*F**F***` |
+/// | covers | `T*****FF*`, `*T****FF*`, `***T**FF*` or `****T*FF*` |
+/// | coveredBy | `T*F**F***`, `*TF**F***`, `**FT*F***` or `**F*TF***` |
+/// | touches | `FT*******`, `F**T*****` or `F***T****` |
+/// | crosses | `T*T******` if dim(a) < dim(b); `T*****T**` if dim(a) > dim(b); `0********` for two lines; never otherwise |
+/// | overlaps | `T*T***T**` for two point sets or two areas; `1*T***T**` for two lines; never for different dimensions |
+/// | equals | `T*F**FFF*`, or both empty (`FFFFFFFF2`) |
+public struct Relationships: Hashable, Sendable {
+    /// The DE-9IM matrix of a against b.
+    public let matrix: IntersectionMatrix
+    /// The dimension of a (0, 1, 2; `nil` for an empty collection).
+    public let dimensionA: Int?
+    /// The dimension of b.
+    public let dimensionB: Int?
+
+    /// Derives the relationships from a matrix and the two dimensions.
+    public init(matrix: IntersectionMatrix, dimensionA: Int?, dimensionB: Int?) {
+        self.matrix = matrix
+        self.dimensionA = dimensionA
+        self.dimensionB = dimensionB
+    }
+
+    /// a and b share at least one point.
+    public var intersects: Bool { matrix.isIntersects }
+    /// a and b share no point.
+    public var disjoint: Bool { matrix.isDisjoint }
+    /// b lies in a, interiors meeting.
+    public var contains: Bool { matrix.isContains }
+    /// a lies in b, interiors meeting.
+    public var within: Bool { matrix.isWithin }
+    /// No point of b lies outside a.
+    public var covers: Bool { matrix.isCovers }
+    /// No point of a lies outside b.
+    public var coveredBy: Bool { matrix.isCoveredBy }
+    /// a and b meet only at their boundaries.
+    public var touches: Bool { matrix.isTouches }
+    /// The interiors meet in a lower dimension than the larger of the two.
+    public var crosses: Bool {
+        guard let dimensionA, let dimensionB else { return false }
+        return matrix.isCrosses(dimensionA: dimensionA, dimensionB: dimensionB)
+    }
+    /// Same dimension, and the intersection has it too but differs from both.
+    public var overlaps: Bool {
+        guard let dimensionA, let dimensionB else { return false }
+        return matrix.isOverlaps(dimensionA: dimensionA, dimensionB: dimensionB)
+    }
+    /// a and b are the same point set.
+    public var equals: Bool { matrix.isEquals }
 }

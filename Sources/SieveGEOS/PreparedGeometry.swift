@@ -44,63 +44,72 @@ public final class PreparedGeometry {
     /// The envelope shortcut first, then the prepared GEOS predicate.
     @inline(__always)
     private func evaluate(
-        _ kind: EnvelopeShortcut, _ other: GEOSGeometry, _ predicate: GEOSGeometry.Predicate, _ name: StaticString
+        _ kind: EnvelopeShortcut, _ other: GEOSGeometry, _ predicate: GEOSGeometry.Predicate, _ name: StaticString,
+        _ derived: (Relationships) -> Bool
     ) throws(GEOSError) -> Bool {
         if let decided = kind.decide(geometry, other) { return decided }
         let context = geometry.context
         precondition(other.context === context, "geometries from different GEOS contexts")
+        // Where GEOS's shortcuts cannot be trusted, the matrix answers (see GEOSGeometry).
+        if geometry.needsMatrix(other) { return derived(try geometry.relationships(other, costLimit: nil)) }
         return try context.predicateResult(predicate(context.handle, handle, other.handle), name)
+    }
+
+    /// The point `(x, y)` related to the geometry through the DE-9IM matrix.
+    private func pointRelationships(x: Double, y: Double) throws(GEOSError) -> Relationships {
+        try geometry.relationships(GEOSGeometry(.point(Point(x: x, y: y)), context: geometry.context), costLimit: nil)
     }
 
     /// Whether the geometries share a point (`GEOSPreparedIntersects_r`).
     public func intersects(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.intersects, other, GEOSPreparedIntersects_r, "GEOSPreparedIntersects_r")
+        try evaluate(.intersects, other, GEOSPreparedIntersects_r, "GEOSPreparedIntersects_r", \.intersects)
     }
 
     /// Whether the prepared geometry contains `other` (`GEOSPreparedContains_r`).
     public func contains(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.contains, other, GEOSPreparedContains_r, "GEOSPreparedContains_r")
+        try evaluate(.contains, other, GEOSPreparedContains_r, "GEOSPreparedContains_r", \.contains)
     }
 
     /// Whether `other` lies in the interior of the prepared geometry, not touching its boundary
     /// (`GEOSPreparedContainsProperly_r`).
     public func containsProperly(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.contains, other, GEOSPreparedContainsProperly_r, "GEOSPreparedContainsProperly_r")
+        try evaluate(.contains, other, GEOSPreparedContainsProperly_r, "GEOSPreparedContainsProperly_r",
+            { (try? $0.matrix.matches("T**FF*FF*")) ?? false })
     }
 
     /// Whether the prepared geometry lies within `other` (`GEOSPreparedWithin_r`).
     public func isWithin(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.within, other, GEOSPreparedWithin_r, "GEOSPreparedWithin_r")
+        try evaluate(.within, other, GEOSPreparedWithin_r, "GEOSPreparedWithin_r", \.within)
     }
 
     /// Whether the prepared geometry covers `other` (`GEOSPreparedCovers_r`).
     public func covers(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.contains, other, GEOSPreparedCovers_r, "GEOSPreparedCovers_r")
+        try evaluate(.contains, other, GEOSPreparedCovers_r, "GEOSPreparedCovers_r", \.covers)
     }
 
     /// Whether the prepared geometry is covered by `other` (`GEOSPreparedCoveredBy_r`).
     public func isCovered(by other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.within, other, GEOSPreparedCoveredBy_r, "GEOSPreparedCoveredBy_r")
+        try evaluate(.within, other, GEOSPreparedCoveredBy_r, "GEOSPreparedCoveredBy_r", \.coveredBy)
     }
 
     /// Whether the geometries meet only at their boundaries (`GEOSPreparedTouches_r`).
     public func touches(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.meets, other, GEOSPreparedTouches_r, "GEOSPreparedTouches_r")
+        try evaluate(.meets, other, GEOSPreparedTouches_r, "GEOSPreparedTouches_r", \.touches)
     }
 
     /// Whether the geometries cross (`GEOSPreparedCrosses_r`).
     public func crosses(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.meets, other, GEOSPreparedCrosses_r, "GEOSPreparedCrosses_r")
+        try evaluate(.meets, other, GEOSPreparedCrosses_r, "GEOSPreparedCrosses_r", \.crosses)
     }
 
     /// Whether the geometries overlap (`GEOSPreparedOverlaps_r`).
     public func overlaps(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.meets, other, GEOSPreparedOverlaps_r, "GEOSPreparedOverlaps_r")
+        try evaluate(.meets, other, GEOSPreparedOverlaps_r, "GEOSPreparedOverlaps_r", \.overlaps)
     }
 
     /// Whether the geometries share no point (`GEOSPreparedDisjoint_r`).
     public func isDisjoint(with other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.disjoint, other, GEOSPreparedDisjoint_r, "GEOSPreparedDisjoint_r")
+        try evaluate(.disjoint, other, GEOSPreparedDisjoint_r, "GEOSPreparedDisjoint_r", \.disjoint)
     }
 
     /// Whether the geometries lie within `distance` of each other
@@ -127,6 +136,7 @@ public final class PreparedGeometry {
 
     @usableFromInline
     func intersectsInsideEnvelope(x: Double, y: Double) throws(GEOSError) -> Bool {
+        if geometry.hasCollapsedRing { return try pointRelationships(x: x, y: y).intersects }
         let context = geometry.context
         return try context.predicateResult(
             cgeos_prepared_intersects_xy(context.handle, handle, x, y), "GEOSPreparedIntersects_r")
@@ -136,6 +146,7 @@ public final class PreparedGeometry {
     /// boundary is not contained).
     public func contains(x: Double, y: Double) throws(GEOSError) -> Bool {
         guard envelope.contains(x: x, y: y) else { return false }
+        if geometry.hasCollapsedRing { return try pointRelationships(x: x, y: y).contains }
         let context = geometry.context
         return try context.predicateResult(
             cgeos_prepared_contains_xy(context.handle, handle, x, y), "GEOSPreparedContains_r")
@@ -156,3 +167,7 @@ public final class PreparedGeometry {
         }
     }
 }
+
+/// Prepared geometries are not `Sendable`: they belong to their context's thread.
+@available(*, unavailable)
+extension PreparedGeometry: Sendable {}

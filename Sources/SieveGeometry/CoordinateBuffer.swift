@@ -138,3 +138,14 @@ public struct CoordinateBuffer: Hashable, Sendable, RandomAccessCollection {
         return sum
     }
 }
+
+extension Array {
+    /// Makes room for at least `minimum` elements, at least doubling the capacity when it must
+    /// grow. Readers that learn sizes piece by piece (one ring at a time) call this instead of
+    /// `reserveCapacity(count + more)`, which reallocates to the exact size on every call and so
+    /// copies the whole array once per piece: quadratic in the number of pieces.
+    @inline(__always)
+    mutating func reserveGrowing(_ minimum: Int) {
+        if capacity < minimum { reserveCapacity(Swift.max(minimum, 2 * capacity)) }
+    }
+}

@@ -326,7 +326,7 @@ struct JSONCoordinateCollector {
             try position(elements, at: at, parent: path, index: nil)
         case 1:
             ringSources.append((at, path))
-            values.reserveCapacity(values.count + elements.count * 4)
+            values.reserveGrowing(values.count + elements.count * 4)
             for (i, element) in elements.enumerated() {
                 guard case .array(let numbers, let elementAt) = element else {
                     throw fail(

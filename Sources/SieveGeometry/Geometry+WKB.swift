@@ -208,7 +208,7 @@ struct WKBReader {
     ) throws(GeometryError) {
         let stride = header.layout.stride
         try need(count * stride * 8, "coordinates")
-        values.reserveCapacity(values.count + count * stride)
+        values.reserveGrowing(values.count + count * stride)
         for _ in 0..<(count * stride) {
             let position = offset
             let value = readDoubleUnchecked(header.littleEndian)

@@ -61,13 +61,15 @@ public enum Geometry: Hashable, Sendable {
     }
 
     /// The topological dimension: 0 for points, 1 for lines, 2 for areas; for a collection the
-    /// largest of its members'; `nil` for an empty collection.
+    /// largest of its non-empty members' (an empty member adds no point, so it cannot raise the
+    /// dimension: `GEOMETRYCOLLECTION (POLYGON EMPTY, POINT (1 1))` has dimension 0); `nil` for a
+    /// collection with no non-empty member. Other empty geometries keep their type's dimension.
     public var dimension: Int? {
         switch self {
         case .point, .multipoint: 0
         case .polyline: 1
         case .polygon, .envelope: 2
-        case .collection(let collection): collection.geometries.compactMap(\.dimension).max()
+        case .collection(let collection): collection.geometries.lazy.filter { !$0.isEmpty }.compactMap(\.dimension).max()
         }
     }
 

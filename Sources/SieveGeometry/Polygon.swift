@@ -96,28 +96,42 @@ public struct Polygon: Hashable, Sendable {
         let flat = try Polygon(coordinates: buffer, ringOffsets: offsets, partOffsets: Array(0...esriRings.count))
         let ringCount = esriRings.count
         let areas = (0..<ringCount).map { flat.coordinates.signedDoubleArea(of: flat.ringRange($0)) }
+        // Ring boxes, computed once; a ring can only contain a vertex inside its box, so only the
+        // rings whose box holds a ring's first vertex are candidates (found through a grid, so
+        // that many separate rings cost linear time, not quadratic).
+        let boxes = (0..<ringCount).map { flat.coordinates.envelope(of: flat.ringRange($0)) }
+        func firstVertex(_ r: Int) -> (Double, Double) {
+            (flat.coordinates.x(at: flat.ringOffsets[r]), flat.coordinates.y(at: flat.ringOffsets[r]))
+        }
         var isOuter = areas.map { $0 <= 0 }
         if !isOuter.contains(true) || ringCount == 0 {
             // No clockwise ring: decide by nesting depth.
+            var everyRing = RingBoxIndex(boxes)
+            for r in 0..<ringCount { everyRing.insert(r) }
             isOuter = (0..<ringCount).map { r in
                 var depth = 0
-                for other in 0..<ringCount where other != r && flat.ring(other, containsVertexOf: r) {
+                let (x, y) = firstVertex(r)
+                for other in everyRing.candidates(x, y) where other != r && flat.ring(other, box: boxes[other], containsVertexOf: r) {
                     depth += 1
                 }
                 return depth % 2 == 0
             }
         }
-        // Assign holes to the smallest containing outer ring.
+        // Assign holes to the smallest containing outer ring (the first of the smallest).
         var holesOf = [Int: [Int]]()
         var outers = (0..<ringCount).filter { isOuter[$0] }
+        var outerIndex = RingBoxIndex(boxes)
+        for r in outers { outerIndex.insert(r) }
         for r in 0..<ringCount where !isOuter[r] {
-            let host = outers
-                .filter { flat.ring($0, containsVertexOf: r) }
+            let (x, y) = firstVertex(r)
+            let host = outerIndex.candidates(x, y).sorted()
+                .filter { flat.ring($0, box: boxes[$0], containsVertexOf: r) }
                 .min { abs(areas[$0]) < abs(areas[$1]) }
             if let host {
                 holesOf[host, default: []].append(r)
             } else {
                 outers.append(r)
+                outerIndex.insert(r)
             }
         }
         outers.sort()
@@ -197,9 +211,13 @@ public struct Polygon: Hashable, Sendable {
     /// Whether ring `r` contains a vertex of ring `other` (even-odd rule; a vertex on the
     /// boundary of `r` does not count, the next vertex is tried instead).
     func ring(_ r: Int, containsVertexOf other: Int) -> Bool {
+        ring(r, box: coordinates.envelope(of: ringRange(r)), containsVertexOf: other)
+    }
+
+    /// ``ring(_:containsVertexOf:)`` with ring `r`'s box already computed.
+    func ring(_ r: Int, box: Envelope, containsVertexOf other: Int) -> Bool {
         let candidate = ringRange(other)
         guard ringRange(r).count >= 4 else { return false }
-        let box = coordinates.envelope(of: ringRange(r))
         for i in candidate.dropLast() {
             let x = coordinates.x(at: i), y = coordinates.y(at: i)
             guard box.contains(x: x, y: y) else { return false }
@@ -234,5 +252,57 @@ public struct Polygon: Hashable, Sendable {
             j = i
         }
         return inside ? .inside : .outside
+    }
+}
+
+/// The rings whose box holds a point, found through a uniform grid over the boxes of all rings:
+/// a ring is listed in the cells its box overlaps, or, when that is more than a few cells, in a
+/// list every query reads. Many separate rings cost a handful of candidates per query; rings
+/// nested inside each other are each a candidate for the others, as they must be.
+private struct RingBoxIndex {
+    let boxes: [Envelope]
+    let minX: Double, minY: Double, cellWidth: Double, cellHeight: Double
+    let side: Int
+    var cells: [[Int]]
+    var large: [Int] = []
+
+    init(_ boxes: [Envelope]) {
+        self.boxes = boxes
+        let extent = boxes.reduce(Envelope.empty) { $0.union($1) }
+        let side = Swift.max(1, Swift.min(1024, Int(Double(boxes.count).squareRoot())))
+        let width = extent.width / Double(side), height = extent.height / Double(side)
+        // One cell when the extent is empty, flat, or too wide for finite cell numbers.
+        if extent.isEmpty || !(width > 0) || !(height > 0) || !width.isFinite || !height.isFinite
+            || !(extent.width / width).isFinite || !(extent.height / height).isFinite
+        {
+            (minX, minY, cellWidth, cellHeight, self.side) = (0, 0, 1, 1, 1)
+        } else {
+            (minX, minY, cellWidth, cellHeight, self.side) = (extent.xmin, extent.ymin, width, height, side)
+        }
+        cells = Array(repeating: [], count: self.side * self.side)
+    }
+
+    /// The cell column (or row) of a coordinate, clamped to the grid in floating point first.
+    private func index(_ value: Double, _ origin: Double, _ size: Double) -> Int {
+        let cell = ((value - origin) / size).rounded(.down)
+        guard cell.isFinite else { return cell > 0 ? side - 1 : 0 }  // NaN and -inf to 0
+        return Int(Swift.min(Swift.max(cell, 0), Double(side - 1)))
+    }
+
+    mutating func insert(_ ring: Int) {
+        let box = boxes[ring]
+        let c0 = index(box.xmin, minX, cellWidth), c1 = index(box.xmax, minX, cellWidth)
+        let r0 = index(box.ymin, minY, cellHeight), r1 = index(box.ymax, minY, cellHeight)
+        if (c1 - c0 + 1) * (r1 - r0 + 1) > 16 {
+            large.append(ring)
+            return
+        }
+        for r in r0...r1 { for c in c0...c1 { cells[r * side + c].append(ring) } }
+    }
+
+    /// The rings whose box holds `(x, y)`, each once.
+    func candidates(_ x: Double, _ y: Double) -> [Int] {
+        let cell = index(y, minY, cellHeight) * side + index(x, minX, cellWidth)
+        return (cells[cell] + large).filter { boxes[$0].contains(x: x, y: y) }
     }
 }

@@ -118,6 +118,11 @@ extension Geometry {
         case .point(let point):
             guard !point.isEmpty else { return self }
             let (x, y) = transform(point.x, point.y)
+            // The other kinds check their coordinates when they are rebuilt; a point must too
+            // (a longitude of 1e308 projects beyond the largest Double).
+            guard x.isFinite, y.isFinite else {
+                throw GeometryError(.invalidCoordinates, "point coordinates must be finite numbers")
+            }
             return .point(Point(x: x, y: y, z: point.z, m: point.m))
         case .multipoint(let multipoint):
             return .multipoint(try Multipoint(coordinates: mapBuffer(multipoint.coordinates)))

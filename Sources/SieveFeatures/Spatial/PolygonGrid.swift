@@ -52,7 +52,6 @@ final class PolygonGrid {
                 let range = polygon.ringRange(r)
                 firstVertices.append(coordinates.x(at: range.lowerBound))
                 firstVertices.append(coordinates.y(at: range.lowerBound))
-                segments.reserveCapacity(segments.count + 4 * (range.count - 1))
                 for i in range.lowerBound..<(range.upperBound - 1) {
                     segments.append(coordinates.x(at: i))
                     segments.append(coordinates.y(at: i))
@@ -65,8 +64,17 @@ final class PolygonGrid {
         }
         let box = geometry.envelope
         let edgeCount = segments.count / 4
-        guard edgeCount >= 16, box.width > 0, box.height > 0 else { return nil }
         let side = Swift.max(8, Swift.min(512, Int(Double(edgeCount).squareRoot() * 2)))
+        // Cells must have a finite, non-zero size, so that every cell number computed from a
+        // coordinate inside the envelope is a finite number between 0 and `side`: an envelope
+        // wider than half the largest Double (its width overflows) or so narrow that a cell
+        // would be smaller than the smallest Double gets no grid (GEOS answers alone).
+        let limit = Double.greatestFiniteMagnitude / 2
+        guard edgeCount >= 16, box.width > 0, box.height > 0, box.width < limit, box.height < limit,
+            box.width / Double(side) > 0, box.height / Double(side) > 0,
+            Double(side) * Double.ulpOfOne * Swift.max(abs(box.xmin), abs(box.xmax)) < box.width,
+            Double(side) * Double.ulpOfOne * Swift.max(abs(box.ymin), abs(box.ymax)) < box.height
+        else { return nil }
         columns = side
         rows = side
         envelope = box

@@ -132,6 +132,15 @@ struct SpatialFilter {
                 throw FeatureTableError(.invalidQuery, "GEOS rejects the query geometry: \(error.message)")
             }
             let queryEnvelope = geometry.envelope
+            // Relationships GEOS answers with its full DE-9IM computation, even prepared; on a
+            // query geometry whose own chains overlap too much that computation is quadratic,
+            // so such a query is refused (before the first feature GEOS would test).
+            let usesRelate: Bool
+            switch relationship {
+            case .contains, .touches, .crosses, .overlaps, .equals, .relate: usesRelate = true
+            case .intersects, .within, .disjoint, .envelopeIntersects: usesRelate = false
+            }
+            var costChecked = !usesRelate
             var result: [UInt32] = []
             for row in rows {
                 let r = Int(row)
@@ -145,9 +154,20 @@ struct SpatialFilter {
                         if decided { result.append(row) }
                         continue
                     }
+                    if !costChecked {
+                        costChecked = true
+                        let cost = RelateCost(geometry)
+                        guard cost.total <= RelateCost.defaultLimit else {
+                            throw GEOSError(
+                                .tooComplex,
+                                "the query geometry is too complex for GEOS to test \(relationship) against features: "
+                                    + "an estimated \(cost.total) steps per feature, the limit is \(RelateCost.defaultLimit)")
+                        }
+                    }
                     let converted = try GEOSGeometry(feature, context: context)
                     if try test(converted, prepared) { result.append(row) }
                 } catch {
+                    if error.kind == .tooComplex { throw FeatureTableError(.invalidQuery, error.message) }
                     throw FeatureTableError(
                         .invalidGeometry, "GEOS failed testing \(relationship) against the query geometry: \(error.message)",
                         objectID: table.objectID(row: r))

@@ -1,0 +1,96 @@
+import Foundation
+import SieveGEOS
+import SieveGeometry
+import Testing
+
+@testable import SieveFeatures
+
+/// Query polygons whose extent overflows a Double (wider than the largest finite value) or is
+/// smaller than the spacing of Doubles at its coordinates: the region filter's grid computed
+/// cell numbers from them with `Int(Double)` and trapped on the infinite or NaN quotient. Such
+/// polygons get no grid; GEOS answers alone.
+@Suite("Spatial queries with extreme extents")
+struct ExtremeExtentTests {
+    static func star(radius: Double, center: (Double, Double) = (0, 0), vertices: Int = 40) throws -> Geometry {
+        var ring: [Point] = []
+        for i in 0..<vertices {
+            let angle = Double(i) / Double(vertices) * 2 * Double.pi
+            let r = i.isMultiple(of: 2) ? radius : radius / 2
+            ring.append(Point(x: center.0 + r * cos(angle), y: center.1 + r * sin(angle)))
+        }
+        ring.append(ring[0])
+        return .polygon(try Polygon(exterior: ring))
+    }
+
+    @Test func gridsAreOnlyBuiltForUsableExtents() throws {
+        let context = try GEOSContext()
+        for (radius, center, usable) in [
+            (1e308, (0.0, 0.0), false),  // width 2e308 overflows
+            (8e307, (0.0, 0.0), false),  // width 1.6e308: more than half the largest Double
+            (1e-300, (1e10, 0.0), false),  // cells far below the spacing of Doubles near 1e10
+            (1e-320, (0.0, 0.0), true),  // subnormal, but cells still representable
+            (100, (0.0, 0.0), true),
+        ] {
+            let geometry = try Self.star(radius: radius, center: center)
+            let prepared = try PreparedGeometry(geometry, context: context)
+            let grid = PolygonGrid(geometry, prepared: prepared)
+            #expect((grid != nil) == usable, "radius \(radius)")
+            if let grid {
+                _ = grid.isInside(x: center.0, y: center.1)
+                _ = grid.classify(Envelope(xmin: -1.7e308, ymin: -1.7e308, xmax: 1.7e308, ymax: 1.7e308))
+            }
+        }
+    }
+
+    /// The whole query path on a table big enough for the grid (10,000 points): the rows are
+    /// those the prepared polygon's own point test accepts.
+    @Test(arguments: [1e308, 1e-320])
+    func queriesOnATableAnswerAsGEOS(radius: Double) throws {
+        var features: [String] = []
+        var points: [(Double, Double)] = []
+        for i in 0..<10_000 {
+            let x = (Double(i % 100) - 50) / 50 * radius, y = (Double(i / 100) - 50) / 50 * radius
+            points.append((x, y))
+            features.append(#"{"type":"Feature","id":\#(i + 1),"properties":{},"geometry":{"type":"Point","coordinates":[\#(x),\#(y)]}}"#)
+        }
+        let table = try FeatureTable.load(geoJSON: #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}")
+        let query = try Self.star(radius: radius)
+        let context = try GEOSContext()
+        let prepared = try PreparedGeometry(query, context: context)
+        for relationship in [SpatialRelationship.intersects, .within] {
+            let rows = try table.queryObjectIDs(QueryParameters(geometry: query, spatialRelationship: relationship))
+            let expected = try points.indices.filter { i in
+                relationship == .intersects
+                    ? try prepared.intersects(x: points[i].0, y: points[i].1) : try prepared.contains(x: points[i].0, y: points[i].1)
+            }.map { Int64($0 + 1) }
+            #expect(rows == expected, "\(relationship) radius \(radius)")
+        }
+    }
+}
+
+/// A query geometry on which GEOS's relate is quadratic (a star of 60,000 spikes: about 6 s of
+/// GEOS per feature) is refused with a clear error for the relationships GEOS answers with its
+/// full DE-9IM computation; the prepared ones (intersects, within, disjoint) still answer.
+@Suite("Spatial queries with a query geometry too complex for GEOS's relate")
+struct ComplexQueryTests {
+    @Test func relateBasedRelationshipsAreRefused() throws {
+        let table = try FeatureTable.load(geoJSON: featureCollection(
+            ["{}", "{}"], ids: ["1", "2"],
+            geometries: [#"{"type":"Point","coordinates":[1,1]}"#, #"{"type":"Point","coordinates":[100,100]}"#]))
+        let star = try ExtremeExtentTests.star(radius: 10, vertices: 60_000)
+        for relationship in [SpatialRelationship.touches, .crosses, .overlaps, .relate(pattern: "T********")] {
+            let error = featureTableError {
+                _ = try table.queryObjectIDs(QueryParameters(geometry: star, spatialRelationship: relationship))
+            }
+            #expect(error?.kind == .invalidQuery, "\(relationship)")
+            #expect(error?.message.contains("too complex") == true, "\(relationship)")
+        }
+        // Decided from the envelopes alone (a point cannot contain or equal the star): no GEOS
+        // call, so nothing to refuse.
+        #expect(try table.queryObjectIDs(QueryParameters(geometry: star, spatialRelationship: .contains)) == [])
+        #expect(try table.queryObjectIDs(QueryParameters(geometry: star, spatialRelationship: .equals)) == [])
+        #expect(try table.queryObjectIDs(QueryParameters(geometry: star, spatialRelationship: .intersects)) == [1])
+        #expect(try table.queryObjectIDs(QueryParameters(geometry: star, spatialRelationship: .within)) == [1])
+        #expect(try table.queryObjectIDs(QueryParameters(geometry: star, spatialRelationship: .disjoint)) == [2])
+    }
+}
