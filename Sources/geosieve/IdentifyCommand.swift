@@ -49,7 +49,9 @@ struct IdentifyCommand: ParsableCommand {
     @Flag(name: .customLong("return-geometry"), help: "Include each hit's geometry (Esri JSON).")
     var returnGeometry = false
 
-    @Option(name: .customLong("where"), parsing: .unconditional, help: "A where clause limiting the features that can be hit.")
+    @Option(
+        name: .customLong("where"), parsing: .unconditional,
+        help: "A where clause limiting the features that can be hit, or @FILE to read it from a file.")
     var whereClause: String = "1=1"
 
     func run() throws {
@@ -67,7 +69,8 @@ struct IdentifyCommand: ParsableCommand {
         let parameters = IdentifyParameters(
             x: xy[0], y: xy[1], tolerance: tolerance,
             mapExtent: Envelope(xmin: extent[0], ymin: extent[1], xmax: extent[2], ymax: extent[3]),
-            width: wh[0], height: wh[1], maxResults: maxResults, whereClause: whereClause, returnGeometry: returnGeometry)
+            width: wh[0], height: wh[1], maxResults: maxResults,
+            whereClause: try argumentText(whereClause, argument: "--where"), returnGeometry: returnGeometry)
         let table = try QueryCommand.loadTable(source, fields: nil)
         let layerName = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
         var output: [UInt8] = []

@@ -144,10 +144,10 @@ enum InputFiles {
     }
 }
 
-/// The geometry text of an argument: the argument itself, or with `@PATH` the contents of that
-/// file (for geometries too large for a command line), read as ``InputFiles`` reads argument
-/// files.
-func geometryText(_ argument: String, argument name: String) throws -> String {
+/// The text of an argument: the argument itself, or with `@PATH` the contents of that file (for
+/// geometries and where clauses too large for a command line, which holds at most 128 KiB per
+/// argument on Linux), read as ``InputFiles`` reads argument files.
+func argumentText(_ argument: String, argument name: String) throws -> String {
     guard argument.hasPrefix("@") else { return argument }
     return try InputFiles.argumentText(String(argument.dropFirst()), option: name)
 }

@@ -59,7 +59,9 @@ struct QueryCommand: ParsableCommand {
 
     // Options whose value may start with "-" (a negative number, a file name) take the next
     // argument whatever it looks like: `.unconditional`.
-    @Option(name: .customLong("where"), parsing: .unconditional, help: "The SQL where clause (default 1=1: every feature).")
+    @Option(
+        name: .customLong("where"), parsing: .unconditional,
+        help: "The SQL where clause (default 1=1: every feature), or @FILE to read it from a file.")
     var whereClause: String = "1=1"
 
     @Option(name: .customLong("object-ids"), parsing: .unconditional, help: "Comma-separated object IDs, ANDed with the where clause.")
@@ -109,7 +111,7 @@ struct QueryCommand: ParsableCommand {
     var relation: String?
 
     func run() throws {
-        var query = QueryParameters(whereClause: whereClause)
+        var query = QueryParameters(whereClause: try argumentText(whereClause, argument: "--where"))
         query.objectIDs = try parseObjectIDs()
         query.outFields = try parseOutFields()
         query.returnGeometry = !noGeometry
@@ -182,7 +184,7 @@ struct QueryCommand: ParsableCommand {
             return
         }
         if let inSR, inSR <= 0 { throw CommandFailure("--in-sr must be a positive WKID, not \(inSR)") }
-        let text = try geometryText(geometry, argument: "--geometry")
+        let text = try argumentText(geometry, argument: "--geometry")
         let parsed: (geometry: Geometry, spatialReference: SpatialReference?)
         do {
             parsed = try Geometry.parse(text)

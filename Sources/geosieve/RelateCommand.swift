@@ -63,7 +63,7 @@ struct RelateCommand: ParsableCommand {
     }
 
     private func readGeometry(_ text: String, argument: String) throws -> (geometry: Geometry, spatialReference: SpatialReference?) {
-        let source = try geometryText(text, argument: argument)
+        let source = try argumentText(text, argument: argument)
         do {
             return try Geometry.parse(source)
         } catch {

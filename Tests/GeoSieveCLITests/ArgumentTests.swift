@@ -203,6 +203,26 @@ struct ArgumentTests {
         #expect(line.hasSuffix(": unexpected end of input"))
     }
 
+    /// A where clause too long for a command line (Linux holds 128 KiB per argument) comes from
+    /// a file: an IN list of the even numbers up to 200,000, of which the countries' `fid`s
+    /// 1 … 177 hold 88.
+    @Test func whereClausesMayComeFromFiles() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("where.sql")
+        let ids = (1...200_000).filter { $0 % 2 == 0 }.map(String.init).joined(separator: ", ")
+        try Data("fid IN (\(ids))".utf8).write(to: file)
+        #expect(try Self.success(["query", Self.countries, "--where", "@" + file.path, "--return", "count"]) == "{\"count\":88}\n")
+        let identify = try Self.success([
+            "identify", Self.countries, "--point", "-60,-15", "--tolerance", "0", "--map-extent", "-180,-90,180,90",
+            "--size", "360,180", "--where", "@" + file.path,
+        ])
+        // Brazil (fid 30, even) lies under the tap; with an odd-only list it would not be found.
+        #expect(identify.contains(#""objectId":30,"#))
+        let missing = try Self.failure(["query", Self.countries, "--where", "@" + directory.appendingPathComponent("none").path], status: 1)
+        #expect(missing.hasPrefix("error: --where: cannot read "))
+    }
+
     // MARK: Loading through the command line
 
     @Test func aFeatureCollectionCutBeforeItsEndIsAnError() throws {
