@@ -36,7 +36,18 @@ extension Geometry {
     }
 
     /// The numbers of `x,y` or `xmin,ymin,xmax,ymax`, or `nil` when the text is not that.
+    ///
+    /// Decided from the first character and the number of commas before the text is split, so
+    /// that a WKT text of many megabytes costs nothing here.
     private static func simpleSyntaxNumbers(_ text: String) -> [Double]? {
+        guard let lead = text.utf8.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
+            (0x30...0x39).contains(lead) || lead == UInt8(ascii: "-") || lead == UInt8(ascii: "+") || lead == UInt8(ascii: ".")
+        else { return nil }
+        var commas = 0
+        for byte in text.utf8 where byte == UInt8(ascii: ",") {
+            commas += 1
+            if commas > 3 { return nil }
+        }
         let pieces = text.split(separator: ",", omittingEmptySubsequences: false)
         guard pieces.count == 2 || pieces.count == 4 else { return nil }
         var numbers: [Double] = []

@@ -105,6 +105,9 @@ enum InputFiles {
     /// - Throws: ``CommandFailure`` (status 2) naming the byte offset of the first byte that is
     ///   not UTF-8.
     static func text(_ bytes: [UInt8], path: String, option: String) throws -> String {
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
+        if let text = String(validating: body, as: UTF8.self) { return text }
+        // Not UTF-8: find the offset of the first bad byte for the message.
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         var offset = 0
@@ -116,8 +119,7 @@ enum InputFiles {
                 throw CommandFailure("\(option): the file \(path) is not UTF-8 text (byte offset \(offset))")
             }
         }
-        let hasBOM = bytes.starts(with: [0xEF, 0xBB, 0xBF])
-        return String(decoding: hasBOM ? bytes[3...] : bytes[...], as: UTF8.self)
+        return String(decoding: body, as: UTF8.self)
     }
 
     /// Throws an unreadable-file failure (exit status 1) when the file at `path` is missing, a
