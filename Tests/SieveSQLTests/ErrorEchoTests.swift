@@ -33,6 +33,8 @@ struct ErrorEchoTests {
         ("POP = " + String(repeating: "9", count: 400), .badLiteral,
          "number " + String(repeating: "9", count: 77) + "… (400 characters) is out of range"),
         (huge + "(1) = 1", .unknownFunction, "unknown function " + String(repeating: "x", count: 77) + "… (1048576 characters)"),
+        (huge + "(1", .syntaxError,
+         "expected \",\" or \")\" in the arguments of " + String(repeating: "x", count: 77) + "… (1048576 characters), found end of input"),
         ("CREATED > DATE '" + huge + "'", .badLiteral,
          "invalid DATE literal '" + String(repeating: "x", count: 77) + "…' (1048576 characters); expected an existing date as 'yyyy-mm-dd'"),
         ("CREATED > TIMESTAMP '" + huge + "'", .badLiteral,

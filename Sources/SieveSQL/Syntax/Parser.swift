@@ -475,7 +475,7 @@ struct Parser {
                 arguments.append(try parseExpression(above: .lowest))
             } while try consume(.comma)
         }
-        let close = try expect(.rightParenthesis, "\",\" or \")\" in the arguments of \(name)")
+        let close = try expect(.rightParenthesis, "\",\" or \")\" in the arguments of \(WhereClauseError.quoted(name, quote: ""))")
         let call = FunctionCall(name: name, nameRange: nameToken.range, arguments: arguments)
         return try make(.function(call), nameToken.range.union(close.range))
     }
