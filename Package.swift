@@ -89,7 +89,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveColumnsTests",
-            dependencies: ["SieveColumns"]
+            dependencies: ["SieveColumns", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveIndexTests",
@@ -101,7 +101,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveFeaturesTests",
-            dependencies: ["SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry"]
+            dependencies: ["SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveTestSupport"]
         ),
         .testTarget(
             name: "GeoSieveTests",

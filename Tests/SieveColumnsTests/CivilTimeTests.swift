@@ -1,4 +1,5 @@
 import Foundation
+import SieveTestSupport
 import Testing
 
 @testable import SieveColumns
@@ -108,7 +109,7 @@ struct CivilTimeTests {
     /// Random instants over the whole range (and the ends themselves): the fields read back
     /// through `days(year:month:day:)` to the same instant, and the text has the documented form.
     @Test func randomInstantsRoundTrip() {
-        var generator = SplitMix(state: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         var samples: [Int64] = [.min, .min + 1, .max, .max - 1, 0, -1, 1]
         for _ in 0..<20_000 { samples.append(Int64(bitPattern: generator.next())) }
         for ms in samples {
@@ -125,17 +126,5 @@ struct CivilTimeTests {
             #expect(text.hasPrefix(sign + (c.year.magnitude < 1000 ? String(repeating: "0", count: 4 - String(c.year.magnitude).count) : "") + String(c.year.magnitude) + "-"))
             #expect(text.hasSuffix("Z"))
         }
-    }
-}
-
-/// SplitMix64: a small deterministic generator for the property tests.
-struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SieveColumns
 import SieveFeatures
+import SieveTestSupport
 import Testing
 
 /// What the loaders refuse: truncated and padded text, repeated names, features that are not
@@ -360,7 +361,7 @@ struct StrictLoadingTests {
     /// Columns built sparse, dense, or sparse then dense (with explicit fields the loader does
     /// not know the density in advance) hold exactly the values given, whatever the density.
     @Test func columnsHoldTheirValuesAtEveryDensity() throws {
-        var random = SplitMix64(seed: 20_240_601)
+        var random = SeededGenerator(seed: 20_240_601)
         let count = 300
         let densities = [0.0, 0.01, 0.05, 0.2, 0.26, 0.5, 0.99, 1.0]
         let types: [FieldType] = [.integer, .double, .string, .date]
@@ -415,19 +416,4 @@ struct StrictLoadingTests {
             #expect(error?.featureIndex == firstMissing, "\(name)")
         }
     }
-}
-
-/// A small seeded generator (SplitMix64), for reproducible random tests.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A double in 0..<1.
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
