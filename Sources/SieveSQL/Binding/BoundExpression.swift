@@ -2,42 +2,42 @@ import SieveColumns
 
 /// A where clause after binding: field names resolved to column indices, every node typed,
 /// literals converted, functions checked. This is what the evaluators run.
-indirect enum BoundExpression: Sendable {
+enum BoundExpression: Sendable {
     /// A constant (literals and folded constant subexpressions).
     case constant(ScalarValue, SQLType)
     /// Column `index` of the table.
     case column(index: Int, type: SQLType)
     /// `NOT x`.
-    case not(BoundExpression)
+    indirect case not(BoundExpression)
     /// `a AND b AND …` (flattened).
     case and([BoundExpression])
     /// `a OR b OR …` (flattened).
     case or([BoundExpression])
     /// A comparison of two operands of comparable types.
-    case compare(ComparisonOperator, BoundExpression, BoundExpression)
+    indirect case compare(ComparisonOperator, BoundExpression, BoundExpression)
     /// `x IS [NOT] NULL`.
-    case isNull(BoundExpression, negated: Bool)
+    indirect case isNull(BoundExpression, negated: Bool)
     /// `x [NOT] IN (…)`.
-    case inList(BoundExpression, [BoundExpression], negated: Bool)
+    indirect case inList(BoundExpression, [BoundExpression], negated: Bool)
     /// `x [NOT] IN (…)` with a long list: its constants hashed, its other items (rarely any)
     /// scanned.
-    case inSet(BoundExpression, ConstantSet, [BoundExpression], negated: Bool)
+    indirect case inSet(BoundExpression, ConstantSet, [BoundExpression], negated: Bool)
     /// `x [NOT] BETWEEN low AND high`.
-    case between(BoundExpression, BoundExpression, BoundExpression, negated: Bool)
+    indirect case between(BoundExpression, BoundExpression, BoundExpression, negated: Bool)
     /// `x [NOT] LIKE pattern` with a constant pattern.
-    case like(BoundExpression, LikePattern, negated: Bool)
+    indirect case like(BoundExpression, LikePattern, negated: Bool)
     /// `x [NOT] LIKE pattern [ESCAPE e]` with a pattern computed per row.
-    case likeDynamic(BoundExpression, BoundExpression, escape: String?, negated: Bool)
+    indirect case likeDynamic(BoundExpression, BoundExpression, escape: String?, negated: Bool)
     /// Arithmetic with the result type decided by the binder.
-    case arithmetic(ArithmeticOperator, BoundExpression, BoundExpression, SQLType)
+    indirect case arithmetic(ArithmeticOperator, BoundExpression, BoundExpression, SQLType)
     /// Unary minus.
-    case negate(BoundExpression, SQLType)
+    indirect case negate(BoundExpression, SQLType)
     /// A built-in function.
     case function(BuiltinFunction, [BoundExpression], SQLType)
     /// `CASE WHEN c THEN v … [ELSE e] END` (simple CASE is rewritten to this form).
-    case caseWhen([(condition: BoundExpression, value: BoundExpression)], otherwise: BoundExpression?, SQLType)
+    indirect case caseWhen([(condition: BoundExpression, value: BoundExpression)], otherwise: BoundExpression?, SQLType)
     /// `CAST(x AS type)`.
-    case cast(BoundExpression, to: SQLType)
+    indirect case cast(BoundExpression, to: SQLType)
 
     /// The result type.
     var type: SQLType {
