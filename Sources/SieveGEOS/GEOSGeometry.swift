@@ -27,6 +27,9 @@ public final class GEOSGeometry {
     public let dimension: Int?
     /// The geometry as handed to GEOS (its point set, degenerate parts rewritten).
     let geometry: Geometry
+    /// The geometry as GEOS holds it: rounded to the grid of ``GEOSResolution``, degenerate
+    /// parts rewritten (see the GEOS form in `Geometry+GEOSForm.swift`).
+    package var form: Geometry { geometry }
     /// When the source was an ``Envelope`` with positive area: that rectangle.
     let rectangle: Envelope?
     /// Whether a polygon ring has zero area without being one position: GEOS's shortcuts and its

@@ -4,8 +4,10 @@ import SieveGeometry
 /// supported GEOS version (3.10 and later) answers every relationship about it consistently and
 /// without crashing.
 ///
-/// These rewrites leave the point set unchanged, except the last, which moves points by less
-/// than 2.2·10⁻¹⁶²:
+/// First, every coordinate is rounded to the grid of ``GEOSResolution`` (multiples of 2^-511),
+/// which moves only coordinates smaller than about 1.3·10⁻¹³⁸, by at most 7.5·10⁻¹⁵⁵: GEOS's
+/// arithmetic cannot resolve positions closer together than that. Then these rewrites, each
+/// leaving the point set unchanged:
 ///
 /// - **An envelope without width or height is its line or point** (so its dimension is 1 or 0,
 ///   not the 2 of a rectangle).
@@ -33,20 +35,11 @@ import SieveGeometry
 ///   is left to have a hole in). GEOS 3.14 treats a folded polygon as an area with no interior,
 ///   the ring its boundary, so its matrices name the same point set with interior and boundary
 ///   swapped.
-/// - **Positions closer together than GEOS can resolve are one position.** GEOS 3.10–3.12's
-///   DE-9IM computation loses every segment whose squared length, `dx·dx + dy·dy`, underflows
-///   to zero although its ends differ (both offsets below about 1.5·10⁻¹⁶²), while the prepared
-///   predicates see it: `LINESTRING (0 1e-200, 0 0)` and `LINESTRING (-5 0, 5 0)` would touch
-///   for `intersects` and be disjoint for `relate`. Along each path and ring, a position that
-///   close to the last position kept is left out (an envelope that narrow is its line or point),
-///   so every path sees the same, resolvable geometry; each position left out lies within
-///   2.2·10⁻¹⁶² of one kept. A path or ring left with one position is that point, a ring left
-///   with two a closed line.
 ///
-/// Everything else, valid or not, reaches GEOS as it is. A hole that encloses no area inside a
-/// real outer ring stays (GEOS takes its ring as boundary), but every relationship of a
-/// geometry with such a hole is read off the DE-9IM matrix (``hasCollapsedRing``), not GEOS's
-/// shortcuts.
+/// Everything else, valid or not, reaches GEOS as it is (on the grid). A hole that encloses no
+/// area inside a real outer ring stays (GEOS takes its ring as boundary), but every relationship
+/// of a geometry with such a hole is read off the DE-9IM matrix (``hasCollapsedRing``), not
+/// GEOS's shortcuts.
 extension Geometry {
     /// Whether a hole of a polygon (at any depth of a collection) encloses no area without
     /// being a single repeated position. Such rings are invalid in the OGC sense. Meant for
@@ -109,17 +102,55 @@ extension Geometry {
     /// The GEOS form of this geometry, or `nil` when it is this geometry itself (the common case,
     /// found without copying anything).
     func geosForm() -> Geometry? {
+        let snapped = snappedToGEOSResolution()
+        let base = snapped ?? self
+        return base.degenerateForm() ?? snapped
+    }
+
+    /// The geometry with every x and y rounded to a multiple of ``GEOSResolution/spacing``;
+    /// `nil` when none changes (every coordinate is 0 or at least 2^-459 in magnitude).
+    package func snappedToGEOSResolution() -> Geometry? {
+        switch self {
+        case .point(let point):
+            guard !point.isEmpty, GEOSResolution.changes(point.x) || GEOSResolution.changes(point.y) else { return nil }
+            var snapped = point
+            snapped.x = GEOSResolution.snap(point.x)
+            snapped.y = GEOSResolution.snap(point.y)
+            return .point(snapped)
+        case .multipoint(let multipoint):
+            return multipoint.coordinates.snappedToGEOSResolution().flatMap { try? Multipoint(coordinates: $0) }.map(Geometry.multipoint)
+        case .polyline(let polyline):
+            return polyline.coordinates.snappedToGEOSResolution().flatMap {
+                try? Polyline(coordinates: $0, pathOffsets: polyline.pathOffsets)
+            }.map(Geometry.polyline)
+        case .polygon(let polygon):
+            return polygon.coordinates.snappedToGEOSResolution().flatMap {
+                try? Polygon(coordinates: $0, ringOffsets: polygon.ringOffsets, partOffsets: polygon.partOffsets)
+            }.map(Geometry.polygon)
+        case .envelope(let box):
+            guard !box.isEmpty, [box.xmin, box.ymin, box.xmax, box.ymax].contains(where: GEOSResolution.changes) else { return nil }
+            return .envelope(GEOSResolution.snap(box))
+        case .collection(let collection):
+            var changed = false
+            let members = collection.geometries.map { member in
+                guard let snapped = member.snappedToGEOSResolution() else { return member }
+                changed = true
+                return snapped
+            }
+            return changed ? .collection(GeometryCollection(members)) : nil
+        }
+    }
+
+    /// Degenerate shapes rewritten (see above); `nil` when there is none.
+    private func degenerateForm() -> Geometry? {
         switch self {
         case .point, .multipoint:
             return nil
         case .envelope(let box):
-            // An envelope without width or height is a line or a point, with that dimension; so
-            // is one narrower than GEOS can resolve (its width squared underflows to zero).
-            guard !box.isEmpty else { return nil }
-            let noWidth = box.width * box.width == 0, noHeight = box.height * box.height == 0
-            guard noWidth || noHeight else { return nil }
-            if noWidth && noHeight { return .point(Point(x: box.xmin, y: box.ymin)) }
-            let ends = [Point(x: box.xmin, y: box.ymin), Point(x: noWidth ? box.xmin : box.xmax, y: noHeight ? box.ymin : box.ymax)]
+            // An envelope without width or height is a line or a point, with that dimension.
+            guard !box.isEmpty, box.width == 0 || box.height == 0 else { return nil }
+            if box.width == 0 && box.height == 0 { return .point(Point(x: box.xmin, y: box.ymin)) }
+            let ends = [Point(x: box.xmin, y: box.ymin), Point(x: box.xmax, y: box.ymax)]
             return (try? Polyline(paths: [ends])).map(Geometry.polyline)
         case .polyline(let polyline):
             return polyline.geosForm()
@@ -133,7 +164,7 @@ extension Geometry {
                     changed = true
                     continue
                 }
-                if let rewritten = member.geosForm() {
+                if let rewritten = member.degenerateForm() {
                     members.append(rewritten)
                     changed = true
                 } else {
@@ -142,6 +173,76 @@ extension Geometry {
             }
             return changed ? .collection(GeometryCollection(members)) : nil
         }
+    }
+}
+
+/// The grid GeoSieve rounds coordinates to before GEOS sees them: multiples of 2^-511
+/// (about 1.5·10⁻¹⁵⁴).
+///
+/// GEOS computes squared distances and products of coordinate differences in plain `Double`
+/// arithmetic and assumes they do not underflow: GEOS 3.10–3.12's DE-9IM computation loses
+/// every segment whose squared length is zero in floating point although its ends differ (both
+/// offsets below about 1.5·10⁻¹⁶²), while the prepared predicates see it, so
+/// `LINESTRING (0 1e-200, 0 0)` touched `LINESTRING (-5 0, 5 0)` for `intersects` and not for
+/// `relate`; two geometries with vertices that close together get wrong matrices or topology
+/// exceptions. On this grid two distinct positions differ by at least 2^-511 in x or y, so
+/// every such square or product of two differences is a normal number (at least 2^-1022), and
+/// is exact for positions near one another.
+///
+/// Every `Double` of magnitude 2^-459 (about 1.3·10⁻¹³⁸) or more is already a multiple of
+/// 2^-511, so only smaller coordinates move, each by at most 2^-512 (about 7.5·10⁻¹⁵⁵). Every
+/// path — plain and prepared geometries, point tests, envelope shortcuts — works on the rounded
+/// coordinates, so the answers are those for the rounded geometry.
+package enum GEOSResolution {
+    /// The grid spacing, 2^-511.
+    package static let spacing = 0x1p-511
+
+    /// Whether `value` is not a multiple of the spacing (a nonzero magnitude below 2^-459 that
+    /// is not on the grid).
+    @inline(__always)
+    package static func changes(_ value: Double) -> Bool {
+        abs(value) < 0x1p-459 && value != 0 && snap(value) != value
+    }
+
+    /// `value` rounded to the nearest multiple of the spacing (halves away from zero).
+    @inline(__always)
+    package static func snap(_ value: Double) -> Double {
+        // Below 2^-459 the scaled value is below 2^52: scaling both ways is exact.
+        abs(value) < 0x1p-459 ? (value * 0x1p511).rounded() * 0x1p-511 : value
+    }
+
+    /// The envelope with its corners rounded: exactly the envelope of any geometry inside it,
+    /// rounded (rounding does not change the order of coordinates).
+    package static func snap(_ box: Envelope) -> Envelope {
+        guard !box.isEmpty else { return box }
+        return Envelope(xmin: snap(box.xmin), ymin: snap(box.ymin), xmax: snap(box.xmax), ymax: snap(box.ymax))
+    }
+}
+
+extension CoordinateBuffer {
+    /// The buffer with every x and y rounded to the GEOS grid; `nil` when none changes.
+    func snappedToGEOSResolution() -> CoordinateBuffer? {
+        let stride = layout.stride
+        var changed = false
+        values.withUnsafeBufferPointer { v in
+            var i = 0
+            while i < v.count {
+                if GEOSResolution.changes(v[i]) || GEOSResolution.changes(v[i + 1]) {
+                    changed = true
+                    return
+                }
+                i += stride
+            }
+        }
+        guard changed else { return nil }
+        var snapped = values
+        var i = 0
+        while i < snapped.count {
+            snapped[i] = GEOSResolution.snap(snapped[i])
+            snapped[i + 1] = GEOSResolution.snap(snapped[i + 1])
+            i += stride
+        }
+        return CoordinateBuffer(values: snapped, layout: layout)
     }
 }
 
@@ -156,50 +257,6 @@ extension CoordinateBuffer {
         return true
     }
 
-    /// Whether positions `i` and `j` differ but lie closer together than GEOS can resolve:
-    /// `dx·dx + dy·dy`, the squared distance as GEOS computes it, underflows to zero (both
-    /// offsets below about 1.5·10⁻¹⁶²).
-    @inline(__always)
-    func isUnresolvable(_ i: Int, _ j: Int) -> Bool {
-        let dx = x(at: j) - x(at: i), dy = y(at: j) - y(at: i)
-        return dx * dx + dy * dy == 0 && (dx != 0 || dy != 0)
-    }
-
-    /// Whether a segment of the path in `range` is unresolvable (``isUnresolvable(_:_:)``).
-    func hasUnresolvableSegment(_ range: Range<Int>) -> Bool {
-        guard range.count >= 2 else { return false }
-        for i in range.lowerBound..<(range.upperBound - 1) where isUnresolvable(i, i + 1) { return true }
-        return false
-    }
-
-    /// The positions of the path or closed ring in `range`, each position that lies an
-    /// unresolvable distance from the last one kept left out (so the positions kept are at least
-    /// that far apart, and each one left out is within about 2.2·10⁻¹⁶² of a kept one). A ring
-    /// stays closed: positions at the end within that distance of the first are left out too,
-    /// and the first closes it.
-    func resolvedIndices(_ range: Range<Int>, closed: Bool) -> [Int] {
-        guard let first = range.first else { return [] }
-        var kept = [first]
-        for i in range.dropFirst() {
-            guard let last = kept.last else { continue }
-            if !isUnresolvable(last, i) { kept.append(i) }
-        }
-        if closed {
-            // The last kept position is the closing one (it equals the first) unless it was
-            // left out for being too close to the one before it.
-            if let last = kept.last, last != first, x(at: last) == x(at: first), y(at: last) == y(at: first) {
-                kept.removeLast()
-            }
-            while kept.count > 1, let last = kept.last, isUnresolvable(last, first) || hasSamePosition(last, first) {
-                kept.removeLast()
-            }
-            kept.append(first)
-        }
-        return kept
-    }
-
-    @inline(__always)
-    private func hasSamePosition(_ i: Int, _ j: Int) -> Bool { x(at: i) == x(at: j) && y(at: i) == y(at: j) }
 }
 
 extension CoordinateBuffer {
@@ -284,116 +341,76 @@ private func combine(_ rest: Geometry?, _ points: Geometry?) -> Geometry? {
 }
 
 extension Polyline {
-    /// Zero-length paths replaced by their points, positions closer than GEOS can resolve
-    /// merged; `nil` when there is nothing to rewrite.
+    /// Zero-length paths replaced by their points; `nil` when there is none.
     func geosForm() -> Geometry? {
-        guard (0..<pathCount).contains(where: {
-            coordinates.hasNoExtent(pathRange($0)) || coordinates.hasUnresolvableSegment(pathRange($0))
-        }) else { return nil }
+        guard (0..<pathCount).contains(where: { coordinates.hasNoExtent(pathRange($0)) }) else { return nil }
         var kept = CoordinateBuffer(layout: coordinates.layout)
         var offsets = [0]
         var points: [Point] = []
         for i in 0..<pathCount {
-            let indices = coordinates.resolvedIndices(pathRange(i), closed: false)
-            if coordinates.hasNoExtent(indices) {
-                points.append(coordinates[indices[0]])
+            let range = pathRange(i)
+            if coordinates.hasNoExtent(range) {
+                points.append(coordinates[range.lowerBound])
                 continue
             }
-            for j in indices { kept.append(coordinates[j]) }
+            for j in range { kept.append(coordinates[j]) }
             offsets.append(kept.count)
         }
-        // The kept paths have two or more positions, so they are valid.
+        // The kept paths are paths of this polyline, so they are valid.
         let rest = offsets.count > 1 ? (try? Polyline(coordinates: kept, pathOffsets: offsets)).map(Geometry.polyline) : nil
         return combine(rest, pointGeometry(points, layout: coordinates.layout))
-    }
-}
-
-extension CoordinateBuffer {
-    /// ``hasNoExtent(_:)`` for positions given by index.
-    func hasNoExtent(_ indices: [Int]) -> Bool {
-        guard let first = indices.first else { return false }
-        let x = x(at: first), y = y(at: first)
-        return indices.allSatisfy { self.x(at: $0) == x && self.y(at: $0) == y }
     }
 }
 
 extension Polygon {
     /// What a ring of this polygon is, as GEOS must see it.
     enum RingForm {
-        /// A proper ring, with these positions (closed).
-        case ring([Int])
-        /// A ring that encloses no area: the union of its segments, these positions as a closed
-        /// path (first = last).
-        case noArea([Int])
+        /// A ring with an area.
+        case ring
+        /// A ring that encloses no area: the union of its segments, a closed path.
+        case noArea
         /// A ring of one position.
-        case point(Int)
+        case point
     }
 
-    /// The form of ring `r`, and whether its positions were rewritten.
-    func ringForm(_ r: Int) -> (form: RingForm, rewritten: Bool) {
+    /// The form of ring `r`.
+    func ringForm(_ r: Int) -> RingForm {
         let range = ringRange(r)
-        let rewritten = coordinates.hasUnresolvableSegment(range)
-        let indices = rewritten ? coordinates.resolvedIndices(range, closed: true) : Array(range)
-        if coordinates.hasNoExtent(indices) { return (.point(indices[0]), rewritten) }
-        if indices.count < 4 || coordinates.enclosesNoArea(indices) { return (.noArea(indices), rewritten) }
-        return (.ring(indices), rewritten)
+        if coordinates.hasNoExtent(range) { return .point }
+        return coordinates.enclosesNoArea(Array(range)) ? .noArea : .ring
     }
 
     /// Parts whose outer ring has no extent replaced by their points, parts whose outer ring
-    /// encloses no area by that ring as a closed line, positions closer than GEOS can resolve
-    /// merged; `nil` when there is nothing to rewrite.
+    /// encloses no area by that ring as a closed line; `nil` when there is none.
     func geosForm() -> Geometry? {
-        var forms: [[(form: RingForm, rewritten: Bool)]] = []
-        var changed = false
-        for p in 0..<partCount {
-            var part: [(form: RingForm, rewritten: Bool)] = []
-            for r in partRingRange(p) {
-                let form = ringForm(r)
-                part.append(form)
-                if form.rewritten { changed = true }
-                if r == partOffsets[p] {
-                    if case .ring = form.form {} else {
-                        changed = true
-                        break  // the holes of a part without area do not matter
-                    }
-                }
-            }
-            forms.append(part)
-        }
-        guard changed else { return nil }
+        let forms = (0..<partCount).map { ringForm(partOffsets[$0]) }
+        guard forms.contains(where: { $0 != .ring }) else { return nil }
         var kept = CoordinateBuffer(layout: coordinates.layout)
         var keptRings = [0]
         var keptParts = [0]
         var lines = CoordinateBuffer(layout: coordinates.layout)
         var lineOffsets = [0]
         var points: [Point] = []
-        for part in forms {
-            guard let outer = part.first else { continue }
-            switch outer.form {
-            case .point(let i):
-                points.append(coordinates[i])
-                continue
-            case .noArea(let indices):
-                for j in indices { lines.append(coordinates[j]) }
+        for p in 0..<partCount {
+            let rings = partRingRange(p)
+            let outer = ringRange(rings.lowerBound)
+            switch forms[p] {
+            case .point:
+                points.append(coordinates[outer.lowerBound])
+            case .noArea:
+                // The holes of a part without area do not matter.
+                for j in outer { lines.append(coordinates[j]) }
                 lineOffsets.append(lines.count)
-                continue
             case .ring:
-                break
-            }
-            for ring in part {
-                switch ring.form {
-                case .ring(let indices), .noArea(let indices):
-                    for j in indices { kept.append(coordinates[j]) }
-                    // A hole merged down to fewer than four positions stays a (collapsed) ring.
-                    while kept.count - (keptRings.last ?? 0) < 4, let last = indices.last { kept.append(coordinates[last]) }
-                case .point(let i):
-                    for _ in 0..<4 { kept.append(coordinates[i]) }
+                for r in rings {
+                    for j in ringRange(r) { kept.append(coordinates[j]) }
+                    keptRings.append(kept.count)
                 }
-                keptRings.append(kept.count)
+                keptParts.append(keptRings.count - 1)
             }
-            keptParts.append(keptRings.count - 1)
         }
-        // Every kept ring is closed and has at least four positions; every line at least two.
+        // The kept parts are parts of this polygon, so their rings are valid; a ring is a valid
+        // path.
         let polygons =
             keptParts.count > 1
             ? (try? Polygon(coordinates: kept, ringOffsets: keptRings, partOffsets: keptParts)).map(Geometry.polygon) : nil

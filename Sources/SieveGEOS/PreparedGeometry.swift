@@ -128,8 +128,20 @@ public final class PreparedGeometry {
     /// Points outside the envelope are rejected without GEOS. Inside it, GEOS 3.12+ answers
     /// with `GEOSPreparedIntersectsXY_r`; on older GEOS a temporary point geometry is made and
     /// destroyed around `GEOSPreparedIntersects_r`. No Swift object is allocated.
+    ///
+    /// Like every geometry GEOS sees, the point is rounded to the grid of ``GEOSResolution``
+    /// first (which changes only coordinates below about 1.3·10⁻¹³⁸).
     @inlinable
     public func intersects(x: Double, y: Double) throws(GEOSError) -> Bool {
+        // Coordinates this small (0 included) may need rounding: the rare path.
+        if abs(x) < 0x1p-459 || abs(y) < 0x1p-459 { return try intersectsRounding(x: x, y: y) }
+        guard envelope.contains(x: x, y: y) else { return false }
+        return try intersectsInsideEnvelope(x: x, y: y)
+    }
+
+    @usableFromInline
+    func intersectsRounding(x: Double, y: Double) throws(GEOSError) -> Bool {
+        let x = GEOSResolution.snap(x), y = GEOSResolution.snap(y)
         guard envelope.contains(x: x, y: y) else { return false }
         return try intersectsInsideEnvelope(x: x, y: y)
     }
@@ -143,8 +155,10 @@ public final class PreparedGeometry {
     }
 
     /// Whether the point `(x, y)` lies in the interior of the prepared geometry (on the
-    /// boundary is not contained).
+    /// boundary is not contained). The point is rounded to the grid of ``GEOSResolution``
+    /// first.
     public func contains(x: Double, y: Double) throws(GEOSError) -> Bool {
+        let x = GEOSResolution.snap(x), y = GEOSResolution.snap(y)
         guard envelope.contains(x: x, y: y) else { return false }
         if geometry.hasCollapsedRing { return try pointRelationships(x: x, y: y).contains }
         let context = geometry.context
