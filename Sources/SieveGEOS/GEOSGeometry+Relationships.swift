@@ -25,14 +25,20 @@ extension GEOSGeometry {
 
     /// Whether the relationships of this pair must be read off the DE-9IM matrix rather than
     /// asked of GEOS's predicates: when either has a collapsed polygon ring (GEOS's shortcuts
-    /// and its matrix disagree about those), or when either is a collection and the envelopes
-    /// do not meet (GEOS 3.10–3.12's predicates throw there; GeoSieve computes that matrix).
+    /// and its matrix disagree about those), when either is a collection with point members
+    /// (whose matrix GeoSieve assembles, see ``pointAssembledMatrix(_:)``), or when either is a
+    /// collection and the envelopes do not meet (GEOS 3.10–3.12's predicates throw there;
+    /// GeoSieve computes that matrix).
     @inline(__always)
     func needsMatrix(_ other: GEOSGeometry) -> Bool {
-        hasCollapsedRing || other.hasCollapsedRing
+        answersFromMatrix || other.answersFromMatrix
             || ((collectionBoundaryDimension != nil || other.collectionBoundaryDimension != nil)
                 && !envelope.intersects(other.envelope))
     }
+
+    /// Whether every relationship of this geometry, with any other, is read off the DE-9IM
+    /// matrix.
+    var answersFromMatrix: Bool { hasCollapsedRing || hasPointMembers }
 
     /// Whether a and b share at least one point (`GEOSIntersects_r`).
     public func intersects(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
@@ -98,7 +104,10 @@ extension GEOSGeometry {
     ///
     /// When a collection takes part and the envelopes do not meet (an empty geometry's meets
     /// nothing), the matrix is that of two disjoint point sets and is computed here from the
-    /// dimensions of the geometries and of their boundaries: GEOS 3.10–3.12 throw on it.
+    /// dimensions of the geometries and of their boundaries: GEOS 3.10–3.12 throw on it. When a
+    /// collection with point members takes part, the matrix is assembled from GEOS's matrix of
+    /// the other members and the locations of the points (``pointAssembledMatrix(_:)``):
+    /// GEOS 3.10–3.12 miss contacts of such points.
     public func relate(_ other: GEOSGeometry) throws(GEOSError) -> IntersectionMatrix {
         precondition(other.context === context, "geometries from different GEOS contexts")
         if (collectionBoundaryDimension != nil || other.collectionBoundaryDimension != nil)
@@ -106,6 +115,7 @@ extension GEOSGeometry {
         {
             return try disjointMatrix(other)
         }
+        if hasPointMembers || other.hasPointMembers { return try pointAssembledMatrix(other) }
         // GEOSRelate_r returns NULL on exception; the string is freed with GEOSFree_r.
         guard let text = GEOSRelate_r(context.handle, handle, other.handle) else {
             throw context.failure("GEOSRelate_r")

@@ -35,6 +35,10 @@ public final class GEOSGeometry {
     /// Whether a polygon ring has zero area without being one position: GEOS's shortcuts and its
     /// DE-9IM matrix disagree about such geometries, so their relationships come from the matrix.
     let hasCollapsedRing: Bool
+    /// Whether the geometry is a collection with point members: GEOS 3.10–3.12 relate those
+    /// wrongly, so their DE-9IM matrices are assembled from GEOS's matrix of the other members
+    /// and the points' locations, and every relationship is read off that matrix.
+    let hasPointMembers: Bool
     /// For a collection: the dimension of its boundary (`.some(nil)` when it has none), which
     /// GEOS 3.10–3.12 cannot compute (their `relate` throws "Operation not supported by
     /// GeometryCollection" for collections whose envelope misses the other geometry's);
@@ -63,6 +67,7 @@ public final class GEOSGeometry {
         self.isEmpty = geometry.isEmpty
         self.dimension = geometry.dimension
         self.hasCollapsedRing = geometry.hasCollapsedRing
+        self.hasPointMembers = GEOSGeometry.hasPointMembers(geometry)
         if case .collection = geometry {
             self.collectionBoundaryDimension = .some(geometry.boundaryDimension)
         } else {

@@ -148,7 +148,7 @@ public final class PreparedGeometry {
 
     @usableFromInline
     func intersectsInsideEnvelope(x: Double, y: Double) throws(GEOSError) -> Bool {
-        if geometry.hasCollapsedRing { return try pointRelationships(x: x, y: y).intersects }
+        if geometry.answersFromMatrix { return try pointRelationships(x: x, y: y).intersects }
         let context = geometry.context
         return try context.predicateResult(
             cgeos_prepared_intersects_xy(context.handle, handle, x, y), "GEOSPreparedIntersects_r")
@@ -160,7 +160,7 @@ public final class PreparedGeometry {
     public func contains(x: Double, y: Double) throws(GEOSError) -> Bool {
         let x = GEOSResolution.snap(x), y = GEOSResolution.snap(y)
         guard envelope.contains(x: x, y: y) else { return false }
-        if geometry.hasCollapsedRing { return try pointRelationships(x: x, y: y).contains }
+        if geometry.answersFromMatrix { return try pointRelationships(x: x, y: y).contains }
         let context = geometry.context
         return try context.predicateResult(
             cgeos_prepared_contains_xy(context.handle, handle, x, y), "GEOSPreparedContains_r")
