@@ -75,6 +75,9 @@ struct PointMemberTests {
         ("GEOMETRYCOLLECTION (LINESTRING (0 0, 1 0), POINT (5 5))", "LINESTRING (5 5, 1 0)", "F01F001F2"),
         // The collection's point at the end of its own line: part of the line's boundary.
         ("GEOMETRYCOLLECTION (LINESTRING (0 0, 1 0), POINT (1 0))", "POINT (1 0)", "FF10F0FF2"),
+        // A point of the collection on the line's interior: GEOS 3.11's prepared line said
+        // the two do not intersect, its plain predicate that they do.
+        ("GEOMETRYCOLLECTION (LINESTRING (4 4, 2 1), POINT (5 3))", "LINESTRING (-5 0, 5 0, 5 5)", "0F1FF0102"),
         // An isolated point covering the other's only boundary point outside the polygon.
         ("GEOMETRYCOLLECTION (POLYGON ((0 0, 2 0, 2 2, 0 2, 0 0)), POINT (5 1))", "LINESTRING (1 1, 5 1)", "1020F11F2"),
     ])
