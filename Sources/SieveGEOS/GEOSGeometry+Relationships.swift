@@ -45,9 +45,15 @@ extension GEOSGeometry {
         try evaluate(.intersects, other, GEOSIntersects_r, "GEOSIntersects_r", \.intersects)
     }
 
-    /// Whether a and b share no point (`GEOSDisjoint_r`).
+    /// Whether a and b share no point: exactly `!intersects(other)`, the OGC definition.
+    ///
+    /// Not GEOS's `GEOSDisjoint_r`, which computes the DE-9IM matrix: for invalid polygons
+    /// (self-crossing shells, holes outside their shell) GEOS's matrix and the fast paths of
+    /// `GEOSIntersects_r` (rectangles, prepared geometries) read the polygon differently, and
+    /// the two answered `false` at once. Deriving one from the other keeps them opposite on
+    /// every input.
     public func isDisjoint(with other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.disjoint, other, GEOSDisjoint_r, "GEOSDisjoint_r", \.disjoint)
+        try !intersects(other)
     }
 
     /// Whether b lies in a and their interiors meet (`GEOSContains_r`; boundary-only contact is
@@ -260,8 +266,6 @@ enum EnvelopeShortcut {
     /// Needs intersecting envelopes; true outright when one operand is a rectangle whose
     /// interior-or-boundary holds the other's envelope.
     case intersects
-    /// True outright when the envelopes are disjoint.
-    case disjoint
     /// a's envelope must contain b's (contains, covers, contains properly).
     case contains
     /// b's envelope must contain a's (within, covered by).
@@ -283,7 +287,6 @@ enum EnvelopeShortcut {
             if let rectangle = a.rectangle, rectangle.contains(boxB) { return true }
             if let rectangle = b.rectangle, rectangle.contains(boxA) { return true }
             return nil
-        case .disjoint: return boxA.intersects(boxB) ? nil : true
         case .contains: return boxA.contains(boxB) ? nil : false
         case .within: return boxB.contains(boxA) ? nil : false
         case .meets: return boxA.intersects(boxB) ? nil : false

@@ -107,9 +107,10 @@ public final class PreparedGeometry {
         try evaluate(.meets, other, GEOSPreparedOverlaps_r, "GEOSPreparedOverlaps_r", \.overlaps)
     }
 
-    /// Whether the geometries share no point (`GEOSPreparedDisjoint_r`).
+    /// Whether the geometries share no point: exactly `!intersects(other)` (see
+    /// ``GEOSGeometry/isDisjoint(with:)``).
     public func isDisjoint(with other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.disjoint, other, GEOSPreparedDisjoint_r, "GEOSPreparedDisjoint_r", \.disjoint)
+        try !intersects(other)
     }
 
     /// Whether the geometries lie within `distance` of each other
