@@ -271,7 +271,8 @@ def main():
         row["restRelate"] = relate(rest_a, rest_b) if rest_a and rest_b else None
         rows.append(row)
     here = pathlib.Path(__file__).resolve().parent
-    (here / "point_member_oracle.json").write_text(json.dumps(rows, indent=0) + "\n")
+    text = "[\n" + ",\n".join(json.dumps(row, separators=(",", ":")) for row in rows) + "\n]\n"
+    (here / "point_member_oracle.json").write_text(text)
     differ = sum(1 for r in rows if r["relate"] != r["shapely"])
     print(f"{len(rows)} pairs; GEOS 3.14 (Shapely) differs on {differ}")
 
