@@ -2,10 +2,12 @@
 /// `(bx − ax)(cy − ay) − (by − ay)(cx − ax)`, positive when a, b, c turn counter-clockwise.
 ///
 /// The determinant is evaluated in floating point with a bound on its rounding error first (the
-/// usual case, a handful of operations); only when the value is within that bound of zero, or an
-/// intermediate overflows or falls into the subnormal range, is it recomputed exactly in integer
-/// arithmetic: every finite double is an integer times a power of two, so the determinant is an
-/// integer times a common power of two, and its sign is that integer's.
+/// usual case, a handful of operations), again on the inputs scaled by a power of two when an
+/// intermediate overflows or falls into the subnormal range; only when the value is within the
+/// bound of zero is it computed exactly: with floating-point expansions for inputs of moderate
+/// magnitude, in integer arithmetic otherwise (every finite double is an integer times a power of
+/// two, so the determinant is an integer times a common power of two, and its sign is that
+/// integer's).
 enum ExactOrientation {
     /// −1 (clockwise), 0 (collinear) or 1 (counter-clockwise).
     static func sign(
@@ -26,7 +28,32 @@ enum ExactOrientation {
         {
             return determinant > 0 ? 1 : -1
         }
-        return expansionSign(ax, ay, bx, by, cx, cy) ?? exactSign(ax, ay, bx, by, cx, cy)
+        return scaledSign(ax, ay, bx, by, cx, cy) ?? expansionSign(ax, ay, bx, by, cx, cy)
+            ?? exactSign(ax, ay, bx, by, cx, cy)
+    }
+
+    /// The floating-point evaluation again, on the six values multiplied by the power of two
+    /// that brings the largest near 2^500, so that no difference or product overflows and none
+    /// underflows that matters: the sign when the value clears the rounding bound plus the
+    /// error of scaling (values scaled down below 2^-1022 lose bits, at most 2^-1075 each);
+    /// `nil` when it does not (nearly collinear points), or when nothing needed scaling.
+    static func scaledSign(
+        _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ cx: Double, _ cy: Double
+    ) -> Int? {
+        let largest = Swift.max(abs(ax), abs(ay), abs(bx), abs(by), abs(cx), abs(cy))
+        guard largest > 0, largest > 0x1p500 || largest < 0x1p-400 else { return nil }
+        let scale = Double(sign: .plus, exponent: 500 - Int(largest.exponent), significand: 1)
+        let sx = [ax, bx, cx].map { $0 * scale }, sy = [ay, by, cy].map { $0 * scale }
+        let dx1 = sx[1] - sx[0], dy2 = sy[2] - sy[0], dy1 = sy[1] - sy[0], dx2 = sx[2] - sx[0]
+        let left = dx1 * dy2, right = dy1 * dx2
+        let determinant = left - right
+        let magnitude = abs(left) + abs(right)
+        // Scaling up is exact; scaling down moves each value by at most δ = 2^-1075, each
+        // difference by 2δ, each product by 2δ times the other factor (plus 4δ²).
+        let inputError = scale < 1 ? 0x1p-1074 * (abs(dx1) + abs(dy2) + abs(dy1) + abs(dx2)) + 0x1p-1070 : 0
+        let bound = 0x1p-51 * magnitude + inputError
+        guard determinant.isFinite, magnitude.isFinite, magnitude >= 0x1p-1000, abs(determinant) > bound else { return nil }
+        return determinant > 0 ? 1 : -1
     }
 
     /// The sign computed exactly with floating-point expansions (sums of doubles that do not

@@ -301,21 +301,30 @@ extension CoordinateBuffer {
     }
 
     /// Whether the signed area of the ring `indices` is certainly not zero: its computed value
-    /// exceeds a bound on its rounding error.
+    /// exceeds a bound on its rounding error. Coordinates beyond 2^500 or all below 2^-400 are
+    /// multiplied by a power of two first, so that products neither overflow nor vanish.
     private func hasClearArea(_ indices: [Int]) -> Bool {
-        let x0 = x(at: indices[0]), y0 = y(at: indices[0])
-        var sum = 0.0, magnitude = 0.0
+        var largest = 0.0
+        for i in indices { largest = Swift.max(largest, abs(x(at: i)), abs(y(at: i))) }
+        guard largest > 0 else { return false }
+        let scale = largest > 0x1p500 || largest < 0x1p-400 ? Double(sign: .plus, exponent: 500 - Int(largest.exponent), significand: 1) : 1
+        let x0 = x(at: indices[0]) * scale, y0 = y(at: indices[0]) * scale
+        var sum = 0.0, magnitude = 0.0, offsets = 0.0
         for k in 0..<(indices.count - 1) {
-            let ax = x(at: indices[k]) - x0, ay = y(at: indices[k]) - y0
-            let bx = x(at: indices[k + 1]) - x0, by = y(at: indices[k + 1]) - y0
+            let ax = x(at: indices[k]) * scale - x0, ay = y(at: indices[k]) * scale - y0
+            let bx = x(at: indices[k + 1]) * scale - x0, by = y(at: indices[k + 1]) * scale - y0
             let left = ax * by, right = bx * ay
             sum += left - right
             magnitude += abs(left) + abs(right)
+            offsets += abs(ax) + abs(ay) + abs(bx) + abs(by)
         }
         // Offsets, products and the difference are rounded once each (relative 2^-53), the sum
         // accumulates at most one rounding per term; subnormal products add 2^-1075 each.
+        // Scaling down moves each coordinate by at most 2^-1075, each offset by 2^-1074, each
+        // product by 2^-1074 times the other factor.
         let n = Double(indices.count)
-        let bound = (n + 4) * 0x1p-52 * magnitude + n * 0x1p-1072
+        var bound = (n + 4) * 0x1p-52 * magnitude + n * 0x1p-1072
+        if scale < 1 { bound += 0x1p-1073 * offsets + n * 0x1p-1070 }
         return sum.isFinite && bound.isFinite && abs(sum) > bound
     }
 }

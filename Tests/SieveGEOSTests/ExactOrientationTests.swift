@@ -99,8 +99,8 @@ struct ExactOrientationTests {
         #expect(ExactOrientation.sign(-1.7e308, 0, 1.7e308, 0, 1.7e308, -0x1p-1074) == -1)
     }
 
-    /// Random doubles of any exponent: the three evaluations agree (the floating-point filter
-    /// and the expansions may abstain, the integer arithmetic never does).
+    /// Random doubles of any exponent: the evaluations agree (the floating-point filters, scaled
+    /// or not, and the expansions may abstain, the integer arithmetic never does).
     @Test func evaluationsAgreeOnRandomDoubles() {
         var random = SplitMix(state: 9)
         func value() -> Double {
@@ -112,6 +112,7 @@ struct ExactOrientationTests {
                 return Double(sign: Bool.random(using: &random) ? .plus : .minus, exponent: exponent, significand: Double.random(in: 1..<2, using: &random))
             }
         }
+        var scaled = 0
         for _ in 0..<20_000 {
             let v = (0..<6).map { _ in value() }
             guard v.allSatisfy(\.isFinite) else { continue }
@@ -120,8 +121,13 @@ struct ExactOrientationTests {
             if let sign = ExactOrientation.expansionSign(v[0], v[1], v[2], v[3], v[4], v[5]) {
                 #expect(sign == exact, "\(v)")
             }
+            if let sign = ExactOrientation.scaledSign(v[0], v[1], v[2], v[3], v[4], v[5]) {
+                scaled += 1
+                #expect(sign == exact, "\(v)")
+            }
             // Swapping two points reverses the orientation.
             #expect(ExactOrientation.sign(v[2], v[3], v[0], v[1], v[4], v[5]) == -exact, "\(v)")
         }
+        #expect(scaled > 5_000)
     }
 }
