@@ -195,17 +195,17 @@ extension Geometry {
 /// coordinates, so the answers are those for the rounded geometry.
 package enum GEOSResolution {
     /// The grid spacing, 2^-511.
-    package static let spacing = 0x1p-511
+    @inlinable package static var spacing: Double { 0x1p-511 }
 
     /// Whether `value` is not a multiple of the spacing (a nonzero magnitude below 2^-459 that
     /// is not on the grid).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func changes(_ value: Double) -> Bool {
         abs(value) < 0x1p-459 && value != 0 && snap(value) != value
     }
 
     /// `value` rounded to the nearest multiple of the spacing (halves away from zero).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func snap(_ value: Double) -> Double {
         // Below 2^-459 the scaled value is below 2^52: scaling both ways is exact.
         abs(value) < 0x1p-459 ? (value * 0x1p511).rounded() * 0x1p-511 : value
@@ -213,9 +213,18 @@ package enum GEOSResolution {
 
     /// The envelope with its corners rounded: exactly the envelope of any geometry inside it,
     /// rounded (rounding does not change the order of coordinates).
+    @inlinable @inline(__always)
     package static func snap(_ box: Envelope) -> Envelope {
-        guard !box.isEmpty else { return box }
-        return Envelope(xmin: snap(box.xmin), ymin: snap(box.ymin), xmax: snap(box.xmax), ymax: snap(box.ymax))
+        // The usual case, no corner below 2^-459 (an empty envelope's are infinite): unchanged.
+        guard abs(box.xmin) < 0x1p-459 || abs(box.ymin) < 0x1p-459 || abs(box.xmax) < 0x1p-459 || abs(box.ymax) < 0x1p-459
+        else { return box }
+        return snapCorners(box)
+    }
+
+    /// ``snap(_:)-(Envelope)`` for the rare envelope with a tiny corner.
+    @usableFromInline
+    static func snapCorners(_ box: Envelope) -> Envelope {
+        Envelope(xmin: snap(box.xmin), ymin: snap(box.ymin), xmax: snap(box.xmax), ymax: snap(box.ymax))
     }
 }
 

@@ -123,8 +123,18 @@ struct RegionFilter {
     /// The exact test for a point feature at `(x, y)`.
     @inline(__always)
     func testPoint(x: Double, y: Double) throws(GEOSError) -> Bool {
-        if let grid, let inside = grid.isInside(x: GEOSResolution.snap(x), y: GEOSResolution.snap(y)) { return inside }
+        if let grid {
+            // Coordinates below 2^-459 are rounded to GEOS's grid first (rare: out of line).
+            let tiny = abs(x) < 0x1p-459 || abs(y) < 0x1p-459
+            if let inside = tiny ? Self.isInsideRounded(grid, x, y) : grid.isInside(x: x, y: y) { return inside }
+        }
         return try testPointWithGEOS(x: x, y: y)
+    }
+
+    /// The grid's answer for a point rounded to GEOS's grid (``GEOSResolution``).
+    @inline(never)
+    private static func isInsideRounded(_ grid: PolygonGrid, _ x: Double, _ y: Double) -> Bool? {
+        grid.isInside(x: GEOSResolution.snap(x), y: GEOSResolution.snap(y))
     }
 
     /// The exact test for a point feature, by GEOS's prepared point tests.
