@@ -52,11 +52,15 @@ public final class GEOSGeometry {
     /// point when it has no width or no height). A multipoint, a polyline of several paths and a
     /// polygon of several parts become the matching GEOS multi-geometries.
     ///
-    /// Degenerate input is handed over as the point set it describes, so that every GEOS
-    /// version answers consistently and none crashes: empty members of collections are left
-    /// out (a collection's relationships and dimension do not depend on them), and a path of
-    /// zero length, or a polygon part whose outer ring is a single repeated position, becomes
-    /// that point. ``envelope``, ``isEmpty`` and ``dimension`` describe that point set.
+    /// Coordinates are rounded to the grid of ``GEOSResolution`` (multiples of 2^-511, which
+    /// changes only coordinates below about 1.3·10⁻¹³⁸), and degenerate input is handed over as
+    /// the point set it describes, so that every GEOS version answers consistently and none
+    /// crashes: empty members of collections are left out (a collection's relationships and
+    /// dimension do not depend on them), a path of zero length, or a polygon part whose outer
+    /// ring is a single repeated position, becomes that point, and a part whose outer ring
+    /// encloses no area (a spur traced out and back, a ring folded onto a line) becomes that
+    /// ring as a closed line. ``envelope``, ``isEmpty`` and ``dimension`` describe that point
+    /// set.
     /// - Throws: ``GEOSError`` if GEOS rejects the geometry.
     public init(_ geometry: Geometry, context: GEOSContext) throws(GEOSError) {
         let geometry = geometry.geosForm() ?? geometry
