@@ -25,23 +25,35 @@ extension GEOSGeometry {
 
     /// Whether the relationships of this pair must be read off the DE-9IM matrix rather than
     /// asked of GEOS's predicates: when either has a collapsed polygon ring (GEOS's shortcuts
-    /// and its matrix disagree about those), or when either is a collection and the envelopes
-    /// do not meet (GEOS 3.10–3.12's predicates throw there; GeoSieve computes that matrix).
+    /// and its matrix disagree about those), when either is a collection with point members
+    /// (whose matrix GeoSieve assembles, see ``pointAssembledMatrix(_:)``), or when either is a
+    /// collection and the envelopes do not meet (GEOS 3.10–3.12's predicates throw there;
+    /// GeoSieve computes that matrix).
     @inline(__always)
     func needsMatrix(_ other: GEOSGeometry) -> Bool {
-        hasCollapsedRing || other.hasCollapsedRing
+        answersFromMatrix || other.answersFromMatrix
             || ((collectionBoundaryDimension != nil || other.collectionBoundaryDimension != nil)
                 && !envelope.intersects(other.envelope))
     }
+
+    /// Whether every relationship of this geometry, with any other, is read off the DE-9IM
+    /// matrix.
+    var answersFromMatrix: Bool { hasCollapsedRing || hasPointMembers }
 
     /// Whether a and b share at least one point (`GEOSIntersects_r`).
     public func intersects(_ other: GEOSGeometry) throws(GEOSError) -> Bool {
         try evaluate(.intersects, other, GEOSIntersects_r, "GEOSIntersects_r", \.intersects)
     }
 
-    /// Whether a and b share no point (`GEOSDisjoint_r`).
+    /// Whether a and b share no point: exactly `!intersects(other)`, the OGC definition.
+    ///
+    /// Not GEOS's `GEOSDisjoint_r`, which computes the DE-9IM matrix: for invalid polygons
+    /// (self-crossing shells, holes outside their shell) GEOS's matrix and the fast paths of
+    /// `GEOSIntersects_r` (rectangles, prepared geometries) read the polygon differently, and
+    /// the two answered `false` at once. Deriving one from the other keeps them opposite on
+    /// every input.
     public func isDisjoint(with other: GEOSGeometry) throws(GEOSError) -> Bool {
-        try evaluate(.disjoint, other, GEOSDisjoint_r, "GEOSDisjoint_r", \.disjoint)
+        try !intersects(other)
     }
 
     /// Whether b lies in a and their interiors meet (`GEOSContains_r`; boundary-only contact is
@@ -98,7 +110,10 @@ extension GEOSGeometry {
     ///
     /// When a collection takes part and the envelopes do not meet (an empty geometry's meets
     /// nothing), the matrix is that of two disjoint point sets and is computed here from the
-    /// dimensions of the geometries and of their boundaries: GEOS 3.10–3.12 throw on it.
+    /// dimensions of the geometries and of their boundaries: GEOS 3.10–3.12 throw on it. When a
+    /// collection with point members takes part, the matrix is assembled from GEOS's matrix of
+    /// the other members and the locations of the points (``pointAssembledMatrix(_:)``):
+    /// GEOS 3.10–3.12 miss contacts of such points.
     public func relate(_ other: GEOSGeometry) throws(GEOSError) -> IntersectionMatrix {
         precondition(other.context === context, "geometries from different GEOS contexts")
         if (collectionBoundaryDimension != nil || other.collectionBoundaryDimension != nil)
@@ -106,6 +121,7 @@ extension GEOSGeometry {
         {
             return try disjointMatrix(other)
         }
+        if hasPointMembers || other.hasPointMembers { return try pointAssembledMatrix(other) }
         // GEOSRelate_r returns NULL on exception; the string is freed with GEOSFree_r.
         guard let text = GEOSRelate_r(context.handle, handle, other.handle) else {
             throw context.failure("GEOSRelate_r")
@@ -250,8 +266,6 @@ enum EnvelopeShortcut {
     /// Needs intersecting envelopes; true outright when one operand is a rectangle whose
     /// interior-or-boundary holds the other's envelope.
     case intersects
-    /// True outright when the envelopes are disjoint.
-    case disjoint
     /// a's envelope must contain b's (contains, covers, contains properly).
     case contains
     /// b's envelope must contain a's (within, covered by).
@@ -273,7 +287,6 @@ enum EnvelopeShortcut {
             if let rectangle = a.rectangle, rectangle.contains(boxB) { return true }
             if let rectangle = b.rectangle, rectangle.contains(boxA) { return true }
             return nil
-        case .disjoint: return boxA.intersects(boxB) ? nil : true
         case .contains: return boxA.contains(boxB) ? nil : false
         case .within: return boxB.contains(boxA) ? nil : false
         case .meets: return boxA.intersects(boxB) ? nil : false

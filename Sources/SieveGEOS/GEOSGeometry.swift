@@ -27,11 +27,18 @@ public final class GEOSGeometry {
     public let dimension: Int?
     /// The geometry as handed to GEOS (its point set, degenerate parts rewritten).
     let geometry: Geometry
+    /// The geometry as GEOS holds it: rounded to the grid of ``GEOSResolution``, degenerate
+    /// parts rewritten (see the GEOS form in `Geometry+GEOSForm.swift`).
+    package var form: Geometry { geometry }
     /// When the source was an ``Envelope`` with positive area: that rectangle.
     let rectangle: Envelope?
     /// Whether a polygon ring has zero area without being one position: GEOS's shortcuts and its
     /// DE-9IM matrix disagree about such geometries, so their relationships come from the matrix.
     let hasCollapsedRing: Bool
+    /// Whether the geometry is a collection with point members: GEOS 3.10–3.12 relate those
+    /// wrongly, so their DE-9IM matrices are assembled from GEOS's matrix of the other members
+    /// and the points' locations, and every relationship is read off that matrix.
+    let hasPointMembers: Bool
     /// For a collection: the dimension of its boundary (`.some(nil)` when it has none), which
     /// GEOS 3.10–3.12 cannot compute (their `relate` throws "Operation not supported by
     /// GeometryCollection" for collections whose envelope misses the other geometry's);
@@ -45,11 +52,15 @@ public final class GEOSGeometry {
     /// point when it has no width or no height). A multipoint, a polyline of several paths and a
     /// polygon of several parts become the matching GEOS multi-geometries.
     ///
-    /// Degenerate input is handed over as the point set it describes, so that every GEOS
-    /// version answers consistently and none crashes: empty members of collections are left
-    /// out (a collection's relationships and dimension do not depend on them), and a path of
-    /// zero length, or a polygon part whose outer ring is a single repeated position, becomes
-    /// that point. ``envelope``, ``isEmpty`` and ``dimension`` describe that point set.
+    /// Coordinates are rounded to the grid of ``GEOSResolution`` (multiples of 2^-511, which
+    /// changes only coordinates below about 1.3·10⁻¹³⁸), and degenerate input is handed over as
+    /// the point set it describes, so that every GEOS version answers consistently and none
+    /// crashes: empty members of collections are left out (a collection's relationships and
+    /// dimension do not depend on them), a path of zero length, or a polygon part whose outer
+    /// ring is a single repeated position, becomes that point, and a part whose outer ring
+    /// encloses no area (a spur traced out and back, a ring folded onto a line) becomes that
+    /// ring as a closed line. ``envelope``, ``isEmpty`` and ``dimension`` describe that point
+    /// set.
     /// - Throws: ``GEOSError`` if GEOS rejects the geometry.
     public init(_ geometry: Geometry, context: GEOSContext) throws(GEOSError) {
         let geometry = geometry.geosForm() ?? geometry
@@ -60,6 +71,7 @@ public final class GEOSGeometry {
         self.isEmpty = geometry.isEmpty
         self.dimension = geometry.dimension
         self.hasCollapsedRing = geometry.hasCollapsedRing
+        self.hasPointMembers = GEOSGeometry.hasPointMembers(geometry)
         if case .collection = geometry {
             self.collectionBoundaryDimension = .some(geometry.boundaryDimension)
         } else {

@@ -125,17 +125,38 @@ public struct CoordinateBuffer: Hashable, Sendable, RandomAccessCollection {
 
     /// Twice the signed area of the ring held in `range` (shoelace formula): positive for a
     /// counter-clockwise ring, negative for a clockwise one, with y pointing up.
+    ///
+    /// The value is exactly antisymmetric: the same ring with its vertices reversed gives exactly
+    /// the negated value, bit for bit (each cross product is summed once front to back and once
+    /// back to front, and the two sums are averaged), so a writer that reverses a ring to give it
+    /// an orientation and a reader that decides by orientation always agree, however close to
+    /// zero the area is. Offsets are taken from the first vertex; when their products would
+    /// overflow, they are scaled down first and the result is ±infinity (the sign stays exact
+    /// in the same sense).
     public func signedDoubleArea(of range: Range<Int>) -> Double {
         guard range.count >= 3 else { return 0 }
-        var sum = 0.0
         let x0 = x(at: range.lowerBound)
         let y0 = y(at: range.lowerBound)
-        for i in range.lowerBound..<(range.upperBound - 1) {
-            let ax = x(at: i) - x0, ay = y(at: i) - y0
-            let bx = x(at: i + 1) - x0, by = y(at: i + 1) - y0
-            sum += ax * by - bx * ay
+        var largest = 0.0
+        for i in range {
+            largest = Swift.max(largest, abs(x(at: i) - x0), abs(y(at: i) - y0))
         }
-        return sum
+        // Products of offsets below 2^511 stay finite, and so does the sum of a few billion of
+        // them; larger offsets (up to the 2^1025 between the ends of the Double range) are
+        // scaled down by 2^-600 first.
+        let scale = largest < 0x1p511 ? 1.0 : 0x1p-600
+        let sx0 = x0 * scale, sy0 = y0 * scale
+        func term(_ i: Int) -> Double {
+            let ax = x(at: i) * scale - sx0, ay = y(at: i) * scale - sy0
+            let bx = x(at: i + 1) * scale - sx0, by = y(at: i + 1) * scale - sy0
+            return ax * by - bx * ay
+        }
+        var forward = 0.0
+        for i in range.lowerBound..<(range.upperBound - 1) { forward += term(i) }
+        var backward = 0.0
+        for i in (range.lowerBound..<(range.upperBound - 1)).reversed() { backward += term(i) }
+        let sum = (forward + backward) / 2
+        return scale == 1 || sum == 0 ? sum : (sum > 0 ? .infinity : -.infinity)
     }
 }
 

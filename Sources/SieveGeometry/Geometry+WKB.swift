@@ -21,7 +21,8 @@ extension Geometry {
     ///   multipolygon, geometry collection), plus 1000 for Z, 2000 for M, 3000 for ZM;
     /// - PostGIS EWKB flags in the type: `0x80000000` (Z), `0x40000000` (M) and `0x20000000`
     ///   (a 4-byte SRID follows the type; it is read and ignored);
-    /// - `POINT EMPTY` as a point whose x and y are NaN.
+    /// - `POINT EMPTY` as a point whose x and y are NaN;
+    /// - NaN m values, the conventional "no measure" (x, y and z must be finite).
     ///
     /// The members of a multi geometry must be of its member type and have its layout; empty
     /// members are skipped. Collections may nest at most 32 levels deep. Line strings and
@@ -36,8 +37,9 @@ extension Geometry {
     /// - Throws: ``GeometryError`` of kind ``GeometryError/Kind/invalidWKB`` with the offset of
     ///   the problem: the length of the input when it ends too early, the offset of a bad byte
     ///   order, type code, count or coordinate, the first extra byte after the geometry, or the
-    ///   start of a geometry whose coordinates do not form a valid one (NaN or infinite values,
-    ///   paths of fewer than 2 points, rings not closed or of fewer than 4 points).
+    ///   start of a geometry whose coordinates do not form a valid one (NaN or infinite values
+    ///   other than a NaN m, paths of fewer than 2 points, rings not closed or of fewer than 4
+    ///   points).
     public init<Bytes: Collection<UInt8>>(wkb: Bytes) throws(GeometryError) {
         let read = { (buffer: UnsafeBufferPointer<UInt8>) -> Result<Geometry, GeometryError> in
             var reader = WKBReader(bytes: UnsafeRawBufferPointer(buffer))
@@ -61,9 +63,8 @@ extension Geometry {
     /// envelope as a polygon of no rings.
     ///
     /// - Parameter byteOrder: The byte order of all numbers (little-endian by default).
-    /// - Returns: The bytes; ``init(wkb:)`` reads them back to an equal geometry, except that an
-    ///   envelope comes back as a polygon and that NaN m values (which only programmatically
-    ///   built geometries can hold) are written as they are, and rejected by the reader.
+    /// - Returns: The bytes; ``init(wkb:)`` reads them back to an equal geometry (NaN m values,
+    ///   "no measure", included), except that an envelope comes back as a polygon.
     public func wkb(byteOrder: WKBByteOrder = .littleEndian) -> [UInt8] {
         var writer = WKBWriter(byteOrder: byteOrder)
         writer.bytes.reserveCapacity(WKBWriter.estimatedSize(of: self))
@@ -202,17 +203,19 @@ struct WKBReader {
         return header
     }
 
-    /// Reads `count` positions, checking every ordinate is finite.
+    /// Reads `count` positions, checking every ordinate is finite, except that an m value may
+    /// be NaN ("no measure").
     private mutating func readPositions(
         _ count: Int, _ header: WKBHeader, into values: inout [Double]
     ) throws(GeometryError) {
         let stride = header.layout.stride
+        let mOffset = header.layout.mOffset ?? -1
         try need(count * stride * 8, "coordinates")
         values.reserveGrowing(values.count + count * stride)
-        for _ in 0..<(count * stride) {
+        for i in 0..<(count * stride) {
             let position = offset
             let value = readDoubleUnchecked(header.littleEndian)
-            guard value.isFinite else {
+            guard value.isFinite || (value.isNaN && i % stride == mOffset) else {
                 throw failure("coordinate \(value) is not a finite number", at: position)
             }
             values.append(value)
@@ -229,10 +232,10 @@ struct WKBReader {
         let third = layout.stride > 2 ? readDoubleUnchecked(header.littleEndian) : 0
         let fourth = layout.stride > 3 ? readDoubleUnchecked(header.littleEndian) : 0
         if x.isNaN, y.isNaN { return nil }
-        if !(x.isFinite && y.isFinite && third.isFinite && fourth.isFinite) {
-            // Unused ordinates are 0, so the first non-finite one is a real one.
-            let values = [x, y, third, fourth]
-            let k = values.firstIndex { !$0.isFinite } ?? 0
+        // Unused ordinates are 0; a NaN m means "no measure".
+        let values = [x, y, third, fourth]
+        let mIndex = layout.mOffset ?? -1
+        if let k = values.indices.first(where: { !values[$0].isFinite && !(values[$0].isNaN && $0 == mIndex) }) {
             throw failure("coordinate \(values[k]) is not a finite number", at: start + 8 * k)
         }
         return Point(

@@ -17,7 +17,8 @@ extension Geometry {
     /// - `MULTIPOINT` members with or without parentheses: `MULTIPOINT (1 2, 3 4)` and
     ///   `MULTIPOINT ((1 2), (3 4))`;
     /// - numbers with an optional sign, digits, an optional fraction and an optional exponent
-    ///   (`-1`, `+2.5`, `.5`, `3.`, `1e-7`). `nan`, `inf` and numbers beyond the range of
+    ///   (`-1`, `+2.5`, `.5`, `3.`, `1e-7`), and `NaN` (any letter case) as an m value, the
+    ///   conventional "no measure". `NaN` elsewhere, `inf` and numbers beyond the range of
     ///   `Double` are rejected.
     ///
     /// `POINT` reads as ``Geometry/point(_:)``, `MULTIPOINT` as ``Geometry/multipoint(_:)``,
@@ -67,9 +68,8 @@ extension Geometry {
     /// Rings are written in their stored orientation, numbers in the shortest form that reads
     /// back to the same `Double`.
     ///
-    /// Reading the text back with ``init(wkt:)`` gives an equal geometry, except that an
-    /// envelope comes back as a polygon and that NaN m values (which only programmatically
-    /// built geometries can hold) are written as `NaN`, which the reader rejects.
+    /// A NaN m ("no measure") is written as `NaN`. Reading the text back with ``init(wkt:)``
+    /// gives an equal geometry, except that an envelope comes back as a polygon.
     public var wkt: String {
         var writer = WKTWriter()
         writer.write(self)
@@ -335,9 +335,13 @@ struct WKTParser {
     ) throws(WKTFailure) {
         let maximum = dimensions.stride ?? 4
         var n = 0
+        // Where a `NaN` was read (ordinate number and offset): allowed for m only.
+        var notANumber: (ordinate: Int, offset: Int)?
         while true {
             skipSpace()
-            guard index < bytes.count, startsNumber(bytes[index]) else { break }
+            guard index < bytes.count else { break }
+            let isNaN = startsNaN()
+            guard isNaN || startsNumber(bytes[index]) else { break }
             if n == maximum {
                 if dimensions.layout == nil {
                     throw failure("too many ordinates: a position has at most 4")
@@ -347,7 +351,13 @@ struct WKTParser {
                     throw failure("too many ordinates: earlier positions have \(maximum)")
                 }
             }
-            values.append(try parseNumber())
+            if isNaN {
+                if notANumber == nil { notANumber = (n, index) }
+                index += 3
+                values.append(.nan)
+            } else {
+                values.append(try parseNumber())
+            }
             n += 1
         }
         if let stride = dimensions.stride {
@@ -360,6 +370,17 @@ struct WKTParser {
             guard n >= 2 else { throw failure("expected a number") }
             dimensions.layout = n == 4 ? .xyzm : n == 3 ? .xyz : .xy
         }
+        if let (ordinate, offset) = notANumber, ordinate != dimensions.layout?.mOffset {
+            throw failure("NaN is allowed only as an m value (no measure)", at: offset)
+        }
+    }
+
+    /// Whether `NaN` (any letter case) starts at `index`, followed by a delimiter.
+    private func startsNaN() -> Bool {
+        guard index + 3 <= bytes.count, bytes[index] | 0x20 == UInt8(ascii: "n"),
+            bytes[index + 1] | 0x20 == UInt8(ascii: "a"), bytes[index + 2] | 0x20 == UInt8(ascii: "n")
+        else { return false }
+        return index + 3 == bytes.count || !Self.isLetter(bytes[index + 3])
     }
 
     /// Reads `( position, position, … )` and returns how many positions were read.
@@ -597,7 +618,7 @@ struct WKTWriter {
             }
             if let m = point.m {
                 text += " "
-                text += formatNumber(m)
+                text += m.isNaN ? "NaN" : formatNumber(m)
             }
             text += ")"
 
@@ -722,7 +743,9 @@ struct WKTWriter {
         let base = index * stride
         for k in 0..<stride {
             if k > 0 { text += " " }
-            text += formatNumber(coordinates.values[base + k])
+            let value = coordinates.values[base + k]
+            // Only m can be NaN ("no measure"); the reader takes `NaN` there.
+            text += value.isNaN ? "NaN" : formatNumber(value)
         }
     }
 

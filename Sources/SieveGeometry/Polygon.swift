@@ -79,11 +79,16 @@ public struct Polygon: Hashable, Sendable {
     /// Creates a polygon from Esri JSON rings, which carry no part structure.
     ///
     /// Following the Esri convention (y up), clockwise rings are outer rings and
-    /// counter-clockwise rings are holes. Each hole joins the smallest outer ring that contains
-    /// its first vertex; a hole that no outer ring contains becomes an outer ring of its own.
-    /// When no ring is clockwise at all (a common mistake), every ring is an outer ring, nested
-    /// by containment in the same way: a ring inside an odd number of others is a hole.
-    /// Degenerate rings (zero area) count as outer rings.
+    /// counter-clockwise rings are holes. A hole that no outer ring contains becomes an outer
+    /// ring of its own; then each hole joins the smallest outer ring that contains its first
+    /// vertex (or, when that vertex lies on the outer ring, its first vertex in x, y order that
+    /// does not). When no ring is clockwise at all (a common mistake), every ring is an outer
+    /// ring, nested by containment in the same way: a ring inside an odd number of others is a
+    /// hole. Degenerate rings (zero area) count as outer rings.
+    ///
+    /// Reading is idempotent: the Esri JSON written for the polygon (``Geometry/esriJSON(spatialReference:)``
+    /// turns outer rings clockwise and holes counter-clockwise) reads back to the same parts, for
+    /// crossing and self-intersecting rings too.
     public init(esriRings: [[Point]], layout: CoordinateLayout? = nil) throws(GeometryError) {
         let layout = layout ?? esriRings.first?.first?.layout ?? .xy
         var buffer = CoordinateBuffer(layout: layout)
@@ -117,24 +122,29 @@ public struct Polygon: Hashable, Sendable {
                 return depth % 2 == 0
             }
         }
-        // Assign holes to the smallest containing outer ring (the first of the smallest).
-        var holesOf = [Int: [Int]]()
-        var outers = (0..<ringCount).filter { isOuter[$0] }
+        // Holes that no outer ring contains become outer rings; then every hole joins the
+        // smallest outer ring, of them all, that contains it (the first of the smallest). Doing
+        // it in that order makes reading idempotent: writing the polygon (outer rings clockwise,
+        // holes counter-clockwise, part by part) and reading it back assigns every hole to the
+        // same outer ring, since the outer rings are then exactly these.
         var outerIndex = RingBoxIndex(boxes)
-        for r in outers { outerIndex.insert(r) }
-        for r in 0..<ringCount where !isOuter[r] {
+        for r in 0..<ringCount where isOuter[r] { outerIndex.insert(r) }
+        func host(_ r: Int) -> Int? {
             let (x, y) = firstVertex(r)
-            let host = outerIndex.candidates(x, y).sorted()
+            return outerIndex.candidates(x, y).sorted()
                 .filter { flat.ring($0, box: boxes[$0], containsVertexOf: r) }
                 .min { abs(areas[$0]) < abs(areas[$1]) }
-            if let host {
-                holesOf[host, default: []].append(r)
-            } else {
-                outers.append(r)
-                outerIndex.insert(r)
-            }
         }
-        outers.sort()
+        let orphans = (0..<ringCount).filter { !isOuter[$0] && host($0) == nil }
+        for r in orphans {
+            isOuter[r] = true
+            outerIndex.insert(r)
+        }
+        var holesOf = [Int: [Int]]()
+        for r in 0..<ringCount where !isOuter[r] {
+            if let host = host(r) { holesOf[host, default: []].append(r) }
+        }
+        let outers = (0..<ringCount).filter { isOuter[$0] }
         var parts: [[Range<Int>]] = []
         for outer in outers {
             parts.append([flat.ringRange(outer)] + (holesOf[outer] ?? []).map { flat.ringRange($0) })
@@ -208,8 +218,14 @@ public struct Polygon: Hashable, Sendable {
         self.envelope = envelope
     }
 
-    /// Whether ring `r` contains a vertex of ring `other` (even-odd rule; a vertex on the
-    /// boundary of `r` does not count, the next vertex is tried instead).
+    /// Whether ring `r` contains a vertex of ring `other` (even-odd rule). The first vertex is
+    /// tried first; when it lies on the boundary of `r`, the other vertices are tried in order
+    /// of x, then y, until one is not on it.
+    ///
+    /// The answer does not depend on the direction of either ring (reversing a ring keeps its
+    /// first vertex and its set of vertices, and ``ring(_:locate:_:)`` computes each edge from
+    /// its ends in a fixed order), so that orienting rings for output never changes which ring
+    /// holds which.
     func ring(_ r: Int, containsVertexOf other: Int) -> Bool {
         ring(r, box: coordinates.envelope(of: ringRange(r)), containsVertexOf: other)
     }
@@ -217,11 +233,22 @@ public struct Polygon: Hashable, Sendable {
     /// ``ring(_:containsVertexOf:)`` with ring `r`'s box already computed.
     func ring(_ r: Int, box: Envelope, containsVertexOf other: Int) -> Bool {
         let candidate = ringRange(other)
-        guard ringRange(r).count >= 4 else { return false }
-        for i in candidate.dropLast() {
+        guard ringRange(r).count >= 4, let first = candidate.first else { return false }
+        func located(_ i: Int) -> RingLocation {
             let x = coordinates.x(at: i), y = coordinates.y(at: i)
-            guard box.contains(x: x, y: y) else { return false }
-            switch ring(r, locate: x, y) {
+            guard box.contains(x: x, y: y) else { return .outside }
+            return ring(r, locate: x, y)
+        }
+        switch located(first) {
+        case .inside: return true
+        case .outside: return false
+        case .boundary: break
+        }
+        let rest = candidate.dropLast().dropFirst().sorted {
+            (coordinates.x(at: $0), coordinates.y(at: $0)) < (coordinates.x(at: $1), coordinates.y(at: $1))
+        }
+        for i in rest {
+            switch located(i) {
             case .inside: return true
             case .outside: return false
             case .boundary: continue
@@ -233,13 +260,17 @@ public struct Polygon: Hashable, Sendable {
     enum RingLocation { case inside, outside, boundary }
 
     /// Where `(x, y)` lies relative to ring `r` (crossing-number test with exact boundary check).
+    /// Each edge is computed from its lexicographically smaller end, so the answer is the same
+    /// for the ring traversed either way.
     func ring(_ r: Int, locate x: Double, _ y: Double) -> RingLocation {
         let range = ringRange(r)
         var inside = false
         var j = range.upperBound - 1
         for i in range {
-            let xi = coordinates.x(at: i), yi = coordinates.y(at: i)
-            let xj = coordinates.x(at: j), yj = coordinates.y(at: j)
+            var xi = coordinates.x(at: i), yi = coordinates.y(at: i)
+            var xj = coordinates.x(at: j), yj = coordinates.y(at: j)
+            j = i
+            if (xj, yj) < (xi, yi) { swap(&xi, &xj); swap(&yi, &yj) }
             // On the segment?
             let cross = (xj - xi) * (y - yi) - (yj - yi) * (x - xi)
             if cross == 0, min(xi, xj) <= x, x <= max(xi, xj), min(yi, yj) <= y, y <= max(yi, yj) {
@@ -249,7 +280,6 @@ public struct Polygon: Hashable, Sendable {
                 let xCross = xi + (y - yi) * (xj - xi) / (yj - yi)
                 if x < xCross { inside.toggle() }
             }
-            j = i
         }
         return inside ? .inside : .outside
     }

@@ -38,36 +38,59 @@ extension QuadTree {
 
     /// Appends to `results` every id whose envelope lies within `radius` of `(x, y)`: the
     /// distance from the point to the nearest point of the envelope is at most `radius` (a
-    /// circle, not a square). Distances are compared squared, as `Double`s compute them, so
-    /// radii whose square overflows (beyond about 1e154) reach everything.
+    /// circle, not a square).
+    ///
+    /// Distances are compared squared. When the radius lies in 10⁻¹⁵⁰ … 10¹⁵⁰ and the point and
+    /// the tree's items within ±10¹⁵⁰ (the common case), no square can overflow, and a square
+    /// that underflows is far below the radius's; otherwise the offsets are first scaled by a
+    /// power of two that brings the radius near 1 (exact), so that a point √2·10³⁰⁸ away is
+    /// not within 10³⁰⁸ and a point 10⁻³⁰⁰ away is not within 10⁻³¹⁰. Either way the answer
+    /// is the exact one except within a few units in the last place of the radius.
     public func query(nearX x: Double, y: Double, radius: Double, into results: inout [UInt32]) {
         guard radius >= 0, x.isFinite, y.isFinite else { return }
         var visitor = AppendingVisitor(ids: [])
         swap(&visitor.ids, &results)
-        search(CircleRegion(x: x, y: y, limit: radius * radius), &visitor)
+        if radius == .infinity || isWellScaled(x: x, y: y, scale: radius) {
+            search(CircleRegion(x: x, y: y, limit: radius * radius), &visitor)
+        } else {
+            search(ScaledCircleRegion(x: x, y: y, radius: radius), &visitor)
+        }
         swap(&visitor.ids, &results)
+    }
+
+    /// Whether squared distances between `(x, y)` and the items, compared with `scale` squared,
+    /// are safe from overflow and from harmful underflow: `scale` in 10⁻¹⁵⁰ … 10¹⁵⁰ and every
+    /// coordinate within ±10¹⁵⁰.
+    @inline(__always)
+    func isWellScaled(x: Double, y: Double, scale: Double) -> Bool {
+        guard scale >= 1e-150, scale <= 1e150, abs(x) <= 1e150, abs(y) <= 1e150 else { return false }
+        let box = bounds
+        return box.isEmpty || Swift.max(abs(box.xmin), abs(box.xmax), abs(box.ymin), abs(box.ymax)) <= 1e150
     }
 
     /// The `k` ids whose envelopes are nearest to `(x, y)` (distance from the point to the
     /// envelope; 0 inside), nearest first, ties by id; at most `maxDistance` away.
+    ///
+    /// Distances are computed without squaring the offsets (``distance(_:_:_:_:_:_:)``), so
+    /// that they neither overflow near the largest doubles nor vanish in the subnormal range:
+    /// points 10⁻³²⁰ apart are told apart, points 10³⁰⁸ away are not infinitely far.
     /// - Complexity: best-first search: O(k log n) node visits for well-spread data.
     public func nearest(toX x: Double, y: Double, count k: Int, maxDistance: Double = .infinity) -> [(id: UInt32, distance: Double)] {
         guard k > 0, root != NodeRef.none, count > 0, x.isFinite, y.isFinite, maxDistance >= 0 else { return [] }
-        let limit = maxDistance * maxDistance
         var heap = MinHeap()
         heap.push(0, kind: .inner, value: 0)  // the sentinel: its only child is the root
         var found: [(id: UInt32, distance: Double)] = []
         while let entry = heap.pop() {
-            if entry.distance > limit { break }
+            if entry.distance > maxDistance { break }
             if entry.kind == .item {
                 // An item: everything still in the heap is at least as far.
-                found.append((UInt32(bitPattern: entry.value), entry.distance.squareRoot()))
+                found.append((UInt32(bitPattern: entry.value), entry.distance))
                 if found.count == k {
                     // Take every other item at exactly the same distance to break ties by id.
                     while let next = heap.peek(), next.distance == entry.distance {
                         _ = heap.pop()
                         if next.kind == .item {
-                            found.append((UInt32(bitPattern: next.value), next.distance.squareRoot()))
+                            found.append((UInt32(bitPattern: next.value), next.distance))
                         } else {
                             expand(next, &heap, x, y)
                         }
@@ -82,25 +105,40 @@ extension QuadTree {
         return Array(found.prefix(k))
     }
 
-    /// Pushes a node's children, or a leaf's items, onto the heap.
+    /// Pushes a node's children, or a leaf's items, onto the heap, with their distances from
+    /// `(x, y)`.
     private func expand(_ entry: MinHeap.Entry, _ heap: inout MinHeap, _ x: Double, _ y: Double) {
         if entry.kind == .leaf {
             for slot in inner[Int(LeafID.parent(entry.value))].leafSlots(LeafID.quadrant(entry.value)) {
                 let s = slot * 2
-                let d = Self.squaredDistance(x, y, itemLow[s], itemLow[s + 1], itemHigh[s], itemHigh[s + 1])
+                let d = Self.distance(x, y, itemLow[s], itemLow[s + 1], itemHigh[s], itemHigh[s + 1])
                 heap.push(d, kind: .item, value: Int32(bitPattern: itemIDs[slot]))
             }
             return
         }
         let node = inner[Int(entry.value)]
         for k in 0..<4 where node.children[k] != NodeRef.none {
-            let d = Self.squaredDistance(x, y, node.minX[k], node.minY[k], node.maxX[k], node.maxY[k])
+            let d = Self.distance(x, y, node.minX[k], node.minY[k], node.maxX[k], node.maxY[k])
             if NodeRef.isLeaf(node.children[k]) {
                 heap.push(d, kind: .leaf, value: LeafID.make(entry.value, k))
             } else {
                 heap.push(d, kind: .inner, value: node.children[k])
             }
         }
+    }
+
+    /// The distance from a point to a box (0 inside), as `m·√(1 + (n/m)²)` with `m` the larger
+    /// and `n` the smaller offset: correct to a few units in the last place over the whole
+    /// `Double` range (infinite only when the distance itself exceeds the largest double), and
+    /// never smaller for a box inside another.
+    @inline(__always)
+    static func distance(_ x: Double, _ y: Double, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Double {
+        let dx = x < x0 ? x0 - x : (x > x1 ? x - x1 : 0)
+        let dy = y < y0 ? y0 - y : (y > y1 ? y - y1 : 0)
+        let m = Swift.max(dx, dy), n = Swift.min(dx, dy)
+        guard m > 0, m.isFinite else { return m }
+        let ratio = n / m
+        return m * (1 + ratio * ratio).squareRoot()
     }
 
     /// The squared distance from a point to a box (0 inside).
@@ -347,6 +385,61 @@ struct CircleRegion: SearchRegion {
     @inline(__always)
     static func lanewiseMax(_ a: SIMD4<Double>, _ b: SIMD4<Double>) -> SIMD4<Double> {
         a.replacing(with: b, where: b .> a)
+    }
+}
+
+/// A circle whose radius or surroundings lie near the ends of the `Double` range: every offset
+/// from the centre is multiplied by a power of two that brings the radius near 1 before it is
+/// squared (multiplying by a power of two is exact, short of overflow and underflow), so that
+/// squares neither overflow (an offset too large to scale is infinite, and beyond any finite
+/// radius) nor vanish next to the radius's square.
+struct ScaledCircleRegion: SearchRegion {
+    let x: Double
+    let y: Double
+    let scale: Double
+    /// The radius scaled, squared: between 2^-148 and 2^48 (0 for a zero radius).
+    let limit: Double
+
+    init(x: Double, y: Double, radius: Double) {
+        self.x = x
+        self.y = y
+        // A zero radius takes the largest scale: every nonzero offset (at least 2^-1074) then
+        // squares to at least 2^-148, above the limit 0.
+        scale = radius == 0 ? 0x1p1000 : Self.scale(bringingToOne: radius)
+        let scaled = radius * scale
+        limit = scaled * scaled
+    }
+
+    /// The power of two, between 2^-1000 and 2^1000, that brings `value` (positive and finite)
+    /// nearest to 1.
+    static func scale(bringingToOne value: Double) -> Double {
+        let exponent = Swift.min(1000, Swift.max(-1000, -Int(value.exponent)))
+        return Double(sign: .plus, exponent: exponent, significand: 1)
+    }
+
+    @inline(__always) func reaches(_ node: QuadTree.InnerNode) -> SIMDMask<SIMD4<Int64>> {
+        let px = SIMD4<Double>(repeating: x), py = SIMD4<Double>(repeating: y), zero = SIMD4<Double>(repeating: 0)
+        let dx = CircleRegion.lanewiseMax(CircleRegion.lanewiseMax(node.minX - px, px - node.maxX), zero) * scale
+        let dy = CircleRegion.lanewiseMax(CircleRegion.lanewiseMax(node.minY - py, py - node.maxY), zero) * scale
+        return dx * dx + dy * dy .<= limit
+    }
+
+    @inline(__always) func covers(_ node: QuadTree.InnerNode) -> SIMDMask<SIMD4<Int64>> {
+        let px = SIMD4<Double>(repeating: x), py = SIMD4<Double>(repeating: y)
+        let fx = CircleRegion.lanewiseMax(px - node.minX, node.maxX - px) * scale
+        let fy = CircleRegion.lanewiseMax(py - node.minY, node.maxY - py) * scale
+        return fx * fx + fy * fy .<= limit
+    }
+
+    @inline(__always) func holds(_ point: SIMD2<Double>) -> Bool {
+        let dx = (point.x - x) * scale, dy = (point.y - y) * scale
+        return dx * dx + dy * dy <= limit
+    }
+
+    @inline(__always) func holds(lower a: SIMD2<Double>, upper b: SIMD2<Double>) -> Bool {
+        let dx = (x < a.x ? a.x - x : (x > b.x ? x - b.x : 0)) * scale
+        let dy = (y < a.y ? a.y - y : (y > b.y ? y - b.y : 0)) * scale
+        return dx * dx + dy * dy <= limit
     }
 }
 

@@ -289,8 +289,8 @@ struct WKTTests {
             "ring 1 has 3 point(s); a closed ring needs at least 4"
         ),
         ("CIRCLE (1 2)", 1, "unknown geometry type 'CIRCLE'"),
-        ("POINT (nan 1)", 8, "expected a number"),
-        ("POINT (NaN 1)", 8, "expected a number"),
+        ("POINT (nan 1)", 8, "NaN is allowed only as an m value"),
+        ("POINT (NaN 1)", 8, "NaN is allowed only as an m value"),
         ("POINT (inf 1)", 8, "expected a number"),
         ("POINT (-inf 1)", 8, "expected a number"),
         ("POINT (1e999 1)", 8, "number out of range"),

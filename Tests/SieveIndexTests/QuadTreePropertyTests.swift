@@ -27,13 +27,62 @@ struct QuadTreePropertyTests {
             }.map(UInt32.init)
         }
 
+        /// The ids within `r` of `(x, y)` by the distance computed without squaring offsets
+        /// (``exactishDistance(_:_:_:)``): those certainly within (by a relative margin of
+        /// 10⁻⁹) and those too close to the circle to call.
+        func bruteRadiusExactish(_ x: Double, _ y: Double, _ r: Double) -> (certain: Set<UInt32>, uncertain: Set<UInt32>) {
+            var certain = Set<UInt32>(), uncertain = Set<UInt32>()
+            for i in boxes.indices {
+                guard let b = boxes[i] else { continue }
+                let d = exactishDistance(x, y, b)
+                if d <= r * (1 - 1e-9) || d == 0 { certain.insert(UInt32(i)) } else if d <= r * (1 + 1e-9) { uncertain.insert(UInt32(i)) }
+            }
+            return (certain, uncertain)
+        }
+
         func bruteNearest(_ x: Double, _ y: Double, _ k: Int) -> [(UInt32, Double)] {
             let all = boxes.indices.compactMap { i -> (UInt32, Double)? in
                 guard let b = boxes[i] else { return nil }
-                return (UInt32(i), QuadTree.squaredDistance(x, y, b.xmin, b.ymin, b.xmax, b.ymax).squareRoot())
+                return (UInt32(i), QuadTree.distance(x, y, b.xmin, b.ymin, b.xmax, b.ymax))
             }
             return Array(all.sorted { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }.prefix(k))
         }
+    }
+
+    /// The distance from a point to a box as `m·√(1 + (n/m)²)`, `m` the larger offset: no
+    /// square of an offset is formed, so nothing overflows or vanishes short of the result itself.
+    static func exactishDistance(_ x: Double, _ y: Double, _ b: Envelope) -> Double {
+        let dx = x < b.xmin ? b.xmin - x : (x > b.xmax ? x - b.xmax : 0)
+        let dy = y < b.ymin ? b.ymin - y : (y > b.ymax ? y - b.ymax : 0)
+        let m = Swift.max(dx, dy), n = Swift.min(dx, dy)
+        guard m > 0, m.isFinite else { return m }
+        return m * (1 + (n / m) * (n / m)).squareRoot()
+    }
+
+    /// Checks a radius query's answer against the exact-ish reference: every item certainly
+    /// within is found, nothing certainly outside is.
+    static func checkRadius(_ found: [UInt32], _ data: Data, _ x: Double, _ y: Double, _ r: Double, _ label: String) {
+        let (certain, uncertain) = data.bruteRadiusExactish(x, y, r)
+        let result = Set(found)
+        #expect(found.count == result.count, "\(label): duplicates")
+        #expect(certain.isSubset(of: result), "\(label): missing \(certain.subtracting(result).sorted().prefix(5))")
+        #expect(result.isSubset(of: certain.union(uncertain)), "\(label): extra \(result.subtracting(certain.union(uncertain)).sorted().prefix(5))")
+    }
+
+    /// Checks a nearest query's answer against the exact-ish reference: the distances are the
+    /// `k` smallest (to a relative 10⁻⁹), each the distance of the id it comes with.
+    static func checkNearest(_ found: [(id: UInt32, distance: Double)], _ data: Data, _ x: Double, _ y: Double, _ k: Int, _ label: String) {
+        let all = data.boxes.indices.compactMap { i in data.boxes[i].map { exactishDistance(x, y, $0) } }.sorted()
+        let expected = Array(all.prefix(k))
+        #expect(found.count == expected.count, "\(label): count")
+        func close(_ a: Double, _ b: Double) -> Bool { a == b || abs(a - b) <= 1e-9 * Swift.max(abs(a), abs(b)) }
+        for (hit, distance) in zip(found, expected) {
+            #expect(close(hit.distance, distance), "\(label): distance \(hit.distance), expected \(distance)")
+            if let box = data.boxes[Int(hit.id)] {
+                #expect(close(hit.distance, exactishDistance(x, y, box)), "\(label): id \(hit.id)")
+            }
+        }
+        #expect(zip(found, found.dropFirst()).allSatisfy { $0.distance <= $1.distance }, "\(label): order")
     }
 
     enum Shape: String, CaseIterable {
@@ -117,9 +166,16 @@ struct QuadTreePropertyTests {
             let radius = window.width + 0.5
             var near: [UInt32] = []
             tree.query(nearX: probe.x, y: probe.y, radius: radius, into: &near)
-            #expect(near.sorted() == data.bruteRadius(probe.x, probe.y, radius), "\(label) radius")
             let k = 1 + g.int(8)
             let nearest = tree.nearest(toX: probe.x, y: probe.y, count: k)
+            if shape == .hugeCoordinates {
+                // Squares of these offsets overflow: compared with distances computed without
+                // squaring them.
+                Self.checkRadius(near, data, probe.x, probe.y, radius, "\(label) radius")
+            } else {
+                #expect(near.sorted() == data.bruteRadius(probe.x, probe.y, radius), "\(label) radius")
+            }
+            Self.checkNearest(nearest, data, probe.x, probe.y, k, "\(label) nearest k=\(k) (exact-ish)")
             let expected = data.bruteNearest(probe.x, probe.y, k)
             #expect(nearest.map(\.id) == expected.map(\.0), "\(label) nearest k=\(k)")
             #expect(nearest.map(\.distance) == expected.map(\.1), "\(label) nearest distances")

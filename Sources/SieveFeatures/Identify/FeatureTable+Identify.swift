@@ -76,15 +76,18 @@ extension FeatureTable {
         return IdentifyResults(table: self, results: results)
     }
 
-    /// The length of `(dx, dy)`: `√(dx² + dy²)`, rescaled when the squares overflow (or
-    /// underflow to zero), so that distances near the largest doubles are not infinite.
+    /// The length of `(dx, dy)`, `√(dx² + dy²)`, to within a few units in the last place
+    /// everywhere: directly when the sum of squares is a normal, finite number; otherwise (the
+    /// squares overflow, or fall below 2^-1022, where they lose precision or vanish) as
+    /// `m·√(1 + (n/m)²)` with `m` the larger and `n` the smaller offset.
     static func distance(dx: Double, dy: Double) -> Double {
-        let direct = (dx * dx + dy * dy).squareRoot()
-        guard direct.isInfinite || (direct == 0 && (dx != 0 || dy != 0)), dx.isFinite, dy.isFinite else { return direct }
+        let squares = dx * dx + dy * dy
+        if squares >= 0x1p-1022, squares.isFinite { return squares.squareRoot() }
         let ax = Swift.abs(dx), ay = Swift.abs(dy)
-        let scale = Swift.max(ax, ay)
-        let (u, v) = (ax / scale, ay / scale)
-        return scale * (u * u + v * v).squareRoot()
+        let larger = Swift.max(ax, ay), smaller = Swift.min(ax, ay)
+        guard larger > 0, larger.isFinite else { return larger }
+        let ratio = smaller / larger
+        return larger * (1 + ratio * ratio).squareRoot()
     }
 
     /// The schema index of the field identify shows: ``Schema/displayFieldName`` when set, else

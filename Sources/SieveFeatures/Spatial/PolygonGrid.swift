@@ -328,9 +328,11 @@ final class PolygonGrid {
         let left = (bx - ax) * (py - ay)
         let right = (by - ay) * (px - ax)
         let determinant = left - right
-        // A generous bound on the rounding error of the expression (Shewchuk's is ~3.3e-16).
-        let bound = 1e-12 * (abs(left) + abs(right))
-        if abs(determinant) <= bound { return nil }
+        // A generous bound on the rounding error of the expression (Shewchuk's is ~3.3e-16),
+        // plus the absolute error of products in the subnormal range. On overflow the
+        // comparison fails (a NaN determinant, or an infinite bound): too close to call.
+        let bound = 1e-12 * (abs(left) + abs(right)) + 0x1p-1070
+        if !(abs(determinant) > bound) { return nil }
         return determinant > 0
     }
 }

@@ -33,8 +33,9 @@ struct RegionFilter {
         self.grid = grid
     }
 
-    /// The class of a node box.
+    /// The class of a node box (rounded to GEOS's grid, as the features in it are).
     func classify(_ box: Envelope) -> RegionClass {
+        let box = GEOSResolution.snap(box)
         guard prepared.envelope.intersects(box) else { return .outside }
         // With a grid, its cells decide (no GEOS call); boxes it cannot decide go down to
         // their items, which the grid tests cheaply too.
@@ -57,6 +58,8 @@ struct RegionFilter {
     /// The exact test for one feature.
     func test(_ geometry: Geometry) throws(GEOSError) -> Bool {
         if case .point(let point) = geometry, !point.isEmpty { return try testPoint(x: point.x, y: point.y) }
+        // The grid works on the coordinates GEOS sees.
+        let geometry = geometry.snappedToGEOSResolution() ?? geometry
         if let grid {
             // A feature whose envelope lies in edge-free cells is wholly inside or outside.
             switch grid.classify(geometry.envelope) {
@@ -120,8 +123,18 @@ struct RegionFilter {
     /// The exact test for a point feature at `(x, y)`.
     @inline(__always)
     func testPoint(x: Double, y: Double) throws(GEOSError) -> Bool {
-        if let grid, let inside = grid.isInside(x: x, y: y) { return inside }
+        if let grid {
+            // Coordinates below 2^-459 are rounded to GEOS's grid first (rare: out of line).
+            let tiny = abs(x) < 0x1p-459 || abs(y) < 0x1p-459
+            if let inside = tiny ? Self.isInsideRounded(grid, x, y) : grid.isInside(x: x, y: y) { return inside }
+        }
         return try testPointWithGEOS(x: x, y: y)
+    }
+
+    /// The grid's answer for a point rounded to GEOS's grid (``GEOSResolution``).
+    @inline(never)
+    private static func isInsideRounded(_ grid: PolygonGrid, _ x: Double, _ y: Double) -> Bool? {
+        grid.isInside(x: GEOSResolution.snap(x), y: GEOSResolution.snap(y))
     }
 
     /// The exact test for a point feature, by GEOS's prepared point tests.
@@ -235,16 +248,20 @@ extension SpatialFilter {
         default: return nil
         }
         guard geometry.dimension == 2, !geometry.isEmpty else { return nil }
-        return try GEOSContext.withCurrent { context throws(FeatureTableError) -> [UInt32] in
+        return try GEOSContext.withCurrent { context throws(FeatureTableError) -> [UInt32]? in
             let prepared: PreparedGeometry
             do throws(GEOSError) {
                 prepared = try PreparedGeometry(geometry, context: context)
             } catch {
                 throw FeatureTableError(.invalidQuery, "GEOS rejects the query geometry: \(error.message)")
             }
+            // A polygon whose rings enclose no area reaches GEOS as lines (the union of its
+            // segments): no area to classify boxes against.
+            guard prepared.geometry.dimension == 2 else { return nil }
             do throws(GEOSError) {
                 // The grid pays off when many features must be tested one by one.
-                let grid = table.count >= 10_000 ? PolygonGrid(geometry, prepared: prepared) : nil
+                // The grid is built from the polygon as GEOS holds it (on its grid).
+                let grid = table.count >= 10_000 ? PolygonGrid(prepared.geometry.form, prepared: prepared) : nil
                 let filter = RegionFilter(prepared: prepared, context: context, mode: mode, grid: grid)
                 if table.schema.geometryType == .point {
                     // Point features: their coordinates are their envelopes' corners.

@@ -93,8 +93,13 @@ struct SpatialFilter {
             for (row, x) in table.xmin.enumerated() where !x.isNaN { rows.append(UInt32(row)) }
             return rows
         }
-        let window = geometry.envelope
-        guard !window.isEmpty else { return [] }
+        let box = geometry.envelope
+        guard !box.isEmpty else { return [] }
+        // GEOS sees coordinates rounded to its grid (GEOSResolution), each moved by at most half
+        // a spacing: a feature whose rounded envelope meets the rounded query envelope lies
+        // within one spacing of it. (For coordinates above 1e-138 this widening is no change.)
+        let d = GEOSResolution.spacing
+        let window = Envelope(xmin: box.xmin - d, ymin: box.ymin - d, xmax: box.xmax + d, ymax: box.ymax + d)
         var rows: [UInt32] = []
         table.spatialIndex.query(intersecting: window, into: &rows)
         rows.sort()
@@ -102,8 +107,10 @@ struct SpatialFilter {
     }
 
     /// What the envelopes decide on their own: `true` or `false`, or `nil` when GEOS must.
+    /// Both are rounded to GEOS's grid first, as the geometries are (``GEOSResolution``).
     @inline(__always)
-    func decide(feature f: Envelope, query q: Envelope) -> Bool? {
+    func decide(feature: Envelope, query: Envelope) -> Bool? {
+        let f = GEOSResolution.snap(feature), q = GEOSResolution.snap(query)
         let meet = f.intersects(q)
         switch relationship {
         case .envelopeIntersects: return meet
