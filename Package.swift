@@ -85,7 +85,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveGEOSTests",
-            dependencies: ["SieveGEOS", "SieveGeometry", "CGEOS"]
+            dependencies: ["SieveGEOS", "SieveGeometry", "CGEOS", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveColumnsTests",

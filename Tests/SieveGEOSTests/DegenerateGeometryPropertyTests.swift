@@ -1,32 +1,21 @@
 import CGEOS
 import SieveGeometry
+import SieveTestSupport
 import Testing
 
 @testable import SieveGEOS
-
-/// A small seeded generator (SplitMix64), so that every run tests the same geometries.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random small geometries on the integer grid 0…4, degenerate ones on purpose: zero-length
 /// paths, repeated vertices, rings of no extent and rings of zero area, envelopes of zero width
 /// or height, empty geometries, collections with empty members. Integer coordinates make
 /// touching, collinear and coincident cases frequent and keep GEOS's arithmetic exact.
 struct DegenerateGeometryGenerator {
-    var random: SplitMix
+    var random: SeededGenerator
     /// Whether collections may be generated.
     var collections = true
 
     init(seed: UInt64, collections: Bool = true) {
-        random = SplitMix(state: seed)
+        random = SeededGenerator(state: seed)
         self.collections = collections
     }
 

@@ -124,7 +124,7 @@ struct GEOSResolutionTests {
         #expect(GEOSResolution.snap(-0.5 * spacing) == -spacing)
         #expect(GEOSResolution.snap(0.49 * spacing) == 0)
         #expect(GEOSResolution.snap(1.5 * spacing) == 2 * spacing)
-        #expect(GEOSResolution.snap(3.4766779039175e-310) == 0)
+        #expect(GEOSResolution.snap(0x1p-1028) == 0)
         #expect(GEOSResolution.snap(0x1p-1074) == 0)
         // Every double from 2^-459 up is a multiple of 2^-511 already.
         for value in [0x1p-459, 0x1p-459.nextUp, 1.5e-138, 1e-100, 1, 1e300, -0x1p-459.nextUp, .greatestFiniteMagnitude] {

@@ -2,6 +2,20 @@ import GeoSieve
 
 /// The properties every geometry a reader accepted must have.
 public enum GeometryChecks {
+    /// The GEOS context of the geometry targets (each fuzzer runs on one thread).
+    nonisolated(unsafe) static let context = try? GEOSContext()
+
+    /// Every check of a geometry a reader accepted: it settles through its own format
+    /// (`write`, `read`), survives WKB, and relates to the partners through GEOS.
+    public static func checkAll(
+        _ geometry: Geometry, format: String,
+        write: (Geometry) throws -> String, read: (String) throws -> Geometry
+    ) {
+        checkSettles(geometry, format: format, write: write, read: read)
+        checkWKB(geometry)
+        if let context { checkRelationships(geometry, context: context) }
+    }
+
     /// Writing a geometry and reading it back settles after one round: the second write is the
     /// first. (The first round may normalize: ring orientation, single versus multi, envelopes.)
     public static func checkSettles(

@@ -3,14 +3,10 @@ import GeoSieve
 
 /// GeoJSON geometry objects: read any text; what reads must write, read back and settle, survive
 /// WKB, and relate to other geometries through GEOS without crashing.
-nonisolated(unsafe) let context = try? GEOSContext()
-
 func fuzzGeoJSON(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let text = Fuzzing.text(data, count)
     guard let geometry = try? Geometry(geoJSON: text) else { return 0 }
-    GeometryChecks.checkSettles(geometry, format: "GeoJSON", write: { $0.geoJSON }, read: { try Geometry(geoJSON: $0) })
-    GeometryChecks.checkWKB(geometry)
-    if let context { GeometryChecks.checkRelationships(geometry, context: context) }
+    GeometryChecks.checkAll(geometry, format: "GeoJSON", write: { $0.geoJSON }, read: { try Geometry(geoJSON: $0) })
     return 0
 }
 

@@ -3,14 +3,10 @@ import GeoSieve
 
 /// WKB (ISO, EWKB, both byte orders): read any bytes; what reads must write, read back and
 /// settle, and relate to other geometries through GEOS without crashing.
-nonisolated(unsafe) let context = try? GEOSContext()
-
 func fuzzWKB(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = Fuzzing.bytes(data, count)
     guard let geometry = try? Geometry(wkb: bytes) else { return 0 }
-    GeometryChecks.checkWKB(geometry)
-    GeometryChecks.checkSettles(geometry, format: "WKT", write: { $0.wkt }, read: { try Geometry(wkt: $0) })
-    if let context { GeometryChecks.checkRelationships(geometry, context: context) }
+    GeometryChecks.checkAll(geometry, format: "WKT", write: { $0.wkt }, read: { try Geometry(wkt: $0) })
     return 0
 }
 
