@@ -16,6 +16,7 @@
 # and their total; exits 1 when a target failed.
 set -euo pipefail
 cd "$(dirname "$0")"
+script="$PWD/$(basename "$0")"
 
 targets_all=(fuzz-where fuzz-wkt fuzz-wkb fuzz-geojson fuzz-esrijson fuzz-features)
 seconds=60
@@ -31,7 +32,7 @@ while [[ $# -gt 0 ]]; do
         --jobs) jobs="$2"; shift 2 ;;
         --seed) seed="$2"; shift 2 ;;
         --regressions) regressions_only=yes; shift ;;
-        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$script"; exit 0 ;;
         fuzz-*) targets+=("$1"); shift ;;
         *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
