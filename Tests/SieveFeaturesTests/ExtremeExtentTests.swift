@@ -44,7 +44,7 @@ struct ExtremeExtentTests {
 
     /// The whole query path on a table big enough for the grid (10,000 points): the rows are
     /// those the prepared polygon's own point test accepts.
-    @Test(arguments: [1e308, 1e-320])
+    @Test(arguments: [1e308, 0x7e8p-1074])
     func queriesOnATableAnswerAsGEOS(radius: Double) throws {
         var features: [String] = []
         var points: [(Double, Double)] = []

@@ -228,7 +228,7 @@ package struct JSONKey: Hashable, Sendable {
     package static func == (lhs: JSONKey, rhs: JSONKey) -> Bool { equal(lhs.string, rhs.string) }
 
     package func hash(into hasher: inout Hasher) {
-        let hashed = string.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        let hashed: Void? = string.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         if hashed == nil {
             Array(string.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
         }
