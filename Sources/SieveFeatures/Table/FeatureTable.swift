@@ -116,6 +116,14 @@ public struct FeatureTable: Sendable {
         self.rowByObjectID = rowByObjectID
     }
 
+    /// The bytes the table's data holds: its columns and geometry column (``Column/byteCount``,
+    /// ``GeometryColumn/byteCount``) and its object-ID index (a hash table of 16-byte entries,
+    /// counted at its capacity).
+    public var byteCount: Int {
+        let index = rowByObjectID.capacity * 16 + rowByObjectID.capacity / 8
+        return columns.reduce(0) { $0 + $1.byteCount } + geometryColumn.byteCount + index
+    }
+
     /// The spatial reference of the geometries.
     public var spatialReference: SpatialReference { schema.spatialReference }
 
