@@ -292,3 +292,22 @@ public struct ExactString: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { string }
 }
+
+extension Column {
+    /// The bytes the column's arrays hold (their elements, not spare capacity): values, codes,
+    /// string bytes and offsets, dictionaries and validity bitmaps.
+    public var byteCount: Int {
+        func bitmap(_ validity: ValidityBitmap?) -> Int { 8 * (validity?.words.count ?? 0) }
+        func storage(_ strings: StringStorage) -> Int { strings.bytes.count + 8 * strings.offsets.count }
+        switch self {
+        case .integer(let column), .date(let column): return 8 * column.values.count + bitmap(column.validity)
+        case .double(let column): return 8 * column.values.count + bitmap(column.validity)
+        case .string(let column):
+            switch column.encoding {
+            case .plain(let strings): return storage(strings) + bitmap(column.validity)
+            case .dictionary(let codes, let dictionary):
+                return 4 * codes.count + storage(dictionary) + bitmap(column.validity)
+            }
+        }
+    }
+}

@@ -21,6 +21,12 @@ public struct Multipoint: Hashable, Sendable {
         try self.init(coordinates: CoordinateBuffer(points: points, layout: layout ?? points.first?.layout ?? .xy))
     }
 
+    /// A multipoint from positions already checked (by a reader, or taken from a multipoint).
+    package init(trusted coordinates: CoordinateBuffer, envelope: Envelope) {
+        self.coordinates = coordinates
+        self.envelope = envelope
+    }
+
     /// The points.
     public var points: [Point] { Array(coordinates) }
     /// Whether there are no points.

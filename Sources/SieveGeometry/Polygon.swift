@@ -211,7 +211,8 @@ public struct Polygon: Hashable, Sendable {
         return Polygon(trusted: buffer, ringOffsets: ringOffsets, partOffsets: partOffsets, envelope: envelope)
     }
 
-    private init(trusted coordinates: CoordinateBuffer, ringOffsets: [Int], partOffsets: [Int], envelope: Envelope) {
+    /// A polygon from parts already checked (by a reader, or taken from a valid polygon).
+    package init(trusted coordinates: CoordinateBuffer, ringOffsets: [Int], partOffsets: [Int], envelope: Envelope) {
         self.coordinates = coordinates
         self.ringOffsets = ringOffsets
         self.partOffsets = partOffsets

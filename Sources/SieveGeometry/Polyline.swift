@@ -45,6 +45,13 @@ public struct Polyline: Hashable, Sendable {
         try self.init(coordinates: buffer, pathOffsets: offsets)
     }
 
+    /// A polyline from paths already checked (by a reader, or taken from a valid polyline).
+    package init(trusted coordinates: CoordinateBuffer, pathOffsets: [Int], envelope: Envelope) {
+        self.coordinates = coordinates
+        self.pathOffsets = pathOffsets
+        self.envelope = envelope
+    }
+
     /// The empty polyline (no paths).
     public static let empty = Polyline(uncheckedEmpty: ())
 

@@ -42,7 +42,7 @@ struct RegionFilterTests {
         let context = try GEOSContext()
         let query = try PreparedGeometry(Self.star(vertices: 200, center: (500, 500), outer: 450, inner: 250), context: context)
         let filter = RegionFilter(prepared: query, context: context, mode: mode)
-        let fast = try filter.rows(in: tree, geometries: geometries)
+        let fast = try filter.rows(in: tree, geometries: GeometryColumn(geometries))
         #expect(fast == (try naive(filter, geometries)))
         #expect(fast.count > 5000)
     }
@@ -57,8 +57,8 @@ struct RegionFilterTests {
             Point(x: -20, y: -40), Point(x: 55, y: -40), Point(x: 55, y: 72), Point(x: -20, y: 72), Point(x: -20, y: -40),
         ]))
         let filter = RegionFilter(prepared: try PreparedGeometry(region, context: context), context: context, mode: mode)
-        let fast = try filter.rows(in: tree, geometries: table.geometries)
-        #expect(fast == (try naive(filter, table.geometries)))
+        let fast = try filter.rows(in: tree, geometries: table.geometryColumn)
+        #expect(fast == (try naive(filter, (0..<table.count).map { table.geometry(row: $0) })))
         #expect(!fast.isEmpty)
     }
 }
@@ -102,7 +102,7 @@ extension RegionFilterTests {
         let prepared = try PreparedGeometry(star, context: context)
         let filter = RegionFilter(prepared: prepared, context: context, mode: mode, grid: PolygonGrid(star, prepared: prepared))
         let expected = try geometries.indices.filter { i in try geometries[i].map { try filter.testWithGEOS($0) } ?? false }
-        #expect(try filter.rows(in: tree, geometries: geometries) == expected.map(UInt32.init))
+        #expect(try filter.rows(in: tree, geometries: GeometryColumn(geometries)) == expected.map(UInt32.init))
     }
 }
 
@@ -125,7 +125,7 @@ extension RegionFilterTests {
         let prepared = try PreparedGeometry(star, context: context)
         let filter = RegionFilter(prepared: prepared, context: context, mode: mode, grid: PolygonGrid(star, prepared: prepared))
         let expected = try geometries.indices.filter { i in try geometries[i].map { try filter.testWithGEOS($0) } ?? false }
-        #expect(try filter.rows(in: tree, geometries: geometries) == expected.map(UInt32.init))
+        #expect(try filter.rows(in: tree, geometries: GeometryColumn(geometries)) == expected.map(UInt32.init))
         #expect(expected.count > 1000)
     }
 }
@@ -154,7 +154,7 @@ extension RegionFilterTests {
         let expected = try xs.indices.filter { i in
             mode == .intersects ? try prepared.intersects(x: xs[i], y: ys[i]) : try prepared.contains(x: xs[i], y: ys[i])
         }
-        #expect(try filter.rows(in: tree, geometries: geometries, pointXs: xs, pointYs: ys) == expected.map(UInt32.init))
+        #expect(try filter.rows(in: tree, geometries: GeometryColumn(geometries), pointXs: xs, pointYs: ys) == expected.map(UInt32.init))
         #expect(expected.count > 5000)
     }
 }
@@ -246,7 +246,7 @@ extension RegionFilterTests {
         let boxes = geometries.map(\.envelope)
         let tree = QuadTree(xmin: boxes.map(\.xmin), ymin: boxes.map(\.ymin), xmax: boxes.map(\.xmax), ymax: boxes.map(\.ymax))
         let expected = try geometries.indices.filter { try Self.geosIntersects(geometries[$0], prepared, context: context) }
-        #expect(try filter.rows(in: tree, geometries: rows) == expected.map(UInt32.init))
+        #expect(try filter.rows(in: tree, geometries: GeometryColumn(rows)) == expected.map(UInt32.init))
         #expect(decided > geometries.count / 2)
         #expect(expected.count > 1000)
     }

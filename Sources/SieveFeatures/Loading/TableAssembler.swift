@@ -106,7 +106,9 @@ struct TableAssembler {
             globalIdFieldName: globalIdFieldName, displayFieldName: displayFieldName, geometryType: geometryType,
             spatialReference: spatialReference)
         return FeatureTable(
-            validatedSchema: schema, columns: columns, geometries: geometries, rowByObjectID: rowByObjectID)
+            validatedSchema: schema, columns: columns,
+            geometryColumn: GeometryColumn(geometries.isEmpty ? Array(repeating: nil, count: rowByObjectID.count) : geometries),
+            rowByObjectID: rowByObjectID)
     }
 
     // MARK: - Fields

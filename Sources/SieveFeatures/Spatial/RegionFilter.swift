@@ -147,11 +147,12 @@ struct RegionFilter {
     }
 
     /// The rows of `tree` whose geometry passes, ascending. `geometries[row]` is the row's
-    /// geometry (rows the tree holds always have one). When every feature is a point, pass its
+    /// geometry (rows the tree holds always have one), materialized only for rows the grid
+    /// cannot decide. When every feature is a point, pass its
     /// coordinates as `pointXs`/`pointYs` (the table's envelope minima): the test then reads
     /// them directly instead of the geometry values.
     func rows(
-        in tree: QuadTree, geometries: [Geometry?], pointXs: [Double]? = nil, pointYs: [Double]? = nil
+        in tree: QuadTree, geometries: GeometryColumn, pointXs: [Double]? = nil, pointYs: [Double]? = nil
     ) throws(GEOSError) -> [UInt32] {
         // Accepted rows as a bitmap: classification visits rows in tree order, and reading the
         // bits back in order is cheaper than sorting a list.
@@ -265,9 +266,9 @@ extension SpatialFilter {
                 let filter = RegionFilter(prepared: prepared, context: context, mode: mode, grid: grid)
                 if table.schema.geometryType == .point {
                     // Point features: their coordinates are their envelopes' corners.
-                    return try filter.rows(in: table.spatialIndex, geometries: table.geometries, pointXs: table.xmin, pointYs: table.ymin)
+                    return try filter.rows(in: table.spatialIndex, geometries: table.geometryColumn, pointXs: table.xmin, pointYs: table.ymin)
                 }
-                return try filter.rows(in: table.spatialIndex, geometries: table.geometries)
+                return try filter.rows(in: table.spatialIndex, geometries: table.geometryColumn)
             } catch {
                 throw FeatureTableError(
                     .invalidGeometry, "GEOS failed testing \(relationship) against the query geometry: \(error.message)")

@@ -2,8 +2,8 @@ import SieveColumns
 import SieveGeometry
 import SieveSQL
 
-/// A table of features stored by column: one typed ``Column`` per schema field, a geometry
-/// column, and each row's envelope in four flat arrays for fast spatial filtering.
+/// A table of features stored by column: one typed ``Column`` per schema field and a
+/// ``GeometryColumn`` holding the geometries and each row's envelope in flat arrays.
 ///
 /// Rows are numbered `0..<count` in load order. Every row has a unique, non-null object ID
 /// (the ``Schema/objectIdFieldName`` column), and ``row(forObjectID:)`` finds a row by it in
@@ -21,17 +21,18 @@ public struct FeatureTable: Sendable {
     public let schema: Schema
     /// One column per field of ``schema``, in the same order.
     public let columns: [Column]
-    /// Each row's geometry; `nil` for a feature without one. Empty when the table has no
-    /// geometry at all (``Schema/geometryType`` `nil`); then every row's geometry is `nil`.
-    public let geometries: [Geometry?]
+    /// The rows' geometries, stored by column (see ``GeometryColumn``), one per row: a row
+    /// without geometry holds `nil`, as does every row of a table without geometries
+    /// (``Schema/geometryType`` `nil`).
+    public let geometryColumn: GeometryColumn
     /// Each row's envelope minimum x (NaN for a row without geometry or with an empty one).
-    public let xmin: [Double]
+    public var xmin: [Double] { geometryColumn.xmin }
     /// Each row's envelope minimum y (NaN for a row without geometry or with an empty one).
-    public let ymin: [Double]
+    public var ymin: [Double] { geometryColumn.ymin }
     /// Each row's envelope maximum x (NaN for a row without geometry or with an empty one).
-    public let xmax: [Double]
+    public var xmax: [Double] { geometryColumn.xmax }
     /// Each row's envelope maximum y (NaN for a row without geometry or with an empty one).
-    public let ymax: [Double]
+    public var ymax: [Double] { geometryColumn.ymax }
     /// The number of rows.
     public let count: Int
     /// The union of all rows' envelopes (``Envelope/empty`` when no row has a geometry).
@@ -92,37 +93,35 @@ public struct FeatureTable: Sendable {
                     fieldName: schema.objectIdFieldName)
             }
         }
-        self.init(validatedSchema: schema, columns: columns, geometries: geometries, rowByObjectID: rowByObjectID)
+        self.init(
+            validatedSchema: schema, columns: columns,
+            geometryColumn: GeometryColumn(geometries.isEmpty ? Array(repeating: nil, count: count) : geometries),
+            rowByObjectID: rowByObjectID)
     }
 
-    /// Creates a table from parts already checked against each other.
-    init(validatedSchema schema: Schema, columns: [Column], geometries: [Geometry?], rowByObjectID: [Int64: Int]) {
+    /// Creates a table from parts already checked against each other (`geometryColumn` has one
+    /// row per row).
+    init(validatedSchema schema: Schema, columns: [Column], geometryColumn: GeometryColumn, rowByObjectID: [Int64: Int]) {
         let count = rowByObjectID.count
-        var xmin = [Double](repeating: .nan, count: count)
-        var ymin = xmin
-        var xmax = xmin
-        var ymax = xmin
         var extent = Envelope.empty
-        for (row, geometry) in geometries.enumerated() {
-            guard let geometry else { continue }
-            let envelope = geometry.envelope
-            guard !envelope.isEmpty else { continue }
-            xmin[row] = envelope.xmin
-            ymin[row] = envelope.ymin
-            xmax[row] = envelope.xmax
-            ymax[row] = envelope.ymax
-            extent.expand(toInclude: envelope)
+        let (xmin, ymin, xmax, ymax) = (geometryColumn.xmin, geometryColumn.ymin, geometryColumn.xmax, geometryColumn.ymax)
+        for row in 0..<count where !xmin[row].isNaN {
+            extent.expand(toInclude: Envelope(xmin: xmin[row], ymin: ymin[row], xmax: xmax[row], ymax: ymax[row]))
         }
         self.schema = schema
         self.columns = columns
-        self.geometries = geometries
-        self.xmin = xmin
-        self.ymin = ymin
-        self.xmax = xmax
-        self.ymax = ymax
+        self.geometryColumn = geometryColumn
         self.count = count
         self.extent = extent
         self.rowByObjectID = rowByObjectID
+    }
+
+    /// The bytes the table's data holds: its columns and geometry column (``Column/byteCount``,
+    /// ``GeometryColumn/byteCount``) and its object-ID index (a hash table of 16-byte entries,
+    /// counted at its capacity).
+    public var byteCount: Int {
+        let index = rowByObjectID.capacity * 16 + rowByObjectID.capacity / 8
+        return columns.reduce(0) { $0 + $1.byteCount } + geometryColumn.byteCount + index
     }
 
     /// The spatial reference of the geometries.
@@ -164,14 +163,12 @@ public struct FeatureTable: Sendable {
 
     /// The geometry of row `row` (`nil` for a feature without geometry).
     public func geometry(row: Int) -> Geometry? {
-        geometries.isEmpty ? nil : geometries[row]
+        geometryColumn[row]
     }
 
     /// The envelope of row `row`, or `nil` when the row has no geometry or an empty one.
     public func envelope(row: Int) -> Envelope? {
-        let x0 = xmin[row]
-        guard !x0.isNaN else { return nil }
-        return Envelope(xmin: x0, ymin: ymin[row], xmax: xmax[row], ymax: ymax[row])
+        geometryColumn.envelope(row: row)
     }
 
     /// This table with another default collation for where clauses and ordering (see
