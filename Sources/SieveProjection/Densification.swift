@@ -8,7 +8,7 @@ import SieveGeometry
 /// interpolated) lies farther than the tolerance from the midpoint of the projected ends; the
 /// midpoint then becomes a vertex and both halves are tested in turn. An edge is split at most
 /// ``maximumDepth`` times deep (at most 2¹⁶ pieces), and one geometry gains at most
-/// ``maximumAddedPositions`` positions; beyond that projecting it throws
+/// ``maximumAddedPositions`` positions (2²⁰ by default); beyond that projecting it throws
 /// ``ProjectionError/Kind/tooComplex``, so no input makes the work explode.
 ///
 /// **The tolerance** is in target units (metres, US survey feet, degrees, …):
@@ -39,14 +39,15 @@ public struct Densification: Hashable, Sendable {
 
     /// How many times one source edge is bisected at most, nested (2¹⁶ pieces).
     public static let maximumDepth = 16
-    /// How many positions densifying one geometry adds at most (2²⁰).
-    public static let maximumAddedPositions = 1 << 20
+    /// How many positions densifying one geometry adds at most (default 2²⁰).
+    public var maximumAddedPositions: Int
     /// The floor of every tolerance, relative to the largest projected coordinate.
     public static let noiseFloor = 1e-11
 
     /// A densification rule; the default is ``standard``.
-    public init(tolerance: Tolerance = .relative(1e-6)) {
+    public init(tolerance: Tolerance = .relative(1e-6), maximumAddedPositions: Int = 1 << 20) {
         self.tolerance = tolerance
+        self.maximumAddedPositions = maximumAddedPositions
     }
 
     /// Relative tolerance 10⁻⁶ of the projected geometry's larger side.

@@ -91,7 +91,8 @@ public struct Projector: Hashable, Sendable {
     /// geometries come back unchanged.
     /// - Throws: ``ProjectionError/Kind/transformationFailed`` naming the first position that
     ///   does not transform; ``ProjectionError/Kind/tooComplex`` when densifying would add
-    ///   more than ``Densification/maximumAddedPositions`` positions.
+    ///   more than the densification's
+    ///   ``Densification/maximumAddedPositions``.
     public func project(_ geometry: Geometry, densification: Densification? = nil) throws(ProjectionError) -> Geometry {
         switch method {
         case .identity:
@@ -299,11 +300,12 @@ struct GeometryProjection {
         let deviation = Swift.max(abs(dx), abs(dy))
         guard deviation > tolerance else { return }
         added += 1
-        guard added <= Densification.maximumAddedPositions else {
+        let limit = densification?.maximumAddedPositions ?? 0
+        guard added <= limit else {
             throw ProjectionError(
                 .tooComplex,
                 "densifying the geometry from wkid \(sourceWkid) to wkid \(targetWkid) would add more than "
-                    + "\(Densification.maximumAddedPositions) positions",
+                    + "\(limit) positions",
                 source: sourceWkid, target: targetWkid)
         }
         let layout = CoordinateLayout(hasZ: a.hasZ, hasM: a.hasM)
