@@ -117,7 +117,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveFeaturesTests",
-            dependencies: ["SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveTestSupport"]
+            dependencies: ["SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveProjection", "SieveTestSupport"]
         ),
         .testTarget(
             name: "GeoSieveTests",
