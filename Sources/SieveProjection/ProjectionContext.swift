@@ -56,6 +56,14 @@ public final class ProjectionContext {
             if let object = proj_create_from_database(handle.context, authority, "\(code)", PJ_CATEGORY_CRS, 0, nil) {
                 handle.takeMessage()
                 let system = ProjObject(object, handle: handle)
+                if let kind = Self.nonMapKind(proj_get_type(object)) {
+                    let name = proj_get_name(object).map { String(cString: $0) } ?? "\(authority):\(code)"
+                    throw ProjectionError(
+                        .unsupportedSpatialReference,
+                        "wkid \(reference.wkid) (\(name)) is a \(kind) reference; only geographic and projected references "
+                            + "locate positions on a map",
+                        source: reference.wkid)
+                }
                 systems[code] = system
                 return system
             }
@@ -65,6 +73,19 @@ public final class ProjectionContext {
         throw ProjectionError(
             .unknownSpatialReference, "wkid \(reference.wkid) is neither an EPSG nor an ESRI code known to PROJ",
             source: reference.wkid)
+    }
+
+    /// What a reference of PROJ type `type` is when it cannot hold map positions: vertical,
+    /// geocentric, temporal and engineering references; `nil` for every other (geographic,
+    /// projected, compound, bound, …).
+    static func nonMapKind(_ type: PJ_TYPE) -> String? {
+        switch type {
+        case PJ_TYPE_VERTICAL_CRS: "vertical"
+        case PJ_TYPE_GEOCENTRIC_CRS: "geocentric"
+        case PJ_TYPE_TEMPORAL_CRS: "temporal"
+        case PJ_TYPE_ENGINEERING_CRS: "engineering"
+        default: nil
+        }
     }
 
     /// The transformation from `source` to `target`, x = easting/longitude on both sides.

@@ -13,6 +13,9 @@ public struct ProjectionError: Error, Hashable, Sendable, CustomStringConvertibl
         /// A WKID that is neither an EPSG nor an ESRI code PROJ knows, or whose definition is
         /// not a coordinate reference system.
         public static let unknownSpatialReference = Kind(rawValue: "unknown spatial reference")
+        /// A reference PROJ knows that does not hold positions on a map: a vertical,
+        /// geocentric, temporal or engineering coordinate reference system.
+        public static let unsupportedSpatialReference = Kind(rawValue: "unsupported spatial reference")
         /// PROJ found no coordinate operation between the two references.
         public static let noTransformation = Kind(rawValue: "no transformation")
         /// A position could not be transformed: PROJ reported an error or gave an infinite or

@@ -325,6 +325,19 @@ struct ProjectionTests {
         #expect(try ProjectionContext.withCurrent { try $0.name(of: Self.longIsland) } == "NAD83 / New York Long Island (ftUS)")
     }
 
+    /// References that do not hold map positions are refused, naming what they are: PROJ
+    /// would otherwise "transform" 4326 into a vertical reference by passing x and y through.
+    @Test(arguments: [(5703, "vertical"), (4978, "geocentric")])
+    func nonMapReferencesAreRefused(code: Int, kind: String) throws {
+        #expect {
+            try Projector(from: .wgs84, to: SpatialReference(wkid: code))
+        } throws: { error in
+            guard let error = error as? ProjectionError else { return false }
+            return error.kind == .unsupportedSpatialReference && error.description.contains("wkid \(code)")
+                && error.description.contains(kind)
+        }
+    }
+
     /// The south pole has no image in a conic projection of the northern hemisphere: PROJ
     /// returns HUGE_VAL, and the projection throws instead of giving infinite coordinates.
     @Test func failedTransformationsThrow() throws {
