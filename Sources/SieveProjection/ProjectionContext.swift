@@ -92,8 +92,16 @@ public final class ProjectionContext {
     func transformation(from source: SpatialReference, to target: SpatialReference) throws(ProjectionError) -> Transformation {
         let pair = Pair(source: source.latestWkid, target: target.latestWkid)
         if let known = transformations[pair] { return known }
-        let from = try system(source)
-        let to = try system(target)
+        let from: ProjObject, to: ProjObject
+        do {
+            from = try system(source)
+            to = try system(target)
+        } catch {
+            var tagged = error
+            tagged.source = source.wkid
+            tagged.target = target.wkid
+            throw tagged
+        }
         guard let raw = proj_create_crs_to_crs_from_pj(handle.context, from.object, to.object, nil, nil) else {
             throw ProjectionError(
                 .noTransformation,

@@ -1,8 +1,9 @@
 /// The error thrown by SieveProjection: a spatial reference PROJ does not know, a pair of
 /// references PROJ cannot transform between, or positions that do not transform.
 ///
-/// The message includes PROJ's own text when PROJ gave one; ``source`` and ``target`` name the
-/// WKIDs involved.
+/// The message names the code at fault and includes PROJ's own text when PROJ gave one;
+/// ``source`` and ``target`` name the WKIDs of the pair being projected (only ``source`` is set
+/// when a single reference was checked).
 public struct ProjectionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The category of a ``ProjectionError``.
     public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {

@@ -312,7 +312,7 @@ struct ProjectionTests {
         } throws: { error in
             guard let error = error as? ProjectionError else { return false }
             return error.kind == .unknownSpatialReference && error.description.contains("999999")
-                && error.source == 999_999
+                && error.source == 4326 && error.target == 999_999
         }
         #expect(throws: ProjectionError.self) { try Projector(from: SpatialReference(wkid: 0), to: .wgs84) }
         #expect(throws: ProjectionError.self) { try Projector(from: SpatialReference(wkid: -5), to: Self.longIsland) }
