@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SieveColumns", targets: ["SieveColumns"]),
         .library(name: "SieveSQL", targets: ["SieveSQL"]),
         .library(name: "SieveIndex", targets: ["SieveIndex"]),
+        .library(name: "SieveProjection", targets: ["SieveProjection"]),
         .library(name: "SieveFeatures", targets: ["SieveFeatures"]),
         .executable(name: "geosieve", targets: ["geosieve"]),
         .executable(name: "geosieve-bench", targets: ["geosieve-bench"]),
@@ -25,10 +26,19 @@ let package = Package(
             pkgConfig: "geos",
             providers: [.apt(["libgeos-dev"]), .brew(["geos"])]
         ),
+        // The system PROJ C library (libproj), found through pkg-config.
+        .systemLibrary(
+            name: "CPROJ",
+            pkgConfig: "proj",
+            providers: [.apt(["libproj-dev"]), .brew(["proj"])]
+        ),
         // Geometry value types, spatial references and codecs. Pure Swift, no C.
         .target(name: "SieveGeometry"),
         // The GEOS bridge: contexts, owned geometries, prepared geometries, relationships.
         .target(name: "SieveGEOS", dependencies: ["SieveGeometry", "CGEOS"]),
+        // Any spatial reference through PROJ: per-thread contexts, cached transformations,
+        // geometry projection with densification; the exact 4326 ⇄ 3857 path stays SieveGeometry's.
+        .target(name: "SieveProjection", dependencies: ["SieveGeometry", "CPROJ"]),
         // Typed columns with validity bitmaps, dictionary-encoded strings, civil-time helpers:
         // the data layout the where-clause kernels scan and the feature table stores.
         .target(name: "SieveColumns"),
@@ -47,12 +57,14 @@ let package = Package(
         // Schema, the columnar feature table, loading, queries.
         .target(
             name: "SieveFeatures",
-            dependencies: ["SieveColumns", "SieveSQL", "SieveGeometry", "SieveGEOS", "SieveIndex"]
+            dependencies: ["SieveColumns", "SieveSQL", "SieveGeometry", "SieveGEOS", "SieveIndex", "SieveProjection"]
         ),
         // Umbrella module re-exporting the public modules.
         .target(
             name: "GeoSieve",
-            dependencies: ["SieveGeometry", "SieveGEOS", "SieveColumns", "SieveSQL", "SieveIndex", "SieveFeatures"]
+            dependencies: [
+                "SieveGeometry", "SieveGEOS", "SieveColumns", "SieveSQL", "SieveIndex", "SieveProjection", "SieveFeatures",
+            ]
         ),
         // The command-line tool.
         .executableTarget(
@@ -88,6 +100,10 @@ let package = Package(
             dependencies: ["SieveGEOS", "SieveGeometry", "CGEOS", "SieveTestSupport"]
         ),
         .testTarget(
+            name: "SieveProjectionTests",
+            dependencies: ["SieveProjection", "SieveGeometry", "SieveGEOS", "SieveTestSupport"]
+        ),
+        .testTarget(
             name: "SieveColumnsTests",
             dependencies: ["SieveColumns", "SieveTestSupport"]
         ),
@@ -101,7 +117,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveFeaturesTests",
-            dependencies: ["SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveTestSupport"]
+            dependencies: ["SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveProjection", "SieveTestSupport"]
         ),
         .testTarget(
             name: "GeoSieveTests",

@@ -3,5 +3,6 @@
 @_exported import SieveFeatures
 @_exported import SieveGEOS
 @_exported import SieveIndex
+@_exported import SieveProjection
 @_exported import SieveSQL
 @_exported import SieveGeometry

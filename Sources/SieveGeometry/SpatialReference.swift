@@ -2,11 +2,12 @@ import Foundation
 
 /// A spatial reference, identified by its well-known ID (WKID).
 ///
-/// GeoSieve projects exactly between the two references web maps use: WGS 84 geographic
+/// SieveGeometry projects exactly between the two references web maps use: WGS 84 geographic
 /// (WKID 4326, degrees) and Web Mercator (WKID 3857, metres; 102100, 102113 and 900913 are
-/// aliases and compare equal to it). Any other WKID is carried as a label: geometries in it are
-/// stored and compared as they are, and asking to project to or from it throws
-/// ``GeometryError/Kind/unsupportedProjection``.
+/// aliases and compare equal to it). Any other WKID is a label here: geometries in it are
+/// stored and compared as they are, and ``Geometry/projected(from:to:)`` throws
+/// ``GeometryError/Kind/unsupportedProjection`` for it. SieveProjection's `Projector` projects
+/// between any EPSG or ESRI codes through PROJ, and uses the exact formulas here for 4326 ⇄ 3857.
 public struct SpatialReference: Hashable, Sendable, CustomStringConvertible {
     /// The WKID as given (e.g. 102100).
     public let wkid: Int
@@ -30,7 +31,8 @@ public struct SpatialReference: Hashable, Sendable, CustomStringConvertible {
     /// Whether coordinates are longitude/latitude degrees (only 4326 is known to be).
     public var isGeographic: Bool { latestWkid == 4326 }
 
-    /// Whether GeoSieve can project to and from this reference.
+    /// Whether the exact Web Mercator formulas of this module project to and from this
+    /// reference (4326 and 3857 with its aliases); other references go through PROJ.
     public var isProjectable: Bool { latestWkid == 4326 || latestWkid == 3857 }
 
     public static func == (lhs: SpatialReference, rhs: SpatialReference) -> Bool {

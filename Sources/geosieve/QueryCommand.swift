@@ -12,7 +12,8 @@ import GeoSieve
 /// `--out-fields`/`--order-by`, a file that reads but is not a valid FeatureCollection /
 /// FeatureSet (or fields JSON), a `--geometry` that does not parse or that GEOS rejects, a
 /// `--relation` without `--spatial-rel relate` (or the reverse) or that is not a DE-9IM
-/// pattern, and an `--in-sr` that cannot be projected to the table's reference.
+/// pattern, an `--in-sr` or `--out-sr` that PROJ does not know, and a geometry that cannot be
+/// projected between the references.
 struct QueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
@@ -26,8 +27,11 @@ struct QueryCommand: ParsableCommand {
             With --geometry, rows must also stand in --spatial-rel (default intersects) to the \
             geometry, read from the feature's side: 'within' selects features inside the \
             geometry, 'contains' features containing it, 'relate' matches the DE-9IM pattern \
-            of --relation (feature first). A geometry in 4326 or 3857 (--in-sr, or an Esri JSON \
-            spatialReference, GeoJSON is 4326, else the table's) is projected to the table's. \
+            of --relation (feature first). A geometry in another spatial reference than the \
+            table's (--in-sr, or an Esri JSON spatialReference; GeoJSON is 4326; else the \
+            table's) is projected into the table's: 4326 and 3857 exactly, any other EPSG or \
+            ESRI code through PROJ, its edges densified. --out-sr projects the returned \
+            geometries and the extent. \
             Exit status: 1 when a file cannot be read, 2 for any other error.
             """
     )
@@ -99,8 +103,15 @@ struct QueryCommand: ParsableCommand {
         help: "Query geometry: WKT, GeoJSON, Esri JSON, 'xmin,ymin,xmax,ymax', 'x,y', or @FILE (at most 64 MiB).")
     var geometry: String?
 
-    @Option(name: .customLong("in-sr"), parsing: .unconditional, help: "The WKID the --geometry is written in (default: the table's).")
+    @Option(
+        name: .customLong("in-sr"), parsing: .unconditional,
+        help: "The WKID (EPSG or ESRI code) the --geometry is written in (default: the table's).")
     var inSR: Int?
+
+    @Option(
+        name: .customLong("out-sr"), parsing: .unconditional,
+        help: "The WKID (EPSG or ESRI code) of the returned geometries and extent (default: the table's).")
+    var outSR: Int?
 
     @Option(
         name: .customLong("spatial-rel"),
@@ -121,6 +132,9 @@ struct QueryCommand: ParsableCommand {
         if let offset, offset < 0 { throw CommandFailure("--offset must not be negative, not \(offset)") }
         if let limit, limit < 0 { throw CommandFailure("--limit must not be negative, not \(limit)") }
         try applySpatialFilter(to: &query)
+        if let outSR {
+            query.outSpatialReference = try Self.spatialReference(outSR, option: "--out-sr")
+        }
 
         let fields = try schema.map { path in try loadFields(path) }
         let table = try Self.loadTable(source, fields: fields)
@@ -136,7 +150,10 @@ struct QueryCommand: ParsableCommand {
             case .extent:
                 let (count, extent) = try table.queryExtent(query)
                 output = Array(
-                    QueryResponseJSON.extent(count: count, extent: extent, spatialReference: table.spatialReference).utf8)
+                    QueryResponseJSON.extent(
+                        count: count, extent: extent,
+                        spatialReference: query.outSpatialReference ?? table.spatialReference
+                    ).utf8)
             case .features:
                 // Written in pieces as they are made: a large result never sits in memory whole.
                 let result = try table.queryFeatures(query)
@@ -183,7 +200,7 @@ struct QueryCommand: ParsableCommand {
             if inSR != nil { throw CommandFailure("--in-sr needs --geometry") }
             return
         }
-        if let inSR, inSR <= 0 { throw CommandFailure("--in-sr must be a positive WKID, not \(inSR)") }
+        let inReference = try inSR.map { code in try Self.spatialReference(code, option: "--in-sr") }
         let text = try argumentText(geometry, argument: "--geometry")
         let parsed: (geometry: Geometry, spatialReference: SpatialReference?)
         do {
@@ -192,8 +209,21 @@ struct QueryCommand: ParsableCommand {
             throw CommandFailure("--geometry: \(error)")
         }
         query.geometry = parsed.geometry
-        query.inSpatialReference = inSR.map { SpatialReference(wkid: $0) } ?? parsed.spatialReference
+        query.inSpatialReference = inReference ?? parsed.spatialReference
         query.spatialRelationship = relationship
+    }
+
+    /// The spatial reference of `--in-sr`/`--out-sr`: a positive WKID that PROJ knows (4326 and
+    /// 3857 and its aliases always).
+    static func spatialReference(_ code: Int, option: String) throws -> SpatialReference {
+        guard code > 0 else { throw CommandFailure("\(option) must be a positive WKID, not \(code)") }
+        let reference = SpatialReference(wkid: code)
+        do {
+            try Projector.validate(reference)
+        } catch {
+            throw CommandFailure("\(option): \(error)")
+        }
+        return reference
     }
 
     /// `--object-ids 1,2,3`.

@@ -14,7 +14,8 @@ struct RelateCommand: ParsableCommand {
             x,y (a point); @FILE reads the geometry from a file of at most 64 MiB. Values may \
             start with "-" (--a -73.98,40.75). \
             When both geometries carry spatial references that differ (Esri JSON), b is projected \
-            into a's reference (4326 and 3857/102100 only).
+            into a's reference: 4326 and 3857/102100 exactly, any other EPSG or ESRI code through \
+            PROJ with b's edges densified.
             """
     )
 
@@ -31,7 +32,12 @@ struct RelateCommand: ParsableCommand {
         var geometryB = second.geometry
         if let referenceA = first.spatialReference, let referenceB = second.spatialReference, referenceA != referenceB {
             do {
-                geometryB = try geometryB.projected(from: referenceB, to: referenceA)
+                try Projector.validate(referenceA)
+            } catch {
+                throw CommandFailure("--a: \(error)")
+            }
+            do {
+                geometryB = try Projector(from: referenceB, to: referenceA).project(geometryB, densification: .standard)
             } catch {
                 throw CommandFailure("--b: \(error)")
             }

@@ -86,7 +86,9 @@ struct RelateCommandTests {
         (["relate", "--a", "", "--b", "1,1"], "error: --a:"),
         (["relate", "--a", "1,1"], "error: Missing expected argument '--b <b>'"),
         (["relate", "--a", "1,1", "--b", "1,1", "--c", "2"], "error: Unknown option '--c'"),
-        (["relate", "--a", #"{"x":1,"y":1,"spatialReference":{"wkid":2263}}"#, "--b", #"{"x":1,"y":1,"spatialReference":{"wkid":4326}}"#], "error: --b: unsupported projection"),
+        (["relate", "--a", #"{"x":1,"y":1,"spatialReference":{"wkid":999999}}"#, "--b", #"{"x":1,"y":1,"spatialReference":{"wkid":4326}}"#], "error: --a: unknown spatial reference: wkid 999999"),
+        (["relate", "--a", #"{"x":1,"y":1,"spatialReference":{"wkid":2263}}"#, "--b", #"{"x":1,"y":1,"spatialReference":{"wkid":999999}}"#], "error: --b: unknown spatial reference: wkid 999999"),
+        (["relate", "--a", #"{"x":1,"y":1,"spatialReference":{"wkid":2263}}"#, "--b", #"{"x":0,"y":-90,"spatialReference":{"wkid":4326}}"#], "error: --b: transformation failed: cannot project (0.0, -90.0)"),
         (["frobnicate"], "error: "),
     ]
 

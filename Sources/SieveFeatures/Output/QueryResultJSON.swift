@@ -16,8 +16,9 @@ extension FeatureQueryResult {
     ///   same value (whole ones without a fraction), dates as ISO 8601 UTC texts
     ///   `yyyy-mm-ddThh:mm:ss.sssZ`, NULL as `null`.
     /// - `geometry` is `null` when the result returns no geometries or the feature has none;
-    ///   polygons follow RFC 7946 orientation. Coordinates are written as stored; when the
-    ///   table's spatial reference is not 4326, a legacy `crs` member names its EPSG code
+    ///   polygons follow RFC 7946 orientation. Coordinates are written as stored (or as
+    ///   projected into the query's output reference); when the result's
+    ///   ``spatialReference`` is not 4326, a legacy `crs` member names its EPSG code
     ///   (`urn:ogc:def:crs:EPSG::2263`), as GDAL writes, so the file loads back the same.
     /// - When the page ended before the last selected row, the collection carries
     ///   `"properties":{"exceededTransferLimit":true}`, as ArcGIS does.
@@ -57,7 +58,7 @@ extension FeatureQueryResult {
     ) throws(Failure) {
         let cells = fieldIndices.map { CellWriter(table.columns[$0], name: table.schema.fields[$0].name, datesAsText: true) }
         bytes.append(contentsOf: #"{"type":"FeatureCollection","#.utf8)
-        let reference = table.spatialReference
+        let reference = spatialReference
         if reference.latestWkid != 4326 {
             bytes.append(contentsOf: #""crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:EPSG::"#.utf8)
             JSONOutput.appendInteger(Int64(reference.latestWkid), to: &bytes)
@@ -70,7 +71,7 @@ extension FeatureQueryResult {
             bytes.append(contentsOf: #"{"type":"Feature","id":"#.utf8)
             JSONOutput.appendInteger(ids[row], to: &bytes)
             bytes.append(contentsOf: #","geometry":"#.utf8)
-            if returnsGeometry, let geometry = table.geometry(row: row) {
+            if let geometry = geometry(at: i) {
                 JSONWriter.write(geometry.geoJSONValue, into: &bytes)
             } else {
                 bytes.append(contentsOf: "null".utf8)
@@ -153,7 +154,7 @@ extension FeatureQueryResult {
             bytes.append(contentsOf: #","geometryType":"#.utf8)
             JSONWriter.writeString(geometryType.rawValue, into: &bytes)
             bytes.append(contentsOf: #","spatialReference":"#.utf8)
-            JSONOutput.appendSpatialReference(table.spatialReference, to: &bytes)
+            JSONOutput.appendSpatialReference(spatialReference, to: &bytes)
         }
         bytes.append(contentsOf: #","fields":"#.utf8)
         JSONWriter.write(.array(fieldIndices.map { schema.fields[$0].esriJSONValue }), into: &bytes)
@@ -166,7 +167,7 @@ extension FeatureQueryResult {
                 cell.write(row: row, into: &bytes)
             }
             bytes.append(UInt8(ascii: "}"))
-            if returnsGeometry, let geometry = table.geometry(row: row), let value = try? geometry.esriJSONValue() {
+            if let geometry = geometry(at: i), let value = try? geometry.esriJSONValue() {
                 bytes.append(contentsOf: #","geometry":"#.utf8)
                 JSONWriter.write(value, into: &bytes)
             }

@@ -37,9 +37,16 @@ extension FeatureTable {
         let ordered = QueryPlan.ordered(
             QueryPlan.inObjectIDOrder(matching, table: self), by: sort, table: self, collation: clause.collation)
         let (rows, exceeded) = QueryPlan.page(ordered, query)
+        let returnsGeometry = query.returnGeometry && schema.geometryType != nil
+        let projector = try OutputProjection.projector(query, table: self)
+        var projected: [Geometry?]?
+        if let projector, returnsGeometry {
+            projected = try OutputProjection.geometries(rows: rows, table: self, projector: projector)
+        }
         return FeatureQueryResult(
             table: self, rows: rows, fieldIndices: fieldIndices,
-            returnsGeometry: query.returnGeometry && schema.geometryType != nil, exceededTransferLimit: exceeded)
+            returnsGeometry: returnsGeometry, exceededTransferLimit: exceeded,
+            spatialReference: projector?.target ?? spatialReference, projectedGeometries: projected)
     }
 
     /// How many rows the query selects (where clause AND object IDs AND spatial filter).
@@ -75,11 +82,16 @@ extension FeatureTable {
     /// Rows without a geometry (or with an empty one) are counted but add nothing to the
     /// extent; when no selected row has a geometry the extent is `Envelope.empty` (its
     /// `isEmpty` is true). Like ArcGIS `returnExtentOnly`, ordering and paging do
-    /// not apply, though they are checked.
+    /// not apply, though they are checked. With ``QueryParameters/outSpatialReference``, the
+    /// extent is that of the selected geometries projected into it.
     /// - Throws: As ``queryFeatures(_:)``.
     public func queryExtent(_ query: QueryParameters) throws -> (count: Int, extent: Envelope) {
         let (clause, _) = try QueryPlan.prepare(query, table: self)
+        let projector = try OutputProjection.projector(query, table: self)
         let rows = try QueryPlan.matchingRows(query, clause: clause, table: self)
+        if let projector {
+            return (rows.count, try OutputProjection.extent(rows: rows, table: self, projector: projector))
+        }
         var x0 = Double.infinity, y0 = Double.infinity
         var x1 = -Double.infinity, y1 = -Double.infinity
         for row in rows {
@@ -122,14 +134,34 @@ public struct FeatureQueryResult: RandomAccessCollection, Sendable {
     /// Whether the page ended before the last selected row (more rows follow: ask again with a
     /// larger ``QueryParameters/resultOffset``), as ArcGIS's `exceededTransferLimit`.
     public let exceededTransferLimit: Bool
+    /// The spatial reference of the returned geometries: the query's
+    /// ``QueryParameters/outSpatialReference``, else the table's.
+    public let spatialReference: SpatialReference
+    /// The returned geometries projected into ``spatialReference``, by position, when it is not
+    /// the table's; `nil` when the table's geometries are returned as stored.
+    private let projectedGeometries: [Geometry?]?
 
     /// Creates a result; ``FeatureTable/queryFeatures(_:)`` is the way to get one.
-    init(table: FeatureTable, rows: [Int], fieldIndices: [Int], returnsGeometry: Bool, exceededTransferLimit: Bool) {
+    init(
+        table: FeatureTable, rows: [Int], fieldIndices: [Int], returnsGeometry: Bool, exceededTransferLimit: Bool,
+        spatialReference: SpatialReference? = nil, projectedGeometries: [Geometry?]? = nil
+    ) {
         self.table = table
         self.rows = rows
         self.fieldIndices = fieldIndices
         self.returnsGeometry = returnsGeometry
         self.exceededTransferLimit = exceededTransferLimit
+        self.spatialReference = spatialReference ?? table.spatialReference
+        self.projectedGeometries = projectedGeometries
+    }
+
+    /// The geometry of the feature at `position` (0-based, in result order) in
+    /// ``spatialReference``, when the result returns geometries and the feature has one. The
+    /// writers read geometries through this.
+    public func geometry(at position: Int) -> Geometry? {
+        guard returnsGeometry else { return nil }
+        if let projectedGeometries { return projectedGeometries[position] }
+        return table.geometry(row: rows[position])
     }
 
     /// The returned fields, in output order.
@@ -148,7 +180,7 @@ public struct FeatureQueryResult: RandomAccessCollection, Sendable {
 
     /// The feature at `position` (0-based, in result order).
     public subscript(position: Int) -> Feature {
-        Feature(result: self, row: rows[position])
+        Feature(result: self, position: position)
     }
 
     /// One feature of a ``FeatureQueryResult``: a row of the table seen through the result's
@@ -156,19 +188,23 @@ public struct FeatureQueryResult: RandomAccessCollection, Sendable {
     public struct Feature: Sendable {
         /// The result it belongs to.
         private let result: FeatureQueryResult
+        /// The position in the result.
+        private let position: Int
         /// The row of the table.
         public let row: Int
 
-        init(result: FeatureQueryResult, row: Int) {
+        init(result: FeatureQueryResult, position: Int) {
             self.result = result
-            self.row = row
+            self.position = position
+            self.row = result.rows[position]
         }
 
         /// The feature's object ID.
         public var objectID: Int64 { result.table.objectID(row: row) }
 
-        /// The geometry, when the result returns geometries and the feature has one.
-        public var geometry: Geometry? { result.returnsGeometry ? result.table.geometry(row: row) : nil }
+        /// The geometry, when the result returns geometries and the feature has one, in the
+        /// result's ``FeatureQueryResult/spatialReference``.
+        public var geometry: Geometry? { result.geometry(at: position) }
 
         /// The values of the result's fields, in the result's field order.
         public var values: [ScalarValue] { result.fieldIndices.map { result.table.columns[$0][row] } }

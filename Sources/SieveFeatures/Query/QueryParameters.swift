@@ -52,10 +52,18 @@ public struct QueryParameters: Hashable, Sendable {
     /// The query geometry of a spatial filter, or `nil` for none. Rows without a geometry (or
     /// with an empty one) never pass a spatial filter.
     public var geometry: Geometry?
-    /// The spatial reference ``geometry`` is written in; `nil` for the table's own. 4326 and
-    /// 3857 are projected into each other; any other mismatch with the table is an error
-    /// (``FeatureTableError/Kind/invalidQuery``).
+    /// The spatial reference ``geometry`` is written in; `nil` for the table's own. A geometry
+    /// in another reference is projected into the table's (see `Projector` in
+    /// SieveProjection): 4326 ⇄ 3857 exactly, every other pair through PROJ with densified
+    /// edges. A reference PROJ does not know, or a geometry that does not transform, is an
+    /// error (``FeatureTableError/Kind/invalidQuery``).
     public var inSpatialReference: SpatialReference?
+    /// The spatial reference of the returned geometries and extent; `nil` for the table's own.
+    /// ``FeatureTable/queryFeatures(_:)`` projects each returned geometry vertex by vertex
+    /// (no densification) and ``FeatureTable/queryExtent(_:)`` gives the extent of the
+    /// projected geometries; counts and object IDs do not depend on it. An unknown reference,
+    /// or a geometry that does not transform, is an error (``FeatureTableError/Kind/invalidQuery``).
+    public var outSpatialReference: SpatialReference?
     /// How a row's geometry (a) must relate to ``geometry`` (b), read "feature REL query
     /// geometry": `.within` selects features lying within the query geometry, `.contains`
     /// features containing it, `.relate(pattern:)` matches the DE-9IM matrix of feature
@@ -67,8 +75,9 @@ public struct QueryParameters: Hashable, Sendable {
         whereClause: String = "1=1", objectIDs: [Int64]? = nil, outFields: [String]? = nil,
         returnGeometry: Bool = true, orderBy: [SortField] = [], resultOffset: Int? = nil, maxFeatures: Int? = nil,
         collation: Collation? = nil, geometry: Geometry? = nil, inSpatialReference: SpatialReference? = nil,
-        spatialRelationship: SpatialRelationship = .intersects
+        spatialRelationship: SpatialRelationship = .intersects, outSpatialReference: SpatialReference? = nil
     ) {
+        self.outSpatialReference = outSpatialReference
         self.geometry = geometry
         self.inSpatialReference = inSpatialReference
         self.spatialRelationship = spatialRelationship

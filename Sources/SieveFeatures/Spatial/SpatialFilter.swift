@@ -1,6 +1,7 @@
 import SieveGEOS
 import SieveGeometry
 import SieveIndex
+import SieveProjection
 
 /// The spatial part of a query, resolved against one table: the query geometry in the table's
 /// spatial reference and the relationship, with the plan to apply them.
@@ -26,25 +27,24 @@ struct SpatialFilter {
     let relationship: SpatialRelationship
 
     /// The filter of `query` against `table`, or `nil` when the query has no geometry.
-    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` when the query geometry's spatial
-    ///   reference differs from the table's and the two are not 4326 and 3857, or the
-    ///   projection fails.
+    ///
+    /// A query geometry in another spatial reference than the table's is projected into it
+    /// (``Projector``): 4326 ⇄ 3857 by the exact Web Mercator formulas, every other pair
+    /// through PROJ with its edges densified (``Densification/standard``), so that an edge
+    /// straight in the query's reference follows its true curve in the table's.
+    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` when either reference is unknown to
+    ///   PROJ, PROJ has no transformation between them, or a position does not transform.
     init?(_ query: QueryParameters, table: FeatureTable) throws(FeatureTableError) {
         guard var geometry = query.geometry else { return nil }
         let target = table.spatialReference
         let source = query.inSpatialReference ?? target
         if source != target {
-            guard source.isProjectable, target.isProjectable else {
-                throw FeatureTableError(
-                    .invalidQuery,
-                    "the query geometry is in wkid \(source.wkid) and the table in wkid \(target.wkid); "
-                        + "only 4326 and 3857 are projected into each other")
-            }
             do {
-                geometry = try geometry.projected(from: source, to: target)
+                geometry = try Projector(from: source, to: target).project(geometry, densification: .standard)
             } catch {
                 throw FeatureTableError(
-                    .invalidQuery, "cannot project the query geometry from wkid \(source.wkid) to wkid \(target.wkid): \(error)")
+                    .invalidQuery,
+                    "cannot project the query geometry from wkid \(source.wkid) to the table's wkid \(target.wkid): \(error)")
             }
         }
         if case .relate(let pattern) = query.spatialRelationship {
