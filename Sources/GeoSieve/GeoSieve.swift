@@ -4,4 +4,5 @@
 @_exported import SieveGEOS
 @_exported import SieveIndex
 @_exported import SieveSQL
+@_exported import SieveStore
 @_exported import SieveGeometry
