@@ -108,7 +108,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveStoreTests",
-            dependencies: ["SieveStore", "SieveFeatures", "SieveGeometry", "SieveColumns", "CSQLite", "SieveTestSupport"]
+            dependencies: ["SieveStore", "SieveFeatures", "SieveGeometry", "SieveGEOS", "SieveColumns", "CSQLite", "SieveTestSupport"]
         ),
         .testTarget(
             name: "GeoSieveTests",
