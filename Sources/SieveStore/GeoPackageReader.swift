@@ -389,7 +389,7 @@ final class FieldBuilder {
     let type: GeoPackageColumnType
     var integers: [Int64] = []
     var doubles: [Double] = []
-    var strings: [String?] = []
+    var texts = TextColumnBuilder()
     var nullRows: [Int] = []
 
     init(name: String, type: GeoPackageColumnType) {
@@ -410,7 +410,7 @@ final class FieldBuilder {
         if storage == SQLITE_NULL {
             nullRows.append(row)
             switch type {
-            case .text: strings.append(nil)
+            case .text: texts.appendNull()
             case .float, .double: doubles.append(0)
             default: integers.append(0)
             }
@@ -444,18 +444,15 @@ final class FieldBuilder {
         case .text:
             guard storage == SQLITE_TEXT else { throw invalid("a text", statement, column, fid) }
             let bytes = statement.bytes(column)
-            guard let text = String(validating: bytes, as: UTF8.self) else {
+            guard isValidUTF8(bytes) else {
                 throw GeoPackageError(.invalidValue, "the text is not UTF-8", featureID: fid, fieldName: name)
             }
-            strings.append(text)
+            texts.append(bytes)
         case .date, .datetime:
             let dateOnly = type == .date
             let what = dateOnly ? "a date text yyyy-mm-dd" : "an ISO 8601 date-time text"
-            guard storage == SQLITE_TEXT, let text = statement.text(column) else {
-                throw invalid(what, statement, column, fid)
-            }
-            let syntax: CivilTime.Syntax = dateOnly ? .sqlDate : [.isoSeparator, .spaceSeparator, .time, .zulu, .offset]
-            guard let milliseconds = CivilTime.parse(text, syntax: syntax) else {
+            guard storage == SQLITE_TEXT, let milliseconds = GeoPackageDates.parse(statement.bytes(column), dateOnly: dateOnly)
+            else {
                 throw invalid(what, statement, column, fid)
             }
             integers.append(milliseconds)
@@ -471,7 +468,7 @@ final class FieldBuilder {
             validity = bitmap
         }
         switch type {
-        case .text: return .string(StringColumn(strings))
+        case .text: return .string(texts.column(validity: validity))
         case .float, .double: return .double(DoubleColumn(values: doubles, validity: validity))
         case .date, .datetime: return .date(Int64Column(values: integers, validity: validity))
         case .integer, .boolean: return .integer(Int64Column(values: integers, validity: validity))

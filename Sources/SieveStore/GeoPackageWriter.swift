@@ -331,34 +331,98 @@ struct GeoPackageWriter {
         }
     }
 
-    /// The first and last instant a `DATETIME` text can hold (years 0000–9999).
-    static let datetimeRange: ClosedRange<Int64> =
-        (CivilTime.days(year: 0, month: 1, day: 1) * CivilTime.millisecondsPerDay)...(CivilTime.days(year: 10_000, month: 1, day: 1)
-            * CivilTime.millisecondsPerDay - 1)
-
-    /// Inserts every row; returns the extent of the geometries.
+    /// Inserts every row, many rows per statement (one `sqlite3_step` inserts a batch: the
+    /// per-statement cost is most of a narrow row's); returns the extent of the geometries.
     private func insertRows(_ connection: SQLiteConnection, fieldIndices: [Int]) throws(GeoPackageError) -> Envelope {
         let hasGeometry = geometryType != nil
         var names = [sqlIdentifier(table.schema.objectIdFieldName)]
         if hasGeometry { names.append(sqlIdentifier(geometryColumn)) }
         names += fieldIndices.map { sqlIdentifier(table.schema.fields[$0].name) }
-        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        let insert = try connection.prepare(
-            "INSERT INTO \(sqlIdentifier(options.layerName)) (\(names.joined(separator: ", "))) VALUES (\(placeholders))")
-        let columns = table.columns
-        let oidIndex = table.schema.objectIdFieldIndex
-        guard case .integer(let oidColumn) = columns[oidIndex] else {
+        let perRow = names.count
+        // SQLite takes at most 32766 parameters a statement (SQLITE_MAX_VARIABLE_NUMBER).
+        let batch = max(1, min(64, 32_766 / perRow))
+        let tuple = "(" + Array(repeating: "?", count: perRow).joined(separator: ", ") + ")"
+        let head = "INSERT INTO \(sqlIdentifier(options.layerName)) (\(names.joined(separator: ", "))) VALUES "
+        let insertBatch = try connection.prepare(head + Array(repeating: tuple, count: batch).joined(separator: ", "))
+        let insertOne = batch == 1 ? insertBatch : try connection.prepare(head + tuple)
+        guard case .integer(let oidColumn) = table.columns[table.schema.objectIdFieldIndex] else {
             throw GeoPackageError(.cannotWrite, "the object-ID column is not an integer column")
         }
-        let firstField: Int32 = hasGeometry ? 3 : 2
+        var binder = RowBinder(
+            table: table, fieldIndices: fieldIndices, objectIDs: oidColumn.values, hasGeometry: hasGeometry,
+            srsID: Int32(truncatingIfNeeded: srsID), multi: multi, connection: connection)
+        var row = 0
+        while row + batch <= table.count {
+            for j in 0..<batch { try binder.bind(row: row + j, to: insertBatch, at: Int32(j * perRow + 1)) }
+            try insertBatch.run()
+            row += batch
+        }
+        while row < table.count {
+            try binder.bind(row: row, to: insertOne, at: 1)
+            try insertOne.run()
+            row += 1
+        }
+        return binder.extent
+    }
+
+    /// Binds the values of one row to the parameters of an INSERT.
+    struct RowBinder {
+        let table: FeatureTable
+        let fieldIndices: [Int]
+        let columns: [Column]
+        let objectIDs: [Int64]
+        let hasGeometry: Bool
+        let srsID: Int32
+        let multi: Bool
+        let connection: SQLiteConnection
         var blob = GeoPackageBinaryWriter()
+        /// The union of the envelopes of the rows bound so far.
         var extent = Envelope.empty
-        let srs = Int32(truncatingIfNeeded: srsID)
-        for row in 0..<table.count {
-            let fid = oidColumn.values[row]
-            try insert.bind(1, int64: fid)
-            for (k, index) in fieldIndices.enumerated() {
-                let parameter = firstField + Int32(k)
+
+        init(
+            table: FeatureTable, fieldIndices: [Int], objectIDs: [Int64], hasGeometry: Bool, srsID: Int32, multi: Bool,
+            connection: SQLiteConnection
+        ) {
+            self.table = table
+            self.fieldIndices = fieldIndices
+            self.columns = table.columns
+            self.objectIDs = objectIDs
+            self.hasGeometry = hasGeometry
+            self.srsID = srsID
+            self.multi = multi
+            self.connection = connection
+        }
+
+        /// Binds row `row` to the parameters from `first` on: the object ID, the geometry (when
+        /// the table has geometries), the fields.
+        @inline(__always)
+        mutating func bind(row: Int, to insert: SQLiteStatement, at first: Int32) throws(GeoPackageError) {
+            let fid = objectIDs[row]
+            try insert.bind(first, int64: fid)
+            var parameter = first + 1
+            if hasGeometry {
+                if let geometry = table.geometry(row: row) {
+                    do throws(GeoPackageError) {
+                        try blob.write(geometry, srsID: srsID, multi: multi)
+                    } catch {
+                        var located = error
+                        located.featureID = fid
+                        throw located
+                    }
+                    if let envelope = table.envelope(row: row) { extent.expand(toInclude: envelope) }
+                    let code = blob.bytes.withUnsafeBytes { bytes in
+                        sqlite3_bind_blob(
+                            insert.handle, parameter, bytes.baseAddress, Int32(truncatingIfNeeded: bytes.count),
+                            sqliteTransient)
+                    }
+                    guard code == SQLITE_OK else { throw connection.failure(code, "binding a geometry") }
+                } else {
+                    try insert.bindNull(parameter)
+                }
+                parameter += 1
+            }
+            for index in fieldIndices {
+                defer { parameter += 1 }
                 let column = columns[index]
                 if column.isNull(row) {
                     try insert.bindNull(parameter)
@@ -369,54 +433,38 @@ struct GeoPackageWriter {
                 case .double(let values): try insert.bind(parameter, double: values.values[row])
                 case .date(let values):
                     let milliseconds = values.values[row]
-                    guard Self.datetimeRange.contains(milliseconds) else {
+                    guard GeoPackageDates.datetimeRange.contains(milliseconds) else {
                         throw GeoPackageError(
                             .cannotWrite,
                             "the date \(CivilTime.format(milliseconds: milliseconds)) is outside the years 0000–9999 a "
                                 + "GeoPackage DATETIME holds",
                             featureID: fid, fieldName: table.schema.fields[index].name)
                     }
-                    try insert.bind(parameter, text: CivilTime.format(milliseconds: milliseconds))
+                    let code = GeoPackageDates.withDatetimeText(milliseconds) { text in
+                        sqlite3_bind_text(
+                            insert.handle, parameter, text.baseAddress?.assumingMemoryBound(to: CChar.self), 24,
+                            sqliteTransient)
+                    }
+                    guard code == SQLITE_OK else { throw connection.failure(code, "binding a date") }
                 case .string(let strings):
                     let code: Int32
                     switch strings.encoding {
                     case .plain(let storage):
-                        code = Self.bindText(insert, parameter, storage, row)
+                        code = GeoPackageWriter.bindText(insert, parameter, storage, row)
                     case .dictionary(let codes, let dictionary):
-                        code = Self.bindText(insert, parameter, dictionary, Int(codes[row]))
+                        code = GeoPackageWriter.bindText(insert, parameter, dictionary, Int(codes[row]))
                     }
                     guard code == SQLITE_OK else {
                         throw connection.failure(code, "binding a text of \(table.schema.fields[index].name)")
                     }
                 }
             }
-            if hasGeometry, let geometry = table.geometry(row: row) {
-                do throws(GeoPackageError) {
-                    try blob.write(geometry, srsID: srs, multi: multi)
-                } catch {
-                    var located = error
-                    located.featureID = fid
-                    throw located
-                }
-                if let envelope = table.envelope(row: row) { extent.expand(toInclude: envelope) }
-                let result = blob.bytes.withUnsafeBytes { bytes in
-                    Result { () throws(GeoPackageError) in
-                        try insert.bind(2, blob: bytes)
-                        try insert.run()
-                    }
-                }
-                try result.get()
-            } else {
-                if hasGeometry { try insert.bindNull(2) }
-                try insert.run()
-            }
         }
-        return extent
     }
 
     /// Binds string `index` of `storage` as text (copied by SQLite).
     @inline(__always)
-    private static func bindText(_ statement: SQLiteStatement, _ parameter: Int32, _ storage: StringStorage, _ index: Int) -> Int32 {
+    static func bindText(_ statement: SQLiteStatement, _ parameter: Int32, _ storage: StringStorage, _ index: Int) -> Int32 {
         let start = storage.offsets[index]
         let count = storage.offsets[index + 1] - start
         guard count > 0 else { return sqlite3_bind_text(statement.handle, parameter, "", 0, sqliteTransient) }
@@ -435,18 +483,18 @@ struct GeoPackageWriter {
         let rtreeName = "rtree_\(options.layerName)_\(geometryColumn)"
         let r = sqlIdentifier(rtreeName)
         try connection.execute("CREATE VIRTUAL TABLE \(r) USING rtree(id, minx, maxx, miny, maxy)")
-        let insert = try connection.prepare("INSERT INTO \(r) (id, minx, maxx, miny, maxy) VALUES (?, ?, ?, ?, ?)")
         let objectIDs = table.schema.objectIdFieldIndex
         guard case .integer(let oidColumn) = table.columns[objectIDs] else { return }
+        var entries: [RTreeBulkLoad.Entry] = []
+        entries.reserveCapacity(table.count)
         for row in 0..<table.count {
             guard let envelope = table.envelope(row: row) else { continue }
-            try insert.bind(1, int64: oidColumn.values[row])
-            try insert.bind(2, double: envelope.xmin)
-            try insert.bind(3, double: envelope.xmax)
-            try insert.bind(4, double: envelope.ymin)
-            try insert.bind(5, double: envelope.ymax)
-            try insert.run()
+            entries.append(
+                RTreeBulkLoad.Entry(
+                    id: oidColumn.values[row], minX: envelope.xmin, maxX: envelope.xmax, minY: envelope.ymin,
+                    maxY: envelope.ymax))
         }
+        try RTreeBulkLoad.write(entries, rtree: rtreeName, connection: connection)
         let extensionRow = try connection.prepare(
             "INSERT INTO gpkg_extensions (table_name, column_name, extension_name, definition, scope) "
                 + "VALUES (?, ?, 'gpkg_rtree_index', 'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')")
@@ -511,3 +559,4 @@ struct GeoPackageWriter {
             """
     }
 }
+
