@@ -39,8 +39,11 @@ public struct GeoPackageError: Error, Hashable, Sendable, CustomStringConvertibl
         /// A spatial reference that cannot be stored or read.
         public static let unsupportedSpatialReference = Kind(rawValue: "unsupported spatial reference")
         /// A table that cannot be written as a GeoPackage layer (a bad layer name, a value
-        /// GeoPackage cannot hold).
+        /// GeoPackage cannot hold, a geometry collection).
         public static let cannotWrite = Kind(rawValue: "cannot write")
+        /// The output file cannot be created, flushed or renamed into place (a missing folder,
+        /// no permission, a full disk, …).
+        public static let writeFailed = Kind(rawValue: "write failed")
         /// SQLite reported an error (the message gives SQLite's words and the statement).
         public static let sqlite = Kind(rawValue: "SQLite error")
 
@@ -111,6 +114,8 @@ public struct GeoPackageError: Error, Hashable, Sendable, CustomStringConvertibl
     public static var unsupportedSpatialReference: Kind { .unsupportedSpatialReference }
     /// See ``Kind/cannotWrite``.
     public static var cannotWrite: Kind { .cannotWrite }
+    /// See ``Kind/writeFailed``.
+    public static var writeFailed: Kind { .writeFailed }
     /// See ``Kind/sqlite``.
     public static var sqlite: Kind { .sqlite }
 }

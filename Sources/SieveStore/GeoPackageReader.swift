@@ -118,7 +118,7 @@ public enum GeoPackage {
     public static func read(
         at path: String, layer: String? = nil, options: GeoPackageReadOptions = GeoPackageReadOptions()
     ) throws(GeoPackageError) -> GeoPackageLayer {
-        var resolved = layer
+        var resolved: String?
         do throws(GeoPackageError) {
             let connection = try GeoPackageReader.open(path)
             let name = try GeoPackageReader.resolveLayer(connection, layer)

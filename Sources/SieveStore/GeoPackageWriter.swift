@@ -59,13 +59,25 @@ extension GeoPackage {
     /// interrupted write never leaves a partial file under that name (a failed one removes its
     /// temporary file).
     ///
+    /// - Parameters:
+    ///   - table: The features.
+    ///   - rows: The rows to write, in this order (each at most once: object IDs must stay
+    ///     unique); all rows in table order when `nil`.
+    ///   - path: The file to create or replace.
+    ///   - options: The layer's name and description, and spatial reference definitions.
     /// - Throws: ``GeoPackageError/Kind/cannotWrite`` for a name GeoPackage reserves, a date
-    ///   outside the years 0000–9999 (GeoPackage's `DATETIME` text has four-digit years), a
-    ///   geometry collection, or a file that cannot be created or renamed;
+    ///   outside the years 0000–9999 (GeoPackage's `DATETIME` text has four-digit years) or a
+    ///   geometry collection; ``GeoPackageError/Kind/writeFailed`` for a file that cannot be
+    ///   created, flushed or renamed;
     ///   ``GeoPackageError/Kind/sqlite`` when SQLite fails (a full disk, …).
-    public static func write(_ table: FeatureTable, to path: String, options: GeoPackageWriteOptions) throws(GeoPackageError) {
+    public static func write(
+        _ table: FeatureTable, rows: [Int]? = nil, to path: String, options: GeoPackageWriteOptions
+    ) throws(GeoPackageError) {
         do throws(GeoPackageError) {
-            var writer = try GeoPackageWriter(table: table, options: options)
+            if let rows, let bad = rows.first(where: { !(0..<table.count).contains($0) }) {
+                throw GeoPackageError(.cannotWrite, "row \(bad) is not a row of the table (0..<\(table.count))")
+            }
+            var writer = try GeoPackageWriter(table: table, rows: rows ?? Array(0..<table.count), options: options)
             try writer.write(to: path)
         } catch {
             throw error.located(path: path, layer: options.layerName)
@@ -76,6 +88,8 @@ extension GeoPackage {
 /// Writes one feature table to a new GeoPackage.
 struct GeoPackageWriter {
     let table: FeatureTable
+    /// The rows written, in order.
+    let rows: [Int]
     let options: GeoPackageWriteOptions
     let geometryColumn: String
     /// `nil` for a table without geometries.
@@ -98,8 +112,9 @@ struct GeoPackageWriter {
         }
     }
 
-    init(table: FeatureTable, options: GeoPackageWriteOptions) throws(GeoPackageError) {
+    init(table: FeatureTable, rows: [Int], options: GeoPackageWriteOptions) throws(GeoPackageError) {
         self.table = table
+        self.rows = rows
         self.options = options
         let name = options.layerName
         guard !name.isEmpty else { throw GeoPackageError(.cannotWrite, "the layer name is empty") }
@@ -133,7 +148,7 @@ struct GeoPackageWriter {
         var anyM = false
         var allM = true
         var any = false
-        for row in 0..<table.count {
+        for row in rows {
             guard let geometry = table.geometry(row: row), !geometry.isEmpty else { continue }
             any = true
             let layout = geometry.layout
@@ -162,13 +177,13 @@ struct GeoPackageWriter {
                 try connection.close()
             } catch {
                 if error.kind == .cannotOpen {
-                    throw GeoPackageError(.cannotWrite, "cannot create a file next to it: \(error.message)")
+                    throw GeoPackageError(.writeFailed, "cannot create a file next to it: \(error.message)")
                 }
                 throw error
             }
             try Self.flush(temporary)
             guard rename(temporary, path) == 0 else {
-                throw GeoPackageError(.cannotWrite, "cannot rename the finished file onto it: \(String(cString: strerror(errno)))")
+                throw GeoPackageError(.writeFailed, "cannot rename the finished file onto it: \(String(cString: strerror(errno)))")
             }
             Self.flushFolder(of: path)
         } catch {
@@ -190,11 +205,11 @@ struct GeoPackageWriter {
     private static func flush(_ path: String) throws(GeoPackageError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw GeoPackageError(.cannotWrite, "cannot reopen the written file: \(String(cString: strerror(errno)))")
+            throw GeoPackageError(.writeFailed, "cannot reopen the written file: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else {
-            throw GeoPackageError(.cannotWrite, "cannot flush the written file: \(String(cString: strerror(errno)))")
+            throw GeoPackageError(.writeFailed, "cannot flush the written file: \(String(cString: strerror(errno)))")
         }
     }
 
@@ -351,16 +366,16 @@ struct GeoPackageWriter {
         var binder = RowBinder(
             table: table, fieldIndices: fieldIndices, objectIDs: oidColumn.values, hasGeometry: hasGeometry,
             srsID: Int32(truncatingIfNeeded: srsID), multi: multi, connection: connection)
-        var row = 0
-        while row + batch <= table.count {
-            for j in 0..<batch { try binder.bind(row: row + j, to: insertBatch, at: Int32(j * perRow + 1)) }
+        var k = 0
+        while k + batch <= rows.count {
+            for j in 0..<batch { try binder.bind(row: rows[k + j], to: insertBatch, at: Int32(j * perRow + 1)) }
             try insertBatch.run()
-            row += batch
+            k += batch
         }
-        while row < table.count {
-            try binder.bind(row: row, to: insertOne, at: 1)
+        while k < rows.count {
+            try binder.bind(row: rows[k], to: insertOne, at: 1)
             try insertOne.run()
-            row += 1
+            k += 1
         }
         return binder.extent
     }
@@ -486,8 +501,8 @@ struct GeoPackageWriter {
         let objectIDs = table.schema.objectIdFieldIndex
         guard case .integer(let oidColumn) = table.columns[objectIDs] else { return }
         var entries: [RTreeBulkLoad.Entry] = []
-        entries.reserveCapacity(table.count)
-        for row in 0..<table.count {
+        entries.reserveCapacity(rows.count)
+        for row in rows {
             guard let envelope = table.envelope(row: row) else { continue }
             entries.append(
                 RTreeBulkLoad.Entry(
