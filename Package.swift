@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SieveIndex", targets: ["SieveIndex"]),
         .library(name: "SieveProjection", targets: ["SieveProjection"]),
         .library(name: "SieveFeatures", targets: ["SieveFeatures"]),
+        .library(name: "SieveStore", targets: ["SieveStore"]),
         .executable(name: "geosieve", targets: ["geosieve"]),
         .executable(name: "geosieve-bench", targets: ["geosieve-bench"]),
     ],
@@ -59,11 +60,19 @@ let package = Package(
             name: "SieveFeatures",
             dependencies: ["SieveColumns", "SieveSQL", "SieveGeometry", "SieveGEOS", "SieveIndex", "SieveProjection"]
         ),
+        // The system SQLite library (libsqlite3), for GeoPackage files and the differential tests.
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        // Files in and out through SQLite: OGC GeoPackage read and write.
+        .target(name: "SieveStore", dependencies: ["SieveFeatures", "SieveGeometry", "SieveColumns", "CSQLite"]),
         // Umbrella module re-exporting the public modules.
         .target(
             name: "GeoSieve",
             dependencies: [
                 "SieveGeometry", "SieveGEOS", "SieveColumns", "SieveSQL", "SieveIndex", "SieveProjection", "SieveFeatures",
+                "SieveStore",
             ]
         ),
         // The command-line tool.
@@ -81,13 +90,6 @@ let package = Package(
                 "GeoSieve",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
-        ),
-        // SQLite, for the tests only: the independent engine the where-clause differential test
-        // compares against.
-        .systemLibrary(
-            name: "CSQLite",
-            path: "Tests/CSQLite",
-            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         // Shared helpers of the test targets (seeded generators); not a product.
         .target(name: "SieveTestSupport", path: "Tests/SieveTestSupport"),
@@ -118,6 +120,10 @@ let package = Package(
         .testTarget(
             name: "SieveFeaturesTests",
             dependencies: ["SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveProjection", "SieveTestSupport"]
+        ),
+        .testTarget(
+            name: "SieveStoreTests",
+            dependencies: ["SieveStore", "SieveFeatures", "SieveGeometry", "SieveGEOS", "SieveColumns", "CSQLite", "SieveTestSupport"]
         ),
         .testTarget(
             name: "GeoSieveTests",

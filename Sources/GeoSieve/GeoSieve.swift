@@ -5,4 +5,5 @@
 @_exported import SieveIndex
 @_exported import SieveProjection
 @_exported import SieveSQL
+@_exported import SieveStore
 @_exported import SieveGeometry

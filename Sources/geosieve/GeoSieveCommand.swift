@@ -11,7 +11,7 @@ struct GeoSieveCommand: ParsableCommand {
         commandName: "geosieve",
         abstract: "Spatial query and filter engine: relationships between geometries.",
         version: "0.1.0",
-        subcommands: [RelateCommand.self, QueryCommand.self, IdentifyCommand.self]
+        subcommands: [RelateCommand.self, QueryCommand.self, IdentifyCommand.self, ConvertCommand.self]
     )
 
     /// Parses, runs, and turns every error into the exit status and one line on stderr.

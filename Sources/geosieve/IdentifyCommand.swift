@@ -20,7 +20,7 @@ struct IdentifyCommand: ParsableCommand {
             by object ID, at most --max-results of them (default 1; 0 for all). Output: \
             {"results":[{"layerId":0,"layerName":…,"objectId":…,"displayFieldName":…,"value":…,\
             "attributes":{…},"geometry":{…}}]}; layerName is SOURCE's file name without \
-            extension, the display field is the file's displayFieldName or else the first string \
+            extension (a GeoPackage's layer name), the display field is the file's displayFieldName or else the first string \
             field, value is its value as text ("Null" for NULL), attributes hold every field \
             (dates as epoch milliseconds), and geometry (Esri JSON with its spatialReference) \
             only with --return-geometry. \
@@ -28,7 +28,7 @@ struct IdentifyCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A GeoJSON FeatureCollection or Esri JSON FeatureSet file.")
+    @Argument(help: "A GeoJSON FeatureCollection or Esri JSON FeatureSet file, or a GeoPackage layer: FILE.gpkg or FILE.gpkg:LAYER.")
     var source: String
 
     @Option(parsing: .unconditional, help: "The map point X,Y, in the file's spatial reference.")
@@ -71,8 +71,14 @@ struct IdentifyCommand: ParsableCommand {
             mapExtent: Envelope(xmin: extent[0], ymin: extent[1], xmax: extent[2], ymax: extent[3]),
             width: wh[0], height: wh[1], maxResults: maxResults,
             whereClause: try argumentText(whereClause, argument: "--where"), returnGeometry: returnGeometry)
-        let table = try QueryCommand.loadTable(source, fields: nil)
-        let layerName = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
+        let table: FeatureTable
+        let layerName: String
+        if let geoPackage = GeoPackageSource.parse(source) {
+            (table, layerName) = try GeoPackageSource.load(path: geoPackage.path, layer: geoPackage.layer, fields: nil)
+        } else {
+            table = try QueryCommand.loadTable(source, fields: nil)
+            layerName = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
+        }
         var output: [UInt8] = []
         do {
             try table.identify(parameters).writeJSON(layerID: 0, layerName: layerName, into: &output)

@@ -58,7 +58,7 @@ struct QueryCommand: ParsableCommand {
         case binary, nocase
     }
 
-    @Argument(help: "A GeoJSON FeatureCollection or Esri JSON FeatureSet file.")
+    @Argument(help: "A GeoJSON FeatureCollection or Esri JSON FeatureSet file, or a GeoPackage layer: FILE.gpkg or FILE.gpkg:LAYER.")
     var source: String
 
     // Options whose value may start with "-" (a negative number, a file name) take the next
@@ -260,6 +260,9 @@ struct QueryCommand: ParsableCommand {
 
     /// The table in `path` (read whole, whatever its size: a regular file, a pipe, …).
     static func loadTable(_ path: String, fields: [Field]?) throws -> FeatureTable {
+        if let source = GeoPackageSource.parse(path) {
+            return try GeoPackageSource.load(path: source.path, layer: source.layer, fields: fields).table
+        }
         let bytes = try InputFiles.contents(of: path, limit: nil, option: nil)
         do {
             return try FeatureTable.load(json: bytes, schema: fields)

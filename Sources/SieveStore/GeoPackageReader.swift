@@ -1,0 +1,552 @@
+import CSQLite
+import SieveColumns
+import SieveFeatures
+import SieveGeometry
+
+/// How ``GeoPackage/read(at:layer:options:)`` treats what it cannot read.
+public struct GeoPackageReadOptions: Hashable, Sendable {
+    /// What to do with a column of a type GeoSieve does not read: `BLOB`, or a type the
+    /// GeoPackage standard does not define (`VARCHAR`, `NUMERIC`, none at all, …).
+    public enum UnsupportedFields: Hashable, Sendable {
+        /// Throw ``GeoPackageError/Kind/unsupportedField`` naming the column and its type.
+        case fail
+        /// Leave the column out; ``GeoPackageLayer/skippedFields`` lists it.
+        case skip
+    }
+
+    /// See ``UnsupportedFields``; `.fail` by default.
+    public var unsupportedFields: UnsupportedFields
+
+    /// Creates options.
+    public init(unsupportedFields: UnsupportedFields = .fail) {
+        self.unsupportedFields = unsupportedFields
+    }
+}
+
+/// A feature table read from a GeoPackage.
+public struct GeoPackageLayer: Sendable {
+    /// A column left out by ``GeoPackageReadOptions/UnsupportedFields/skip``.
+    public struct SkippedField: Hashable, Sendable {
+        /// The column's name.
+        public var name: String
+        /// Its declared type as the file spells it (empty when none is declared).
+        public var declaredType: String
+    }
+
+    /// The layer's name (its table name, as `gpkg_contents` spells it).
+    public var name: String
+    /// The features.
+    public var table: FeatureTable
+    /// The geometry column's name, `nil` for a layer without one.
+    public var geometryColumn: String?
+    /// The columns that were not read.
+    public var skippedFields: [SkippedField]
+}
+
+/// OGC GeoPackage 1.3 files: reading feature tables into ``SieveFeatures/FeatureTable``s and
+/// writing them back, through the system SQLite library.
+///
+/// ```swift
+/// let layer = try GeoPackage.read(at: "parcels.gpkg")            // the only feature table
+/// let roads = try GeoPackage.read(at: "city.gpkg", layer: "roads")
+/// try GeoPackage.write(layer.table, to: "copy.gpkg", options: GeoPackageWriteOptions(layerName: "parcels"))
+/// ```
+public enum GeoPackage {
+    /// Whether `path` names a GeoPackage by its extension (`.gpkg`, any case).
+    public static func hasGeoPackageExtension(_ path: String) -> Bool {
+        path.lowercased().hasSuffix(".gpkg")
+    }
+
+    /// Splits a source argument `FILE.gpkg` or `FILE.gpkg:LAYER` into the file and the layer;
+    /// `nil` when the argument names no GeoPackage. The layer is whatever follows the last
+    /// `.gpkg:` (so a layer name may hold colons); an empty layer (`FILE.gpkg:`) is none.
+    public static func source(_ argument: String) -> (path: String, layer: String?)? {
+        if hasGeoPackageExtension(argument) { return (argument, nil) }
+        let bytes = Array(argument.utf8)
+        let pattern = Array(".gpkg:".utf8)
+        guard bytes.count > pattern.count else { return nil }
+        var start = bytes.count - pattern.count
+        while start >= 0 {
+            // ASCII letters compared ignoring case (setting bit 5 lowers A–Z; the pattern's '.'
+            // and ':' are compared exactly).
+            let matches = (0..<pattern.count).allSatisfy { k in
+                let byte = bytes[start + k]
+                let wanted = pattern[k]
+                return byte == wanted || (wanted >= 0x61 && wanted <= 0x7A && byte | 0x20 == wanted)
+            }
+            if matches {
+                let path = String(decoding: bytes[..<(start + pattern.count - 1)], as: UTF8.self)
+                let layer = String(decoding: bytes[(start + pattern.count)...], as: UTF8.self)
+                return (path, layer.isEmpty ? nil : layer)
+            }
+            start -= 1
+        }
+        return nil
+    }
+
+    /// The names of the feature tables (`gpkg_contents` rows of data type `features`), in the
+    /// order the file lists them.
+    ///
+    /// - Throws: ``GeoPackageError/Kind/cannotOpen`` when the file cannot be opened,
+    ///   ``GeoPackageError/Kind/notAGeoPackage`` when it is not a GeoPackage.
+    public static func featureLayers(at path: String) throws(GeoPackageError) -> [String] {
+        do throws(GeoPackageError) {
+            let connection = try GeoPackageReader.open(path)
+            return try GeoPackageReader.featureLayers(connection)
+        } catch {
+            throw error.located(path: path, layer: nil)
+        }
+    }
+
+    /// Reads one feature table.
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - layer: The table's name (matched exactly, else ignoring case); `nil` to read the
+    ///     file's only feature table.
+    ///   - options: What to do with columns GeoSieve does not read.
+    /// - Returns: The table: the integer primary key is the object-ID field (keeping its name),
+    ///   the other columns are fields typed as ``GeoPackageColumnType`` describes, the geometry
+    ///   column (if any) gives the geometries and the spatial reference (from
+    ///   `gpkg_spatial_ref_sys`: the EPSG or ESRI code; srs_id 0 and -1 as WKID 0, undefined).
+    /// - Throws: ``GeoPackageError`` naming the file, layer, feature (by primary key) and field:
+    ///   ``GeoPackageError/Kind/layerNotFound`` (no such layer, no feature table at all, or
+    ///   several and none named — the message lists them), ``GeoPackageError/Kind/unsupportedField``,
+    ///   ``GeoPackageError/Kind/invalidValue`` (a value that does not fit its column's type),
+    ///   ``GeoPackageError/Kind/invalidGeometry`` (a bad blob, or a geometry of another type
+    ///   than the column's), and the open errors of ``featureLayers(at:)``.
+    public static func read(
+        at path: String, layer: String? = nil, options: GeoPackageReadOptions = GeoPackageReadOptions()
+    ) throws(GeoPackageError) -> GeoPackageLayer {
+        var resolved: String?
+        do throws(GeoPackageError) {
+            let connection = try GeoPackageReader.open(path)
+            let name = try GeoPackageReader.resolveLayer(connection, layer)
+            resolved = name
+            var reader = try GeoPackageReader(connection: connection, layer: name, options: options)
+            return try reader.read()
+        } catch {
+            throw error.located(path: path, layer: resolved)
+        }
+    }
+}
+
+/// Reads one feature table with one prepared statement, columns by index.
+struct GeoPackageReader {
+    let connection: SQLiteConnection
+    let layer: String
+    let options: GeoPackageReadOptions
+
+    /// The object-ID column: its name, and whether it is the rowid alias (else `rowid` is read).
+    var objectIDName = "fid"
+    var objectIDExpression = "rowid"
+    var geometryColumn: String?
+    var declaredGeometryType: GeometryType?
+    var spatialReference = SpatialReference.wgs84
+    var fields: [(name: String, type: GeoPackageColumnType, nullable: Bool)] = []
+    var skipped: [GeoPackageLayer.SkippedField] = []
+
+    /// Opens `path` read-only and checks that it is an SQLite database with the GeoPackage tables.
+    static func open(_ path: String) throws(GeoPackageError) -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path, readOnly: true)
+        let tables: [[String?]]
+        do throws(GeoPackageError) {
+            tables = try connection.rows(
+                "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name IN "
+                    + "('gpkg_contents', 'gpkg_geometry_columns', 'gpkg_spatial_ref_sys')")
+        } catch {
+            let code = sqlite3_extended_errcode(connection.handle) & 0xFF
+            if code == SQLITE_NOTADB {
+                throw GeoPackageError(.notAGeoPackage, "the file is not an SQLite database")
+            }
+            if code == SQLITE_CANTOPEN || code == SQLITE_IOERR || code == SQLITE_PERM || code == SQLITE_AUTH {
+                throw GeoPackageError(.cannotOpen, connection.lastMessage)
+            }
+            throw error
+        }
+        let present = Set(tables.compactMap { $0.first ?? nil })
+        let missing = ["gpkg_contents", "gpkg_geometry_columns", "gpkg_spatial_ref_sys"].filter { !present.contains($0) }
+        guard missing.isEmpty else {
+            throw GeoPackageError(
+                .notAGeoPackage, "the SQLite database has no \(missing.joined(separator: ", ")) table (not a GeoPackage)")
+        }
+        return connection
+    }
+
+    static func featureLayers(_ connection: SQLiteConnection) throws(GeoPackageError) -> [String] {
+        try connection.rows("SELECT table_name FROM gpkg_contents WHERE data_type = 'features' ORDER BY rowid")
+            .compactMap { $0.first ?? nil }
+    }
+
+    /// The feature table `layer` names (exactly, else ignoring case), or the only one.
+    static func resolveLayer(_ connection: SQLiteConnection, _ layer: String?) throws(GeoPackageError) -> String {
+        let layers = try featureLayers(connection)
+        let listing = layers.prefix(20).map { GeoPackageText.quoted($0) }.joined(separator: ", ")
+            + (layers.count > 20 ? ", … (\(layers.count) in all)" : "")
+        guard let layer else {
+            guard let only = layers.first else {
+                throw GeoPackageError(.layerNotFound, "the GeoPackage has no feature table")
+            }
+            guard layers.count == 1 else {
+                throw GeoPackageError(
+                    .layerNotFound,
+                    "the GeoPackage has \(layers.count) feature tables; name one as FILE.gpkg:LAYER: \(listing)")
+            }
+            return only
+        }
+        if layers.contains(layer) { return layer }
+        let lower = layer.lowercased()
+        if let match = layers.first(where: { $0.lowercased() == lower }) { return match }
+        let known = layers.isEmpty ? "the GeoPackage has no feature table" : "its feature tables: \(listing)"
+        throw GeoPackageError(.layerNotFound, "no feature table \(GeoPackageText.quoted(layer)); \(known)")
+    }
+
+    init(connection: SQLiteConnection, layer: String, options: GeoPackageReadOptions) throws(GeoPackageError) {
+        self.connection = connection
+        self.layer = layer
+        self.options = options
+        try readGeometryColumn()
+        try readColumns()
+    }
+
+    /// The geometry column, its type and spatial reference.
+    private mutating func readGeometryColumn() throws(GeoPackageError) {
+        let rows = try connection.rows(
+            "SELECT column_name, geometry_type_name, srs_id FROM gpkg_geometry_columns WHERE lower(table_name) = lower(?)",
+            [layer])
+        guard let row = rows.first else {
+            throw GeoPackageError(.notAGeoPackage, "the feature table has no row in gpkg_geometry_columns")
+        }
+        guard let column = row[0], let typeName = row[1], let srsText = row[2], let srsID = Int64(srsText) else {
+            throw GeoPackageError(.notAGeoPackage, "the feature table's gpkg_geometry_columns row has NULL or non-integer values")
+        }
+        geometryColumn = column
+        switch typeName.uppercased() {
+        case "POINT": declaredGeometryType = .point
+        case "MULTIPOINT": declaredGeometryType = .multipoint
+        case "LINESTRING", "MULTILINESTRING": declaredGeometryType = .polyline
+        case "POLYGON", "MULTIPOLYGON": declaredGeometryType = .polygon
+        case "GEOMETRY": declaredGeometryType = nil
+        default:
+            throw GeoPackageError(
+                .unsupportedField,
+                "geometry type \(GeoPackageText.quoted(typeName)) is not supported (POINT, MULTIPOINT, LINESTRING, "
+                    + "MULTILINESTRING, POLYGON, MULTIPOLYGON or GEOMETRY holding one of them)",
+                fieldName: column)
+        }
+        let srs = try connection.rows(
+            "SELECT organization, organization_coordsys_id FROM gpkg_spatial_ref_sys WHERE srs_id = ?", [String(srsID)])
+        let organization = srs.first?[0] ?? nil
+        let organizationID = (srs.first?[1] ?? nil).flatMap { Int64($0) }
+        spatialReference = GeoPackageSpatialReferences.spatialReference(
+            srsID: srsID, organization: organization, organizationID: organizationID)
+    }
+
+    /// The attribute columns and the object-ID column, from `PRAGMA table_info`.
+    private mutating func readColumns() throws(GeoPackageError) {
+        let info = try connection.rows("PRAGMA table_info(\(sqlIdentifier(layer)))")
+        guard !info.isEmpty else {
+            throw GeoPackageError(.notAGeoPackage, "the feature table listed in gpkg_contents does not exist")
+        }
+        // cid, name, type, notnull, dflt_value, pk
+        let primaryKeys = info.filter { ($0[5] ?? "0") != "0" }
+        var objectIDColumn: String?
+        if primaryKeys.count == 1, let name = primaryKeys[0][1],
+            (primaryKeys[0][2] ?? "").uppercased().trimmingSpaces == "INTEGER"
+        {
+            objectIDColumn = name
+            objectIDName = name
+            objectIDExpression = sqlIdentifier(name)
+        }
+        let geometryLower = geometryColumn?.lowercased()
+        var names: Set<String> = []
+        for row in info {
+            guard let name = row[1] else { continue }
+            names.insert(name.lowercased())
+            if name == objectIDColumn || name.lowercased() == geometryLower { continue }
+            let declared = row[2] ?? ""
+            guard let type = GeoPackageColumnType(declared: declared) else {
+                if options.unsupportedFields == .skip {
+                    skipped.append(GeoPackageLayer.SkippedField(name: name, declaredType: declared))
+                    continue
+                }
+                let what = declared.isEmpty ? "no declared type" : "type \(GeoPackageText.quoted(declared))"
+                throw GeoPackageError(
+                    .unsupportedField,
+                    "the column has \(what); GeoSieve reads INTEGER, MEDIUMINT, SMALLINT, TINYINT, BOOLEAN, FLOAT, "
+                        + "DOUBLE, REAL, TEXT, DATE and DATETIME columns (skip the others to read the rest)",
+                    fieldName: name)
+            }
+            fields.append((name, type, (row[3] ?? "0") == "0"))
+        }
+        if objectIDColumn == nil {
+            // No integer primary key: the rowid numbers the features, under a free name.
+            var name = "fid"
+            var suffix = 0
+            while names.contains(name.lowercased()) {
+                suffix += 1
+                name = "fid_\(suffix)"
+            }
+            objectIDName = name
+            objectIDExpression = "rowid"
+        }
+    }
+
+    /// Reads every row.
+    mutating func read() throws(GeoPackageError) -> GeoPackageLayer {
+        let hasGeometry = geometryColumn != nil
+        var selected = [objectIDExpression]
+        if let geometryColumn { selected.append(sqlIdentifier(geometryColumn)) }
+        selected += fields.map { sqlIdentifier($0.name) }
+        let statement = try connection.prepare(
+            "SELECT \(selected.joined(separator: ", ")) FROM \(sqlIdentifier(layer)) ORDER BY \(objectIDExpression)")
+        let firstField: Int32 = hasGeometry ? 2 : 1
+        let builders = fields.map { FieldBuilder(name: $0.name, type: $0.type) }
+        var objectIDs: [Int64] = []
+        var geometries: [Geometry?] = []
+        var tracker = GeometryKindTracker(declared: declaredGeometryType)
+        var row = 0
+        while try statement.step() {
+            let fid = statement.int64(0)
+            objectIDs.append(fid)
+            if hasGeometry {
+                do throws(GeoPackageError) {
+                    let geometry = try readGeometry(statement, fid: fid)
+                    if let geometry { try tracker.add(geometry, fid: fid) }
+                    geometries.append(geometry)
+                } catch {
+                    var located = error
+                    located.featureID = fid
+                    located.fieldName = geometryColumn
+                    throw located
+                }
+            }
+            for (k, builder) in builders.enumerated() {
+                try builder.read(statement, column: firstField + Int32(k), row: row, fid: fid)
+            }
+            row += 1
+        }
+        let geometryType = hasGeometry ? tracker.type : nil
+        if geometryType == .multipoint {
+            geometries = try GeometryKindTracker.pointsAsMultipoints(geometries, objectIDs: objectIDs)
+        }
+        var schemaFields = [Field(name: objectIDName, type: .oid)]
+        schemaFields += zip(fields, builders).map { field, builder in
+            var result = Field(name: field.name, type: field.type.fieldType, nullable: field.nullable)
+            if case .text(let length) = field.type { result.length = length }
+            _ = builder
+            return result
+        }
+        var columns = [Column.integer(Int64Column(values: objectIDs))]
+        columns += builders.map { $0.column(count: row) }
+        do throws(FeatureTableError) {
+            let schema = try Schema(
+                fields: schemaFields, objectIdFieldName: objectIDName, geometryType: geometryType,
+                spatialReference: spatialReference)
+            let table = try FeatureTable(schema: schema, columns: columns, geometries: hasGeometry ? geometries : [])
+            return GeoPackageLayer(name: layer, table: table, geometryColumn: geometryColumn, skippedFields: skipped)
+        } catch {
+            throw GeoPackageError(
+                .invalidValue, error.message, featureID: error.objectID, fieldName: error.fieldName)
+        }
+    }
+
+    /// The geometry of the current row: `nil` for NULL.
+    @inline(__always)
+    private func readGeometry(_ statement: SQLiteStatement, fid: Int64) throws(GeoPackageError) -> Geometry? {
+        switch statement.type(1) {
+        case SQLITE_NULL: return nil
+        case SQLITE_BLOB: return try GeoPackageBinary.geometry(statement.bytes(1)).geometry
+        default:
+            throw GeoPackageError(
+                .invalidGeometry, "expected a GeoPackage geometry blob, found \(describe(statement, column: 1))")
+        }
+    }
+}
+
+/// A description of the current value of `column` for messages: `TEXT 'abc'`, `REAL 1.5`, ….
+func describe(_ statement: SQLiteStatement, column: Int32) -> String {
+    switch statement.type(column) {
+    case SQLITE_INTEGER: return "INTEGER \(statement.int64(column))"
+    case SQLITE_FLOAT: return "REAL \(statement.double(column))"
+    case SQLITE_TEXT: return "TEXT " + GeoPackageText.quoted(statement.text(column) ?? "").replacingQuotes
+    case SQLITE_BLOB: return "a BLOB of \(statement.bytes(column).count) bytes"
+    default: return "NULL"
+    }
+}
+
+extension String {
+    /// A double-quoted excerpt shown with single quotes, as SQL writes texts.
+    fileprivate var replacingQuotes: String {
+        guard hasPrefix("\""), hasSuffix("\""), count >= 2 else { return self }
+        return "'" + dropFirst().dropLast() + "'"
+    }
+}
+
+/// The values of one attribute column as they are read.
+final class FieldBuilder {
+    let name: String
+    let type: GeoPackageColumnType
+    var integers: [Int64] = []
+    var doubles: [Double] = []
+    var texts = TextColumnBuilder()
+    var nullRows: [Int] = []
+
+    init(name: String, type: GeoPackageColumnType) {
+        self.name = name
+        self.type = type
+    }
+
+    private func invalid(_ what: String, _ statement: SQLiteStatement, _ column: Int32, _ fid: Int64) -> GeoPackageError {
+        GeoPackageError(
+            .invalidValue, "expected \(what) (\(type.name)), found \(describe(statement, column: column))",
+            featureID: fid, fieldName: name)
+    }
+
+    /// Appends the value of `column` in the current row (row number `row`).
+    @inline(__always)
+    func read(_ statement: SQLiteStatement, column: Int32, row: Int, fid: Int64) throws(GeoPackageError) {
+        let storage = statement.type(column)
+        if storage == SQLITE_NULL {
+            nullRows.append(row)
+            switch type {
+            case .text: texts.appendNull()
+            case .float, .double: doubles.append(0)
+            default: integers.append(0)
+            }
+            return
+        }
+        switch type {
+        case .integer(_, let range, _):
+            guard storage == SQLITE_INTEGER else { throw invalid("an integer", statement, column, fid) }
+            let value = statement.int64(column)
+            guard range.contains(value) else {
+                throw GeoPackageError(
+                    .invalidValue, "\(value) is outside the \(type.name) range \(range.lowerBound)…\(range.upperBound)",
+                    featureID: fid, fieldName: name)
+            }
+            integers.append(value)
+        case .boolean:
+            guard storage == SQLITE_INTEGER else { throw invalid("0 or 1", statement, column, fid) }
+            let value = statement.int64(column)
+            guard value == 0 || value == 1 else { throw invalid("0 or 1", statement, column, fid) }
+            integers.append(value)
+        case .float, .double:
+            if storage == SQLITE_FLOAT {
+                let value = statement.double(column)
+                guard !value.isNaN else { throw invalid("a number", statement, column, fid) }
+                doubles.append(value)
+            } else if storage == SQLITE_INTEGER {
+                doubles.append(Double(statement.int64(column)))
+            } else {
+                throw invalid("a number", statement, column, fid)
+            }
+        case .text:
+            guard storage == SQLITE_TEXT else { throw invalid("a text", statement, column, fid) }
+            let bytes = statement.bytes(column)
+            guard isValidUTF8(bytes) else {
+                throw GeoPackageError(.invalidValue, "the text is not UTF-8", featureID: fid, fieldName: name)
+            }
+            texts.append(bytes)
+        case .date, .datetime:
+            let dateOnly = type == .date
+            let what = dateOnly ? "a date text yyyy-mm-dd" : "an ISO 8601 date-time text"
+            guard storage == SQLITE_TEXT, let milliseconds = GeoPackageDates.parse(statement.bytes(column), dateOnly: dateOnly)
+            else {
+                throw invalid(what, statement, column, fid)
+            }
+            integers.append(milliseconds)
+        }
+    }
+
+    /// The finished column of `count` rows.
+    func column(count: Int) -> Column {
+        var validity: ValidityBitmap?
+        if !nullRows.isEmpty {
+            var bitmap = ValidityBitmap(count: count, allValid: true)
+            for row in nullRows { bitmap.set(row, valid: false) }
+            validity = bitmap
+        }
+        switch type {
+        case .text: return .string(texts.column(validity: validity))
+        case .float, .double: return .double(DoubleColumn(values: doubles, validity: validity))
+        case .date, .datetime: return .date(Int64Column(values: integers, validity: validity))
+        case .integer, .boolean: return .integer(Int64Column(values: integers, validity: validity))
+        }
+    }
+}
+
+/// The geometry type of a layer: the declared one, checked row by row, or (for `GEOMETRY`)
+/// the one its rows share, points and multipoints mixing as a multipoint layer.
+struct GeometryKindTracker {
+    let declared: GeometryType?
+    private(set) var type: GeometryType?
+    private var firstFID: Int64?
+    private var firstName = ""
+
+    init(declared: GeometryType?) {
+        self.declared = declared
+        self.type = declared
+    }
+
+    static func name(_ geometry: Geometry) -> String {
+        switch geometry {
+        case .point: "POINT"
+        case .multipoint: "MULTIPOINT"
+        case .polyline: "LINESTRING or MULTILINESTRING"
+        case .polygon, .envelope: "POLYGON or MULTIPOLYGON"
+        case .collection: "GEOMETRYCOLLECTION"
+        }
+    }
+
+    mutating func add(_ geometry: Geometry, fid: Int64) throws(GeoPackageError) {
+        let kind: GeometryType
+        switch geometry {
+        case .point: kind = .point
+        case .multipoint: kind = .multipoint
+        case .polyline: kind = .polyline
+        case .polygon, .envelope: kind = .polygon
+        case .collection:
+            throw GeoPackageError(
+                .invalidGeometry, "a GEOMETRYCOLLECTION cannot be stored in a feature table (one geometry type per table)")
+        }
+        if let declared {
+            guard kind == declared || (declared == .multipoint && kind == .point) else {
+                throw GeoPackageError(
+                    .invalidGeometry,
+                    "a \(Self.name(geometry)) geometry in a column declared \(GeoPackageWriter.typeName(declared, multi: declared == .multipoint))")
+            }
+            return
+        }
+        guard let current = type, let firstFID else {
+            type = kind
+            self.firstFID = fid
+            firstName = Self.name(geometry)
+            return
+        }
+        switch (current, kind) {
+        case _ where current == kind: return
+        case (.point, .multipoint): type = .multipoint
+        case (.multipoint, .point): return
+        default:
+            throw GeoPackageError(
+                .invalidGeometry,
+                "a \(Self.name(geometry)) geometry, but fid \(firstFID) has a \(firstName) geometry; "
+                    + "a table holds one geometry type (only points and multipoints may mix)")
+        }
+    }
+
+    /// The geometries with every point turned into a 1-point multipoint.
+    static func pointsAsMultipoints(_ geometries: [Geometry?], objectIDs: [Int64]) throws(GeoPackageError) -> [Geometry?] {
+        var result = geometries
+        for (i, geometry) in geometries.enumerated() {
+            guard case .point(let point) = geometry else { continue }
+            do throws(GeometryError) {
+                result[i] = .multipoint(try Multipoint(points: point.isEmpty ? [] : [point], layout: point.layout))
+            } catch {
+                throw GeoPackageError(.invalidGeometry, error.message, featureID: objectIDs[i])
+            }
+        }
+        return result
+    }
+}

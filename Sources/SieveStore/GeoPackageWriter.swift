@@ -1,0 +1,577 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import CSQLite
+import SieveColumns
+import SieveFeatures
+import SieveGeometry
+
+/// How ``GeoPackage/write(_:to:options:)`` names and describes the layer it writes.
+public struct GeoPackageWriteOptions: Sendable {
+    /// The feature table's name (also its `gpkg_contents` identifier). Not empty, no NUL
+    /// character, and not starting with `gpkg_`, `rtree_` or `sqlite_` (any case), which
+    /// GeoPackage and SQLite reserve.
+    public var layerName: String
+    /// The geometry column's name; `geom` by default. When a field has that name (ignoring
+    /// case), `_1`, `_2`, … is appended.
+    public var geometryColumnName: String
+    /// The `gpkg_contents` description.
+    public var description: String
+    /// The `gpkg_spatial_ref_sys` definition of a spatial reference other than 4326 and 3857
+    /// (which GeoSieve writes itself), e.g. PROJ's WKT; when it is `nil` or gives `nil`, the
+    /// definition is `undefined` (the row still names the EPSG or ESRI code).
+    public var spatialReferenceDefinition: (@Sendable (SpatialReference) -> String?)?
+
+    /// Creates options.
+    public init(
+        layerName: String, geometryColumnName: String = "geom", description: String = "",
+        spatialReferenceDefinition: (@Sendable (SpatialReference) -> String?)? = nil
+    ) {
+        self.layerName = layerName
+        self.geometryColumnName = geometryColumnName
+        self.description = description
+        self.spatialReferenceDefinition = spatialReferenceDefinition
+    }
+}
+
+extension GeoPackage {
+    /// Writes `table` as a new GeoPackage 1.3 file holding one feature table.
+    ///
+    /// The file gets `application_id` `GPKG` and `user_version` 10300; the required
+    /// `gpkg_spatial_ref_sys` rows (-1, 0, 4326) and the table's reference
+    /// (``GeoPackageSpatialReferences``); `gpkg_contents` with the extent; `gpkg_geometry_columns`
+    /// (`POINT`, `MULTIPOINT`, `LINESTRING`/`POLYGON` when every geometry has one part, else
+    /// `MULTILINESTRING`/`MULTIPOLYGON` with every geometry written as a multi geometry; z and m
+    /// 0, 1 or 2 as no, every or some geometry has them); the feature table, whose integer
+    /// primary key is the object-ID field under its own name, followed by the geometry column
+    /// and one column per field (see ``GeoPackageColumnType/declaration(for:)``); and the R-tree
+    /// spatial index extension (`gpkg_rtree_index`): the `rtree_<table>_<column>` virtual table
+    /// holding every non-empty geometry's envelope, its `gpkg_extensions` row and the six
+    /// triggers of the standard that keep it up to date when the table is edited.
+    ///
+    /// Everything is written in one transaction into a temporary file in the target's folder
+    /// (`.NAME.PID-RANDOM.tmp`), which is flushed to disk and then renamed over `path`: an
+    /// existing file at `path` is replaced only by a complete GeoPackage, and a failed or
+    /// interrupted write never leaves a partial file under that name (a failed one removes its
+    /// temporary file).
+    ///
+    /// - Parameters:
+    ///   - table: The features.
+    ///   - rows: The rows to write, in this order (each at most once: object IDs must stay
+    ///     unique); all rows in table order when `nil`.
+    ///   - path: The file to create or replace.
+    ///   - options: The layer's name and description, and spatial reference definitions.
+    /// - Throws: ``GeoPackageError/Kind/cannotWrite`` for a name GeoPackage reserves, a date
+    ///   outside the years 0000–9999 (GeoPackage's `DATETIME` text has four-digit years) or a
+    ///   geometry collection; ``GeoPackageError/Kind/writeFailed`` for a file that cannot be
+    ///   created, flushed or renamed;
+    ///   ``GeoPackageError/Kind/sqlite`` when SQLite fails (a full disk, …).
+    public static func write(
+        _ table: FeatureTable, rows: [Int]? = nil, to path: String, options: GeoPackageWriteOptions
+    ) throws(GeoPackageError) {
+        do throws(GeoPackageError) {
+            if let rows, let bad = rows.first(where: { !(0..<table.count).contains($0) }) {
+                throw GeoPackageError(.cannotWrite, "row \(bad) is not a row of the table (0..<\(table.count))")
+            }
+            var writer = try GeoPackageWriter(table: table, rows: rows ?? Array(0..<table.count), options: options)
+            try writer.write(to: path)
+        } catch {
+            throw error.located(path: path, layer: options.layerName)
+        }
+    }
+}
+
+/// Writes one feature table to a new GeoPackage.
+struct GeoPackageWriter {
+    let table: FeatureTable
+    /// The rows written, in order.
+    let rows: [Int]
+    let options: GeoPackageWriteOptions
+    let geometryColumn: String
+    /// `nil` for a table without geometries.
+    let geometryType: GeometryType?
+    /// Whether polylines and polygons are written as multi geometries.
+    var multi = false
+    var zFlag = 0
+    var mFlag = 0
+    let srsID: Int
+    let srsRow: GeoPackageSpatialReferences.Row?
+
+    /// The `gpkg_geometry_columns` type name of `type`.
+    static func typeName(_ type: GeometryType?, multi: Bool) -> String {
+        switch type {
+        case .point: "POINT"
+        case .multipoint: "MULTIPOINT"
+        case .polyline: multi ? "MULTILINESTRING" : "LINESTRING"
+        case .polygon, .envelope: multi ? "MULTIPOLYGON" : "POLYGON"
+        case nil: "GEOMETRY"
+        }
+    }
+
+    init(table: FeatureTable, rows: [Int], options: GeoPackageWriteOptions) throws(GeoPackageError) {
+        self.table = table
+        self.rows = rows
+        self.options = options
+        let name = options.layerName
+        guard !name.isEmpty else { throw GeoPackageError(.cannotWrite, "the layer name is empty") }
+        let lower = name.lowercased()
+        for prefix in ["gpkg_", "rtree_", "sqlite_"] where lower.hasPrefix(prefix) {
+            throw GeoPackageError(.cannotWrite, "layer names starting with \(prefix) are reserved")
+        }
+        for field in table.schema.fields where field.name.utf8.contains(0) {
+            throw GeoPackageError(.cannotWrite, "the field name holds a NUL character", fieldName: field.name)
+        }
+        guard !name.utf8.contains(0), !options.geometryColumnName.utf8.contains(0), !options.geometryColumnName.isEmpty else {
+            throw GeoPackageError(.cannotWrite, "the layer and geometry column names must not be empty or hold NUL characters")
+        }
+        var column = options.geometryColumnName
+        var suffix = 0
+        while table.schema.index(ofField: column) != nil {
+            suffix += 1
+            column = "\(options.geometryColumnName)_\(suffix)"
+        }
+        geometryColumn = column
+        geometryType = table.schema.geometryType
+        (srsID, srsRow) = GeoPackageSpatialReferences.row(
+            for: table.spatialReference, definition: options.spatialReferenceDefinition)
+        if geometryType != nil { scanGeometries() }
+    }
+
+    /// Decides multi and the z/m flags from the geometries.
+    private mutating func scanGeometries() {
+        var anyZ = false
+        var allZ = true
+        var anyM = false
+        var allM = true
+        var any = false
+        for row in rows {
+            guard let geometry = table.geometry(row: row), !geometry.isEmpty else { continue }
+            any = true
+            let layout = geometry.layout
+            anyZ = anyZ || layout.hasZ
+            allZ = allZ && layout.hasZ
+            anyM = anyM || layout.hasM
+            allM = allM && layout.hasM
+            switch geometry {
+            case .polyline(let polyline) where polyline.pathCount > 1: multi = true
+            case .polygon(let polygon) where polygon.partCount > 1: multi = true
+            default: break
+            }
+        }
+        zFlag = !any || !anyZ ? 0 : (allZ ? 1 : 2)
+        mFlag = !any || !anyM ? 0 : (allM ? 1 : 2)
+    }
+
+    /// Writes the file: a temporary file first, renamed over `path` when complete.
+    mutating func write(to path: String) throws(GeoPackageError) {
+        let temporary = Self.temporaryPath(for: path)
+        unlink(temporary)
+        do throws(GeoPackageError) {
+            do throws(GeoPackageError) {
+                let connection = try SQLiteConnection(path: temporary, readOnly: false)
+                try fill(connection)
+                try connection.close()
+            } catch {
+                if error.kind == .cannotOpen {
+                    throw GeoPackageError(.writeFailed, "cannot create a file next to it: \(error.message)")
+                }
+                throw error
+            }
+            try Self.flush(temporary)
+            guard rename(temporary, path) == 0 else {
+                throw GeoPackageError(.writeFailed, "cannot rename the finished file onto it: \(String(cString: strerror(errno)))")
+            }
+            Self.flushFolder(of: path)
+        } catch {
+            unlink(temporary)
+            unlink(temporary + "-journal")
+            throw error
+        }
+    }
+
+    /// `FOLDER/.NAME.PID-RANDOM.tmp` next to `path`.
+    static func temporaryPath(for path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return "\(folder).\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+    }
+
+    /// Forces the file's bytes to disk before it is renamed into place.
+    private static func flush(_ path: String) throws(GeoPackageError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw GeoPackageError(.writeFailed, "cannot reopen the written file: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else {
+            throw GeoPackageError(.writeFailed, "cannot flush the written file: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Makes the rename durable (best effort: some file systems refuse to sync a folder).
+    private static func flushFolder(of path: String) {
+        let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? "."
+        let descriptor = open(folder, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
+    /// Creates every table and writes every row, in one transaction.
+    private func fill(_ connection: SQLiteConnection) throws(GeoPackageError) {
+        // The file is private until renamed, and deleted on failure: no journal, no syncs.
+        try connection.execute(
+            """
+            PRAGMA application_id = 1196444487;
+            PRAGMA user_version = 10300;
+            PRAGMA page_size = 4096;
+            PRAGMA journal_mode = OFF;
+            PRAGMA synchronous = OFF;
+            PRAGMA locking_mode = EXCLUSIVE;
+            PRAGMA cache_size = -65536;
+            BEGIN;
+            """)
+        try createMetadataTables(connection)
+        let t = sqlIdentifier(options.layerName)
+        let oidName = table.schema.objectIdFieldName
+        var definitions = ["\(sqlIdentifier(oidName)) INTEGER PRIMARY KEY NOT NULL"]
+        if geometryType != nil {
+            definitions.append("\(sqlIdentifier(geometryColumn)) \(Self.typeName(geometryType, multi: multi))")
+        }
+        let fieldIndices = table.schema.fields.indices.filter { $0 != table.schema.objectIdFieldIndex }
+        for index in fieldIndices {
+            let field = table.schema.fields[index]
+            definitions.append(
+                "\(sqlIdentifier(field.name)) \(GeoPackageColumnType.declaration(for: field))\(field.nullable ? "" : " NOT NULL")")
+        }
+        try connection.execute("CREATE TABLE \(t) (\(definitions.joined(separator: ", ")))")
+
+        let extent = try insertRows(connection, fieldIndices: fieldIndices)
+
+        let contents = try connection.prepare(
+            "INSERT INTO gpkg_contents (table_name, data_type, identifier, description, min_x, min_y, max_x, max_y, srs_id) "
+                + "VALUES (?, 'features', ?, ?, ?, ?, ?, ?, ?)")
+        try contents.bind(1, text: options.layerName)
+        try contents.bind(2, text: options.layerName)
+        try contents.bind(3, text: options.description)
+        if extent.isEmpty {
+            for i: Int32 in 4...7 { try contents.bindNull(i) }
+        } else {
+            try contents.bind(4, double: extent.xmin)
+            try contents.bind(5, double: extent.ymin)
+            try contents.bind(6, double: extent.xmax)
+            try contents.bind(7, double: extent.ymax)
+        }
+        try contents.bind(8, int64: Int64(srsID))
+        try contents.run()
+
+        if geometryType != nil {
+            let columns = try connection.prepare(
+                "INSERT INTO gpkg_geometry_columns (table_name, column_name, geometry_type_name, srs_id, z, m) VALUES (?, ?, ?, ?, ?, ?)")
+            try columns.bind(1, text: options.layerName)
+            try columns.bind(2, text: geometryColumn)
+            try columns.bind(3, text: Self.typeName(geometryType, multi: multi))
+            try columns.bind(4, int64: Int64(srsID))
+            try columns.bind(5, int64: Int64(zFlag))
+            try columns.bind(6, int64: Int64(mFlag))
+            try columns.run()
+            try writeSpatialIndex(connection)
+        }
+        try connection.execute("COMMIT")
+    }
+
+    /// `gpkg_spatial_ref_sys`, `gpkg_contents`, `gpkg_geometry_columns` and `gpkg_extensions`
+    /// as GeoPackage 1.3 defines them, and the spatial reference rows.
+    private func createMetadataTables(_ connection: SQLiteConnection) throws(GeoPackageError) {
+        try connection.execute(
+            """
+            CREATE TABLE gpkg_spatial_ref_sys (
+              srs_name TEXT NOT NULL,
+              srs_id INTEGER NOT NULL PRIMARY KEY,
+              organization TEXT NOT NULL,
+              organization_coordsys_id INTEGER NOT NULL,
+              definition TEXT NOT NULL,
+              description TEXT
+            );
+            CREATE TABLE gpkg_contents (
+              table_name TEXT NOT NULL PRIMARY KEY,
+              data_type TEXT NOT NULL,
+              identifier TEXT UNIQUE,
+              description TEXT DEFAULT '',
+              last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+              min_x DOUBLE,
+              min_y DOUBLE,
+              max_x DOUBLE,
+              max_y DOUBLE,
+              srs_id INTEGER,
+              CONSTRAINT fk_gc_r_srs_id FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys(srs_id)
+            );
+            CREATE TABLE gpkg_geometry_columns (
+              table_name TEXT NOT NULL,
+              column_name TEXT NOT NULL,
+              geometry_type_name TEXT NOT NULL,
+              srs_id INTEGER NOT NULL,
+              z TINYINT NOT NULL,
+              m TINYINT NOT NULL,
+              CONSTRAINT pk_geom_cols PRIMARY KEY (table_name, column_name),
+              CONSTRAINT uk_gc_table_name UNIQUE (table_name),
+              CONSTRAINT fk_gc_tn FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name),
+              CONSTRAINT fk_gc_srs FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys (srs_id)
+            );
+            CREATE TABLE gpkg_extensions (
+              table_name TEXT,
+              column_name TEXT,
+              extension_name TEXT NOT NULL,
+              definition TEXT NOT NULL,
+              scope TEXT NOT NULL,
+              CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name)
+            );
+            """)
+        let insert = try connection.prepare(
+            "INSERT INTO gpkg_spatial_ref_sys (srs_name, srs_id, organization, organization_coordsys_id, definition, description) "
+                + "VALUES (?, ?, ?, ?, ?, ?)")
+        for row in GeoPackageSpatialReferences.requiredRows + (srsRow.map { [$0] } ?? []) {
+            try insert.bind(1, text: row.name)
+            try insert.bind(2, int64: Int64(row.srsID))
+            try insert.bind(3, text: row.organization)
+            try insert.bind(4, int64: Int64(row.organizationID))
+            try insert.bind(5, text: row.definition)
+            try insert.bind(6, text: row.description)
+            try insert.run()
+        }
+    }
+
+    /// Inserts every row, many rows per statement (one `sqlite3_step` inserts a batch: the
+    /// per-statement cost is most of a narrow row's); returns the extent of the geometries.
+    private func insertRows(_ connection: SQLiteConnection, fieldIndices: [Int]) throws(GeoPackageError) -> Envelope {
+        let hasGeometry = geometryType != nil
+        var names = [sqlIdentifier(table.schema.objectIdFieldName)]
+        if hasGeometry { names.append(sqlIdentifier(geometryColumn)) }
+        names += fieldIndices.map { sqlIdentifier(table.schema.fields[$0].name) }
+        let perRow = names.count
+        // SQLite takes at most 32766 parameters a statement (SQLITE_MAX_VARIABLE_NUMBER).
+        let batch = max(1, min(64, 32_766 / perRow))
+        let tuple = "(" + Array(repeating: "?", count: perRow).joined(separator: ", ") + ")"
+        let head = "INSERT INTO \(sqlIdentifier(options.layerName)) (\(names.joined(separator: ", "))) VALUES "
+        let insertBatch = try connection.prepare(head + Array(repeating: tuple, count: batch).joined(separator: ", "))
+        let insertOne = batch == 1 ? insertBatch : try connection.prepare(head + tuple)
+        guard case .integer(let oidColumn) = table.columns[table.schema.objectIdFieldIndex] else {
+            throw GeoPackageError(.cannotWrite, "the object-ID column is not an integer column")
+        }
+        var binder = RowBinder(
+            table: table, fieldIndices: fieldIndices, objectIDs: oidColumn.values, hasGeometry: hasGeometry,
+            srsID: Int32(truncatingIfNeeded: srsID), multi: multi, connection: connection)
+        var k = 0
+        while k + batch <= rows.count {
+            for j in 0..<batch { try binder.bind(row: rows[k + j], to: insertBatch, at: Int32(j * perRow + 1)) }
+            try insertBatch.run()
+            k += batch
+        }
+        while k < rows.count {
+            try binder.bind(row: rows[k], to: insertOne, at: 1)
+            try insertOne.run()
+            k += 1
+        }
+        return binder.extent
+    }
+
+    /// Binds the values of one row to the parameters of an INSERT.
+    struct RowBinder {
+        let table: FeatureTable
+        let fieldIndices: [Int]
+        let columns: [Column]
+        let objectIDs: [Int64]
+        let hasGeometry: Bool
+        let srsID: Int32
+        let multi: Bool
+        let connection: SQLiteConnection
+        var blob = GeoPackageBinaryWriter()
+        /// The union of the envelopes of the rows bound so far.
+        var extent = Envelope.empty
+
+        init(
+            table: FeatureTable, fieldIndices: [Int], objectIDs: [Int64], hasGeometry: Bool, srsID: Int32, multi: Bool,
+            connection: SQLiteConnection
+        ) {
+            self.table = table
+            self.fieldIndices = fieldIndices
+            self.columns = table.columns
+            self.objectIDs = objectIDs
+            self.hasGeometry = hasGeometry
+            self.srsID = srsID
+            self.multi = multi
+            self.connection = connection
+        }
+
+        /// Binds row `row` to the parameters from `first` on: the object ID, the geometry (when
+        /// the table has geometries), the fields.
+        @inline(__always)
+        mutating func bind(row: Int, to insert: SQLiteStatement, at first: Int32) throws(GeoPackageError) {
+            let fid = objectIDs[row]
+            try insert.bind(first, int64: fid)
+            var parameter = first + 1
+            if hasGeometry {
+                if let geometry = table.geometry(row: row) {
+                    do throws(GeoPackageError) {
+                        try blob.write(geometry, srsID: srsID, multi: multi)
+                    } catch {
+                        var located = error
+                        located.featureID = fid
+                        throw located
+                    }
+                    if let envelope = table.envelope(row: row) { extent.expand(toInclude: envelope) }
+                    let code = blob.bytes.withUnsafeBytes { bytes in
+                        sqlite3_bind_blob(
+                            insert.handle, parameter, bytes.baseAddress, Int32(truncatingIfNeeded: bytes.count),
+                            sqliteTransient)
+                    }
+                    guard code == SQLITE_OK else { throw connection.failure(code, "binding a geometry") }
+                } else {
+                    try insert.bindNull(parameter)
+                }
+                parameter += 1
+            }
+            for index in fieldIndices {
+                defer { parameter += 1 }
+                let column = columns[index]
+                if column.isNull(row) {
+                    try insert.bindNull(parameter)
+                    continue
+                }
+                switch column {
+                case .integer(let values): try insert.bind(parameter, int64: values.values[row])
+                case .double(let values): try insert.bind(parameter, double: values.values[row])
+                case .date(let values):
+                    let milliseconds = values.values[row]
+                    guard GeoPackageDates.datetimeRange.contains(milliseconds) else {
+                        throw GeoPackageError(
+                            .cannotWrite,
+                            "the date \(CivilTime.format(milliseconds: milliseconds)) is outside the years 0000–9999 a "
+                                + "GeoPackage DATETIME holds",
+                            featureID: fid, fieldName: table.schema.fields[index].name)
+                    }
+                    let code = GeoPackageDates.withDatetimeText(milliseconds) { text in
+                        sqlite3_bind_text(
+                            insert.handle, parameter, text.baseAddress?.assumingMemoryBound(to: CChar.self), 24,
+                            sqliteTransient)
+                    }
+                    guard code == SQLITE_OK else { throw connection.failure(code, "binding a date") }
+                case .string(let strings):
+                    let code: Int32
+                    switch strings.encoding {
+                    case .plain(let storage):
+                        code = GeoPackageWriter.bindText(insert, parameter, storage, row)
+                    case .dictionary(let codes, let dictionary):
+                        code = GeoPackageWriter.bindText(insert, parameter, dictionary, Int(codes[row]))
+                    }
+                    guard code == SQLITE_OK else {
+                        throw connection.failure(code, "binding a text of \(table.schema.fields[index].name)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Binds string `index` of `storage` as text (copied by SQLite).
+    @inline(__always)
+    static func bindText(_ statement: SQLiteStatement, _ parameter: Int32, _ storage: StringStorage, _ index: Int) -> Int32 {
+        let start = storage.offsets[index]
+        let count = storage.offsets[index + 1] - start
+        guard count > 0 else { return sqlite3_bind_text(statement.handle, parameter, "", 0, sqliteTransient) }
+        return storage.bytes.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return SQLITE_MISUSE }
+            return sqlite3_bind_text(
+                statement.handle, parameter, (base + start).assumingMemoryBound(to: CChar.self),
+                Int32(truncatingIfNeeded: count), sqliteTransient)
+        }
+    }
+
+    /// The R-tree spatial index extension: the virtual table filled from the envelopes, its
+    /// `gpkg_extensions` row, and the triggers of GeoPackage 1.3 annex F.3, created after the
+    /// rows are in (they call the `ST_*` functions GeoPackage readers provide).
+    private func writeSpatialIndex(_ connection: SQLiteConnection) throws(GeoPackageError) {
+        let rtreeName = "rtree_\(options.layerName)_\(geometryColumn)"
+        let r = sqlIdentifier(rtreeName)
+        try connection.execute("CREATE VIRTUAL TABLE \(r) USING rtree(id, minx, maxx, miny, maxy)")
+        let objectIDs = table.schema.objectIdFieldIndex
+        guard case .integer(let oidColumn) = table.columns[objectIDs] else { return }
+        var entries: [RTreeBulkLoad.Entry] = []
+        entries.reserveCapacity(rows.count)
+        for row in rows {
+            guard let envelope = table.envelope(row: row) else { continue }
+            entries.append(
+                RTreeBulkLoad.Entry(
+                    id: oidColumn.values[row], minX: envelope.xmin, maxX: envelope.xmax, minY: envelope.ymin,
+                    maxY: envelope.ymax))
+        }
+        try RTreeBulkLoad.write(entries, rtree: rtreeName, connection: connection)
+        let extensionRow = try connection.prepare(
+            "INSERT INTO gpkg_extensions (table_name, column_name, extension_name, definition, scope) "
+                + "VALUES (?, ?, 'gpkg_rtree_index', 'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')")
+        try extensionRow.bind(1, text: options.layerName)
+        try extensionRow.bind(2, text: geometryColumn)
+        try extensionRow.run()
+        try connection.execute(Self.rtreeTriggers(table: options.layerName, column: geometryColumn, id: table.schema.objectIdFieldName))
+    }
+
+    /// The six triggers of the R-tree extension (GeoPackage 1.3, F.3) for table `t`, geometry
+    /// column `c` and primary key `i`.
+    static func rtreeTriggers(table t: String, column c: String, id i: String) -> String {
+        let rtree = "rtree_\(t)_\(c)"
+        let r = sqlIdentifier(rtree)
+        let tq = sqlIdentifier(t)
+        let cq = sqlIdentifier(c)
+        let iq = sqlIdentifier(i)
+        func trigger(_ suffix: String) -> String { sqlIdentifier("\(rtree)_\(suffix)") }
+        let insertNew = """
+              INSERT OR REPLACE INTO \(r) VALUES (
+                NEW.\(iq),
+                ST_MinX(NEW.\(cq)), ST_MaxX(NEW.\(cq)),
+                ST_MinY(NEW.\(cq)), ST_MaxY(NEW.\(cq))
+              );
+            """
+        return """
+            CREATE TRIGGER \(trigger("insert")) AFTER INSERT ON \(tq)
+              WHEN (new.\(cq) NOT NULL AND NOT ST_IsEmpty(NEW.\(cq)))
+            BEGIN
+            \(insertNew)
+            END;
+            CREATE TRIGGER \(trigger("update1")) AFTER UPDATE OF \(cq) ON \(tq)
+              WHEN OLD.\(iq) = NEW.\(iq) AND
+                   (NEW.\(cq) NOTNULL AND NOT ST_IsEmpty(NEW.\(cq)))
+            BEGIN
+            \(insertNew)
+            END;
+            CREATE TRIGGER \(trigger("update2")) AFTER UPDATE OF \(cq) ON \(tq)
+              WHEN OLD.\(iq) = NEW.\(iq) AND
+                   (NEW.\(cq) ISNULL OR ST_IsEmpty(NEW.\(cq)))
+            BEGIN
+              DELETE FROM \(r) WHERE id = OLD.\(iq);
+            END;
+            CREATE TRIGGER \(trigger("update3")) AFTER UPDATE ON \(tq)
+              WHEN OLD.\(iq) != NEW.\(iq) AND
+                   (NEW.\(cq) NOTNULL AND NOT ST_IsEmpty(NEW.\(cq)))
+            BEGIN
+              DELETE FROM \(r) WHERE id = OLD.\(iq);
+            \(insertNew)
+            END;
+            CREATE TRIGGER \(trigger("update4")) AFTER UPDATE ON \(tq)
+              WHEN OLD.\(iq) != NEW.\(iq) AND
+                   (NEW.\(cq) ISNULL OR ST_IsEmpty(NEW.\(cq)))
+            BEGIN
+              DELETE FROM \(r) WHERE id IN (OLD.\(iq), NEW.\(iq));
+            END;
+            CREATE TRIGGER \(trigger("delete")) AFTER DELETE ON \(tq)
+              WHEN old.\(cq) NOT NULL
+            BEGIN
+              DELETE FROM \(r) WHERE id = OLD.\(iq);
+            END;
+            """
+    }
+}
+

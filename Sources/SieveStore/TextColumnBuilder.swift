@@ -1,0 +1,156 @@
+import SieveColumns
+
+/// Builds a string column from UTF-8 bytes as a table scan hands them over, deciding between
+/// dictionary and plain encoding as ``SieveColumns/StringColumn/init(_:dictionaryLimit:)`` does
+/// (a dictionary when at most min(65536, max(16, rows / 4)) distinct strings), but without making
+/// a `String` per row while the column can still be a dictionary: distinct values are found by
+/// hashing their bytes, and only they become strings.
+struct TextColumnBuilder {
+    /// The most distinct strings a dictionary column holds.
+    static let dictionaryLimit = 65_536
+
+    /// The distinct strings' bytes, end to end, and where each starts (one extra end offset).
+    private var distinctBytes: [UInt8] = []
+    private var distinctOffsets: [Int] = [0]
+    /// Open-addressing table of distinct-string indices (`-1` empty), a power of two long.
+    private var slots: [Int32] = Array(repeating: -1, count: 1024)
+    /// Each row's code into the distinct strings (0 for NULL rows), while counting them.
+    private var codes: [UInt32] = []
+    /// Once there are more distinct strings than any dictionary may hold: every row's string.
+    private var plain: StringStorage?
+    /// Rows so far.
+    private(set) var count = 0
+
+    private var distinctCount: Int { distinctOffsets.count - 1 }
+
+    /// 64-bit FNV-1a of the bytes, mixed.
+    @inline(__always)
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return h ^ (h >> 29)
+    }
+
+    /// Appends a NULL row.
+    mutating func appendNull() {
+        count += 1
+        if plain != nil {
+            plain?.appendEmpty()
+        } else {
+            codes.append(0)
+        }
+    }
+
+    /// Appends a row holding `bytes`, which must be valid UTF-8.
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        count += 1
+        if plain != nil {
+            plain?.append(String(decoding: bytes, as: UTF8.self))
+            return
+        }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: Self.hash(bytes)) & mask
+        while true {
+            let index = Int(slots[slot])
+            if index < 0 { break }
+            let start = distinctOffsets[index]
+            let length = distinctOffsets[index + 1] - start
+            if length == bytes.count {
+                let same = distinctBytes.withUnsafeBytes { stored in
+                    bytes.count == 0 || memcmpBytes(stored.baseAddress.map { $0 + start }, bytes.baseAddress, length)
+                }
+                if same {
+                    codes.append(UInt32(index))
+                    return
+                }
+            }
+            slot = (slot + 1) & mask
+        }
+        guard distinctCount < Self.dictionaryLimit else {
+            switchToPlain()
+            plain?.append(String(decoding: bytes, as: UTF8.self))
+            return
+        }
+        let index = distinctCount
+        distinctBytes.append(contentsOf: bytes)
+        distinctOffsets.append(distinctBytes.count)
+        slots[slot] = Int32(index)
+        codes.append(UInt32(index))
+        if distinctCount * 2 > slots.count { grow() }
+    }
+
+    /// Doubles the table.
+    private mutating func grow() {
+        var larger = [Int32](repeating: -1, count: slots.count * 2)
+        let mask = larger.count - 1
+        distinctBytes.withUnsafeBytes { stored in
+            for index in 0..<distinctCount {
+                let start = distinctOffsets[index]
+                let piece = UnsafeRawBufferPointer(rebasing: stored[start..<distinctOffsets[index + 1]])
+                var slot = Int(truncatingIfNeeded: Self.hash(piece)) & mask
+                while larger[slot] >= 0 { slot = (slot + 1) & mask }
+                larger[slot] = Int32(index)
+            }
+        }
+        slots = larger
+    }
+
+    /// The distinct string `index`.
+    private func distinct(_ index: Int) -> String {
+        distinctBytes.withUnsafeBytes { stored in
+            String(decoding: stored[distinctOffsets[index]..<distinctOffsets[index + 1]], as: UTF8.self)
+        }
+    }
+
+    /// Turns the codes so far into plain storage (NULL rows become empty strings; the validity
+    /// bitmap says which they are).
+    private mutating func switchToPlain() {
+        var storage = StringStorage()
+        let strings = (0..<distinctCount).map { distinct($0) }
+        for code in codes { storage.append(strings[Int(code)]) }
+        plain = storage
+        codes = []
+        distinctBytes = []
+        distinctOffsets = [0]
+        slots = []
+    }
+
+    /// The finished column; `validity` marks the NULL rows (`nil` when there are none).
+    mutating func column(validity: ValidityBitmap?) -> StringColumn {
+        let limit = min(Self.dictionaryLimit, max(16, count / 4), Int(UInt32.max))
+        if plain == nil, distinctCount <= limit {
+            let dictionary = StringStorage((0..<distinctCount).map { distinct($0) })
+            return StringColumn(encoding: .dictionary(codes: codes, dictionary: dictionary), validity: validity)
+        }
+        if plain == nil { switchToPlain() }
+        return StringColumn(encoding: .plain(plain ?? StringStorage()), validity: validity)
+    }
+}
+
+/// Whether `count` bytes at `a` and `b` are equal.
+@inline(__always)
+func memcmpBytes(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?, _ count: Int) -> Bool {
+    guard let a, let b else { return count == 0 }
+    for k in 0..<count where a.load(fromByteOffset: k, as: UInt8.self) != b.load(fromByteOffset: k, as: UInt8.self) {
+        return false
+    }
+    return true
+}
+
+/// Whether `bytes` are valid UTF-8 (ASCII checked eight bytes at a time first).
+@inline(__always)
+func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var i = 0
+    let count = bytes.count
+    while i + 8 <= count {
+        if bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
+            return String(validating: bytes, as: UTF8.self) != nil
+        }
+        i += 8
+    }
+    while i < count {
+        if bytes[i] >= 0x80 { return String(validating: bytes, as: UTF8.self) != nil }
+        i += 1
+    }
+    return true
+}
