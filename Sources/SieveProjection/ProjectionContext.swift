@@ -130,6 +130,20 @@ public final class ProjectionContext {
         return proj_get_name(system.object).map { String(cString: $0) } ?? "wkid \(reference.wkid)"
     }
 
+    /// The OGC WKT 1 definition (GDAL's dialect, as GeoPackage's `gpkg_spatial_ref_sys.definition`
+    /// holds it) of the coordinate reference system a WKID resolves to.
+    /// - Throws: ``ProjectionError/Kind/unknownSpatialReference`` when PROJ does not know it;
+    ///   ``ProjectionError/Kind/unsupportedSpatialReference`` when it has no WKT 1 form.
+    public func wkt(of reference: SpatialReference) throws(ProjectionError) -> String {
+        let system = try system(reference)
+        guard let text = proj_as_wkt(handle.context, system.object, PJ_WKT1_GDAL, nil) else {
+            throw ProjectionError(
+                .unsupportedSpatialReference, "wkid \(reference.wkid) has no WKT 1 definition",
+                source: reference.wkid)
+        }
+        return String(cString: text)
+    }
+
     /// Runs `body` with the context that belongs to the calling thread, creating it on first use.
     ///
     /// The same rules as `GEOSContext.withCurrent` hold: `body` is synchronous, its result must

@@ -120,7 +120,13 @@ struct ConvertCommand: ParsableCommand {
     /// Writes `rows` of `table` as a GeoPackage to ``output``.
     private func writeGeoPackage(_ table: FeatureTable, rows: [Int], layerName: String) throws(CommandFailure) {
         do throws(GeoPackageError) {
-            try GeoPackage.write(table, rows: rows, to: output, options: GeoPackageWriteOptions(layerName: layerName))
+            // Spatial references other than 4326 and 3857 get PROJ's WKT 1 definition.
+            let options = GeoPackageWriteOptions(
+                layerName: layerName,
+                spatialReferenceDefinition: { reference in
+                    try? ProjectionContext.withCurrent { (context) throws(ProjectionError) in try context.wkt(of: reference) }
+                })
+            try GeoPackage.write(table, rows: rows, to: output, options: options)
         } catch {
             if error.kind == .writeFailed { throw CommandFailure.unreadable("cannot write \(output): \(error.message)") }
             throw CommandFailure("\(error)")

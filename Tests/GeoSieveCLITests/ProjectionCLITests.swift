@@ -42,6 +42,24 @@ struct ProjectionCLITests {
         #expect((extent["spatialReference"] as? [String: Any])?["wkid"] as? Int == 4326)
     }
 
+    /// A State Plane table converted to a GeoPackage carries PROJ's WKT 1 definition of its
+    /// reference (not `undefined`), and reads back with the same answers.
+    @Test func geoPackageOfAStateplaneTableDefinesItsReference() throws {
+        let url = try Self.stateplaneBoroughs()
+        let gpkg = FileManager.default.temporaryDirectory.appendingPathComponent("nybb-2263-\(UUID().uuidString).gpkg")
+        defer {
+            try? FileManager.default.removeItem(at: url)
+            try? FileManager.default.removeItem(at: gpkg)
+        }
+        let converted = try CLI.run(["convert", url.path, "--output", gpkg.path])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        // SQLite stores short texts as they are: the definition's CRS name is in the file.
+        let bytes = try Data(contentsOf: gpkg)
+        #expect(bytes.range(of: Data(#"PROJCS["NAD83 / New York Long Island (ftUS)""#.utf8)) != nil)
+        let box = "-73.99,40.75,-73.97,40.76"
+        #expect(try SpatialCLITests.ids([gpkg.path, "--geometry", box, "--in-sr", "4326"]) == (try SpatialCLITests.ids([Self.boroughs, "--geometry", box])))
+    }
+
     /// `--out-sr 3857` gives Web Mercator output by the exact formulas.
     @Test func webMercatorOutput() throws {
         let extent = try #require(try SpatialCLITests.json(["query", Self.boroughs, "--return", "extent", "--out-sr", "102100"])["extent"] as? [String: Any])
