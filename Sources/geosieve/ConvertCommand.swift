@@ -51,7 +51,7 @@ struct ConvertCommand: ParsableCommand {
 
     @Option(
         name: .customLong("where"), parsing: .unconditional,
-        help: "The SQL where clause (default 1=1: every feature), or @FILE to read it from a file.")
+        help: "The SQL where clause (1=1 selects every feature), or @FILE to read it from a file.")
     var whereClause: String = "1=1"
 
     @Option(

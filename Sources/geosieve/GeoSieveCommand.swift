@@ -9,7 +9,22 @@ import GeoSieve
 struct GeoSieveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geosieve",
-        abstract: "Spatial query and filter engine: relationships between geometries.",
+        abstract: "Spatial query and filter engine for feature files.",
+        discussion: """
+            geosieve answers what a map client asks of a feature layer, printing JSON \
+            shaped like the ArcGIS REST responses:
+
+              query     features passing a where clause, object IDs and a spatial filter,
+                        as features, ids, a count or an extent, in any reference
+              identify  the features a tap on a map hits, nearest first
+              relate    every spatial relationship and the DE-9IM matrix of two geometries
+              convert   features from one format to another, filtered as query does
+
+            Sources are GeoJSON, Esri JSON and GeoPackage (FILE.gpkg[:LAYER]) files. \
+            Geometries may be WKT, GeoJSON, Esri JSON, 'xmin,ymin,xmax,ymax' or 'x,y', and \
+            any value @FILE. Errors print one line, 'error: …', and exit with status 2 (bad \
+            input) or 1 (a file that cannot be read). See 'geosieve help <command>'.
+            """,
         version: "0.1.0",
         subcommands: [RelateCommand.self, QueryCommand.self, IdentifyCommand.self, ConvertCommand.self]
     )

@@ -34,7 +34,7 @@ struct IdentifyCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The map point X,Y, in the file's spatial reference.")
     var point: String
 
-    @Option(parsing: .unconditional, help: "The search radius in pixels, 0…100 (default 3).")
+    @Option(parsing: .unconditional, help: "The search radius in pixels, 0…100.")
     var tolerance: Double = 3
 
     @Option(name: .customLong("map-extent"), parsing: .unconditional, help: "The map extent shown: XMIN,YMIN,XMAX,YMAX.")
@@ -43,10 +43,12 @@ struct IdentifyCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The view size in pixels: W,H.")
     var size: String
 
-    @Option(name: .customLong("max-results"), parsing: .unconditional, help: "At most how many hits (default 1; 0 for all).")
+    @Option(name: .customLong("max-results"), parsing: .unconditional, help: "At most how many hits (0 for all).")
     var maxResults: Int = 1
 
-    @Flag(name: .customLong("return-geometry"), help: "Include each hit's geometry (Esri JSON).")
+    @Flag(
+        name: .customLong("return-geometry"), inversion: .prefixedNo,
+        help: "Whether each hit carries its geometry, as Esri JSON.")
     var returnGeometry = false
 
     @Option(

@@ -17,7 +17,7 @@ import GeoSieve
 struct QueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
-        abstract: "Query a GeoJSON or Esri JSON feature file with a where clause.",
+        abstract: "Query a feature file (GeoJSON, Esri JSON, GeoPackage) with a where clause and a geometry.",
         discussion: """
             Rows pass when the where clause is TRUE and (with --object-ids) their object ID is listed. \
             Features come in ascending object-ID order unless --order-by is given (NULLs first \
@@ -33,6 +33,13 @@ struct QueryCommand: ParsableCommand {
             ESRI code through PROJ, its edges densified. --out-sr projects the returned \
             geometries and the extent. \
             Exit status: 1 when a file cannot be read, 2 for any other error.
+
+            Examples:
+              geosieve query countries.geojson --where "pop_est > 5e7" \\
+                  --order-by 'pop_est DESC' --out-fields name --no-return-geometry
+              geosieve query cities.geojson --geometry @fr.geojson --return count
+              geosieve query boroughs.gpkg --geometry -74,40.7,-73.9,40.8 --return ids
+              geosieve query parcels.geojson --where @clause.sql --out-sr 3857
             """
     )
 
@@ -65,7 +72,7 @@ struct QueryCommand: ParsableCommand {
     // argument whatever it looks like: `.unconditional`.
     @Option(
         name: .customLong("where"), parsing: .unconditional,
-        help: "The SQL where clause (default 1=1: every feature), or @FILE to read it from a file.")
+        help: "The SQL where clause (1=1 selects every feature), or @FILE to read it from a file.")
     var whereClause: String = "1=1"
 
     @Option(name: .customLong("object-ids"), parsing: .unconditional, help: "Comma-separated object IDs, ANDed with the where clause.")
@@ -74,8 +81,10 @@ struct QueryCommand: ParsableCommand {
     @Option(name: .customLong("out-fields"), parsing: .unconditional, help: "'*' (default) or comma-separated field names.")
     var outFields: String?
 
-    @Flag(name: .customLong("no-geometry"), help: "Leave geometries out of the features.")
-    var noGeometry = false
+    @Flag(
+        name: .customLong("return-geometry"), inversion: .prefixedNo,
+        help: "Whether features carry their geometries (--no-return-geometry leaves them out).")
+    var returnGeometry = true
 
     @Option(name: .customLong("order-by"), parsing: .unconditional, help: "Sort fields, e.g. 'pop_est DESC, name'.")
     var orderBy: String?
@@ -86,13 +95,13 @@ struct QueryCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "At most how many features to print.")
     var limit: Int?
 
-    @Option(help: "String comparison: binary (case-sensitive, default) or nocase.")
+    @Option(help: "String comparison: binary (case-sensitive) or nocase.")
     var collation: CollationOption = .binary
 
-    @Option(name: .customLong("return"), help: "features (default), ids, count or extent.")
+    @Option(name: .customLong("return"), help: "What to print: the features, their ids, their count or their extent.")
     var returnMode: ReturnMode = .features
 
-    @Option(help: "Feature output: geojson (default) or esrijson.")
+    @Option(help: "How to print features: a GeoJSON FeatureCollection or an Esri JSON FeatureSet.")
     var format: Format = .geojson
 
     @Option(parsing: .unconditional, help: "An Esri fields JSON file giving the fields to load the source with (at most 64 MiB).")
@@ -125,7 +134,7 @@ struct QueryCommand: ParsableCommand {
         var query = QueryParameters(whereClause: try argumentText(whereClause, argument: "--where"))
         query.objectIDs = try parseObjectIDs()
         query.outFields = try parseOutFields()
-        query.returnGeometry = !noGeometry
+        query.returnGeometry = returnGeometry
         query.resultOffset = offset
         query.maxFeatures = limit
         query.collation = collation == .nocase ? .nocase : .binary

@@ -102,6 +102,20 @@ struct ArgumentTests {
             == "error: --schema: cannot read -fields.json: no such file")
     }
 
+    /// `query` and `identify` take the same pair of geometry flags; the defaults differ
+    /// (geometries in query results, none in identify hits).
+    @Test func returnGeometryFlagsAreThoseOfBothCommands() throws {
+        let query = [Self.cities, "--where", "name = 'Paris'", "--format", "esrijson"]
+        #expect(try Self.success(["query"] + query).contains(#""geometry":{"#))
+        #expect(try Self.success(["query"] + query + ["--return-geometry"]).contains(#""geometry":{"#))
+        #expect(!(try Self.success(["query"] + query + ["--no-return-geometry"]).contains(#""geometry""#)))
+        let identify = ["identify", Self.cities, "--point", "2.35,48.86", "--map-extent", "-10,40,10,60", "--size", "100,100"]
+        #expect(!(try Self.success(identify).contains(#""geometry""#)))
+        #expect(!(try Self.success(identify + ["--no-return-geometry"]).contains(#""geometry""#)))
+        #expect(try Self.success(identify + ["--return-geometry"]).contains(#""geometry":{"#))
+        #expect(try Self.failure(["query", Self.cities, "--no-geometry"], status: 2).contains("--no-geometry"))
+    }
+
     @Test func identifyTakesValuesStartingWithAMinus() throws {
         let spaced = try Self.success([
             "identify", Self.cities, "--point", "-74,40.7", "--tolerance", "10", "--map-extent", "-80,30,-70,50", "--size",
@@ -274,7 +288,7 @@ struct ArgumentTests {
         let max = String(Int.max)
         let page = try Self.success(["query", Self.cities, "--offset", max, "--limit", max, "--out-fields", "name"])
         #expect(page == "{\"type\":\"FeatureCollection\",\"features\":[]}\n")
-        let rest = try Self.success(["query", Self.cities, "--offset", "242", "--limit", max, "--no-geometry", "--out-fields", "OBJECTID"])
+        let rest = try Self.success(["query", Self.cities, "--offset", "242", "--limit", max, "--no-return-geometry", "--out-fields", "OBJECTID"])
         #expect(rest == #"{"type":"FeatureCollection","features":[{"type":"Feature","id":243,"geometry":null,"properties":{"OBJECTID":243}}]}"# + "\n")
         #expect(try Self.failure(["query", Self.cities, "--offset", "9223372036854775808"], status: 2).contains("--offset"))
         #expect(try Self.failure(["query", Self.cities, "--limit", String(Int.min)], status: 2)

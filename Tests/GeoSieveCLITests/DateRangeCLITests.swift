@@ -52,10 +52,10 @@ struct DateRangeCLITests {
     /// Esri JSON output writes epoch milliseconds: exact at both ends.
     @Test func esriJSONOutputKeepsTheMilliseconds() throws {
         try Self.withFile(Self.featureSet()) { (path: String) throws in
-            let text = try Self.output(["query", path, "--format", "esrijson", "--no-geometry", "--out-fields", "d"])
+            let text = try Self.output(["query", path, "--format", "esrijson", "--no-return-geometry", "--out-fields", "d"])
             #expect(text.contains(#""features":[{"attributes":{"OID":1,"d":-9223372036854775808}},{"attributes":{"OID":2,"d":-9223372036854775807}},{"attributes":{"OID":3,"d":-9223372036854775000}},{"attributes":{"OID":4,"d":9223372036854775807}},{"attributes":{"OID":5,"d":0}}]"#))
             // Ordered by the dates, descending.
-            let ordered = try Self.output(["query", path, "--format", "esrijson", "--no-geometry", "--out-fields", "OID", "--order-by", "d DESC"])
+            let ordered = try Self.output(["query", path, "--format", "esrijson", "--no-return-geometry", "--out-fields", "OID", "--order-by", "d DESC"])
             #expect(ordered.contains(#""features":[{"attributes":{"OID":4}},{"attributes":{"OID":5}},{"attributes":{"OID":3}},{"attributes":{"OID":2}},{"attributes":{"OID":1}}]"#))
         }
     }
@@ -76,7 +76,7 @@ struct DateRangeCLITests {
     /// trapped for milliseconds near Int64.min) and writing years beyond 9999 with a "+".
     @Test func geoJSONOutputWritesTheExtremeDates() throws {
         try Self.withFile(Self.featureSet()) { (path: String) throws in
-            let text = try Self.output(["query", path, "--no-geometry", "--out-fields", "d"])
+            let text = try Self.output(["query", path, "--no-return-geometry", "--out-fields", "d"])
             for (i, iso) in Self.isoTexts.enumerated() {
                 #expect(text.contains(#"{"type":"Feature","id":\#(i + 1),"geometry":null,"properties":{"OID":\#(i + 1),"d":"\#(iso)"}}"#), "\(iso)")
             }

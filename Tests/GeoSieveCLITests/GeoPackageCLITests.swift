@@ -24,7 +24,7 @@ struct GeoPackageCLITests {
                 ["--where", "continent = 'Africa' AND pop_est > 5e7", "--return", "ids"],
                 ["--geometry", "-20,-10,40,20", "--spatial-rel", "within", "--return", "ids"],
                 ["--where", "name LIKE 'S%'", "--return", "count"],
-                ["--object-ids", "3,4,5", "--out-fields", "name", "--no-geometry"],
+                ["--object-ids", "3,4,5", "--out-fields", "name", "--no-return-geometry"],
             ]
             let back = "\(folder)/back.geojson"
             #expect(try CLI.run(["convert", "\(gpkg):naturalearth_lowres", "--output", back]).status == 0)

@@ -90,7 +90,7 @@ struct QueryCommandTests {
         #expect(((first["geometry"] as? [String: Any])?["type"] as? String).map { ["Polygon", "MultiPolygon"].contains($0) } == true)
         #expect((result["properties"] as? [String: Any])?["exceededTransferLimit"] as? Bool == true)
 
-        let bare = try Self.json([Self.cities, "--where", "name = 'Paris'", "--no-geometry"])
+        let bare = try Self.json([Self.cities, "--where", "name = 'Paris'", "--no-return-geometry"])
         let paris = try #require((bare["features"] as? [[String: Any]])?.first)
         #expect(paris["geometry"] is NSNull)
         #expect((paris["properties"] as? [String: Any])?["name"] as? String == "Paris")
@@ -114,7 +114,7 @@ struct QueryCommandTests {
         let geometry = try #require(features.first?["geometry"] as? [String: Any])
         #expect(geometry["x"] is Double && geometry["y"] is Double)
 
-        let noGeometry = try Self.json([Self.cities, "--object-ids", "1", "--no-geometry", "--format", "esrijson"])
+        let noGeometry = try Self.json([Self.cities, "--object-ids", "1", "--no-return-geometry", "--format", "esrijson"])
         let feature = try #require((noGeometry["features"] as? [[String: Any]])?.first)
         #expect(feature.keys.sorted() == ["attributes"])
         #expect((feature["attributes"] as? [String: Any])?["name"] as? String == "Vatican City")
@@ -131,7 +131,7 @@ struct QueryCommandTests {
                 .utf8
         ).write(to: fieldsFile)
         let result = try Self.json([
-            Self.countries, "--schema", fieldsFile.path, "--where", "pop_est > 100000000", "--no-geometry", "--format", "esrijson",
+            Self.countries, "--schema", fieldsFile.path, "--where", "pop_est > 100000000", "--no-return-geometry", "--format", "esrijson",
             "--limit", "1",
         ])
         #expect(result["objectIdFieldName"] as? String == "fid")

@@ -64,7 +64,7 @@ struct SpatialCLITests {
         #expect(!combined.isEmpty && Set(combined).isSubset(of: Set(europeIDs)))
         let features = try Self.json([
             "query", Self.countries, "--geometry", Self.europe, "--spatial-rel", "within", "--where", "pop_est > 20000000",
-            "--no-geometry", "--format", "esrijson",
+            "--no-return-geometry", "--format", "esrijson",
         ])
         let featureIDs = (features["features"] as? [[String: Any]])?.compactMap { ($0["attributes"] as? [String: Any])?["OBJECTID"] as? Int }
         #expect(featureIDs == combined)
