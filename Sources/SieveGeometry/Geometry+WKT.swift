@@ -253,21 +253,17 @@ struct WKTParser {
             i += 1
         }
         let mantissaStart = i
-        var significand = DecimalSignificand()
-        var digits = 0
-        while i < count, Self.isDigit(bytes[i]) {
-            significand.appendIntegerDigit(UInt64(bytes[i] - Self.zero))
-            digits += 1
-            i += 1
-        }
+        var accumulated: UInt64 = 0
+        i = DecimalSignificand.accumulateDigits(bytes, from: i, into: &accumulated)
+        let integerDigits = i - mantissaStart
+        var fractionDigits = 0
         if i < count, bytes[i] == Self.dot {
             i += 1
-            while i < count, Self.isDigit(bytes[i]) {
-                significand.appendFractionDigit(UInt64(bytes[i] - Self.zero))
-                digits += 1
-                i += 1
-            }
+            let fractionStart = i
+            i = DecimalSignificand.accumulateDigits(bytes, from: i, into: &accumulated)
+            fractionDigits = i - fractionStart
         }
+        let digits = integerDigits + fractionDigits
         guard digits > 0 else { throw failure("expected a number", at: start) }
         let mantissaEnd = i
         var exponent = 0
@@ -294,9 +290,10 @@ struct WKTParser {
             }
         }
         index = i
-        let result = DecimalToDouble.convert(
-            significand, exponent: exponent, negative: negative,
-            text: UnsafeBufferPointer(rebasing: bytes[mantissaStart..<mantissaEnd]))
+        let text = UnsafeBufferPointer(rebasing: bytes[mantissaStart..<mantissaEnd])
+        let significand = DecimalSignificand(
+            accumulated: accumulated, integerDigits: integerDigits, fractionDigits: fractionDigits, text: text)
+        let result = DecimalToDouble.convert(significand, exponent: exponent, negative: negative, text: text)
         guard result.isFinite else { throw failure("number out of range", at: start) }
         return result
     }

@@ -259,6 +259,12 @@ private func halfway(above low: Double) -> (exact: String, below: String, above:
             bases.append(Double(sign: .plus, exponent: exponent, significand: 1).nextDown)
         }
         var random = SeededGenerator(seed: randomSeed(1))
+        // Doubles in [2^50, 2^53) and [2^53, 2^70): halfway points of at most 19 significant
+        // digits with 1–3 decimals, and integer ones (the 19-digit product is exact or undecided).
+        for _ in 0..<200 {
+            bases.append(Double(sign: .plus, exponent: 50 + random.int(3), significand: 1 + random.unit()))
+            bases.append(Double(sign: .plus, exponent: 53 + random.int(17), significand: 1 + random.unit()))
+        }
         while bases.count < count {
             let value = Double(bitPattern: random.next() >> 1)
             if value.isFinite && value < .greatestFiniteMagnitude { bases.append(value) }
@@ -445,6 +451,24 @@ private func halfway(above low: Double) -> (exact: String, below: String, above:
     }
 
     // MARK: The scanner
+
+    @Test func eightDigitsAtOnce() {
+        var random = SeededGenerator(seed: randomSeed(6))
+        func word(_ bytes: [UInt8]) -> UInt64 {
+            bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        }
+        for _ in 0..<20_000 {
+            let digits = (0..<8).map { _ in UInt8(random.int(10)) }
+            let expected = digits.reduce(UInt64(0)) { $0 * 10 + UInt64($1) }
+            var bytes = digits.map { $0 + 48 }
+            #expect(DecimalSignificand.eightDigits(word(bytes)) == expected)
+            // Any one byte that is not a digit (the digits' neighbours, high bytes, NUL).
+            let position = random.int(8)
+            let others: [UInt8] = [0x2F, 0x3A, 0x00, 0x20, 0x2E, 0x65, 0x45, 0x2D, 0xFA, 0xFF, 0xB0, 0x39 + 0x80]
+            bytes[position] = others[random.int(others.count)]
+            #expect(DecimalSignificand.eightDigits(word(bytes)) == nil, "\(bytes)")
+        }
+    }
 
     @Test(arguments: [
         ("12", 12.0, true, Int64(12)),

@@ -58,6 +58,34 @@ import Testing
                 checksum += values[0].doubleValue ?? 0
             }
         }
+        // The scanner alone, and what the reader did before for numbers beyond Clinger's fast path
+        // (most 16–17-digit coordinates): a String, then Double(String).
+        let scanMs = try numberBytes.withUnsafeBufferPointer { buffer in
+            try median {
+                var i = 1
+                while i < buffer.count - 1 {
+                    let (number, end) = try JSONReader.scanNumber(buffer, at: i)
+                    checksum += number.double
+                    i = end + 1
+                }
+            }
+        }
+        let stringMs = numberBytes.withUnsafeBufferPointer { buffer in
+            median {
+                var i = 1
+                while i < buffer.count - 1 {
+                    var end = i
+                    while end < buffer.count, buffer[end] != UInt8(ascii: ","), buffer[end] != UInt8(ascii: "]") { end += 1 }
+                    let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[i..<end]), as: UTF8.self)
+                    checksum += Double(text) ?? 0
+                    i = end + 1
+                }
+            }
+        }
+        print(
+            "number-parsing benchmark: scanNumber alone on \(2 * count) coordinates: median \(scanMs) ms "
+                + "(\(scanMs * 1e6 / Double(2 * count)) ns/number, \(Double(numberBytes.count) / scanMs / 1000) MB/s); "
+                + "String + Double(String) per number: median \(stringMs) ms (\(stringMs * 1e6 / Double(2 * count)) ns/number)")
         print(
             "number-parsing benchmark: \(count) point features, document \(documentBytes.count) bytes: "
                 + "median \(documentMs) ms (\(Double(documentBytes.count) / documentMs / 1000) MB/s); "

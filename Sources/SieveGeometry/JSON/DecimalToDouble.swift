@@ -1,27 +1,63 @@
-/// The significand of a decimal number as its digits are read, left to right: the first 19
-/// significant digits as an integer, where its last digit stands, and whether a nonzero digit was
-/// dropped. Number scanners feed it one digit at a time and hand it to
+/// The significand of a decimal number: the first 19 significant digits as an integer, where
+/// its last digit stands, and whether a nonzero digit was dropped. Number scanners accumulate the
+/// digits with ``accumulateDigits(_:from:into:)`` and build it with
+/// ``init(accumulated:integerDigits:fractionDigits:text:)``, then hand it to
 /// ``DecimalToDouble/convert(_:exponent:negative:text:)``.
 ///
-/// The value read so far is `digits × 10^scale` (exactly, unless `truncated`: then it lies
-/// strictly between that and `(digits + 1) × 10^scale`).
+/// The value is `digits × 10^scale` (exactly, unless `truncated`: then it lies strictly between
+/// that and `(digits + 1) × 10^scale`).
 package struct DecimalSignificand: Sendable {
-    /// The first (at most 19) significant digits as an integer; 0 while only zeros were read.
+    /// The first (at most 19) significant digits as an integer.
     package var digits: UInt64 = 0
-    /// How many significant digits `digits` holds: leading zeros do not count.
+    /// How many digits `digits` holds (at most 19): while appending, significant digits only.
     package var count = 0
-    /// The power of ten of the last digit in `digits`: +1 for every integer digit dropped, −1 for
-    /// every fraction digit taken (leading zeros of a fraction included).
+    /// The power of ten of the last digit in `digits`.
     package var scale = 0
     /// Whether a nonzero digit was dropped after the first 19 significant ones.
     package var truncated = false
 
-    /// The most significant digits kept exactly: 19 digits always fit in `UInt64`.
+    /// The most digits kept exactly: 19 digits always fit in `UInt64`.
     package static let maximumDigits = 19
 
-    /// An empty significand (the value 0).
+    /// An empty significand (the value 0), to append digits to.
     @inline(__always)
     package init() {}
+
+    /// The significand of the digits that ``accumulateDigits(_:from:into:)`` read into
+    /// `accumulated`: `integerDigits` digits before the decimal point, `fractionDigits` after it.
+    /// Up to 19 digits in all, `accumulated` is exact; beyond, the digits are read again from
+    /// `text` (the digits with at most one `.`), skipping leading zeros.
+    @inline(__always)
+    package init(
+        accumulated: UInt64, integerDigits: Int, fractionDigits: Int, text: UnsafeBufferPointer<UInt8>
+    ) {
+        if integerDigits &+ fractionDigits <= Self.maximumDigits {
+            self.init()
+            digits = accumulated
+            count = integerDigits &+ fractionDigits
+            scale = -fractionDigits
+        } else {
+            self.init(longText: text)
+        }
+    }
+
+    /// The significand of `text` (digits with at most one `.`), digit by digit.
+    private init(longText text: UnsafeBufferPointer<UInt8>) {
+        self.init()
+        var afterPoint = false
+        for byte in text {
+            let digit = byte &- UInt8(ascii: "0")
+            if digit <= 9 {
+                if afterPoint {
+                    appendFractionDigit(UInt64(digit))
+                } else {
+                    appendIntegerDigit(UInt64(digit))
+                }
+            } else if byte == UInt8(ascii: ".") {
+                afterPoint = true
+            }
+        }
+    }
 
     /// Appends a digit (0–9) of the integer part.
     @inline(__always)
@@ -45,6 +81,53 @@ package struct DecimalSignificand: Sendable {
         } else if digit != 0 {
             truncated = true
         }
+    }
+
+    /// Reads the decimal digits starting at `start`, accumulating them into `value`
+    /// (`value × 10 + digit`, wrapping: exact for up to 19 digits in all), eight at a time where
+    /// it can.
+    /// - Returns: the offset of the first byte that is not a digit (or the end).
+    @inline(__always)
+    package static func accumulateDigits(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into value: inout UInt64
+    ) -> Int {
+        var i = start
+        let count = bytes.count
+        if let base = bytes.baseAddress {
+            while count &- i >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                guard let eight = eightDigits(word) else { break }
+                value = value &* 100_000_000 &+ eight
+                i &+= 8
+            }
+        }
+        while i < count {
+            let digit = bytes[i] &- UInt8(ascii: "0")
+            guard digit <= 9 else { break }
+            value = value &* 10 &+ UInt64(digit)
+            i &+= 1
+        }
+        return i
+    }
+
+    /// The value of eight ASCII digits loaded little-endian (the first digit in the low byte),
+    /// or `nil` when a byte is not a digit.
+    @inline(__always)
+    static func eightDigits(_ word: UInt64) -> UInt64? {
+        // Every byte 0x30–0x39: its high nibble is 3, and still 3 after adding 6.
+        let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+        guard word & high == 0x3030_3030_3030_3030,
+            (word &+ 0x0606_0606_0606_0606) & high == 0x3030_3030_3030_3030
+        else { return nil }
+        var v = word &- 0x3030_3030_3030_3030
+        // Each even byte k becomes the two-digit number 10 × d(k) + d(k + 1) (no carries: ≤ 99).
+        v = v &* 10 &+ (v >> 8)
+        // Bytes 0 and 4 times 10^6 and 10^2, bytes 2 and 6 times 10^4 and 1, summed in the high
+        // half (the low half's products stay below 2^32 and do not carry into it).
+        let pairs: UInt64 = 0x0000_00FF_0000_00FF
+        let first = (v & pairs) &* (100 &+ (1_000_000 << 32))
+        let second = ((v >> 16) & pairs) &* (1 &+ (10_000 << 32))
+        return (first &+ second) >> 32
     }
 }
 

@@ -47,37 +47,29 @@ extension JSONReader {
         guard first <= 9 else {
             throw JSONNumberError("expected a digit, found \(describe(byte: bytes[i]))", at: i)
         }
-        var significand = DecimalSignificand()
+        var accumulated = UInt64(first)
         i &+= 1
         if first == 0 {
             if i < count, bytes[i] &- UInt8(ascii: "0") <= 9 {
                 throw JSONNumberError("invalid number: leading zeros are not allowed", at: start)
             }
         } else {
-            significand.appendIntegerDigit(UInt64(first))
-            while i < count {
-                let digit = bytes[i] &- UInt8(ascii: "0")
-                guard digit <= 9 else { break }
-                significand.appendIntegerDigit(UInt64(digit))
-                i &+= 1
-            }
+            i = DecimalSignificand.accumulateDigits(bytes, from: i, into: &accumulated)
         }
+        let integerDigits = i &- mantissaStart
+        var fractionDigits = 0
         var isInteger = true
         if i < count, bytes[i] == UInt8(ascii: ".") {
             isInteger = false
             i &+= 1
             let digitsStart = i
-            while i < count {
-                let digit = bytes[i] &- UInt8(ascii: "0")
-                guard digit <= 9 else { break }
-                significand.appendFractionDigit(UInt64(digit))
-                i &+= 1
-            }
+            i = DecimalSignificand.accumulateDigits(bytes, from: i, into: &accumulated)
             if i == digitsStart {
                 throw i < count
                     ? JSONNumberError("invalid number: expected a digit after '.'", at: i)
                     : JSONNumberError("unexpected end of input", at: i)
             }
+            fractionDigits = i &- digitsStart
         }
         let mantissaEnd = i
         var exponent = 0
@@ -104,9 +96,11 @@ extension JSONReader {
             if exponentNegative { exponent = -exponent }
         }
 
-        // An integer literal without dropped digits: its value is exact in `digits`.
-        if isInteger && significand.scale == 0 {
-            let magnitude = significand.digits
+        let text = UnsafeBufferPointer(rebasing: bytes[mantissaStart..<mantissaEnd])
+        // An integer literal of at most 19 digits: its value is exact in `accumulated` (more
+        // digits, without leading zeros, are beyond Int64).
+        if isInteger && integerDigits <= DecimalSignificand.maximumDigits {
+            let magnitude = accumulated
             var int64: Int64?
             if negative {
                 if magnitude <= UInt64(Int64.max) {
@@ -122,9 +116,9 @@ extension JSONReader {
                 return (JSONNumber(double: double, isIntegerLiteral: true, int64: int64), i)
             }
         }
-        let double = DecimalToDouble.convert(
-            significand, exponent: exponent, negative: negative,
-            text: UnsafeBufferPointer(rebasing: bytes[mantissaStart..<mantissaEnd]))
+        let significand = DecimalSignificand(
+            accumulated: accumulated, integerDigits: integerDigits, fractionDigits: fractionDigits, text: text)
+        let double = DecimalToDouble.convert(significand, exponent: exponent, negative: negative, text: text)
         return (JSONNumber(double: double, isIntegerLiteral: isInteger, int64: nil), i)
     }
 }
