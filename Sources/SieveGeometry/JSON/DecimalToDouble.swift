@@ -45,7 +45,9 @@ package struct DecimalSignificand: Sendable {
     private init(longText text: UnsafeBufferPointer<UInt8>) {
         self.init()
         var afterPoint = false
-        for byte in text {
+        var i = 0
+        while i < text.count && count < Self.maximumDigits {
+            let byte = text[i]
             let digit = byte &- UInt8(ascii: "0")
             if digit <= 9 {
                 if afterPoint {
@@ -56,6 +58,19 @@ package struct DecimalSignificand: Sendable {
             } else if byte == UInt8(ascii: ".") {
                 afterPoint = true
             }
+            i &+= 1
+        }
+        // The digits after the first 19 significant ones: integer digits move the scale, and
+        // any nonzero digit means the significand was truncated.
+        while i < text.count {
+            let byte = text[i]
+            if byte == UInt8(ascii: ".") {
+                afterPoint = true
+            } else {
+                if !afterPoint { scale &+= 1 }
+                if byte != UInt8(ascii: "0") { truncated = true }
+            }
+            i &+= 1
         }
     }
 
