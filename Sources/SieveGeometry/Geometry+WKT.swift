@@ -235,19 +235,14 @@ struct WKTParser {
 
     // MARK: Numbers
 
-    /// Exact powers of ten that a `Double` holds without rounding.
-    private static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
-
     private func startsNumber(_ byte: UInt8) -> Bool {
         Self.isDigit(byte) || byte == Self.minus || byte == Self.plus || byte == Self.dot
     }
 
-    /// Reads one number at `index` (which starts a number). Short decimal numbers are
-    /// converted exactly without allocating (one correctly rounded multiplication or division
-    /// of exact values); long ones go through the standard library's correctly rounded parser.
+    /// Reads one number at `index` (which starts a number): an optional sign, digits with at
+    /// most one `.` (at least one digit: `.5` and `5.` are numbers), an optional exponent, then
+    /// white space, a comma, a parenthesis or the end. Converted correctly rounded by
+    /// ``DecimalToDouble`` (without allocating but for rare inputs).
     private mutating func parseNumber() throws(WKTFailure) -> Double {
         let start = index
         var i = index
@@ -257,34 +252,21 @@ struct WKTParser {
             negative = bytes[i] == Self.minus
             i += 1
         }
-        var mantissa: UInt64 = 0
-        var exponent = 0
-        var digits = 0
-        var exact = true
-        let limit: UInt64 = (UInt64.max - 9) / 10
-        while i < count, Self.isDigit(bytes[i]) {
-            if mantissa <= limit {
-                mantissa = mantissa * 10 + UInt64(bytes[i] - Self.zero)
-            } else {
-                exact = false
-            }
-            digits += 1
-            i += 1
-        }
+        let mantissaStart = i
+        var accumulated: UInt64 = 0
+        i = DecimalSignificand.accumulateDigits(bytes, from: i, into: &accumulated)
+        let integerDigits = i - mantissaStart
+        var fractionDigits = 0
         if i < count, bytes[i] == Self.dot {
             i += 1
-            while i < count, Self.isDigit(bytes[i]) {
-                if mantissa <= limit {
-                    mantissa = mantissa * 10 + UInt64(bytes[i] - Self.zero)
-                    exponent -= 1
-                } else {
-                    exact = false
-                }
-                digits += 1
-                i += 1
-            }
+            let fractionStart = i
+            i = DecimalSignificand.accumulateDigits(bytes, from: i, into: &accumulated)
+            fractionDigits = i - fractionStart
         }
+        let digits = integerDigits + fractionDigits
         guard digits > 0 else { throw failure("expected a number", at: start) }
+        let mantissaEnd = i
+        var exponent = 0
         if i < count, bytes[i] | 0x20 == UInt8(ascii: "e") {
             i += 1
             var exponentNegative = false
@@ -292,15 +274,14 @@ struct WKTParser {
                 exponentNegative = bytes[i] == Self.minus
                 i += 1
             }
-            var value = 0
             var exponentDigits = 0
             while i < count, Self.isDigit(bytes[i]) {
-                if value < 1_000_000 { value = value * 10 + Int(bytes[i] - Self.zero) }
+                DecimalToDouble.appendExponentDigit(Int(bytes[i] - Self.zero), to: &exponent)
                 exponentDigits += 1
                 i += 1
             }
             guard exponentDigits > 0 else { throw failure("malformed number", at: start) }
-            exponent += exponentNegative ? -value : value
+            if exponentNegative { exponent = -exponent }
         }
         if i < count {
             let next = bytes[i]
@@ -309,20 +290,10 @@ struct WKTParser {
             }
         }
         index = i
-        var result: Double
-        if exact, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
-            result = Double(mantissa)
-            if exponent < 0 {
-                result /= Self.powersOfTen[-exponent]
-            } else {
-                result *= Self.powersOfTen[exponent]
-            }
-            if negative { result = -result }
-        } else {
-            let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
-            guard let parsed = Double(literal) else { throw failure("malformed number", at: start) }
-            result = parsed
-        }
+        let text = UnsafeBufferPointer(rebasing: bytes[mantissaStart..<mantissaEnd])
+        let significand = DecimalSignificand(
+            accumulated: accumulated, integerDigits: integerDigits, fractionDigits: fractionDigits, text: text)
+        let result = DecimalToDouble.convert(significand, exponent: exponent, negative: negative, text: text)
         guard result.isFinite else { throw failure("number out of range", at: start) }
         return result
     }

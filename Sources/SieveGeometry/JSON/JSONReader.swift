@@ -86,7 +86,8 @@ package struct JSONReader {
         return error("unexpected character \(found)", at: offset)
     }
 
-    private static func describe(byte: UInt8) -> String {
+    /// A byte for an error message: the character when printable ASCII, else its hex code.
+    static func describe(byte: UInt8) -> String {
         if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         let hex = String(byte, radix: 16, uppercase: true)
         return "byte 0x" + (hex.count < 2 ? "0" + hex : hex)
@@ -438,133 +439,15 @@ package struct JSONReader {
 
     // MARK: - Numbers
 
-    /// Exact powers of ten representable as doubles.
-    private static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
-
+    /// Reads the number at `index` (see ``scanNumber(_:at:)``) and moves past it.
+    @inline(__always)
     private mutating func parseNumber() throws(GeometryError) -> JSONNumber {
-        let start = index
-        let negative = bytes[index] == UInt8(ascii: "-")
-        if negative { index += 1 }
-        // Significant digits accumulated while they fit in 2^53 exactly.
-        var mantissa: UInt64 = 0
-        var mantissaExact = true
-        var int64Magnitude: UInt64 = 0
-        var int64Overflow = false
-
-        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
-        let first = bytes[index]
-        guard first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") else {
-            throw unexpected(at: index, expected: "a digit")
+        do {
+            let (number, end) = try Self.scanNumber(bytes, at: index)
+            index = end
+            return number
+        } catch {
+            throw self.error(error.message, at: error.offset)
         }
-        if first == UInt8(ascii: "0") {
-            index += 1
-            if index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
-                throw error("invalid number: leading zeros are not allowed", at: start)
-            }
-        } else {
-            while index < bytes.count {
-                let byte = bytes[index]
-                guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { break }
-                let digit = UInt64(byte - UInt8(ascii: "0"))
-                if mantissaExact {
-                    mantissa = mantissa * 10 + digit
-                    mantissaExact = mantissa <= 1 << 53
-                }
-                if !int64Overflow {
-                    let (m, o1) = int64Magnitude.multipliedReportingOverflow(by: 10)
-                    let (s, o2) = m.addingReportingOverflow(digit)
-                    if o1 || o2 { int64Overflow = true } else { int64Magnitude = s }
-                }
-                index += 1
-            }
-        }
-        var isInteger = true
-        var fractionDigits = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            isInteger = false
-            index += 1
-            let digitsStart = index
-            while index < bytes.count {
-                let byte = bytes[index]
-                guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { break }
-                if mantissaExact {
-                    mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
-                    mantissaExact = mantissa <= 1 << 53
-                    fractionDigits += 1
-                }
-                index += 1
-            }
-            if index == digitsStart {
-                throw index < bytes.count
-                    ? error("invalid number: expected a digit after '.'", at: index)
-                    : error("unexpected end of input", at: index)
-            }
-        }
-        var exponent = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            isInteger = false
-            index += 1
-            var exponentNegative = false
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-                exponentNegative = bytes[index] == UInt8(ascii: "-")
-                index += 1
-            }
-            let digitsStart = index
-            while index < bytes.count {
-                let byte = bytes[index]
-                guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { break }
-                if exponent < 100_000 { exponent = exponent * 10 + Int(byte - UInt8(ascii: "0")) }
-                index += 1
-            }
-            if index == digitsStart {
-                throw index < bytes.count
-                    ? error("invalid number: expected a digit in the exponent", at: index)
-                    : error("unexpected end of input", at: index)
-            }
-            if exponentNegative { exponent = -exponent }
-        }
-
-        if isInteger {
-            var int64: Int64?
-            if !int64Overflow {
-                if negative {
-                    if int64Magnitude <= UInt64(Int64.max) + 1 {
-                        int64 = int64Magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(int64Magnitude)
-                    }
-                } else if int64Magnitude <= UInt64(Int64.max) {
-                    int64 = Int64(int64Magnitude)
-                }
-            }
-            if let int64 {
-                let double = int64 == 0 && negative ? -0.0 : Double(int64)
-                return JSONNumber(double: double, isIntegerLiteral: true, int64: int64)
-            }
-            return JSONNumber(double: slowDouble(from: start), isIntegerLiteral: true, int64: nil)
-        }
-        // Clinger's fast path: an exact mantissa below 2^53 and an exact power of ten give a
-        // correctly rounded product or quotient.
-        let decimalExponent = exponent - fractionDigits
-        if mantissaExact, decimalExponent >= -22, decimalExponent <= 22 {
-            var value = Double(mantissa)
-            if decimalExponent >= 0 {
-                value *= Self.powersOfTen[decimalExponent]
-            } else {
-                value /= Self.powersOfTen[-decimalExponent]
-            }
-            return JSONNumber(double: negative ? -value : value, isIntegerLiteral: false, int64: nil)
-        }
-        return JSONNumber(double: slowDouble(from: start), isIntegerLiteral: false, int64: nil)
-    }
-
-    /// Converts the number text from `start` to `index` with the standard library's correctly
-    /// rounded conversion.
-    private func slowDouble(from start: Int) -> Double {
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        // The text matched the JSON number grammar, which `Double.init` accepts; it yields
-        // ±infinity on overflow.
-        return Double(text) ?? .nan
     }
 }
