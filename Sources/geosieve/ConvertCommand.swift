@@ -54,21 +54,7 @@ struct ConvertCommand: ParsableCommand {
         help: "The SQL where clause (1=1 selects every feature), or @FILE to read it from a file.")
     var whereClause: String = "1=1"
 
-    @Option(
-        parsing: .unconditional,
-        help: "Query geometry: WKT, GeoJSON, Esri JSON, 'xmin,ymin,xmax,ymax', 'x,y', or @FILE (at most 64 MiB).")
-    var geometry: String?
-
-    @Option(name: .customLong("in-sr"), parsing: .unconditional, help: "The WKID the --geometry is written in (default: the table's).")
-    var inSR: Int?
-
-    @Option(
-        name: .customLong("spatial-rel"),
-        help: "intersects (default), contains, within, touches, crosses, overlaps, equals, disjoint, envelope-intersects or relate.")
-    var spatialRel: QueryCommand.SpatialRelOption?
-
-    @Option(parsing: .unconditional, help: "The DE-9IM pattern for --spatial-rel relate, feature first.")
-    var relation: String?
+    @OptionGroup var spatialFilter: SpatialFilterOptions
 
     /// The format of `--format`, or else of the output's extension.
     func outputFormat() throws -> Format {
@@ -85,7 +71,7 @@ struct ConvertCommand: ParsableCommand {
     func run() throws {
         let format = try outputFormat()
         var query = QueryParameters(whereClause: try argumentText(whereClause, argument: "--where"))
-        try applySpatialFilter(to: &query)
+        try spatialFilter.apply(to: &query)
         let table: FeatureTable
         let sourceLayer: String
         if let geoPackage = GeoPackageSource.parse(source) {
@@ -169,45 +155,5 @@ struct ConvertCommand: ParsableCommand {
             unlink(temporary)
             throw error
         }
-    }
-
-    /// `--geometry`, `--in-sr`, `--spatial-rel`, `--relation`, as `geosieve query` reads them.
-    private func applySpatialFilter(to query: inout QueryParameters) throws {
-        let relationship: SpatialRelationship
-        switch spatialRel ?? .intersects {
-        case .intersects: relationship = .intersects
-        case .contains: relationship = .contains
-        case .within: relationship = .within
-        case .touches: relationship = .touches
-        case .crosses: relationship = .crosses
-        case .overlaps: relationship = .overlaps
-        case .equals: relationship = .equals
-        case .disjoint: relationship = .disjoint
-        case .envelopeIntersects: relationship = .envelopeIntersects
-        case .relate:
-            guard let relation else {
-                throw CommandFailure("--spatial-rel relate needs --relation PATTERN (9 of T F * 0 1 2)")
-            }
-            relationship = .relate(pattern: relation)
-        }
-        if relation != nil, spatialRel != .relate {
-            throw CommandFailure("--relation is only allowed with --spatial-rel relate")
-        }
-        guard let geometry else {
-            if spatialRel != nil { throw CommandFailure("--spatial-rel needs --geometry") }
-            if inSR != nil { throw CommandFailure("--in-sr needs --geometry") }
-            return
-        }
-        if let inSR, inSR <= 0 { throw CommandFailure("--in-sr must be a positive WKID, not \(inSR)") }
-        let text = try argumentText(geometry, argument: "--geometry")
-        let parsed: (geometry: Geometry, spatialReference: SpatialReference?)
-        do {
-            parsed = try Geometry.parse(text)
-        } catch {
-            throw CommandFailure("--geometry: \(error)")
-        }
-        query.geometry = parsed.geometry
-        query.inSpatialReference = inSR.map { SpatialReference(wkid: $0) } ?? parsed.spatialReference
-        query.spatialRelationship = relationship
     }
 }

@@ -53,13 +53,6 @@ struct QueryCommand: ParsableCommand {
         case geojson, esrijson
     }
 
-    /// `--spatial-rel`.
-    enum SpatialRelOption: String, ExpressibleByArgument, CaseIterable {
-        case intersects, contains, within, touches, crosses, overlaps, equals, disjoint
-        case envelopeIntersects = "envelope-intersects"
-        case relate
-    }
-
     /// String comparison.
     enum CollationOption: String, ExpressibleByArgument, CaseIterable {
         case binary, nocase
@@ -108,27 +101,12 @@ struct QueryCommand: ParsableCommand {
     var schema: String?
 
     @Option(
-        parsing: .unconditional,
-        help: "Query geometry: WKT, GeoJSON, Esri JSON, 'xmin,ymin,xmax,ymax', 'x,y', or @FILE (at most 64 MiB).")
-    var geometry: String?
-
-    @Option(
-        name: .customLong("in-sr"), parsing: .unconditional,
-        help: "The WKID (EPSG or ESRI code) the --geometry is written in (default: the table's).")
-    var inSR: Int?
-
-    @Option(
         name: .customLong("out-sr"), parsing: .unconditional,
         help: "The WKID (EPSG or ESRI code) of the returned geometries and extent (default: the table's).")
     var outSR: Int?
 
-    @Option(
-        name: .customLong("spatial-rel"),
-        help: "intersects (default), contains, within, touches, crosses, overlaps, equals, disjoint, envelope-intersects or relate.")
-    var spatialRel: SpatialRelOption?
+    @OptionGroup var spatialFilter: SpatialFilterOptions
 
-    @Option(parsing: .unconditional, help: "The DE-9IM pattern for --spatial-rel relate, feature first, e.g. 'T*F**F***'.")
-    var relation: String?
 
     func run() throws {
         var query = QueryParameters(whereClause: try argumentText(whereClause, argument: "--where"))
@@ -140,7 +118,7 @@ struct QueryCommand: ParsableCommand {
         query.collation = collation == .nocase ? .nocase : .binary
         if let offset, offset < 0 { throw CommandFailure("--offset must not be negative, not \(offset)") }
         if let limit, limit < 0 { throw CommandFailure("--limit must not be negative, not \(limit)") }
-        try applySpatialFilter(to: &query)
+        try spatialFilter.apply(to: &query)
         if let outSR {
             query.outSpatialReference = try Self.spatialReference(outSR, option: "--out-sr")
         }
@@ -180,46 +158,6 @@ struct QueryCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
-    }
-
-    /// `--geometry`, `--in-sr`, `--spatial-rel`, `--relation`.
-    private func applySpatialFilter(to query: inout QueryParameters) throws {
-        let relationship: SpatialRelationship
-        switch spatialRel ?? .intersects {
-        case .intersects: relationship = .intersects
-        case .contains: relationship = .contains
-        case .within: relationship = .within
-        case .touches: relationship = .touches
-        case .crosses: relationship = .crosses
-        case .overlaps: relationship = .overlaps
-        case .equals: relationship = .equals
-        case .disjoint: relationship = .disjoint
-        case .envelopeIntersects: relationship = .envelopeIntersects
-        case .relate:
-            guard let relation else {
-                throw CommandFailure("--spatial-rel relate needs --relation PATTERN (9 of T F * 0 1 2)")
-            }
-            relationship = .relate(pattern: relation)
-        }
-        if relation != nil, spatialRel != .relate {
-            throw CommandFailure("--relation is only allowed with --spatial-rel relate")
-        }
-        guard let geometry else {
-            if spatialRel != nil { throw CommandFailure("--spatial-rel needs --geometry") }
-            if inSR != nil { throw CommandFailure("--in-sr needs --geometry") }
-            return
-        }
-        let inReference = try inSR.map { code in try Self.spatialReference(code, option: "--in-sr") }
-        let text = try argumentText(geometry, argument: "--geometry")
-        let parsed: (geometry: Geometry, spatialReference: SpatialReference?)
-        do {
-            parsed = try Geometry.parse(text)
-        } catch {
-            throw CommandFailure("--geometry: \(error)")
-        }
-        query.geometry = parsed.geometry
-        query.inSpatialReference = inReference ?? parsed.spatialReference
-        query.spatialRelationship = relationship
     }
 
     /// The spatial reference of `--in-sr`/`--out-sr`: a positive WKID that PROJ knows (4326 and

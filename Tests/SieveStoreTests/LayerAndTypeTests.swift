@@ -4,6 +4,7 @@ import SieveColumns
 import SieveFeatures
 import SieveGeometry
 import SieveStore
+import SieveTestSupport
 import Testing
 
 /// GeoPackages written by hand with SQL: layer selection, the type mapping, values that do not
@@ -290,7 +291,7 @@ struct GeoPackageWritingTests {
     /// A large R-tree, packed by the bulk loader, passes SQLite's own check and answers window
     /// queries as a scan of the boxes does.
     @Test func bulkLoadedIndexIsValid() throws {
-        var random = SeededGeneratorLite(state: 7)
+        var random = SeededGenerator(state: 7)
         let count = 20_000
         var geometries: [Geometry?] = []
         for i in 0..<count {
@@ -391,20 +392,5 @@ struct GeoPackageWritingTests {
                 == [["ESRI", "undefined"]])
             #expect(try GeoPackage.read(at: esri).table.spatialReference.wkid == 102_003)
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so that this file needs nothing else.
-struct SeededGeneratorLite {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ low: Double, _ high: Double) -> Double {
-        low + (high - low) * Double(next() >> 11) / Double(1 << 53)
     }
 }
