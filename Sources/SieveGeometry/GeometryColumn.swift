@@ -113,6 +113,11 @@ public struct GeometryColumn: Sendable {
     public private(set) var z: [Double] = []
     /// Each position's m (point storage: each row's), or empty when no row has m.
     public private(set) var m: [Double] = []
+    /// Whether ``z`` is kept (a row has had z), so it holds one value per position. (`z` alone
+    /// cannot tell: it is empty too when the first row with z comes before any position.)
+    public private(set) var hasZ = false
+    /// Whether ``m`` is kept, as ``hasZ``.
+    public private(set) var hasM = false
 
     /// Positions in `xy` that no row refers to any more (left by ``replace(row:with:)``).
     public private(set) var unusedPositions = 0
@@ -274,8 +279,8 @@ public struct GeometryColumn: Sendable {
         if storage == .points {
             x.append(.nan)
             y.append(.nan)
-            if !z.isEmpty { z.append(0) }
-            if !m.isEmpty { m.append(.nan) }
+            if hasZ { z.append(0) }
+            if hasM { m.append(.nan) }
         } else {
             x.append(.nan)
             y.append(.nan)
@@ -290,7 +295,7 @@ public struct GeometryColumn: Sendable {
     /// Appends a point row: the fast path of loaders (no ``Geometry`` value is built).
     /// `x` and `y` must be finite, or both NaN for the empty point.
     public mutating func appendPoint(x px: Double, y py: Double, z pz: Double? = nil, m pm: Double? = nil) {
-        if storage == .points, pz == nil, pm == nil, z.isEmpty, m.isEmpty {
+        if storage == .points, pz == nil, pm == nil, !hasZ, !hasM {
             flags.append(1)
             x.append(px)
             y.append(py)
@@ -312,8 +317,8 @@ public struct GeometryColumn: Sendable {
             maxX[row] = .nan
             maxY[row] = .nan
         } else {
-            if !z.isEmpty { z[row] = 0 }
-            if !m.isEmpty { m[row] = .nan }
+            if hasZ { z[row] = 0 }
+            if hasM { m[row] = .nan }
         }
         flags[row] = 0
         x[row] = .nan
@@ -333,8 +338,14 @@ public struct GeometryColumn: Sendable {
     private mutating func write(_ geometry: Geometry, row: Int) {
         let layout = geometry.layout
         flags[row] = RowFlags(kind: geometry.kind, layout: layout).rawValue
-        if layout.hasZ && z.isEmpty { z = [Double](repeating: 0, count: storage == .points ? count : xy.count / 2) }
-        if layout.hasM && m.isEmpty { m = [Double](repeating: .nan, count: storage == .points ? count : xy.count / 2) }
+        if layout.hasZ && !hasZ {
+            z = [Double](repeating: 0, count: storage == .points ? count : xy.count / 2)
+            hasZ = true
+        }
+        if layout.hasM && !hasM {
+            m = [Double](repeating: .nan, count: storage == .points ? count : xy.count / 2)
+            hasM = true
+        }
         let envelope = geometry.envelope
         if !envelope.isEmpty {
             x[row] = envelope.xmin
@@ -347,8 +358,8 @@ public struct GeometryColumn: Sendable {
         if storage == .points {
             guard case .point(let point) = geometry else { return }
             // The empty point keeps NaN x and y (its envelope is empty).
-            if !z.isEmpty { z[row] = point.z ?? 0 }
-            if !m.isEmpty { m[row] = point.m ?? .nan }
+            if hasZ { z[row] = point.z ?? 0 }
+            if hasM { m[row] = point.m ?? .nan }
             return
         }
         rowPartStart[row] = partRingStart.count - 1
@@ -390,14 +401,14 @@ public struct GeometryColumn: Sendable {
             xy.append(buffer.x(at: i))
             xy.append(buffer.y(at: i))
         }
-        if !z.isEmpty {
+        if hasZ {
             if let offset = layout.zOffset {
                 for i in range { z.append(buffer.values[i * layout.stride + offset]) }
             } else {
                 z.append(contentsOf: repeatElement(0, count: range.count))
             }
         }
-        if !m.isEmpty {
+        if hasM {
             if let offset = layout.mOffset {
                 for i in range { m.append(buffer.values[i * layout.stride + offset]) }
             } else {

@@ -28,7 +28,7 @@ struct ExtremeExtentTests {
             (1e308, (0.0, 0.0), false),  // width 2e308 overflows
             (8e307, (0.0, 0.0), false),  // width 1.6e308: more than half the largest Double
             (1e-300, (1e10, 0.0), false),  // cells far below the spacing of Doubles near 1e10
-            (0x1.fap-1064, (0.0, 0.0), true),  // about 1e-320: subnormal, but cells still representable
+            (Double(bitPattern: 0x7e8), (0.0, 0.0), true),  // about 1e-320: subnormal, but cells still representable
             (100, (0.0, 0.0), true),
         ] {
             let geometry = try Self.star(radius: radius, center: center)
@@ -44,7 +44,7 @@ struct ExtremeExtentTests {
 
     /// The whole query path on a table big enough for the grid (10,000 points): the rows are
     /// those the prepared polygon's own point test accepts.
-    @Test(arguments: [1e308, 0x7e8p-1074])
+    @Test(arguments: [1e308, Double(bitPattern: 0x7e8)])
     func queriesOnATableAnswerAsGEOS(radius: Double) throws {
         var features: [String] = []
         var points: [(Double, Double)] = []

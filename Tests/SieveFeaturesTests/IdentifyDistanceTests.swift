@@ -33,7 +33,7 @@ struct IdentifyDistanceTests {
     /// by their true distance (before, every squared offset was zero, so every one was hit).
     @Test func subnormalOffsetsThroughIdentify() throws {
         let tiny = 0x1p-1074
-        let coordinates = [(0.0, 3 * tiny), (4 * tiny, 3 * tiny), (10 * tiny, 0), (0, 0x1.fap-1064)]
+        let coordinates = [(0.0, 3 * tiny), (4 * tiny, 3 * tiny), (10 * tiny, 0), (0, Double(bitPattern: 0x7e8))]
         let features = coordinates.enumerated().map { i, c in
             #"{"type":"Feature","properties":{"n":\#(i)},"geometry":{"type":"Point","coordinates":[\#(c.0),\#(c.1)]}}"#
         }

@@ -147,6 +147,20 @@ struct GeometryColumnTests {
         Self.check(compacted, holds: expected)
     }
 
+    /// z and m arrays start when the first row with them arrives, also when no position came
+    /// before it (rows without geometry or empty ones first; found by fuzz-features).
+    @Test func firstRowWithZOrMBeforeAnyPosition() throws {
+        for leading: [Geometry?] in [[], [nil], [try Geometry(wkt: "POLYGON EMPTY")], [nil, .envelope(.empty)]] {
+            for text in ["LINESTRING Z (0 0 1, 1 1 2)", "MULTIPOLYGON M (((0 0 1, 1 0 2, 1 1 3, 0 0 1)))", "POINT ZM (1 2 3 4)"] {
+                let geometries = leading + [try Geometry(wkt: text), try Geometry(wkt: "LINESTRING (5 5, 6 6)")]
+                var column = GeometryColumn(storage: .shapes)
+                for geometry in geometries { column.append(geometry) }
+                Self.check(column, holds: geometries)
+                Self.check(GeometryColumn(geometries), holds: geometries)
+            }
+        }
+    }
+
     @Test func shapeStorageIsFlat() throws {
         // Two polygons and a polyline: one position buffer, offsets at three levels.
         let geometries: [Geometry?] = try [

@@ -35,8 +35,8 @@ struct QuadTreeExtremeDistanceTests {
         #expect(huge.nearest(toX: 0, y: 0, count: 1).first?.distance == 5e307 * 2.0.squareRoot())
 
         let tiny = 0x1p-1074
-        let (small, _) = Self.points([(0, tiny), (0, 0x7e8p-1074), (3 * tiny, 4 * tiny), (0x1_2688_b70e_62bp-1074, 0), (0, 0)])
-        #expect(Self.near(small, 0, 0, 0xcap-1074) == [0, 2, 4])
+        let (small, _) = Self.points([(0, tiny), (0, Double(bitPattern: 0x7e8)), (3 * tiny, 4 * tiny), (Double(bitPattern: 0x1_2688_b70e_62b), 0), (0, 0)])
+        #expect(Self.near(small, 0, 0, Double(bitPattern: 0xca)) == [0, 2, 4])
         #expect(Self.near(small, 0, 0, 5 * tiny) == [0, 2, 4])
         #expect(Self.near(small, 0, 0, 4 * tiny) == [0, 4])
         #expect(Self.near(small, 0, 0, 0) == [4])
@@ -44,12 +44,12 @@ struct QuadTreeExtremeDistanceTests {
         let nearest = small.nearest(toX: 0, y: 0, count: 3)
         #expect(nearest.map(\.id) == [4, 0, 2])
         #expect(nearest.map(\.distance) == [0, tiny, 5 * tiny])
-        #expect(small.nearest(toX: 0, y: 0, count: 5, maxDistance: 0xcap-1074).map(\.id) == [4, 0, 2])
+        #expect(small.nearest(toX: 0, y: 0, count: 5, maxDistance: Double(bitPattern: 0xca)).map(\.id) == [4, 0, 2])
     }
 
     /// Random points at many scales, probed at random points with random radii: every answer
     /// as the reference computes it.
-    @Test(arguments: [1e300, 1.5e308, 1e-300, 0xc10_69cdp-1074, 1e-140, 1])
+    @Test(arguments: [1e300, 1.5e308, 1e-300, Double(bitPattern: 0xc10_69cd), 1e-140, 1])
     func randomPointsAtScale(scale: Double) {
         var g = SeededGenerator(seed: UInt64(scale.exponent.magnitude) &+ 17)
         var coordinates: [(Double, Double)] = []
@@ -81,7 +81,7 @@ struct QuadTreeExtremeDistanceTests {
         var tree = QuadTree()
         var boxes: [Envelope?] = []
         for id in 0..<2_000 {
-            let scale = [0x1_2688_b70e_62bp-1074, 1e-200, 1, 1e200, 1e307][g.int(5)]
+            let scale = [Double(bitPattern: 0x1_2688_b70e_62b), 1e-200, 1, 1e200, 1e307][g.int(5)]
             let x = g.uniform(-1, 1) * scale, y = g.uniform(-1, 1) * scale
             let box = Envelope(xmin: x, ymin: y, xmax: x + g.unit() * scale, ymax: y + g.unit() * scale)
             boxes.append(box)
@@ -93,7 +93,7 @@ struct QuadTreeExtremeDistanceTests {
         }
         let data = Data(boxes: boxes)
         for round in 0..<100 {
-            let scale = [0x1_2688_b70e_62bp-1074, 1e-200, 1, 1e200, 1e307][round % 5]
+            let scale = [Double(bitPattern: 0x1_2688_b70e_62b), 1e-200, 1, 1e200, 1e307][round % 5]
             let x = g.uniform(-1, 1) * scale, y = g.uniform(-1, 1) * scale
             let r = g.unit() * scale * [1, 1e-3, 10][g.int(3)]
             var found: [UInt32] = []
