@@ -372,12 +372,15 @@ struct WKBReader {
 
 // MARK: - Writer
 
-/// Builds WKB bytes.
-struct WKBWriter {
+/// Builds WKB bytes; also the WKB part of other formats' blobs (GeoPackage), which append their
+/// own header to ``bytes`` first.
+package struct WKBWriter {
     let littleEndian: Bool
-    var bytes: [UInt8] = []
+    /// The bytes written so far.
+    package var bytes: [UInt8] = []
 
-    init(byteOrder: WKBByteOrder) {
+    /// A writer of numbers in `byteOrder`.
+    package init(byteOrder: WKBByteOrder) {
         littleEndian = byteOrder == .littleEndian
     }
 
@@ -395,12 +398,14 @@ struct WKBWriter {
         }
     }
 
-    private mutating func append(_ value: UInt32) {
+    /// Appends a 32-bit integer in the writer's byte order.
+    package mutating func append(_ value: UInt32) {
         let ordered = littleEndian ? value.littleEndian : value.bigEndian
         withUnsafeBytes(of: ordered) { bytes.append(contentsOf: $0) }
     }
 
-    private mutating func append(_ value: Double) {
+    /// Appends a double in the writer's byte order.
+    package mutating func append(_ value: Double) {
         let ordered = littleEndian ? value.bitPattern.littleEndian : value.bitPattern.bigEndian
         withUnsafeBytes(of: ordered) { bytes.append(contentsOf: $0) }
     }
@@ -428,7 +433,10 @@ struct WKBWriter {
         }
     }
 
-    mutating func write(_ geometry: Geometry) {
+    /// Appends `geometry`'s WKB. With `multi`, polylines, polygons and envelopes are written as
+    /// MultiLineString / MultiPolygon even with one part (for a column declared as a multi type);
+    /// members of collections never are.
+    package mutating func write(_ geometry: Geometry, multi: Bool = false) {
         switch geometry {
         case .point(let point):
             let layout = point.layout
@@ -453,7 +461,7 @@ struct WKBWriter {
 
         case .polyline(let polyline):
             let layout = polyline.coordinates.layout
-            if polyline.pathCount <= 1 {
+            if polyline.pathCount <= 1, !multi {
                 header(.lineString, layout)
                 let range = polyline.isEmpty ? 0..<0 : polyline.pathRange(0)
                 append(UInt32(range.count))
@@ -471,7 +479,7 @@ struct WKBWriter {
 
         case .polygon(let polygon):
             let layout = polygon.coordinates.layout
-            if polygon.partCount <= 1 {
+            if polygon.partCount <= 1, !multi {
                 header(.polygon, layout)
                 if polygon.isEmpty {
                     append(UInt32(0))
@@ -488,6 +496,11 @@ struct WKBWriter {
             }
 
         case .envelope(let envelope):
+            if multi {
+                header(.multiPolygon, .xy)
+                append(UInt32(envelope.isEmpty ? 0 : 1))
+                guard !envelope.isEmpty else { return }
+            }
             header(.polygon, .xy)
             guard !envelope.isEmpty else {
                 append(UInt32(0))

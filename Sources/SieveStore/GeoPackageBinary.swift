@@ -136,147 +136,38 @@ public enum GeoPackageBinary {
     }
 }
 
-/// Writes GeoPackage geometry blobs into one reusable byte buffer: little-endian headers and
-/// ISO WKB (type codes 1–6 plus 1000 for Z, 2000 for M, 3000 for ZM).
+/// Writes GeoPackage geometry blobs into one reusable byte buffer: a little-endian header, then
+/// the geometry's ISO WKB from SieveGeometry's writer.
 struct GeoPackageBinaryWriter {
+    private var writer = WKBWriter(byteOrder: .littleEndian)
+
     /// The last blob written.
-    private(set) var bytes: [UInt8] = []
+    var bytes: [UInt8] { writer.bytes }
 
-    init() { bytes.reserveCapacity(64) }
-
-    @inline(__always)
-    private mutating func append(_ value: UInt32) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    @inline(__always)
-    private mutating func append(_ value: Double) {
-        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    private mutating func wkbHeader(_ code: UInt32, _ layout: CoordinateLayout) {
-        bytes.append(1)
-        append(code + (layout.hasZ ? 1000 : 0) + (layout.hasM ? 2000 : 0))
-    }
-
-    private mutating func positions(_ coordinates: CoordinateBuffer, _ range: Range<Int>) {
-        let stride = coordinates.layout.stride
-        coordinates.values.withUnsafeBufferPointer { values in
-            for i in (range.lowerBound * stride)..<(range.upperBound * stride) { append(values[i]) }
-        }
-    }
+    init() { writer.bytes.reserveCapacity(64) }
 
     /// Replaces ``bytes`` with the blob of `geometry`.
     mutating func write(_ geometry: Geometry, srsID: Int32, multi: Bool) throws(GeoPackageError) {
-        bytes.removeAll(keepingCapacity: true)
+        if case .collection = geometry {
+            throw GeoPackageError(.cannotWrite, "a geometry collection cannot be stored in a feature table")
+        }
+        writer.bytes.removeAll(keepingCapacity: true)
         let isEmpty = geometry.isEmpty
         let hasEnvelope: Bool
         if case .point = geometry { hasEnvelope = false } else { hasEnvelope = !isEmpty }
         // Header: magic, version 0, flags (little-endian, envelope indicator 0 or 1, empty).
-        bytes.append(0x47)
-        bytes.append(0x50)
-        bytes.append(0)
-        bytes.append(0x01 | (hasEnvelope ? 0x02 : 0) | (isEmpty ? 0x10 : 0))
-        append(UInt32(bitPattern: srsID))
+        writer.bytes.append(0x47)
+        writer.bytes.append(0x50)
+        writer.bytes.append(0)
+        writer.bytes.append(0x01 | (hasEnvelope ? 0x02 : 0) | (isEmpty ? 0x10 : 0))
+        writer.append(UInt32(bitPattern: srsID))
         if hasEnvelope {
             let envelope = geometry.envelope
-            append(envelope.xmin)
-            append(envelope.xmax)
-            append(envelope.ymin)
-            append(envelope.ymax)
+            writer.append(envelope.xmin)
+            writer.append(envelope.xmax)
+            writer.append(envelope.ymin)
+            writer.append(envelope.ymax)
         }
-        try wkb(geometry, multi: multi)
-    }
-
-    private mutating func wkb(_ geometry: Geometry, multi: Bool) throws(GeoPackageError) {
-        switch geometry {
-        case .point(let point):
-            let layout = point.layout
-            wkbHeader(1, layout)
-            if point.isEmpty {
-                for _ in 0..<layout.stride { append(Double.nan) }
-                return
-            }
-            append(point.x)
-            append(point.y)
-            if let z = point.z { append(z) }
-            if let m = point.m { append(m) }
-
-        case .multipoint(let multipoint):
-            let coordinates = multipoint.coordinates
-            wkbHeader(4, coordinates.layout)
-            append(UInt32(coordinates.count))
-            for i in 0..<coordinates.count {
-                wkbHeader(1, coordinates.layout)
-                positions(coordinates, i..<(i + 1))
-            }
-
-        case .polyline(let polyline):
-            let layout = polyline.coordinates.layout
-            if polyline.pathCount <= 1, !multi {
-                wkbHeader(2, layout)
-                let range = polyline.isEmpty ? 0..<0 : polyline.pathRange(0)
-                append(UInt32(range.count))
-                positions(polyline.coordinates, range)
-                return
-            }
-            wkbHeader(5, layout)
-            append(UInt32(polyline.pathCount))
-            for p in 0..<polyline.pathCount {
-                wkbHeader(2, layout)
-                let range = polyline.pathRange(p)
-                append(UInt32(range.count))
-                positions(polyline.coordinates, range)
-            }
-
-        case .polygon(let polygon):
-            let layout = polygon.coordinates.layout
-            if polygon.partCount <= 1, !multi {
-                wkbHeader(3, layout)
-                if polygon.isEmpty {
-                    append(UInt32(0))
-                } else {
-                    rings(polygon, part: 0)
-                }
-                return
-            }
-            wkbHeader(6, layout)
-            append(UInt32(polygon.partCount))
-            for p in 0..<polygon.partCount {
-                wkbHeader(3, layout)
-                rings(polygon, part: p)
-            }
-
-        case .envelope(let envelope):
-            if multi {
-                wkbHeader(6, .xy)
-                append(UInt32(envelope.isEmpty ? 0 : 1))
-                guard !envelope.isEmpty else { return }
-            }
-            wkbHeader(3, .xy)
-            guard !envelope.isEmpty else {
-                append(UInt32(0))
-                return
-            }
-            append(UInt32(1))
-            append(UInt32(5))
-            for point in envelope.ring {
-                append(point.x)
-                append(point.y)
-            }
-
-        case .collection:
-            throw GeoPackageError(.cannotWrite, "a geometry collection cannot be stored in a feature table")
-        }
-    }
-
-    private mutating func rings(_ polygon: Polygon, part p: Int) {
-        let rings = polygon.partRingRange(p)
-        append(UInt32(rings.count))
-        for r in rings {
-            let range = polygon.ringRange(r)
-            append(UInt32(range.count))
-            positions(polygon.coordinates, range)
-        }
+        writer.write(geometry, multi: multi)
     }
 }
