@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 internal import CGEOS
+import SieveGeometry
 
 /// A GEOS context handle (`GEOSContextHandle_t`) and the last error GEOS reported on it.
 ///
@@ -99,31 +100,19 @@ public final class GEOSContext {
     public static func withCurrent<Result: Sendable, Failure: Error>(
         _ body: (GEOSContext) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        var context: GEOSContext
-        if let existing = pthread_getspecific(threadContextKey.key) {
-            // Take the thread's context (and the reference the slot held) out of the slot.
-            context = Unmanaged<GEOSContext>.fromOpaque(existing).takeRetainedValue()
-            pthread_setspecific(threadContextKey.key, nil)
-        } else if let created = try? GEOSContext() {
-            context = created
-        } else {
-            // GEOS_init_r only fails when memory is exhausted.
-            preconditionFailure("GEOS_init_r failed")
-        }
-        defer {
-            // Back to the thread only if `body` kept no reference to it, and if a nested call
-            // has not already put a context there.
-            if isKnownUniquelyReferenced(&context), pthread_getspecific(threadContextKey.key) == nil {
-                pthread_setspecific(threadContextKey.key, Unmanaged.passRetained(context).toOpaque())
-            }
-        }
-        return try body(context)
+        try threadSlot.borrow(
+            make: {
+                guard let created = try? GEOSContext() else {
+                    // GEOS_init_r only fails when memory is exhausted.
+                    preconditionFailure("GEOS_init_r failed")
+                }
+                return created
+            }, body)
     }
 
     /// Whether `self` is the calling thread's current context (for tests).
     static func isThreadContext(_ context: GEOSContext) -> Bool {
-        guard let existing = pthread_getspecific(threadContextKey.key) else { return false }
-        return Unmanaged<GEOSContext>.fromOpaque(existing).takeUnretainedValue() === context
+        threadSlot.holds(context)
     }
 }
 
@@ -139,20 +128,5 @@ private func geosieveErrorHandler(_ message: UnsafePointer<CChar>?, _ userData: 
     box.lastError = message.map { String(cString: $0) } ?? "unknown GEOS error"
 }
 
-/// The pthread key holding each thread's ``GEOSContext``; its destructor releases the context
-/// when the thread exits.
-private struct ThreadContextKey: Sendable {
-    let key: pthread_key_t
-
-    init() {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { pointer in
-            guard let pointer else { return }
-            Unmanaged<GEOSContext>.fromOpaque(pointer).release()
-        }
-        precondition(status == 0, "pthread_key_create failed")
-        self.key = key
-    }
-}
-
-private let threadContextKey = ThreadContextKey()
+/// Each thread's context.
+private let threadSlot = ThreadSlot<GEOSContext>()

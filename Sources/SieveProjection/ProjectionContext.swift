@@ -153,28 +153,19 @@ public final class ProjectionContext {
     public static func withCurrent<Result: Sendable, Failure: Error>(
         _ body: (ProjectionContext) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        var context: ProjectionContext
-        if let existing = pthread_getspecific(threadContextKey.key) {
-            context = Unmanaged<ProjectionContext>.fromOpaque(existing).takeRetainedValue()
-            pthread_setspecific(threadContextKey.key, nil)
-        } else if let created = try? ProjectionContext() {
-            context = created
-        } else {
-            // proj_context_create only fails when memory is exhausted.
-            preconditionFailure("proj_context_create failed")
-        }
-        defer {
-            if isKnownUniquelyReferenced(&context), pthread_getspecific(threadContextKey.key) == nil {
-                pthread_setspecific(threadContextKey.key, Unmanaged.passRetained(context).toOpaque())
-            }
-        }
-        return try body(context)
+        try threadSlot.borrow(
+            make: {
+                guard let created = try? ProjectionContext() else {
+                    // proj_context_create only fails when memory is exhausted.
+                    preconditionFailure("proj_context_create failed")
+                }
+                return created
+            }, body)
     }
 
     /// Whether `self` is the calling thread's current context (for tests).
     static func isThreadContext(_ context: ProjectionContext) -> Bool {
-        guard let existing = pthread_getspecific(threadContextKey.key) else { return false }
-        return Unmanaged<ProjectionContext>.fromOpaque(existing).takeUnretainedValue() === context
+        threadSlot.holds(context)
     }
 }
 
@@ -289,20 +280,5 @@ extension Optional where Wrapped == String {
     var orEmpty: String { self ?? "" }
 }
 
-/// The pthread key holding each thread's ``ProjectionContext``; its destructor releases the
-/// context when the thread exits.
-private struct ThreadContextKey: Sendable {
-    let key: pthread_key_t
-
-    init() {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { pointer in
-            guard let pointer else { return }
-            Unmanaged<ProjectionContext>.fromOpaque(pointer).release()
-        }
-        precondition(status == 0, "pthread_key_create failed")
-        self.key = key
-    }
-}
-
-private let threadContextKey = ThreadContextKey()
+/// Each thread's context.
+private let threadSlot = ThreadSlot<ProjectionContext>()
