@@ -91,36 +91,36 @@ struct ColumnBuilder {
 
     /// Sets row `row` of an integer or date column.
     mutating func setInteger(_ value: Int64, row: Int) {
-        if isDense {
-            integers[row] = value
-            validity.set(row, valid: true)
-            return
-        }
-        if appendRow(row) { integers.append(value) } else { integers[integers.count - 1] = value }
-        if shouldTurnDense {
-            let sparse = integers
-            integers = Self.scatter(sparse, rows: rows, count: count, fill: 0)
-            validity = Self.validity(rows: rows, count: count)
-            rows = []
-            isDense = true
-        }
+        Self.setNumber(value, row: row, values: &integers, rows: &rows, validity: &validity, isDense: &isDense, count: count)
     }
 
     /// Sets row `row` of a double column.
     private mutating func setDouble(_ value: Double, row: Int) {
+        Self.setNumber(value, row: row, values: &doubles, rows: &rows, validity: &validity, isDense: &isDense, count: count)
+    }
+
+    /// Sets row `row` of a number column held in `values` (sparse: one per entry of `rows`;
+    /// dense: one per row, with `validity`), turning it dense once it reaches the threshold.
+    private static func setNumber<Value: Numeric>(
+        _ value: Value, row: Int, values: inout [Value], rows: inout [Int], validity: inout ValidityBitmap,
+        isDense: inout Bool, count: Int
+    ) {
         if isDense {
-            doubles[row] = value
+            values[row] = value
             validity.set(row, valid: true)
             return
         }
-        if appendRow(row) { doubles.append(value) } else { doubles[doubles.count - 1] = value }
-        if shouldTurnDense {
-            let sparse = doubles
-            doubles = Self.scatter(sparse, rows: rows, count: count, fill: 0)
-            validity = Self.validity(rows: rows, count: count)
-            rows = []
-            isDense = true
+        if rows.last == row {
+            values[values.count - 1] = value
+        } else {
+            rows.append(row)
+            values.append(value)
         }
+        guard rows.count >= denseThreshold(count: count) else { return }
+        values = scatter(values, rows: rows, count: count, fill: 0)
+        validity = Self.validity(rows: rows, count: count)
+        rows = []
+        isDense = true
     }
 
     /// Sets row `row` of a string column.
