@@ -94,14 +94,16 @@ extension FeatureTable {
         }
         var x0 = Double.infinity, y0 = Double.infinity
         var x1 = -Double.infinity, y1 = -Double.infinity
+        // The envelope arrays once (they are the geometry column's, computed properties).
+        let (xmins, ymins, xmaxs, ymaxs) = (xmin, ymin, xmax, ymax)
         for row in rows {
             let r = Int(row)
-            let xmin = self.xmin[r]
+            let xmin = xmins[r]
             guard !xmin.isNaN else { continue }
             x0 = Swift.min(x0, xmin)
-            y0 = Swift.min(y0, ymin[r])
-            x1 = Swift.max(x1, xmax[r])
-            y1 = Swift.max(y1, ymax[r])
+            y0 = Swift.min(y0, ymins[r])
+            x1 = Swift.max(x1, xmaxs[r])
+            y1 = Swift.max(y1, ymaxs[r])
         }
         guard x0 <= x1, y0 <= y1 else { return (rows.count, .empty) }
         return (rows.count, Envelope(xmin: x0, ymin: y0, xmax: x1, ymax: y1))
