@@ -252,7 +252,7 @@ private func halfway(above low: Double) -> (exact: String, below: String, above:
         var bases: [Double] = [
             0, .leastNonzeroMagnitude, Double.leastNormalMagnitude.nextDown, .leastNormalMagnitude,
             Double.greatestFiniteMagnitude.nextDown, 1, Double(1).nextDown, 0.1, 9_007_199_254_740_992,
-            9_007_199_254_740_994, 1e23, 1e-300, 5e-324 * 3,
+            9_007_199_254_740_994, 1e23, 1e-300, Double(bitPattern: 3),
         ]
         // Just below powers of two: the halfway point to the binade above.
         for exponent in stride(from: -1074, through: 1023, by: 37) {
@@ -474,11 +474,11 @@ private func halfway(above low: Double) -> (exact: String, below: String, above:
         ("12", 12.0, true, Int64(12)),
         ("-0", -0.0, true, Int64(0)),
         ("-9223372036854775808", -9_223_372_036_854_775_808, true, Int64.min),
-        ("9223372036854775807", 9_223_372_036_854_775_807, true, Int64.max),
+        ("9223372036854775807", 0x1p63, true, Int64.max),
         ("9223372036854775808", 9_223_372_036_854_775_808, true, nil),
-        ("-9223372036854775809", -9_223_372_036_854_775_809, true, nil),
+        ("-9223372036854775809", -0x1p63, true, nil),
         ("9999999999999999999", 1e19, true, nil),
-        ("12345678901234567890", 12_345_678_901_234_567_890, true, nil),
+        ("12345678901234567890", 12_345_678_901_234_567_168, true, nil),
         ("100000000000000000000", 1e20, true, nil),
         ("1.0", 1.0, false, nil),
         ("1e2", 100.0, false, nil),
