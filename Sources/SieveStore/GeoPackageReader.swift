@@ -524,29 +524,19 @@ struct GeometryKindTracker {
             firstName = Self.name(geometry)
             return
         }
-        switch (current, kind) {
-        case _ where current == kind: return
-        case (.point, .multipoint): type = .multipoint
-        case (.multipoint, .point): return
-        default:
+        guard let merged = current.merging(kind) else {
             throw GeoPackageError(
                 .invalidGeometry,
                 "a \(Self.name(geometry)) geometry, but fid \(firstFID) has a \(firstName) geometry; "
                     + "a table holds one geometry type (only points and multipoints may mix)")
         }
+        type = merged
     }
 
     /// The geometries with every point turned into a 1-point multipoint.
     static func pointsAsMultipoints(_ geometries: [Geometry?], objectIDs: [Int64]) throws(GeoPackageError) -> [Geometry?] {
-        var result = geometries
-        for (i, geometry) in geometries.enumerated() {
-            guard case .point(let point) = geometry else { continue }
-            do throws(GeometryError) {
-                result[i] = .multipoint(try Multipoint(points: point.isEmpty ? [] : [point], layout: point.layout))
-            } catch {
-                throw GeoPackageError(.invalidGeometry, error.message, featureID: objectIDs[i])
-            }
+        try GeometryTypeTracker.pointsAsMultipoints(geometries) { (error, i) in
+            GeoPackageError(.invalidGeometry, error.message, featureID: objectIDs[i])
         }
-        return result
     }
 }

@@ -272,12 +272,24 @@ struct TableAssembler {
     }
 }
 
+extension GeometryType {
+    /// The type of a table holding geometries of this type and of `other`: the same type, or
+    /// multipoint for points and multipoints; `nil` when the two cannot share a table.
+    package func merging(_ other: GeometryType) -> GeometryType? {
+        switch (self, other) {
+        case _ where self == other: self
+        case (.point, .multipoint), (.multipoint, .point): .multipoint
+        default: nil
+        }
+    }
+}
+
 /// Decides the geometry type of a table from its features' geometries, one at a time.
 ///
 /// Point and multipoint, and (in GeoJSON) LineString and MultiLineString, Polygon and
 /// MultiPolygon may mix; any other mix is an error naming the offending feature and both
 /// types.
-struct GeometryTypeTracker {
+package struct GeometryTypeTracker {
     /// The type so far (`nil` before the first geometry).
     private(set) var type: GeometryType?
     /// Whether some geometry was a single point (to be stored as a 1-point multipoint when the
@@ -307,17 +319,14 @@ struct GeometryTypeTracker {
             first = (index, name)
             return
         }
-        switch (current, kind) {
-        case _ where current == kind: return
-        case (.point, .multipoint): type = .multipoint
-        case (.multipoint, .point): return
-        default:
+        guard let merged = current.merging(kind) else {
             throw FeatureTableError(
                 .mixedGeometryTypes,
                 "the feature has a \(name) geometry but features[\(first.index)] has a \(first.name) geometry; "
                     + "a table holds one geometry type (only single and multi types of the same dimension may mix)",
                 featureIndex: index, objectID: objectID)
         }
+        type = merged
     }
 
     /// The geometries with points turned into 1-point multipoints when the table is a
@@ -328,15 +337,25 @@ struct GeometryTypeTracker {
     }
 
     /// The geometries with every point turned into a 1-point multipoint (an empty point into an
-    /// empty multipoint).
+    /// empty multipoint, in the point's layout).
     static func pointsAsMultipoints(_ geometries: [Geometry?], objectIDs: [Int64]? = nil) throws(FeatureTableError) -> [Geometry?] {
+        try pointsAsMultipoints(geometries) { (error, i) in
+            FeatureTableError(.invalidGeometry, error.message, featureIndex: i, objectID: objectIDs?[i])
+        }
+    }
+
+    /// The geometries with every point turned into a 1-point multipoint; `failure` makes the
+    /// error for the geometry at an index that cannot be one.
+    package static func pointsAsMultipoints<Failure: Error>(
+        _ geometries: [Geometry?], failure: (GeometryError, Int) -> Failure
+    ) throws(Failure) -> [Geometry?] {
         var result = geometries
         for (i, geometry) in geometries.enumerated() {
             guard case .point(let point) = geometry else { continue }
             do throws(GeometryError) {
-                result[i] = .multipoint(try Multipoint(points: point.isEmpty ? [] : [point]))
+                result[i] = .multipoint(try Multipoint(points: point.isEmpty ? [] : [point], layout: point.layout))
             } catch {
-                throw FeatureTableError(.invalidGeometry, error.message, featureIndex: i, objectID: objectIDs?[i])
+                throw failure(error, i)
             }
         }
         return result
