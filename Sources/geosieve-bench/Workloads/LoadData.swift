@@ -34,34 +34,20 @@ enum LoadData {
     static func write(shape: Shape, count: Int, seed: UInt64, format: Format, to url: URL) throws -> Int {
         let rows = W1.generate(count: count, seed: seed)
         var random = SplitMix64(seed: seed ^ 0x5EED_6E0)
-        guard FileManager.default.createFile(atPath: url.path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: url.path)
-        else {
-            throw ExportError(message: "cannot create \(url.path)")
-        }
-        defer { try? handle.close() }
-        var buffer = [UInt8]()
-        let flushSize = 1 << 22
-        buffer.reserveCapacity(flushSize + 65_536)
-        var written = 0
-        func flush() throws {
-            try handle.write(contentsOf: buffer)
-            written += buffer.count
-            buffer.removeAll(keepingCapacity: true)
-        }
-        func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
+        var out = try BufferedFile(url)
+        func append(_ text: String) { out.buffer.append(contentsOf: text.utf8) }
 
         if format == .geojson { append(#"{"type":"FeatureCollection","features":["#) }
         for row in 0..<rows.count {
-            if format == .geojson, row > 0 { buffer.append(UInt8(ascii: ",")) }
+            if format == .geojson, row > 0 { out.buffer.append(UInt8(ascii: ",")) }
             append(#"{"type":"Feature","properties":{"OBJECTID":"#)
             append(String(rows.objectIDs[row]))
             append(#","POP":"#)
             append(String(rows.populations[row]))
             append(#","NAME":"#)
-            appendString(rows.names[row], to: &buffer)
+            appendString(rows.names[row], to: &out.buffer)
             append(#","CATEGORY":"#)
-            appendString(rows.categories[row], to: &buffer)
+            appendString(rows.categories[row], to: &out.buffer)
             append(#","SCORE":"#)
             append(rows.scores[row].map { $0.description } ?? "null")
             append(#","CREATED":""#)
@@ -83,18 +69,17 @@ enum LoadData {
                     let angle = 2 * Double.pi * Double(i) / Double(vertices)
                     let r = radius * (0.6 + 0.4 * random.nextUnit())
                     let position = "[\(x + r * cos(angle)),\(y + r * sin(angle))]"
-                    if i == 0 { first = position } else { buffer.append(UInt8(ascii: ",")) }
+                    if i == 0 { first = position } else { out.buffer.append(UInt8(ascii: ",")) }
                     append(position)
                 }
                 append(",\(first)]]}")
             }
-            buffer.append(UInt8(ascii: "}"))
-            if format == .geojsonseq { buffer.append(UInt8(ascii: "\n")) }
-            if buffer.count >= flushSize { try flush() }
+            out.buffer.append(UInt8(ascii: "}"))
+            if format == .geojsonseq { out.buffer.append(UInt8(ascii: "\n")) }
+            try out.flushIfFull()
         }
         if format == .geojson { append("]}\n") }
-        try flush()
-        return written
+        return try out.close()
     }
 
     /// Appends a JSON string (the generated names need no escapes) or `null`.

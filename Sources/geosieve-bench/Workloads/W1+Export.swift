@@ -17,36 +17,25 @@ extension W1 {
     }
 
     private static func writeCSV(_ rows: Rows, to url: URL) throws {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: url.path)
-        else {
-            throw ExportError(message: "cannot create \(url.path)")
-        }
-        defer { try? handle.close() }
-        var buffer = [UInt8]()
-        let flushSize = 1 << 22
-        buffer.reserveCapacity(flushSize + 4096)
-        append(fieldNames.joined(separator: ","), to: &buffer)
-        buffer.append(UInt8(ascii: "\n"))
+        var out = try BufferedFile(url)
+        append(fieldNames.joined(separator: ","), to: &out.buffer)
+        out.buffer.append(UInt8(ascii: "\n"))
         for row in 0..<rows.count {
-            append(String(rows.objectIDs[row]), to: &buffer)
-            buffer.append(UInt8(ascii: ","))
-            append(String(rows.populations[row]), to: &buffer)
-            buffer.append(UInt8(ascii: ","))
-            appendField(rows.names[row], to: &buffer)
-            buffer.append(UInt8(ascii: ","))
-            appendField(rows.categories[row], to: &buffer)
-            buffer.append(UInt8(ascii: ","))
-            if let score = rows.scores[row] { append(score.description, to: &buffer) }
-            buffer.append(UInt8(ascii: ","))
-            append(isoDate(days: rows.createdDays[row]), to: &buffer)
-            buffer.append(UInt8(ascii: "\n"))
-            if buffer.count >= flushSize {
-                try handle.write(contentsOf: buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
+            append(String(rows.objectIDs[row]), to: &out.buffer)
+            out.buffer.append(UInt8(ascii: ","))
+            append(String(rows.populations[row]), to: &out.buffer)
+            out.buffer.append(UInt8(ascii: ","))
+            appendField(rows.names[row], to: &out.buffer)
+            out.buffer.append(UInt8(ascii: ","))
+            appendField(rows.categories[row], to: &out.buffer)
+            out.buffer.append(UInt8(ascii: ","))
+            if let score = rows.scores[row] { append(score.description, to: &out.buffer) }
+            out.buffer.append(UInt8(ascii: ","))
+            append(isoDate(days: rows.createdDays[row]), to: &out.buffer)
+            out.buffer.append(UInt8(ascii: "\n"))
+            try out.flushIfFull()
         }
-        try handle.write(contentsOf: buffer)
+        _ = try out.close()
     }
 
     /// `yyyy-mm-dd` for a day count since 1970-01-01.
