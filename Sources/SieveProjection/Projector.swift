@@ -94,15 +94,10 @@ public struct Projector: Hashable, Sendable {
     ///   more than the densification's
     ///   ``Densification/maximumAddedPositions``.
     public func project(_ geometry: Geometry, densification: Densification? = nil) throws(ProjectionError) -> Geometry {
-        switch method {
-        case .identity:
-            return geometry
-        case .webMercator:
-            return try exactWebMercator(geometry)
-        case .proj:
-            return try ProjectionContext.withCurrent { context throws(ProjectionError) in
-                try project(geometry, densification: densification, context: context)
-            }
+        // Only PROJ needs the thread's context.
+        guard case .proj = method else { return try projectWithoutPROJ(geometry) }
+        return try ProjectionContext.withCurrent { context throws(ProjectionError) in
+            try project(geometry, densification: densification, context: context)
         }
     }
 
@@ -110,16 +105,15 @@ public struct Projector: Hashable, Sendable {
     public func project(
         _ geometry: Geometry, densification: Densification? = nil, context: ProjectionContext
     ) throws(ProjectionError) -> Geometry {
-        switch method {
-        case .identity:
-            return geometry
-        case .webMercator:
-            return try exactWebMercator(geometry)
-        case .proj:
-            let transformation = try context.transformation(from: source, to: target)
-            var run = GeometryProjection(transformation: transformation, densification: densification)
-            return try run.project(geometry)
-        }
+        guard case .proj = method else { return try projectWithoutPROJ(geometry) }
+        let transformation = try context.transformation(from: source, to: target)
+        var run = GeometryProjection(transformation: transformation, densification: densification)
+        return try run.project(geometry)
+    }
+
+    /// The identity and the exact 4326 ⇄ 3857 path.
+    private func projectWithoutPROJ(_ geometry: Geometry) throws(ProjectionError) -> Geometry {
+        method == .webMercator ? try exactWebMercator(geometry) : geometry
     }
 
     /// The position (x, y) projected into ``target``.
