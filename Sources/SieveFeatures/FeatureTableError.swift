@@ -67,7 +67,14 @@ public struct FeatureTableError: Error, Hashable, Sendable, CustomStringConverti
     public var message: String
     /// The 1-based character position in the JSON text, when the problem is tied to one.
     public var position: Int?
-    /// The 0-based index of the offending feature in the file's `features` array.
+    /// The 1-based line of ``position`` in the text, when the loader located it.
+    public var line: Int?
+    /// The 1-based column (in characters) of ``position`` on its ``line``.
+    public var column: Int?
+    /// The 0-based byte offset of ``position`` in the text.
+    public var byteOffset: Int?
+    /// The 0-based index of the offending feature in the file's `features` array (for
+    /// GeoJSONSeq, its line's feature number).
     public var featureIndex: Int?
     /// The object ID of the offending feature, when it is known.
     public var objectID: Int64?
@@ -87,10 +94,15 @@ public struct FeatureTableError: Error, Hashable, Sendable, CustomStringConverti
         self.fieldName = fieldName
     }
 
-    /// One line: `<kind>[ at position N][ in features[i]][ (object ID x)][, field "f"]: <message>`.
+    /// One line: `<kind>[ at line L, column C (byte offset B)][ in features[i]][ (object ID x)][, field "f"]: <message>`
+    /// (`at position N` when the line is not known).
     public var description: String {
         var text = kind.rawValue
-        if let position { text += " at position \(position)" }
+        if let line, let column, let byteOffset {
+            text += " at line \(line), column \(column) (byte offset \(byteOffset))"
+        } else if let position {
+            text += " at position \(position)"
+        }
         if let featureIndex {
             text += " in features[\(featureIndex)]"
             if let objectID { text += " (object ID \(objectID))" }
@@ -117,6 +129,34 @@ public struct FeatureTableError: Error, Hashable, Sendable, CustomStringConverti
     public static var conversionFailed: Kind { .conversionFailed }
     /// See ``Kind/duplicateObjectID``.
     public static var duplicateObjectID: Kind { .duplicateObjectID }
+    /// Fills ``line``, ``column`` and ``byteOffset`` from ``position`` in `text` (UTF-8).
+    mutating func locate(in text: UnsafeBufferPointer<UInt8>) {
+        guard let position, line == nil else { return }
+        var line = 1
+        var column = 1
+        var characters = 1
+        var offset = 0
+        while offset < text.count, characters < position {
+            let byte = text[offset]
+            offset += 1
+            if byte & 0xC0 == 0x80 { continue }
+            // The character that starts here ends at the next lead byte.
+            var end = offset
+            while end < text.count, text[end] & 0xC0 == 0x80 { end += 1 }
+            offset = end
+            characters += 1
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+        }
+        self.line = line
+        self.column = column
+        self.byteOffset = offset
+    }
+
     /// See ``Kind/unsupportedSpatialReference``.
     public static var unsupportedSpatialReference: Kind { .unsupportedSpatialReference }
     /// See ``Kind/invalidTable``.

@@ -418,6 +418,42 @@ public struct GeometryColumn: Sendable {
         ringPositionStart.append(xy.count / 2)
     }
 
+    /// Appends every row of `other`, in order. Columns of the same storage whose rows have the
+    /// same z/m flags are joined array by array (no ``Geometry`` is built); others row by row.
+    public mutating func append(contentsOf other: GeometryColumn) {
+        guard other.count > 0 else { return }
+        if count == 0, unusedPositions == 0 {
+            self = other
+            return
+        }
+        guard storage == other.storage, hasZ == other.hasZ, hasM == other.hasM, other.unusedPositions == 0 else {
+            reserveCapacity(count + other.count)
+            for row in 0..<other.count { append(other[row]) }
+            return
+        }
+        flags.append(contentsOf: other.flags)
+        x.append(contentsOf: other.x)
+        y.append(contentsOf: other.y)
+        z.append(contentsOf: other.z)
+        m.append(contentsOf: other.m)
+        guard storage == .shapes else { return }
+        maxX.append(contentsOf: other.maxX)
+        maxY.append(contentsOf: other.maxY)
+        let partBase = partRingStart.count - 1
+        let ringBase = ringPositionStart.count - 1
+        let positionBase = xy.count / 2
+        let collectionBase = collections.count
+        for row in 0..<other.count {
+            let isCollection = RowFlags(rawValue: other.flags[row]).kind == .collection
+            rowPartStart.append(other.rowPartStart[row] + (isCollection ? collectionBase : partBase))
+        }
+        rowPartCount.append(contentsOf: other.rowPartCount)
+        partRingStart.append(contentsOf: other.partRingStart.dropFirst().lazy.map { $0 + ringBase })
+        ringPositionStart.append(contentsOf: other.ringPositionStart.dropFirst().lazy.map { $0 + positionBase })
+        xy.append(contentsOf: other.xy)
+        collections.append(contentsOf: other.collections)
+    }
+
     /// Turns point storage into shape storage (once, when a row of another kind arrives).
     private mutating func convertToShapes() {
         let points = (0..<count).map { self[$0] }

@@ -213,7 +213,8 @@ struct ArgumentTests {
         // A piped source cut one byte before its end.
         let cut = cities.prefix(cities.count - 2)
         let line = try Self.failure(["query", "/dev/stdin", "--return", "count"], status: 2, stdin: cut)
-        #expect(line.hasPrefix("error: /dev/stdin: invalid JSON at position "))
+        #expect(line.hasPrefix("error: /dev/stdin: invalid JSON at line 1, column "))
+        #expect(line.contains("(byte offset \(cut.count)): "))
         #expect(line.hasSuffix(": unexpected end of input"))
     }
 
@@ -250,10 +251,14 @@ struct ArgumentTests {
         let line = try Self.failure(["query", file.path, "--return", "count"], status: 2)
         // Positions count Unicode scalars.
         let characters = text.unicodeScalars.count
-        #expect(line == "error: \(file.path): invalid JSON at position \(characters): unexpected end of input")
+        // Positions count Unicode scalars; the byte offset counts bytes (one line here).
+        let bytes = text.utf8.count
+        #expect(line == "error: \(file.path): invalid JSON at line 1, column \(characters) (byte offset \(bytes - 1)): unexpected end of input")
         try Data((text + "]").utf8).write(to: file)
         let trailing = try Self.failure(["query", file.path, "--return", "count"], status: 2)
-        #expect(trailing == "error: \(file.path): invalid JSON at position \(characters + 1): unexpected ']' after the JSON value")
+        #expect(
+            trailing
+                == "error: \(file.path): invalid JSON at line 1, column \(characters + 1) (byte offset \(bytes)): unexpected ']' after the JSON value")
     }
 
     @Test func tooManyPropertiesIsAnError() throws {
@@ -263,8 +268,8 @@ struct ArgumentTests {
         let file = directory.appendingPathComponent("sparse.geojson")
         try Data((#"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}").utf8).write(to: file)
         let line = try Self.failure(["query", file.path, "--return", "count"], status: 2)
-        #expect(line.hasPrefix("error: \(file.path): too many fields at position "))
-        #expect(line.hasSuffix(#" in features[1999]: the property "p1999" would be distinct property number 2000; a table holds at most 1999 fields"#))
+        #expect(line.hasPrefix("error: \(file.path): too many fields at line 1, column "))
+        #expect(line.hasSuffix(#" in features[1999] (object ID 2000): the property "p1999" would be distinct property number 2000; a table holds at most 1999 fields"#))
     }
 
     @Test func echoedValuesAreCut() throws {

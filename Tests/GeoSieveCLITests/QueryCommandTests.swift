@@ -192,6 +192,6 @@ struct QueryCommandTests {
     @Test func unparsableFile() throws {
         // A file that reads but is not JSON is bad input: status 2.
         let line = try Self.failure(["Package.swift", "--return", "count"], status: 2)
-        #expect(line.hasPrefix("error: Package.swift: invalid JSON at position 1"))
+        #expect(line.hasPrefix("error: Package.swift: invalid JSON at line 1, column 1 (byte offset 0)"))
     }
 }

@@ -123,7 +123,8 @@ struct GeometryLoadingTests {
         #expect(error?.objectID == 12)
         #expect(error?.message.contains("LineString") == true)
         #expect(error?.message.contains("features[0] has a Point") == true)
-        #expect(error?.description.hasPrefix("mixed geometry types in features[2] (object ID 12): ") == true)
+        #expect(error?.description.contains(" in features[2] (object ID 12): ") == true)
+        #expect(error?.description.hasPrefix("mixed geometry types at line 1, column ") == true)
     }
 
     @Test func geometryCollectionsAreRejected() {

@@ -47,7 +47,7 @@ struct ExplicitSchemaTests {
         #expect(error?.fieldName == "POP")
         #expect(
             error?.description
-                == #"conversion failed at position \#(try #require(error?.position)) in features[1] (object ID 200), field "POP": cannot convert the string "many" to Integer"#
+                == #"conversion failed at line 1, column \#(try #require(error?.position)) (byte offset \#(try #require(error?.position) - 1)) in features[1] (object ID 200), field "POP": cannot convert the string "many" to Integer"#
         )
     }
 
@@ -231,8 +231,8 @@ struct FieldsJSONTests {
         let error = featureTableError { _ = try FeatureTable.load(geoJSON: text) }
         #expect(error?.kind == .invalidJSON)
         #expect(error?.position == 41)
-        #expect(error?.description.hasPrefix("invalid JSON at position 41: ") == true)
-        let notCollection = featureTableError { _ = try FeatureTable.load(geoJSON: #"{"type":"Feature"}"#) }
+        #expect(error?.description.hasPrefix("invalid JSON at line 1, column 41 (byte offset 40): ") == true)
+        let notCollection = featureTableError { _ = try FeatureTable.load(geoJSON: #"{"type":"Topology"}"#) }
         #expect(notCollection?.kind == .invalidGeoJSON)
     }
 }

@@ -60,7 +60,13 @@ extension FeatureTable {
     ///   ``FeatureTableError/Kind/unsupportedSpatialReference``; each names the feature (its
     ///   index in `features` and object ID) and the field when known.
     public static func load(geoJSON text: String, schema: [Field]? = nil) throws(FeatureTableError) -> FeatureTable {
-        try GeoJSONLoader.load(try parse(text), fields: schema)
+        var text = text
+        let result: Result<FeatureTable, FeatureTableError> = text.withUTF8 { buffer in
+            Result { () throws(FeatureTableError) -> FeatureTable in
+                try StreamingLoader.load(buffer, schema: schema, options: LoadOptions(), expected: .geoJSON).0
+            }
+        }
+        return try result.get()
     }
 
     /// Loads an Esri JSON FeatureSet: `objectIdFieldName`, `globalIdFieldName`,
@@ -77,7 +83,13 @@ extension FeatureTable {
     /// - Throws: ``FeatureTableError`` as ``load(geoJSON:schema:)`` does, with
     ///   ``FeatureTableError/Kind/invalidEsriJSON`` for JSON that is not a FeatureSet.
     public static func load(esriJSON text: String, schema: [Field]? = nil) throws(FeatureTableError) -> FeatureTable {
-        try EsriJSONLoader.load(try parse(text), fields: schema)
+        var text = text
+        let result: Result<FeatureTable, FeatureTableError> = text.withUTF8 { buffer in
+            Result { () throws(FeatureTableError) -> FeatureTable in
+                try StreamingLoader.load(buffer, schema: schema, options: LoadOptions(), expected: .esriJSON).0
+            }
+        }
+        return try result.get()
     }
 
     /// Loads a file holding a GeoJSON FeatureCollection (a root object with a `type` member,
@@ -107,25 +119,34 @@ extension FeatureTable {
     public static func load<Bytes: Collection<UInt8>>(json bytes: Bytes, schema: [Field]? = nil) throws(FeatureTableError)
         -> FeatureTable
     {
-        let root: JSONValue
-        do throws(GeometryError) {
-            root = try JSONReader.parse(bytes: bytes)
-        } catch {
-            throw FeatureTableError(.invalidJSON, error.message, position: error.position)
-        }
-        // GeoJSON objects have a "type" member, Esri JSON FeatureSets none.
-        if root["type"] != nil {
-            return try GeoJSONLoader.load(root, fields: schema)
-        }
-        return try EsriJSONLoader.load(root, fields: schema)
+        try loadReporting(json: bytes, schema: schema, options: LoadOptions()).table
     }
 
-    /// Parses JSON text, mapping reader errors to ``FeatureTableError/Kind/invalidJSON``.
-    private static func parse(_ text: String) throws(FeatureTableError) -> JSONValue {
-        do throws(GeometryError) {
-            return try JSONReader.parse(text)
-        } catch {
-            throw FeatureTableError(.invalidJSON, error.message, position: error.position)
+    /// Loads UTF-8 JSON bytes as ``load(json:schema:)`` does, with `options` (skipping invalid
+    /// features, a geometry type, threads, progress), and reports what was skipped.
+    ///
+    /// Besides a GeoJSON FeatureCollection and an Esri JSON FeatureSet, the bytes may hold a
+    /// single GeoJSON Feature or a GeoJSONSeq (RFC 8142: features one after another, each
+    /// optionally after a record separator U+001E, usually one per line). The input is read in
+    /// one pass, with no JSON tree of the whole document; inputs of 4 MiB and more are split at
+    /// feature boundaries and read on ``LoadOptions/threads`` threads, with results identical to
+    /// one thread's. Errors carry the line, column and byte offset as well as the character
+    /// position, and are reported in input order: the first problem found is the one reported.
+    public static func loadReporting<Bytes: Collection<UInt8>>(
+        json bytes: Bytes, schema: [Field]? = nil, options: LoadOptions
+    ) throws(FeatureTableError) -> (table: FeatureTable, report: LoadReport) {
+        let direct: Result<(FeatureTable, LoadReport), FeatureTableError>? = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(FeatureTableError) -> (FeatureTable, LoadReport) in
+                try StreamingLoader.load(buffer, schema: schema, options: options, expected: nil)
+            }
         }
+        if let direct { return try direct.get() }
+        let array = Array(bytes)
+        let result: Result<(FeatureTable, LoadReport), FeatureTableError> = array.withUnsafeBufferPointer { buffer in
+            Result { () throws(FeatureTableError) -> (FeatureTable, LoadReport) in
+                try StreamingLoader.load(buffer, schema: schema, options: options, expected: nil)
+            }
+        }
+        return try result.get()
     }
 }

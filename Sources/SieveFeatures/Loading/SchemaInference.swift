@@ -55,6 +55,53 @@ struct PropertyStatistics {
         values += 1
     }
 
+    /// Records an integer literal that fits `Int64`.
+    mutating func observeInteger(_ value: Int64) {
+        integers += 1
+        if allFitInt32, Int32(exactly: value) == nil { allFitInt32 = false }
+        values += 1
+    }
+
+    /// Records a number with a fraction or exponent (or an integer literal beyond `Int64`).
+    mutating func observeDouble() {
+        doubles += 1
+        values += 1
+    }
+
+    /// Records a boolean.
+    mutating func observeBool() {
+        booleans += 1
+        values += 1
+    }
+
+    /// Records a string; `isDate` says whether it is an ISO-8601 date (asked only while the
+    /// property holds nothing but strings, all dates).
+    mutating func observeString(isDate: Bool) {
+        strings += 1
+        if !isDate { allDates = false }
+        values += 1
+    }
+
+    /// Records an array or object.
+    mutating func observeOther() {
+        others += 1
+        values += 1
+    }
+
+    /// The statistics of two parts of the same property together.
+    func merged(with other: PropertyStatistics) -> PropertyStatistics {
+        var result = self
+        result.values += other.values
+        result.integers += other.integers
+        result.allFitInt32 = allFitInt32 && other.allFitInt32
+        result.doubles += other.doubles
+        result.booleans += other.booleans
+        result.strings += other.strings
+        result.allDates = allDates && other.allDates
+        result.others += other.others
+        return result
+    }
+
     /// Whether every non-null value was an integer literal fitting `Int64`.
     var onlyIntegers: Bool { values > 0 && integers == values }
 

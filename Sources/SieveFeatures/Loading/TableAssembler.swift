@@ -296,10 +296,23 @@ package struct GeometryTypeTracker {
     /// table turns out to be a multipoint table).
     private(set) var sawPoint = false
     private var first: (index: Int, name: String)?
+    /// The first feature with a geometry (its index and type name), for messages.
+    var firstFeature: (index: Int, name: String)? { first }
+
+    /// Whether the type was asked for (``require(_:)``): no other type may join it.
+    private var required = false
+
+    /// Asks for a table of `type`: geometries of other types are errors (a point still fits a
+    /// multipoint table).
+    mutating func require(_ type: GeometryType) {
+        self.type = type
+        first = (-1, type.rawValue)
+        required = true
+    }
 
     /// Records the geometry of feature `index`, whose type is named `name` in the input.
     mutating func add(
-        _ geometry: Geometry, name: String, index: Int, objectID: Int64
+        _ geometry: Geometry, name: String, index: Int, objectID: Int64?
     ) throws(FeatureTableError) {
         let kind: GeometryType
         switch geometry {
@@ -319,7 +332,7 @@ package struct GeometryTypeTracker {
             first = (index, name)
             return
         }
-        guard let merged = current.merging(kind) else {
+        guard let merged = current.merging(kind), !required || merged == current else {
             throw FeatureTableError(
                 .mixedGeometryTypes,
                 "the feature has a \(name) geometry but features[\(first.index)] has a \(first.name) geometry; "

@@ -55,31 +55,31 @@ package struct JSONReader {
 
     // MARK: - State
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
     /// UTF-8 continuation bytes (and BOM bytes) passed so far, to turn byte offsets into
     /// character positions. Multi-byte characters occur only inside strings.
-    private var extraBytes = 0
-    private var depth = 0
+    var extraBytes = 0
+    var depth = 0
     /// Scratch space for strings with escapes.
-    private var scratch: [UInt8] = []
+    var scratch: [UInt8] = []
     /// The fingerprints of the member names of the objects being read, outermost first (see
     /// `isNewKey`).
-    private var keyFingerprints: [UInt64] = []
+    var keyFingerprints: [UInt64] = []
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// The 1-based character position of byte `offset` (valid for offsets at or after the
     /// last multi-byte character counted).
-    private func position(_ offset: Int) -> Int { offset - extraBytes + 1 }
+    func position(_ offset: Int) -> Int { offset - extraBytes + 1 }
 
-    private func error(_ message: String, at offset: Int) -> GeometryError {
+    func error(_ message: String, at offset: Int) -> GeometryError {
         GeometryError(.invalidJSON, message, position: position(offset))
     }
 
-    private func unexpected(at offset: Int, expected: String? = nil) -> GeometryError {
+    func unexpected(at offset: Int, expected: String? = nil) -> GeometryError {
         guard offset < bytes.count else { return error("unexpected end of input", at: offset) }
         let found = Self.describe(byte: bytes[offset])
         if let expected { return error("expected \(expected), found \(found)", at: offset) }
@@ -87,7 +87,7 @@ package struct JSONReader {
     }
 
     /// A byte for an error message: the character when printable ASCII, else its hex code.
-    static func describe(byte: UInt8) -> String {
+    package static func describe(byte: UInt8) -> String {
         if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         let hex = String(byte, radix: 16, uppercase: true)
         return "byte 0x" + (hex.count < 2 ? "0" + hex : hex)
@@ -110,7 +110,7 @@ package struct JSONReader {
     }
 
     @inline(__always)
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -119,7 +119,7 @@ package struct JSONReader {
         }
     }
 
-    private mutating func parseValue() throws(GeometryError) -> JSONValue {
+    mutating func parseValue() throws(GeometryError) -> JSONValue {
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         let start = position(index)
         switch bytes[index] {
@@ -142,7 +142,7 @@ package struct JSONReader {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(GeometryError) {
+    mutating func expectLiteral(_ literal: StaticString) throws(GeometryError) {
         let start = index
         let count = literal.utf8CodeUnitCount
         let text = literal.utf8Start
@@ -155,7 +155,7 @@ package struct JSONReader {
         index = start + count
     }
 
-    private mutating func enter() throws(GeometryError) {
+    mutating func enter() throws(GeometryError) {
         depth += 1
         if depth > Self.maximumDepth {
             throw error("arrays and objects nest deeper than \(Self.maximumDepth)", at: index)
@@ -278,7 +278,7 @@ package struct JSONReader {
     // MARK: - Strings
 
     /// Parses a string starting at the opening quote.
-    private mutating func parseString() throws(GeometryError) -> String {
+    mutating func parseString() throws(GeometryError) -> String {
         let openPosition = position(index)
         index += 1
         let contentStart = index
@@ -326,14 +326,14 @@ package struct JSONReader {
         throw GeometryError(.invalidJSON, "unterminated string", position: openPosition)
     }
 
-    private func controlCharacter(at offset: Int) -> GeometryError {
+    func controlCharacter(at offset: Int) -> GeometryError {
         let hex = String(bytes[offset], radix: 16, uppercase: true)
         return error("control character U+" + String(repeating: "0", count: 4 - hex.count) + hex
             + " must be escaped in a string", at: offset)
     }
 
     /// Validates one multi-byte UTF-8 sequence at `index` (RFC 3629) and moves past it.
-    private mutating func skipMultibyte() throws(GeometryError) {
+    mutating func skipMultibyte() throws(GeometryError) {
         let lead = bytes[index]
         let length: Int
         var low: UInt8 = 0x80, high: UInt8 = 0xBF  // range of the second byte
@@ -441,7 +441,7 @@ package struct JSONReader {
 
     /// Reads the number at `index` (see ``scanNumber(_:at:)``) and moves past it.
     @inline(__always)
-    private mutating func parseNumber() throws(GeometryError) -> JSONNumber {
+    mutating func parseNumber() throws(GeometryError) -> JSONNumber {
         do {
             let (number, end) = try Self.scanNumber(bytes, at: index)
             index = end

@@ -1,13 +1,14 @@
-import SieveColumns
-
 /// Builds a string column from UTF-8 bytes as a table scan hands them over, deciding between
 /// dictionary and plain encoding as ``SieveColumns/StringColumn/init(_:dictionaryLimit:)`` does
 /// (a dictionary when at most min(65536, max(16, rows / 4)) distinct strings), but without making
 /// a `String` per row while the column can still be a dictionary: distinct values are found by
 /// hashing their bytes, and only they become strings.
-struct TextColumnBuilder {
+package struct TextColumnBuilder {
+    /// An empty builder.
+    package init() {}
+
     /// The most distinct strings a dictionary column holds.
-    static let dictionaryLimit = 65_536
+    package static let dictionaryLimit = 65_536
 
     /// The distinct strings' bytes, end to end, and where each starts (one extra end offset).
     private var distinctBytes: [UInt8] = []
@@ -19,7 +20,7 @@ struct TextColumnBuilder {
     /// Once there are more distinct strings than any dictionary may hold: every row's string.
     private var plain: StringStorage?
     /// Rows so far.
-    private(set) var count = 0
+    package private(set) var count = 0
 
     private var distinctCount: Int { distinctOffsets.count - 1 }
 
@@ -32,7 +33,7 @@ struct TextColumnBuilder {
     }
 
     /// Appends a NULL row.
-    mutating func appendNull() {
+    package mutating func appendNull() {
         count += 1
         if plain != nil {
             plain?.appendEmpty()
@@ -42,7 +43,7 @@ struct TextColumnBuilder {
     }
 
     /// Appends a row holding `bytes`, which must be valid UTF-8.
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         count += 1
         if plain != nil {
             plain?.append(String(decoding: bytes, as: UTF8.self))
@@ -115,8 +116,36 @@ struct TextColumnBuilder {
         slots = []
     }
 
+    /// Hands each row's bytes to `body`, in order (a NULL row's are empty).
+    package func forEachRow(_ body: (Int, UnsafeRawBufferPointer) -> Void) {
+        if let plain {
+            plain.bytes.withUnsafeBytes { stored in
+                for row in 0..<count {
+                    body(row, UnsafeRawBufferPointer(rebasing: stored[plain.offsets[row]..<plain.offsets[row + 1]]))
+                }
+            }
+            return
+        }
+        distinctBytes.withUnsafeBytes { stored in
+            for (row, code) in codes.enumerated() {
+                let index = Int(code)
+                guard index < distinctCount else {
+                    body(row, UnsafeRawBufferPointer(start: nil, count: 0))
+                    continue
+                }
+                body(row, UnsafeRawBufferPointer(rebasing: stored[distinctOffsets[index]..<distinctOffsets[index + 1]]))
+            }
+        }
+    }
+
+    /// Appends a row holding `string`.
+    package mutating func append(_ string: String) {
+        var string = string
+        string.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
     /// The finished column; `validity` marks the NULL rows (`nil` when there are none).
-    mutating func column(validity: ValidityBitmap?) -> StringColumn {
+    package mutating func column(validity: ValidityBitmap?) -> StringColumn {
         let limit = min(Self.dictionaryLimit, max(16, count / 4), Int(UInt32.max))
         if plain == nil, distinctCount <= limit {
             let dictionary = StringStorage((0..<distinctCount).map { distinct($0) })
@@ -129,7 +158,7 @@ struct TextColumnBuilder {
 
 /// Whether `count` bytes at `a` and `b` are equal.
 @inline(__always)
-func memcmpBytes(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?, _ count: Int) -> Bool {
+package func memcmpBytes(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?, _ count: Int) -> Bool {
     guard let a, let b else { return count == 0 }
     for k in 0..<count where a.load(fromByteOffset: k, as: UInt8.self) != b.load(fromByteOffset: k, as: UInt8.self) {
         return false
@@ -139,7 +168,7 @@ func memcmpBytes(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?, _ count: Int) -
 
 /// Whether `bytes` are valid UTF-8 (ASCII checked eight bytes at a time first).
 @inline(__always)
-func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+package func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
     var i = 0
     let count = bytes.count
     while i + 8 <= count {

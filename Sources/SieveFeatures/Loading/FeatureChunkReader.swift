@@ -1,0 +1,627 @@
+import SieveColumns
+import SieveGeometry
+
+/// The input formats the streaming loader reads features of.
+enum FeatureFormat {
+    /// GeoJSON Features (in a FeatureCollection, alone, or as GeoJSONSeq).
+    case geoJSON
+    /// Esri JSON FeatureSet features.
+    case esriJSON
+}
+
+/// What a loader knows before it reads features: the format, the explicit fields and the
+/// geometry type asked for.
+struct FeatureReadContext: @unchecked Sendable {
+    var format: FeatureFormat
+    /// The explicit fields (given or from the file), or `nil` to infer them.
+    var explicit: ExplicitFields?
+    /// The geometry type the FeatureSet declares (Esri JSON).
+    var declaredType: GeometryType?
+    var options: LoadOptions
+    /// The names of the file's object-ID field (Esri `objectIdFieldName`).
+    var objectIdFieldName: String?
+}
+
+/// Explicit fields: the list, how member names map to them, and the object-ID field (or `nil`
+/// when one is synthesized).
+struct ExplicitFields {
+    var fields: [Field]
+    var lookup: [String: Int]
+    var objectIdIndex: Int?
+
+    func field(named key: String) -> Int {
+        lookup[key] ?? lookup[key.lowercased()] ?? -1
+    }
+}
+
+/// The features of one stretch of the input, read into column builders: a whole input, or one
+/// of the pieces a large input is split into at feature boundaries.
+///
+/// Rows are only appended for features read completely and found valid, so that a skipped
+/// feature leaves no trace. Character positions in errors count from the start of the stretch
+/// (``base`` corrects them when the pieces are joined).
+struct FeatureChunk {
+    // MARK: Result
+    /// Rows stored.
+    var rows = 0
+    /// Features read (stored or skipped).
+    var features = 0
+    /// The distinct member names, in order of first appearance, with their columns (inferred
+    /// fields).
+    var keys: [[UInt8]] = []
+    var columns: [InferredColumn] = []
+    /// The typed columns (explicit fields), one per field.
+    var typed: [TypedColumnBuilder] = []
+    /// Explicit fields: the object-ID attribute of each row, when it has one.
+    var objectIDAttribute: [Int64] = []
+    var objectIDAttributeCount = 0
+    /// The features' `id` members.
+    var ids = InferredColumn()
+    var geometry = GeometryColumn()
+    var tracker = GeometryTypeTracker()
+    /// The row (not feature) index of the first geometry and its type name, for messages.
+    var skippedCount = 0
+    var firstSkipped: [FeatureTableError] = []
+    /// The first error (strict mode), with chunk-local positions and feature index.
+    var error: FeatureTableError?
+    /// Where reading stopped: after the `,` before the first feature at or past the limit, or
+    /// after the closing `]` / the end of the text.
+    var endOffset = 0
+    var reachedEnd = false
+    /// The byte offset the stretch starts at.
+    var start = 0
+    /// UTF-8 continuation bytes in the stretch (to correct the positions of later stretches).
+    var extraBytes = 0
+    /// What turns the stretch's character positions into the text's (set when joined).
+    var positionCorrection = 0
+    /// Features read by the stretches before this one (set when joined).
+    var featureBase = 0
+    /// Each row's 0-based feature number within the stretch (only kept when features are
+    /// skipped: otherwise row = feature).
+    var featureOfRow: [Int]?
+
+    // MARK: Scratch
+    private var keySlots: [[UInt8]: Int] = [:]
+    private var cachedKeys: [[UInt8]] = []
+    private var cachedSlots: [Int] = []
+    /// Per key slot, the last feature it was set in (duplicate member detection).
+    private var lastFeature: [Int] = []
+    /// Explicit fields: per field, the last feature it was set in.
+    private var lastFeatureOfField: [Int] = []
+    /// Explicit fields: the field of each key slot (`-1`: ignored).
+    private var fieldOfSlot: [Int] = []
+    /// Whether a stored feature had the key (keys seen only in skipped features make no field).
+    private(set) var committed: [Bool] = []
+    private var committedCount = 0
+    private var staged: [(slot: Int, value: StagedValue, position: Int)] = []
+    private var scratch = GeoJSONGeometryScratch()
+
+    /// An attribute value as read (scalars without a tree).
+    enum StagedValue {
+        case null
+        case bool(Bool)
+        case number(JSONNumber)
+        /// A string without escapes: its bytes in the text.
+        case rawText(Int, Int)
+        case text(String)
+        case composite(JSONValue)
+    }
+
+    init(start: Int, context: FeatureReadContext) {
+        self.start = start
+        if let explicit = context.explicit {
+            typed = explicit.fields.map { TypedColumnBuilder(type: $0.type) }
+            lastFeatureOfField = Array(repeating: -1, count: explicit.fields.count)
+        }
+        if let type = context.options.geometryType { tracker.require(type) }
+        if context.options.geometryType == .point || context.declaredType == .point { geometry = GeometryColumn(storage: .points) }
+    }
+
+    // MARK: - Reading features
+
+    /// Reads the features of a JSON array from `reader` (at the first byte of a feature) until
+    /// the first feature starting at or after `limit`, the closing `]`, or an error.
+    mutating func readArray(
+        _ reader: inout JSONReader, buffer: UnsafeBufferPointer<UInt8>, limit: Int, context: FeatureReadContext,
+        progress: ProgressCounter?
+    ) {
+        do throws(GeometryError) {
+            while true {
+                guard readFeature(&reader, buffer: buffer, context: context) else { return }
+                if features & 0xFFF == 0 { progress?.advance(to: reader.offset, features: features) }
+                guard let byte = reader.peek() else { throw reader.failure("unexpected end of input") }
+                if byte == UInt8(ascii: "]") {
+                    var notFirst = false
+                    _ = try reader.nextElement(first: &notFirst)
+                    endOffset = reader.offset
+                    reachedEnd = true
+                    return
+                }
+                guard byte == UInt8(ascii: ",") else { throw reader.failure("expected ',' or ']', found \(JSONReader.describe(byte: byte))") }
+                var notFirst = false
+                guard try reader.nextElement(first: &notFirst) else { return }
+                if reader.offset >= limit {
+                    endOffset = reader.offset
+                    return
+                }
+            }
+        } catch {
+            fail(FeatureTableError(.invalidJSON, error.message, position: error.position))
+        }
+    }
+
+    /// Reads GeoJSONSeq features (RFC 8142: each optionally after a record separator, one per
+    /// line) until the first one starting at or after `limit`, the end of the text, or an error.
+    mutating func readSequence(
+        _ reader: inout JSONReader, buffer: UnsafeBufferPointer<UInt8>, limit: Int, context: FeatureReadContext,
+        progress: ProgressCounter?
+    ) {
+        while true {
+            // White space and record separators between texts.
+            while let byte = reader.peek(), byte == 0x1E { reader.skipByte() }
+            guard reader.peek() != nil else {
+                endOffset = reader.offset
+                reachedEnd = true
+                return
+            }
+            if reader.offset >= limit {
+                endOffset = reader.offset
+                return
+            }
+            guard readFeature(&reader, buffer: buffer, context: context) else { return }
+            if features & 0xFFF == 0 { progress?.advance(to: reader.offset, features: features) }
+        }
+    }
+
+    /// Records the error of the current feature: ends the stretch (strict), or counts it.
+    /// Returns whether reading goes on.
+    @discardableResult
+    private mutating func fail(_ error: FeatureTableError, skippable: Bool = false, context: FeatureReadContext? = nil) -> Bool {
+        if skippable, let context, context.options.onInvalid == .skip {
+            skippedCount += 1
+            if firstSkipped.count < 5 { firstSkipped.append(error) }
+            return true
+        }
+        if self.error == nil { self.error = error }
+        return false
+    }
+
+    /// Reads one feature object at the reader; `false` when reading must stop (an error).
+    mutating func readFeature(_ reader: inout JSONReader, buffer: UnsafeBufferPointer<UInt8>, context: FeatureReadContext) -> Bool {
+        let featureIndex = features
+        features += 1
+        staged.removeAll(keepingCapacity: true)
+        var id: StagedValue = .null
+        var idPosition = 0
+        var geometry: StreamedGeometry = .null
+        var geometryPosition = 0
+        var sawType = false
+        var sawAttributes = false
+        var otherKeys: [[UInt8]] = []
+        let featurePosition = reader.characterPosition
+        var problem: FeatureTableError?
+        func invalid(_ message: String, _ position: Int) -> FeatureTableError {
+            FeatureTableError(
+                context.format == .geoJSON ? .invalidGeoJSON : .invalidEsriJSON, message, position: position,
+                featureIndex: featureIndex)
+        }
+        do throws(GeometryError) {
+            guard let first = reader.peek(), first == UInt8(ascii: "{") else {
+                let value = try reader.readValue()
+                return fail(
+                    invalid("a feature must be an object, not \(value.kindDescription)", value.position), skippable: true,
+                    context: context)
+            }
+            try reader.enterContainer()
+            var firstMember = true
+            while let key = try reader.nextMember(first: &firstMember) {
+                let valuePosition = reader.characterPosition
+                func duplicate() -> GeometryError {
+                    GeometryError(
+                        .invalidJSON,
+                        "duplicate key \(JSONKey.quoted(key.string(in: buffer))) in an object (member names must be unique)",
+                        position: key.position)
+                }
+                if context.format == .geoJSON, key.equals("type", in: buffer) {
+                    if sawType { throw duplicate() }
+                    sawType = true
+                    let isFeature: Bool
+                    if reader.peek() == UInt8(ascii: "\"") {
+                        isFeature = try reader.readString { JSONChunkBytes.equal($0, "Feature") }
+                    } else {
+                        _ = try reader.readValue()
+                        isFeature = false
+                    }
+                    if !isFeature, problem == nil { problem = invalid("expected \"type\": \"Feature\"", valuePosition) }
+                } else if key.equals(context.format == .geoJSON ? "properties" : "attributes", in: buffer) {
+                    if sawAttributes { throw duplicate() }
+                    sawAttributes = true
+                    try readAttributes(&reader, buffer: buffer, featureIndex: featureIndex, context: context, problem: &problem)
+                } else if key.equals("geometry", in: buffer) {
+                    if geometryPosition != 0 { throw duplicate() }
+                    geometryPosition = valuePosition
+                    switch context.format {
+                    case .geoJSON:
+                        do throws(GeometryError) {
+                            geometry = try reader.readGeoJSONGeometry(scratch: &scratch)
+                        } catch where error.kind != .invalidJSON {
+                            if problem == nil {
+                                var message = error.message
+                                if let path = error.path, !path.isEmpty { message += " (geometry.\(path))" }
+                                problem = FeatureTableError(
+                                    .invalidGeometry, message, position: error.position, featureIndex: featureIndex)
+                            }
+                        }
+                    case .esriJSON:
+                        let value = try reader.readValue()
+                        if !value.isNull {
+                            do throws(GeometryError) {
+                                let decoded = try Geometry.decodeEsriJSON(value, path: "").geometry
+                                geometry = .geometry(decoded, typeName: Self.esriName(decoded))
+                            } catch {
+                                if problem == nil {
+                                    var message = error.message
+                                    if let path = error.path, !path.isEmpty { message += " (geometry.\(path))" }
+                                    problem = FeatureTableError(
+                                        .invalidGeometry, message, position: error.position, featureIndex: featureIndex)
+                                }
+                            }
+                        }
+                    }
+                } else if context.format == .geoJSON, key.equals("id", in: buffer) {
+                    if idPosition != 0 { throw duplicate() }
+                    idPosition = valuePosition
+                    id = try readValue(&reader, buffer: buffer)
+                } else {
+                    let bytes = key.withBytes(in: buffer) { Array($0) }
+                    if otherKeys.contains(bytes) { throw duplicate() }
+                    otherKeys.append(bytes)
+                    if context.format == .esriJSON, bytes == Array("type".utf8) || bytes == Array("properties".utf8) {
+                        sawType = true
+                    }
+                    _ = try reader.readValue()
+                }
+            }
+        } catch {
+            fail(FeatureTableError(.invalidJSON, error.message, position: error.position))
+            return false
+        }
+        if context.format == .geoJSON, !sawType, problem == nil {
+            problem = invalid("the feature has no \"type\": \"Feature\" member", featurePosition)
+        }
+        if context.format == .esriJSON, !sawAttributes, sawType, problem == nil {
+            problem = invalid(
+                "the feature has GeoJSON members (\"type\", \"properties\"), not \"attributes\": "
+                    + "a GeoJSON FeatureCollection needs \"type\": \"FeatureCollection\" at its root", featurePosition)
+        }
+        if problem == nil {
+            problem = commit(
+                id: id, idPosition: idPosition, geometry: geometry, geometryPosition: geometryPosition,
+                featureIndex: featureIndex, buffer: buffer, context: context)
+        }
+        if var problem {
+            if problem.objectID == nil { problem.objectID = objectIDHint(id: id, buffer: buffer, context: context) }
+            return fail(problem, skippable: true, context: context)
+        }
+        return true
+    }
+
+    /// The object ID a feature would have if the input ended with it, for messages: its
+    /// object-ID attribute, else its integer `id`; `nil` for its position (filled in when the
+    /// stretches are joined).
+    private func objectIDHint(id: StagedValue, buffer: UnsafeBufferPointer<UInt8>, context: FeatureReadContext) -> Int64? {
+        for (slot, value, _) in staged {
+            let isObjectID: Bool
+            if let explicit = context.explicit {
+                isObjectID = explicit.objectIdIndex != nil && fieldOfSlot[slot] == explicit.objectIdIndex
+            } else {
+                let name = String(decoding: keys[slot], as: UTF8.self)
+                isObjectID = name.lowercased() == "objectid" || name == context.objectIdFieldName
+            }
+            if isObjectID, case .number(let number) = value, let int64 = number.int64 ?? ValueConversion.exactInt64(number.double) {
+                return int64
+            }
+        }
+        if case .number(let number) = id, number.isIntegerLiteral, let int64 = number.int64 { return int64 }
+        return nil
+    }
+
+    /// The Esri name of a geometry's type.
+    static func esriName(_ geometry: Geometry) -> String {
+        switch geometry {
+        case .point: GeometryType.point.rawValue
+        case .multipoint: GeometryType.multipoint.rawValue
+        case .polyline: GeometryType.polyline.rawValue
+        case .polygon: GeometryType.polygon.rawValue
+        case .envelope: GeometryType.envelope.rawValue
+        case .collection: "geometry collection"
+        }
+    }
+
+    /// Reads one attribute value.
+    private mutating func readValue(_ reader: inout JSONReader, buffer: UnsafeBufferPointer<UInt8>) throws(GeometryError) -> StagedValue {
+        guard let byte = reader.peek() else { throw reader.failure("unexpected end of input") }
+        switch byte {
+        case UInt8(ascii: "\""):
+            let base = buffer.baseAddress
+            return try reader.readString { text -> StagedValue in
+                if let start = text.baseAddress, let base, start >= base, start < base + buffer.count {
+                    let offset = start - base
+                    return .rawText(offset, offset + text.count)
+                }
+                return .text(String(decoding: text, as: UTF8.self))
+            }
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            return .composite(try reader.readValue())
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            guard let bool = try reader.readLiteral() else { return .null }
+            return .bool(bool)
+        default:
+            return .number(try reader.readNumber())
+        }
+    }
+
+    /// Reads a `properties`/`attributes` value (an object or `null`) into `staged`.
+    private mutating func readAttributes(
+        _ reader: inout JSONReader, buffer: UnsafeBufferPointer<UInt8>, featureIndex: Int, context: FeatureReadContext,
+        problem: inout FeatureTableError?
+    ) throws(GeometryError) {
+        guard let byte = reader.peek() else { throw reader.failure("unexpected end of input") }
+        guard byte == UInt8(ascii: "{") else {
+            let value = try reader.readValue()
+            if value.isNull { return }
+            let member = context.format == .geoJSON ? "\"properties\" must be an object or null" : "\"attributes\" must be an object"
+            if problem == nil {
+                problem = FeatureTableError(
+                    context.format == .geoJSON ? .invalidGeoJSON : .invalidEsriJSON,
+                    "\(member), not \(value.kindDescription)", position: value.position, featureIndex: featureIndex)
+            }
+            return
+        }
+        try reader.enterContainer()
+        var first = true
+        var position = 0
+        while let key = try reader.nextMember(first: &first) {
+            let valuePosition = reader.characterPosition
+            let slot = keySlot(key, at: position, buffer: buffer, explicit: context.explicit)
+            position += 1
+            if lastFeature[slot] == featureIndex {
+                throw GeometryError(
+                    .invalidJSON,
+                    "duplicate key \(JSONKey.quoted(key.string(in: buffer))) in an object (member names must be unique)",
+                    position: key.position)
+            }
+            lastFeature[slot] = featureIndex
+            staged.append((slot, try readValue(&reader, buffer: buffer), valuePosition))
+        }
+    }
+
+    /// The slot of a member name (byte for byte), remembered per member position so that
+    /// objects with the same key order cost one comparison per member.
+    @inline(__always)
+    private mutating func keySlot(
+        _ key: JSONKeyToken, at position: Int, buffer: UnsafeBufferPointer<UInt8>, explicit: ExplicitFields?
+    ) -> Int {
+        key.withBytes(in: buffer) { bytes -> Int in
+            if position < cachedKeys.count, cachedKeys[position].elementsEqual(bytes) { return cachedSlots[position] }
+            let array = Array(bytes)
+            let slot: Int
+            if let known = keySlots[array] {
+                slot = known
+            } else {
+                slot = keys.count
+                keys.append(array)
+                keySlots[array] = slot
+                lastFeature.append(-1)
+                committed.append(false)
+                if let explicit {
+                    fieldOfSlot.append(explicit.field(named: String(decoding: array, as: UTF8.self)))
+                } else {
+                    columns.append(InferredColumn())
+                }
+            }
+            if position < cachedKeys.count {
+                cachedKeys[position] = array
+                cachedSlots[position] = slot
+            } else if position == cachedKeys.count {
+                cachedKeys.append(array)
+                cachedSlots.append(slot)
+            }
+            return slot
+        }
+    }
+
+    // MARK: - Storing a feature
+
+    /// Checks the staged feature and appends it as a row; the error when it is invalid (then
+    /// nothing was appended).
+    private mutating func commit(
+        id: StagedValue, idPosition: Int, geometry: StreamedGeometry, geometryPosition: Int, featureIndex: Int,
+        buffer: UnsafeBufferPointer<UInt8>, context: FeatureReadContext
+    ) -> FeatureTableError? {
+        let row = rows
+        // The geometry type first: it may reject the feature.
+        var geometryName: String?
+        var candidate: Geometry?
+        switch geometry {
+        case .null: break
+        case .point(let x, let y):
+            geometryName = "Point"
+            candidate = .point(Point(x: x, y: y))
+        case .geometry(let value, let name):
+            geometryName = name
+            candidate = value
+        }
+        if let candidate, let geometryName {
+            if context.format == .esriJSON, let declared = context.declaredType {
+                let fits = geometryName == declared.rawValue || (declared == .multipoint && geometryName == GeometryType.point.rawValue)
+                if !fits {
+                    return FeatureTableError(
+                        .mixedGeometryTypes,
+                        "the feature has an \(geometryName) geometry but the FeatureSet's geometryType is \(declared.rawValue)",
+                        position: geometryPosition, featureIndex: featureIndex)
+                }
+            }
+            var tracker = self.tracker
+            do throws(FeatureTableError) {
+                try tracker.add(candidate, name: geometryName, index: featureIndex, objectID: nil)
+            } catch {
+                var error = error
+                error.position = geometryPosition
+                if let required = context.options.geometryType {
+                    error.message = "the feature has a \(geometryName) geometry, not of the geometry type asked for (\(required.rawValue))"
+                }
+                return error
+            }
+            self.tracker = tracker
+        }
+        // Attribute values, converted before anything is stored.
+        if let explicit = context.explicit {
+            var converted: [(field: Int, value: ConvertedValue)] = []
+            converted.reserveCapacity(staged.count)
+            var objectID: Int64?
+            for (slot, value, position) in staged {
+                let field = fieldOfSlot[slot]
+                guard field >= 0 else { continue }
+                if lastFeatureOfField[field] == featureIndex {
+                    return FeatureTableError(
+                        .conversionFailed,
+                        "the member \(JSONKey.quoted(String(decoding: keys[slot], as: UTF8.self))) names a field another member of the feature "
+                            + "already names (field names match ignoring case)",
+                        position: position, featureIndex: featureIndex, fieldName: explicit.fields[field].name)
+                }
+                lastFeatureOfField[field] = featureIndex
+                let json = jsonValue(value, buffer: buffer, position: position)
+                let type = explicit.fields[field].type
+                do throws(ConversionFailure) {
+                    if field == explicit.objectIdIndex {
+                        if json.isNull { continue }
+                        do throws(ConversionFailure) {
+                            objectID = try ValueConversion.integer(json, type: .oid)
+                        } catch {
+                            throw ConversionFailure(message: error.message + " (object IDs must be integers)")
+                        }
+                        continue
+                    }
+                    converted.append((field, try ValueConversion.converted(json, type: type)))
+                } catch {
+                    return FeatureTableError(
+                        .conversionFailed, error.message, position: position, featureIndex: featureIndex,
+                        fieldName: explicit.fields[field].name)
+                }
+            }
+            // Store.
+            for (field, value) in converted {
+                typed[field].appendNulls(row - typed[field].count)
+                typed[field].append(value)
+            }
+            objectIDAttribute.append(objectID ?? 0)
+            if objectID != nil { objectIDAttributeCount += 1 }
+        } else {
+            // Inferred columns: only numbers beyond the range of doubles can fail; check first.
+            for (slot, value, position) in staged {
+                let name = String(decoding: keys[slot], as: UTF8.self)
+                if case .number(let number) = value, !number.isIntegerLiteral || number.int64 == nil, !number.double.isFinite {
+                    let statistics = columns[slot].statistics
+                    let described = ValueConversion.describe(.number(number))
+                    let message = statistics.integers + statistics.doubles == statistics.values
+                        ? "cannot convert \(described) to Double" : "\(described) cannot be stored (numbers must be finite doubles)"
+                    return FeatureTableError(.conversionFailed, message, position: position, featureIndex: featureIndex, fieldName: name)
+                }
+                if case .composite(let json) = value {
+                    do throws(ConversionFailure) {
+                        _ = try ValueConversion.text(json)
+                    } catch {
+                        return FeatureTableError(
+                            .conversionFailed, error.message, position: position, featureIndex: featureIndex, fieldName: name)
+                    }
+                }
+            }
+            var newKeys = 0
+            for (slot, _, _) in staged where !committed[slot] { newKeys += 1 }
+            if newKeys > 0, committedCount + newKeys > Schema.maximumFieldCount,
+                let (slot, _, position) = staged.first(where: { !committed[$0.slot] })
+            {
+                return FeatureTableError(
+                    .tooManyFields,
+                    "the property \(JSONKey.quoted(String(decoding: keys[slot], as: UTF8.self))) would be distinct property "
+                        + "number \(committedCount + 1); a table holds at most \(Schema.maximumFieldCount) fields",
+                    position: position, featureIndex: featureIndex)
+            }
+            for (slot, value, _) in staged {
+                Self.set(&columns[slot], value, row: row, buffer: buffer)
+            }
+        }
+        for (slot, _, _) in staged where !committed[slot] {
+            committed[slot] = true
+            committedCount += 1
+        }
+        Self.set(&ids, id, row: row, buffer: buffer)
+        switch geometry {
+        case .null: self.geometry.append(nil)
+        case .point(let x, let y): self.geometry.appendPoint(x: x, y: y)
+        case .geometry(let value, _): self.geometry.append(value)
+        }
+        if featureOfRow != nil || featureIndex != row {
+            if featureOfRow == nil { featureOfRow = Array(0..<row) }
+            featureOfRow?.append(featureIndex)
+        }
+        rows += 1
+        return nil
+    }
+
+    /// Stores a value known to convert (see ``commit``) in an inferred column.
+    private static func set(_ column: inout InferredColumn, _ value: StagedValue, row: Int, buffer: UnsafeBufferPointer<UInt8>) {
+        switch value {
+        case .null: break
+        case .bool(let bool): column.set(bool: bool, row: row)
+        case .number(let number): try? column.set(number: number, row: row)
+        case .rawText(let start, let end):
+            column.set(string: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[start..<end])), row: row)
+        case .text(var text): text.withUTF8 { column.set(string: UnsafeRawBufferPointer($0), row: row) }
+        case .composite(let json): try? column.set(composite: json, row: row)
+        }
+    }
+
+    /// A staged value as a JSON value (for the conversions to explicit field types).
+    private func jsonValue(_ value: StagedValue, buffer: UnsafeBufferPointer<UInt8>, position: Int) -> JSONValue {
+        switch value {
+        case .null: .null(at: position)
+        case .bool(let bool): .bool(bool, at: position)
+        case .number(let number): .number(number, at: position)
+        case .rawText(let start, let end): .string(String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self), at: position)
+        case .text(let text): .string(text, at: position)
+        case .composite(let json): json
+        }
+    }
+
+    /// Pads every column to ``rows`` rows.
+    mutating func finishColumns() {
+        for i in columns.indices { columns[i].finish(rows: rows) }
+        ids.finish(rows: rows)
+        for i in typed.indices { typed[i].appendNulls(rows - typed[i].count) }
+    }
+}
+
+/// Byte comparisons for the chunk reader.
+enum JSONChunkBytes {
+    static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+        guard bytes.count == text.utf8CodeUnitCount else { return false }
+        let base = text.utf8Start
+        for i in 0..<bytes.count where bytes[i] != base[i] { return false }
+        return true
+    }
+}
+
+extension ValueConversion {
+    /// A non-null value converted to `type` (`null` → ``ConvertedValue/null``).
+    static func converted(_ value: JSONValue, type: FieldType) throws(ConversionFailure) -> ConvertedValue {
+        if value.isNull { return .null }
+        switch type.columnType {
+        case .integer: return .integer(try integer(value, type: type))
+        case .date: return .integer(try date(value))
+        case .double: return .double(try double(value, type: type))
+        case .string: return .text(try text(value))
+        }
+    }
+}

@@ -1,0 +1,328 @@
+import SieveColumns
+import SieveGeometry
+
+/// The values of one property across the features read so far, stored in the narrowest form
+/// that can still become any field type the values allow (see ``PropertyStatistics``): integers
+/// while there are only integers, doubles once a fraction or exponent appears, 0/1 for
+/// booleans, text once strings or mixed kinds appear. Values arrive row by row; the type widens
+/// as they come, so that no value is ever held as a JSON tree.
+struct InferredColumn {
+    /// What the values looked like (decides the field type).
+    private(set) var statistics = PropertyStatistics()
+
+    private enum Storage {
+        /// No value yet (every row so far NULL).
+        case none
+        /// Integer literals (or 0/1 for booleans).
+        case integers([Int64])
+        /// Numbers, once one had a fraction or exponent.
+        case doubles([Double])
+        /// Text: strings, or values of mixed kinds written as text.
+        case texts(TextColumnBuilder)
+    }
+
+    private var storage = Storage.none
+    /// Whether the integer storage holds booleans as 0/1 (not integer literals).
+    private var storesBooleans = false
+    /// Rows (of the integer storage) holding the literal `-0`, which is 0 as an integer but
+    /// −0.0 as a double and `-0` as text.
+    private var negativeZeroRows: [Int] = []
+    /// Integer literals beyond ±2⁵³ in double storage, whose text is the integer's, not the
+    /// double's.
+    private var largeIntegers: [(row: Int, value: Int64)] = []
+    /// The NULL rows, once there is one.
+    private var validity: ValidityBitmap?
+    /// Rows so far.
+    private(set) var count = 0
+
+    init() {}
+
+    // MARK: - Appending
+
+    /// Pads with NULL rows up to `row` (exclusive).
+    @inline(__always)
+    private mutating func pad(to row: Int) {
+        while count < row { appendNull() }
+    }
+
+    /// Appends a NULL row.
+    mutating func appendNull() {
+        if validity == nil { validity = ValidityBitmap(count: count, allValid: true) }
+        validity?.append(valid: false)
+        switch storage {
+        case .none: break
+        case .integers(var values):
+            storage = .none
+            values.append(0)
+            storage = .integers(values)
+        case .doubles(var values):
+            storage = .none
+            values.append(0)
+            storage = .doubles(values)
+        case .texts(var texts):
+            storage = .none
+            texts.appendNull()
+            storage = .texts(texts)
+        }
+        count += 1
+    }
+
+    private mutating func markValid() {
+        validity?.append(valid: true)
+        count += 1
+    }
+
+    /// Sets row `row` (at or after ``count``) to a JSON number.
+    /// - Throws: for a number beyond the range of doubles.
+    mutating func set(number: JSONNumber, row: Int) throws(ConversionFailure) {
+        pad(to: row)
+        if number.isIntegerLiteral, let int64 = number.int64 {
+            statistics.observeInteger(int64)
+            appendInteger(int64, negativeZero: int64 == 0 && number.double.sign == .minus)
+            return
+        }
+        guard number.double.isFinite else {
+            throw ConversionFailure(message: "\(ValueConversion.describe(.number(number))) cannot be stored (numbers must be finite doubles)")
+        }
+        statistics.observeDouble()
+        switch storage {
+        case .none:
+            storage = .doubles(Array(repeating: 0, count: count))
+            appendDouble(number.double)
+        case .integers:
+            widenToDoubles()
+            appendDouble(number.double)
+        case .doubles:
+            appendDouble(number.double)
+        case .texts:
+            appendText(number.description)
+        }
+    }
+
+    /// Sets row `row` to a boolean.
+    mutating func set(bool: Bool, row: Int) {
+        pad(to: row)
+        statistics.observeBool()
+        switch storage {
+        case .none:
+            storage = .integers(Array(repeating: 0, count: count))
+            storesBooleans = true
+            appendInteger(bool ? 1 : 0, negativeZero: false)
+        case .integers where storesBooleans:
+            appendInteger(bool ? 1 : 0, negativeZero: false)
+        default:
+            widenToTexts()
+            appendText(bool ? "true" : "false")
+        }
+    }
+
+    /// Sets row `row` to a string (valid UTF-8 bytes).
+    mutating func set(string: UnsafeRawBufferPointer, row: Int) {
+        pad(to: row)
+        let onlyStrings = statistics.strings == statistics.values
+        statistics.observeString(isDate: onlyStrings && statistics.allDates && ValueConversion.isISODate(string))
+        widenToTexts()
+        guard case .texts(var texts) = storage else { return }
+        storage = .none
+        texts.append(string)
+        storage = .texts(texts)
+        markValid()
+    }
+
+    /// Sets row `row` to an array or object (stored as compact JSON text).
+    /// - Throws: for a number beyond the range of doubles inside it.
+    mutating func set(composite value: JSONValue, row: Int) throws(ConversionFailure) {
+        let text = try ValueConversion.text(value)
+        pad(to: row)
+        statistics.observeOther()
+        widenToTexts()
+        appendText(text)
+    }
+
+    /// Pads the column with NULL rows to `rows` rows.
+    mutating func finish(rows: Int) { pad(to: rows) }
+
+    private mutating func appendInteger(_ value: Int64, negativeZero: Bool) {
+        switch storage {
+        case .none:
+            storage = .integers(Array(repeating: 0, count: count))
+            appendInteger(value, negativeZero: negativeZero)
+            return
+        case .integers(var values):
+            // A boolean column meeting an integer is a column of mixed kinds.
+            if storesBooleans, statistics.booleans != statistics.values {
+                widenToTexts()
+                appendText(negativeZero ? "-0" : String(value))
+                return
+            }
+            storage = .none
+            values.append(value)
+            storage = .integers(values)
+            if negativeZero { negativeZeroRows.append(count) }
+            markValid()
+        case .doubles:
+            if value.magnitude >= 1 << 53 { largeIntegers.append((count, value)) }
+            appendDouble(negativeZero ? -0.0 : Double(value))
+        case .texts:
+            appendText(negativeZero ? "-0" : String(value))
+        }
+    }
+
+    private mutating func appendDouble(_ value: Double) {
+        guard case .doubles(var values) = storage else { return }
+        storage = .none
+        values.append(value)
+        storage = .doubles(values)
+        markValid()
+    }
+
+    private mutating func appendText(_ text: String) {
+        guard case .texts(var texts) = storage else { return }
+        storage = .none
+        texts.append(text)
+        storage = .texts(texts)
+        markValid()
+    }
+
+    private func isValid(_ row: Int) -> Bool { validity?.isValid(row) ?? true }
+
+    /// Integer storage to double storage (integer literals beyond 2⁵³ remembered for text).
+    private mutating func widenToDoubles() {
+        guard case .integers(let values) = storage else { return }
+        storage = .none
+        var doubles = values.map { Double($0) }
+        for row in negativeZeroRows { doubles[row] = -0.0 }
+        negativeZeroRows = []
+        for (row, value) in values.enumerated() where value.magnitude >= 1 << 53 && isValid(row) {
+            largeIntegers.append((row, value))
+        }
+        storage = .doubles(doubles)
+    }
+
+    /// Any storage to text storage, each value written as the JSON text of its kind.
+    private mutating func widenToTexts() {
+        let texts: TextColumnBuilder
+        switch storage {
+        case .texts: return
+        case .none:
+            var builder = TextColumnBuilder()
+            for _ in 0..<count { builder.appendNull() }
+            texts = builder
+        case .integers(let values):
+            let booleans = storesBooleans
+            var builder = TextColumnBuilder()
+            var negativeZero = negativeZeroRows.makeIterator()
+            var nextNegativeZero = negativeZero.next()
+            for (row, value) in values.enumerated() {
+                if !isValid(row) {
+                    builder.appendNull()
+                } else if booleans {
+                    builder.append(value == 1 ? "true" : "false")
+                } else if row == nextNegativeZero {
+                    builder.append("-0")
+                    nextNegativeZero = negativeZero.next()
+                } else {
+                    builder.append(String(value))
+                }
+            }
+            texts = builder
+        case .doubles(let values):
+            var builder = TextColumnBuilder()
+            var large = largeIntegers.makeIterator()
+            var nextLarge = large.next()
+            for (row, value) in values.enumerated() {
+                if !isValid(row) {
+                    builder.appendNull()
+                } else if let exception = nextLarge, exception.row == row {
+                    builder.append(String(exception.value))
+                    nextLarge = large.next()
+                } else {
+                    builder.append(formatNumber(value))
+                }
+            }
+            texts = builder
+        }
+        negativeZeroRows = []
+        largeIntegers = []
+        storesBooleans = false
+        storage = .texts(texts)
+    }
+
+    // MARK: - Finishing
+
+    /// Appends this column's rows, converted to `type` (which the merged statistics chose, so
+    /// every value converts), to `builder`.
+    mutating func write(as type: FieldType, into builder: inout TypedColumnBuilder) {
+        if type.columnType == .string { widenToTexts() }
+        switch storage {
+        case .none:
+            builder.appendNulls(count)
+        case .integers(let values):
+            var negativeZero = Set(negativeZeroRows)
+            for (row, value) in values.enumerated() {
+                if !isValid(row) {
+                    builder.appendNull()
+                } else if type.columnType == .double {
+                    builder.append(double: negativeZero.remove(row) != nil ? -0.0 : Double(value))
+                } else {
+                    builder.append(integer: value)
+                }
+            }
+        case .doubles(let values):
+            for (row, value) in values.enumerated() {
+                if isValid(row) { builder.append(double: value) } else { builder.appendNull() }
+            }
+        case .texts(let texts):
+            let validity = self.validity
+            texts.forEachRow { row, bytes in
+                guard validity?.isValid(row) ?? true else {
+                    builder.appendNull()
+                    return
+                }
+                if type.columnType == .date {
+                    if let milliseconds = CivilTime.parse(String(decoding: bytes, as: UTF8.self), syntax: .iso8601) {
+                        builder.append(integer: milliseconds)
+                    } else {
+                        builder.appendNull()
+                    }
+                } else {
+                    builder.append(text: bytes)
+                }
+            }
+        }
+    }
+
+    /// The column as `type` directly, when the storage already is that type's (the one-chunk
+    /// load of an integer or double column: no copy); else `nil`.
+    mutating func column(as type: FieldType) -> Column? {
+        let bitmap = validity.flatMap { $0.nullCount == 0 ? nil : $0 }
+        switch (storage, type.columnType) {
+        case (.integers(let values), .integer):
+            storage = .none
+            return .integer(Int64Column(values: values, validity: bitmap))
+        case (.doubles(let values), .double):
+            storage = .none
+            return .double(DoubleColumn(values: values, validity: bitmap))
+        case (.texts(var texts), .string):
+            storage = .none
+            return .string(texts.column(validity: bitmap))
+        default:
+            return nil
+        }
+    }
+
+    /// The integer value of row `row` when it holds an integer literal (for object IDs).
+    func integer(row: Int) -> Int64? {
+        guard isValid(row), case .integers(let values) = storage, row < values.count else { return nil }
+        return values[row]
+    }
+}
+
+extension ValueConversion {
+    /// Whether UTF-8 bytes look like an ISO-8601 date or date-time (see ``isISODate(_:)``).
+    static func isISODate(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
+        for i in [0, 1, 2, 3, 5, 6, 8, 9] where !(48...57).contains(bytes[i]) { return false }
+        return CivilTime.parse(String(decoding: bytes, as: UTF8.self), syntax: .iso8601) != nil
+    }
+}

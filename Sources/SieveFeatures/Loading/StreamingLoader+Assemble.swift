@@ -1,0 +1,258 @@
+import SieveColumns
+import SieveGeometry
+
+extension StreamingLoader {
+    /// Joins the pieces (in input order) into a table: the fields (inferred from every piece's
+    /// statistics, or explicit), the object IDs, the columns, the geometry column and type.
+    static func assemble(
+        _ pieces: [FeatureChunk], context: FeatureReadContext, spatialReference: SpatialReference, globalIdFieldName: String?,
+        displayFieldName: String?
+    ) throws(FeatureTableError) -> (FeatureTable, LoadReport) {
+        var pieces = pieces
+        var report = LoadReport()
+        for piece in pieces {
+            report.skippedCount += piece.skippedCount
+            for var error in piece.firstSkipped where report.firstSkipped.count < 5 {
+                error.position = error.position.map { $0 + piece.positionCorrection }
+                error.featureIndex = error.featureIndex.map { $0 + piece.featureBase }
+                if error.objectID == nil, let index = error.featureIndex { error.objectID = Int64(index + 1) }
+                report.firstSkipped.append(error)
+            }
+        }
+        let rows = pieces.reduce(0) { $0 + $1.rows }
+        // Each row's feature number in the input.
+        var featureOfRow: [Int] = []
+        featureOfRow.reserveCapacity(rows)
+        for piece in pieces {
+            if let map = piece.featureOfRow {
+                featureOfRow.append(contentsOf: map.lazy.map { $0 + piece.featureBase })
+            } else {
+                featureOfRow.append(contentsOf: piece.featureBase..<(piece.featureBase + piece.rows))
+            }
+        }
+
+        // Geometry type and column.
+        var geometryType: GeometryType? = context.options.geometryType
+        var sawPoint = false
+        var firstTyped: (index: Int, name: String)?
+        for piece in pieces {
+            sawPoint = sawPoint || piece.tracker.sawPoint
+            guard context.options.geometryType == nil, let type = piece.tracker.type else { continue }
+            guard let current = geometryType else {
+                geometryType = type
+                firstTyped = piece.tracker.firstFeature.map { ($0.index + piece.featureBase, $0.name) }
+                continue
+            }
+            guard let merged = current.merging(type) else {
+                let here = piece.tracker.firstFeature.map { ($0.index + piece.featureBase, $0.name) } ?? (piece.featureBase, type.rawValue)
+                let there = firstTyped ?? (0, current.rawValue)
+                throw FeatureTableError(
+                    .mixedGeometryTypes,
+                    "the feature has a \(here.1) geometry but features[\(there.0)] has a \(there.1) geometry; "
+                        + "a table holds one geometry type (only single and multi types of the same dimension may mix)",
+                    featureIndex: here.0)
+            }
+            geometryType = merged
+        }
+        var geometry = GeometryColumn()
+        if pieces.count == 1 {
+            geometry = pieces[0].geometry
+        } else {
+            geometry.reserveCapacity(rows)
+            for i in pieces.indices {
+                geometry.append(contentsOf: pieces[i].geometry)
+                pieces[i].geometry = GeometryColumn()
+            }
+        }
+        if context.format == .esriJSON, let declared = context.declaredType { geometryType = declared }
+        if geometryType == .multipoint, sawPoint || geometry.storage == .points {
+            let unified = try GeometryTypeTracker.pointsAsMultipoints((0..<geometry.count).map { geometry[$0] }) { (error, i) in
+                FeatureTableError(.invalidGeometry, error.message, featureIndex: featureOfRow[i])
+            }
+            geometry = GeometryColumn(unified)
+        }
+
+        // Fields, object IDs and columns.
+        var fields: [Field] = []
+        var columns: [Column] = []
+        var objectIDs: [Int64] = []
+        var objectIdIndex = 0
+        let idStatistics = pieces.dropFirst().reduce(pieces.first?.ids.statistics ?? PropertyStatistics()) {
+            $0.merged(with: $1.ids.statistics)
+        }
+        let idsAreObjectIDs = rows > 0 && idStatistics.integers == rows
+        /// The features' ids as one column of `type` (once).
+        func idColumn(_ type: FieldType) -> Column {
+            if pieces.count == 1, let direct = pieces[0].ids.column(as: type) { return direct }
+            var builder = TypedColumnBuilder(type: type, capacity: rows)
+            for p in pieces.indices { pieces[p].ids.write(as: type, into: &builder) }
+            return builder.finish()
+        }
+        func idObjectIDs() -> [Int64] {
+            if case .integer(let values) = idColumn(.bigInteger) { return values.values }
+            return []
+        }
+        var used = Set<String>()
+
+        if let explicit = context.explicit {
+            fields = explicit.fields
+            for field in fields { used.insert(field.name.lowercased()) }
+            let attributeCount = pieces.reduce(0) { $0 + $1.objectIDAttributeCount }
+            if let oid = explicit.objectIdIndex, attributeCount == rows {
+                objectIDs = pieces.flatMap(\.objectIDAttribute)
+                objectIdIndex = oid
+            } else {
+                objectIDs = idsAreObjectIDs ? idObjectIDs() : featureOfRow.map { Int64($0 + 1) }
+                if let oid = explicit.objectIdIndex {
+                    objectIdIndex = oid
+                } else {
+                    let name = uniqueName(TableAssembler.synthesizedObjectIDName, used: &used)
+                    fields.insert(Field(name: name, type: .oid), at: 0)
+                    objectIdIndex = 0
+                }
+            }
+            let shift = explicit.objectIdIndex == nil ? 1 : 0
+            for (i, field) in fields.enumerated() {
+                if i == objectIdIndex {
+                    columns.append(.integer(Int64Column(values: objectIDs)))
+                    continue
+                }
+                var builder = TypedColumnBuilder(type: field.type, capacity: rows)
+                if pieces.count == 1 {
+                    builder = pieces[0].typed[i - shift]
+                } else {
+                    for piece in pieces {
+                        let part = piece.typed[i - shift]
+                        builder.append(contentsOf: part)
+                    }
+                }
+                if !field.nullable, let row = builder.firstNullRow {
+                    throw FeatureTableError(
+                        .conversionFailed, "the field is not nullable but the value is null or missing", featureIndex: featureOfRow[row],
+                        objectID: objectIDs[row], fieldName: field.name)
+                }
+                columns.append(builder.finish())
+            }
+        } else {
+            // The keys in order of first appearance over all pieces (only those of stored features).
+            var keys: [[UInt8]] = []
+            var slotOfKey: [[UInt8]: Int] = [:]
+            var parts: [[(piece: Int, slot: Int)]] = []
+            for (p, piece) in pieces.enumerated() {
+                for (slot, key) in piece.keys.enumerated() where piece.committed[slot] {
+                    if let global = slotOfKey[key] {
+                        parts[global].append((p, slot))
+                    } else {
+                        slotOfKey[key] = keys.count
+                        keys.append(key)
+                        parts.append([(p, slot)])
+                    }
+                }
+            }
+            guard keys.count <= Schema.maximumFieldCount else {
+                throw FeatureTableError(
+                    .tooManyFields,
+                    "the properties hold \(keys.count) distinct names; a table holds at most \(Schema.maximumFieldCount) fields")
+            }
+            let statistics = parts.map { list in
+                list.dropFirst().reduce(pieces[list[0].piece].columns[list[0].slot].statistics) { $0.merged(with: pieces[$1.piece].columns[$1.slot].statistics) }
+            }
+            for (i, key) in keys.enumerated() {
+                let text = String(decoding: key, as: UTF8.self)
+                fields.append(Field(name: uniqueName(text.isEmpty ? "field\(i + 1)" : text, used: &used), type: statistics[i].fieldType))
+            }
+            // The object-ID field: the one the file names, else one named OBJECTID (any case),
+            // holding an integer in every feature.
+            var candidates: [Int] = []
+            if let name = context.objectIdFieldName, let slot = slotOfKey[Array(name.utf8)] { candidates.append(slot) }
+            candidates += keys.indices.filter { String(decoding: keys[$0], as: UTF8.self).lowercased() == "objectid" }
+            let attributeSlot = rows > 0 ? candidates.first(where: { statistics[$0].integers == rows }) : nil
+            // Each field's column.
+            func column(_ g: Int, type: FieldType) -> Column {
+                if parts[g].count == 1, pieces.count == 1, let direct = pieces[0].columns[parts[g][0].slot].column(as: type) {
+                    return direct
+                }
+                var builder = TypedColumnBuilder(type: type, capacity: rows)
+                var next = 0
+                for (p, piece) in pieces.enumerated() {
+                    if next < parts[g].count, parts[g][next].piece == p {
+                        pieces[p].columns[parts[g][next].slot].write(as: type, into: &builder)
+                        next += 1
+                    } else {
+                        builder.appendNulls(piece.rows)
+                    }
+                }
+                return builder.finish()
+            }
+            var built: [Column] = []
+            for g in keys.indices { built.append(column(g, type: fields[g].type)) }
+            if let attributeSlot {
+                fields[attributeSlot] = Field(name: fields[attributeSlot].name, type: .oid)
+                objectIdIndex = attributeSlot
+                if case .integer(let values) = built[attributeSlot] { objectIDs = values.values }
+                columns = built
+            } else {
+                objectIDs = idsAreObjectIDs ? idObjectIDs() : featureOfRow.map { Int64($0 + 1) }
+                let name = uniqueName(TableAssembler.synthesizedObjectIDName, used: &used)
+                fields.insert(Field(name: name, type: .oid), at: 0)
+                columns = [.integer(Int64Column(values: objectIDs))] + built
+                objectIdIndex = 0
+            }
+            // Feature ids not used as object IDs are kept in a field.
+            if idStatistics.values > idStatistics.integers {
+                let type = idStatistics.fieldType
+                fields.append(Field(name: uniqueName("id", used: &used), type: type))
+                columns.append(idColumn(type))
+            }
+            if fields.count > Schema.maximumFieldCount {
+                throw FeatureTableError(
+                    .tooManyFields,
+                    "the table would have \(fields.count) fields (with the \(fields[objectIdIndex].name) field added for the object IDs); "
+                        + "a table holds at most \(Schema.maximumFieldCount)")
+            }
+        }
+
+        var rowByObjectID: [Int64: Int] = [:]
+        rowByObjectID.reserveCapacity(rows)
+        for (row, id) in objectIDs.enumerated() {
+            if let previous = rowByObjectID.updateValue(row, forKey: id) {
+                throw FeatureTableError(
+                    .duplicateObjectID,
+                    "features[\(featureOfRow[previous])] and features[\(featureOfRow[row])] both have object ID \(id)",
+                    featureIndex: featureOfRow[row], objectID: id)
+            }
+        }
+        let schema = try Schema(
+            fields: fields, objectIdFieldName: fields[objectIdIndex].name, globalIdFieldName: globalIdFieldName,
+            displayFieldName: displayFieldName, geometryType: geometryType, spatialReference: spatialReference)
+        let table = FeatureTable(validatedSchema: schema, columns: columns, geometryColumn: geometry, rowByObjectID: rowByObjectID)
+        return (table, report)
+    }
+
+    /// `name`, or `name_1`, `name_2`, … when it is taken (ignoring case); records the result.
+    static func uniqueName(_ name: String, used: inout Set<String>) -> String {
+        if used.insert(name.lowercased()).inserted { return name }
+        var n = 1
+        while !used.insert("\(name)_\(n)".lowercased()).inserted { n += 1 }
+        return "\(name)_\(n)"
+    }
+}
+
+extension TypedColumnBuilder {
+    /// Appends the rows of another builder of the same type.
+    mutating func append(contentsOf other: TypedColumnBuilder) {
+        var other = other
+        let column = other.finish()
+        for row in 0..<other.count {
+            if column.isNull(row) {
+                appendNull()
+                continue
+            }
+            switch column {
+            case .integer(let values), .date(let values): append(integer: values.values[row])
+            case .double(let values): append(double: values.values[row])
+            case .string(let values): append(text: values[row] ?? "")
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import SieveColumns
+
+/// Appends the values of one column of a known type, row after row, and lays them out as a
+/// ``Column``: the last step of every loader (the inferred columns are converted into one once
+/// their type is known; with explicit fields, values go straight in).
+struct TypedColumnBuilder {
+    /// The field type (its column type decides the storage).
+    let type: FieldType
+    private var integers: [Int64] = []
+    private var doubles: [Double] = []
+    private var texts = TextColumnBuilder()
+    /// NULL rows, once there is one: the rows before it are all valid.
+    private var validity: ValidityBitmap?
+    /// Rows so far.
+    private(set) var count = 0
+
+    init(type: FieldType, capacity: Int = 0) {
+        self.type = type
+        switch type.columnType {
+        case .integer, .date: integers.reserveCapacity(capacity)
+        case .double: doubles.reserveCapacity(capacity)
+        case .string: break
+        }
+    }
+
+    /// Appends a NULL row.
+    mutating func appendNull() {
+        if validity == nil { validity = ValidityBitmap(count: count, allValid: true) }
+        validity?.append(valid: false)
+        switch type.columnType {
+        case .integer, .date: integers.append(0)
+        case .double: doubles.append(0)
+        case .string: texts.appendNull()
+        }
+        count += 1
+    }
+
+    /// Appends `n` NULL rows.
+    mutating func appendNulls(_ n: Int) {
+        for _ in 0..<Swift.max(0, n) { appendNull() }
+    }
+
+    private mutating func markValid() {
+        validity?.append(valid: true)
+        count += 1
+    }
+
+    /// Appends an integer or date row.
+    mutating func append(integer: Int64) {
+        integers.append(integer)
+        markValid()
+    }
+
+    /// Appends a double row.
+    mutating func append(double: Double) {
+        doubles.append(double)
+        markValid()
+    }
+
+    /// Appends a text row (valid UTF-8).
+    mutating func append(text: UnsafeRawBufferPointer) {
+        texts.append(text)
+        markValid()
+    }
+
+    /// Appends a text row.
+    mutating func append(text: String) {
+        texts.append(text)
+        markValid()
+    }
+
+    /// Appends a value converted to the column's type.
+    mutating func append(_ value: ConvertedValue) {
+        switch value {
+        case .null: appendNull()
+        case .integer(let v): append(integer: v)
+        case .double(let v): append(double: v)
+        case .text(let v): append(text: v)
+        }
+    }
+
+    /// The finished column (no validity bitmap when no row is NULL).
+    mutating func finish() -> Column {
+        let bitmap = validity.flatMap { $0.nullCount == 0 ? nil : $0 }
+        switch type.columnType {
+        case .integer: return .integer(Int64Column(values: integers, validity: bitmap))
+        case .date: return .date(Int64Column(values: integers, validity: bitmap))
+        case .double: return .double(DoubleColumn(values: doubles, validity: bitmap))
+        case .string: return .string(texts.column(validity: bitmap))
+        }
+    }
+
+    /// The first NULL row, or `nil`.
+    var firstNullRow: Int? {
+        guard let validity else { return nil }
+        for (w, word) in validity.words.enumerated() where word != ~0 {
+            let row = w * 64 + (~word).trailingZeroBitCount
+            return row < validity.count ? row : nil
+        }
+        return nil
+    }
+}
+
+/// A value converted to a field's stored representation.
+enum ConvertedValue {
+    case null
+    case integer(Int64)
+    case double(Double)
+    case text(String)
+}

@@ -1,0 +1,207 @@
+/// A GeoJSON geometry read by ``JSONReader/readGeoJSONGeometry(scratch:)``.
+package enum StreamedGeometry {
+    /// `null`.
+    case null
+    /// A 2D point (the fast path: no ``Geometry`` value is built).
+    case point(x: Double, y: Double)
+    /// Any other geometry, with the name of its GeoJSON type.
+    case geometry(Geometry, typeName: String)
+}
+
+/// Reusable storage for ``JSONReader/readGeoJSONGeometry(scratch:)``: positions (x, y, z, m)
+/// and offsets, kept between geometries so that reading one allocates only what the geometry
+/// value itself holds.
+package struct GeoJSONGeometryScratch {
+    var values: [Double] = []
+    var ringOffsets: [Int] = [0]
+    var partOffsets: [Int] = [0]
+    var sawZ = false
+    var sawM = false
+
+    package init() {}
+
+    mutating func reset() {
+        values.removeAll(keepingCapacity: true)
+        ringOffsets.removeAll(keepingCapacity: true)
+        ringOffsets.append(0)
+        partOffsets.removeAll(keepingCapacity: true)
+        partOffsets.append(0)
+        sawZ = false
+        sawM = false
+    }
+}
+
+extension JSONReader {
+    /// Reads the GeoJSON geometry value (an object or `null`) at the next byte.
+    ///
+    /// Geometry objects with only `type` and `coordinates` members (in either order), of the
+    /// six simple types, are read straight from the text; anything else (collections, other
+    /// members such as `bbox`, and every geometry the model rejects) is read again as a tree
+    /// by ``Geometry/init(geoJSON:path:)``, so that results and errors, with their positions
+    /// and paths, are exactly that initializer's.
+    /// - Throws: ``GeometryError`` as ``Geometry/init(geoJSON:path:)`` does, and for text that is
+    ///   not JSON.
+    package mutating func readGeoJSONGeometry(scratch: inout GeoJSONGeometryScratch) throws(GeometryError) -> StreamedGeometry {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+        if bytes[index] == UInt8(ascii: "n") {
+            _ = try readLiteral()
+            return .null
+        }
+        let start = mark
+        if bytes[index] == UInt8(ascii: "{"), let fast = try? fastGeometry(scratch: &scratch) {
+            return fast
+        }
+        rewind(to: start)
+        let value = try parseValue()
+        if value.isNull { return .null }
+        let geometry = try Geometry(geoJSON: value, path: "")
+        return .geometry(geometry, typeName: value["type"]?.stringValue ?? geometry.kind.rawValue)
+    }
+
+    /// The fast path: `nil` (or any error) sends the caller to the tree path.
+    private mutating func fastGeometry(scratch: inout GeoJSONGeometryScratch) throws(GeometryError) -> StreamedGeometry? {
+        try enterContainer()
+        var first = true
+        var level = -1
+        var typeName: StaticString = ""
+        var collected = false
+        while let key = try nextMember(first: &first) {
+            if key.equals("type", in: bytes) {
+                guard level < 0 else { return nil }
+                let found: (Int, StaticString)? = try readString { text in
+                    for (name, level) in Self.simpleTypes where Self.same(text, name) { return (level, name) }
+                    return nil
+                }
+                guard let found else { return nil }
+                (level, typeName) = found
+            } else if key.equals("coordinates", in: bytes) {
+                // Coordinates before the type, or twice: the tree path.
+                guard level >= 0, !collected else { return nil }
+                scratch.reset()
+                guard try collect(level: level, scratch: &scratch) else { return nil }
+                collected = true
+            } else {
+                return nil
+            }
+        }
+        guard collected else { return nil }
+        return try build(level: level, typeName: typeName, scratch: scratch)
+    }
+
+    private static let simpleTypes: [(StaticString, Int)] = [
+        ("Point", 0), ("MultiPoint", 1), ("LineString", 1), ("MultiLineString", 2), ("Polygon", 2), ("MultiPolygon", 3),
+    ]
+
+    private static func same(_ text: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        guard text.count == name.utf8CodeUnitCount else { return false }
+        let base = name.utf8Start
+        for i in 0..<text.count where text[i] != base[i] { return false }
+        return true
+    }
+
+    /// Reads nested arrays of positions at `level` (0: a position) into `scratch`; `false`
+    /// when the text is not of that shape (the tree path then reports it).
+    private mutating func collect(level: Int, scratch: inout GeoJSONGeometryScratch) throws(GeometryError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { return false }
+        if level == 0 { return try position(scratch: &scratch) }
+        try enterContainer(UInt8(ascii: "["))
+        var first = true
+        while try nextElement(first: &first) {
+            guard try collect(level: level - 1, scratch: &scratch) else { return false }
+            if level == 2 {
+                scratch.ringOffsets.append(scratch.values.count / 4)
+            } else if level == 3 {
+                scratch.partOffsets.append(scratch.ringOffsets.count - 1)
+            }
+        }
+        return true
+    }
+
+    /// Reads one position: 2 to 4 finite numbers, a `null` 4th for no measure.
+    @inline(__always)
+    private mutating func position(scratch: inout GeoJSONGeometryScratch) throws(GeometryError) -> Bool {
+        try enterContainer(UInt8(ascii: "["))
+        var ordinates: (Double, Double, Double, Double) = (0, 0, 0, .nan)
+        var n = 0
+        var first = true
+        while try nextElement(first: &first) {
+            guard n < 4 else { return false }
+            if n == 3, index < bytes.count, bytes[index] == UInt8(ascii: "n") {
+                guard try readLiteral() == nil else { return false }
+                n = 4
+                continue
+            }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "-") || (bytes[index] &- UInt8(ascii: "0")) <= 9
+            else { return false }
+            let value = try parseNumber().double
+            guard value.isFinite else { return false }
+            switch n {
+            case 0: ordinates.0 = value
+            case 1: ordinates.1 = value
+            case 2: ordinates.2 = value
+            default: ordinates.3 = value
+            }
+            n += 1
+        }
+        guard n >= 2 else { return false }
+        if n >= 3 { scratch.sawZ = true }
+        if n == 4 { scratch.sawM = true }
+        scratch.values.append(ordinates.0)
+        scratch.values.append(ordinates.1)
+        scratch.values.append(ordinates.2)
+        scratch.values.append(ordinates.3)
+        return true
+    }
+
+    /// The geometry of the collected positions, built as ``Geometry/init(geoJSON:path:)``
+    /// builds it; `nil` when the model rejects it.
+    private func build(level: Int, typeName: StaticString, scratch: GeoJSONGeometryScratch) throws(GeometryError) -> StreamedGeometry? {
+        let layout = CoordinateLayout(hasZ: scratch.sawZ || scratch.sawM, hasM: scratch.sawM)
+        let values = scratch.values
+        let count = values.count / 4
+        let name = typeName.description
+        if level == 0 {
+            guard count == 1 else { return nil }
+            if layout == .xy { return .point(x: values[0], y: values[1]) }
+            let point = Point(x: values[0], y: values[1], z: layout.hasZ ? values[2] : nil, m: layout.hasM ? values[3] : nil)
+            return .geometry(.point(point), typeName: name)
+        }
+        var compact: [Double] = []
+        compact.reserveCapacity(count * layout.stride)
+        var i = 0
+        while i < values.count {
+            compact.append(values[i])
+            compact.append(values[i + 1])
+            if layout.hasZ { compact.append(values[i + 2]) }
+            if layout.hasM { compact.append(values[i + 3]) }
+            i += 4
+        }
+        let buffer = CoordinateBuffer(values: compact, layout: layout)
+        do throws(GeometryError) {
+            switch name {
+            case "MultiPoint":
+                return .geometry(.multipoint(try Multipoint(coordinates: buffer)), typeName: name)
+            case "LineString", "MultiLineString":
+                if count == 0 && name == "LineString" {
+                    return .geometry(.polyline(.empty), typeName: name)
+                }
+                if name == "MultiLineString" && scratch.ringOffsets.count == 1 {
+                    return .geometry(.polyline(.empty), typeName: name)
+                }
+                let offsets = name == "LineString" ? [0, count] : scratch.ringOffsets
+                return .geometry(.polyline(try Polyline(coordinates: buffer, pathOffsets: offsets)), typeName: name)
+            default:
+                let empty = name == "Polygon" ? scratch.ringOffsets.count == 1 : scratch.partOffsets.count == 1
+                if empty { return .geometry(.polygon(.empty), typeName: name) }
+                let parts = name == "Polygon" ? [0, scratch.ringOffsets.count - 1] : scratch.partOffsets
+                return .geometry(
+                    .polygon(try Polygon(coordinates: buffer, ringOffsets: scratch.ringOffsets, partOffsets: parts)),
+                    typeName: name)
+            }
+        } catch {
+            return nil
+        }
+    }
+}

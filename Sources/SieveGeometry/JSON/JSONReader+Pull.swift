@@ -1,0 +1,318 @@
+/// Reading JSON one token at a time (a pull parser), for loaders that consume a document as they
+/// read it instead of building the whole tree.
+///
+/// The pull reader shares the tree reader's rules, error messages and positions exactly (it is
+/// the same reader): strict RFC 8259, UTF-8 validated, nesting bounded by
+/// ``JSONReader/maximumDepth``, numbers correctly rounded. What it leaves to its caller is what
+/// a tree would have checked for the caller: that member names of an object are unique (the
+/// caller knows which names it reads; ``parseValue()`` checks them inside the values it builds).
+///
+/// ```swift
+/// var reader = JSONReader(pulling: buffer)
+/// try reader.enterContainer()               // '{'
+/// var first = true
+/// while let key = try reader.nextMember(first: &first, in: buffer) {
+///     if key.equals("type", in: buffer) { _ = try reader.parseString() } else { _ = try reader.parseValue() }
+/// }
+/// try reader.finishDocument()
+/// ```
+extension JSONReader {
+    /// A reader at byte `offset` of `buffer` (a leading byte order mark is skipped when
+    /// `offset` is 0). Character positions in errors count from `offset`, as if the text began
+    /// there; a caller that reads part of a document corrects them (see
+    /// ``characterCount(_:upTo:)``).
+    package init(pulling buffer: UnsafeBufferPointer<UInt8>, at offset: Int = 0) {
+        self.init(buffer)
+        if offset == 0, buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+            index = 3
+            extraBytes = 2
+        } else {
+            index = Swift.max(0, Swift.min(offset, buffer.count))
+            extraBytes = index
+        }
+    }
+
+    /// A saved reading position (see ``mark`` and ``rewind(to:)``).
+    package struct Mark: Sendable {
+        fileprivate var index: Int
+        fileprivate var extraBytes: Int
+        fileprivate var depth: Int
+        /// The byte offset of the mark.
+        package var offset: Int { index }
+    }
+
+    /// The current reading position, to come back to with ``rewind(to:)``.
+    package var mark: Mark { Mark(index: index, extraBytes: extraBytes, depth: depth) }
+
+    /// Goes back (or forward) to a position saved with ``mark``.
+    package mutating func rewind(to mark: Mark) {
+        index = mark.index
+        extraBytes = mark.extraBytes
+        depth = mark.depth
+    }
+
+    /// The byte offset of the next byte to read.
+    package var offset: Int { index }
+
+    /// The 1-based character position of the next byte to read.
+    package var characterPosition: Int { position(index) }
+
+    /// An error of kind ``GeometryError/Kind/invalidJSON`` at the next byte.
+    package func failure(_ message: String) -> GeometryError { error(message, at: index) }
+
+    /// The next byte after white space, without consuming it; `nil` at the end.
+    package mutating func peek() -> UInt8? {
+        skipWhitespace()
+        return index < bytes.count ? bytes[index] : nil
+    }
+
+    /// The UTF-8 continuation bytes (and byte order mark bytes) passed so far, counted from the
+    /// reader's start offset (see ``init(pulling:at:)``): with the start offset, what turns a
+    /// character position of this reader into one of the whole text.
+    package var extraByteCount: Int { extraBytes }
+
+    /// Moves to byte `offset`, where `extraBytes` continuation bytes precede it, one container
+    /// shallower (after another reader consumed the rest of a container this reader entered).
+    package mutating func jump(to offset: Int, extraBytes: Int, leavingContainer: Bool) {
+        index = offset
+        self.extraBytes = extraBytes
+        if leavingContainer { depth -= 1 }
+    }
+
+    /// Sets the nesting depth (for a reader that starts inside containers another one entered).
+    package mutating func assumeDepth(_ depth: Int) { self.depth = depth }
+
+    /// The nesting depth.
+    package var nestingDepth: Int { depth }
+
+    /// Consumes the next byte (after ``peek()`` saw it).
+    package mutating func skipByte() {
+        if index < bytes.count { index += 1 }
+    }
+
+    /// Skips white space and requires the end of the text.
+    /// - Throws: for anything but white space left.
+    package mutating func finishDocument() throws(GeometryError) {
+        skipWhitespace()
+        if index < bytes.count {
+            throw error("unexpected \(Self.describe(byte: bytes[index])) after the JSON value", at: index)
+        }
+    }
+
+    /// Consumes the `{` or `[` at the next byte (after white space), counting the nesting depth.
+    /// - Throws: when the next byte is not `open`, or the nesting is too deep.
+    package mutating func enterContainer(_ open: UInt8 = UInt8(ascii: "{")) throws(GeometryError) {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+        guard bytes[index] == open else {
+            throw unexpected(at: index, expected: open == UInt8(ascii: "{") ? "'{'" : "'['")
+        }
+        try enter()
+        index += 1
+    }
+
+    /// Moves to the next element of the array entered with ``enterContainer(_:)``: `true` when
+    /// one follows (the reader is at its first byte), `false` after the closing `]`.
+    /// `first` must be `true` for the first call and is set to `false`.
+    package mutating func nextElement(first: inout Bool) throws(GeometryError) -> Bool {
+        try advance(first: &first, close: UInt8(ascii: "]"))
+    }
+
+    /// Moves to the next member of the object entered with ``enterContainer(_:)``: its key
+    /// (the reader is then at the first byte of the value), or `nil` after the closing `}`.
+    /// `first` must be `true` for the first call and is set to `false`.
+    package mutating func nextMember(first: inout Bool) throws(GeometryError) -> JSONKeyToken? {
+        guard try advance(first: &first, close: UInt8(ascii: "}")) else { return nil }
+        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+        guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(at: index, expected: "a string key") }
+        let token = try readKey()
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+        guard bytes[index] == UInt8(ascii: ":") else { throw unexpected(at: index, expected: "':'") }
+        index += 1
+        skipWhitespace()
+        return token
+    }
+
+    /// Past a separator or the closing bracket: whether an element follows.
+    @inline(__always)
+    private mutating func advance(first: inout Bool, close: UInt8) throws(GeometryError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+        let byte = bytes[index]
+        if byte == close {
+            index += 1
+            depth -= 1
+            first = false
+            return false
+        }
+        if first {
+            first = false
+            return true
+        }
+        guard byte == UInt8(ascii: ",") else {
+            throw unexpected(at: index, expected: "',' or '\(Character(Unicode.Scalar(close)))'")
+        }
+        index += 1
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+        // RFC 8259 has no trailing commas: a closing bracket after ',' is not a value.
+        if bytes[index] == close { throw unexpected(at: index, expected: close == UInt8(ascii: "}") ? "a string key" : "a value") }
+        return true
+    }
+
+    /// Reads the string at the next byte (a key): its raw bytes when it has no escapes, else
+    /// its decoded text.
+    private mutating func readKey() throws(GeometryError) -> JSONKeyToken {
+        let position = characterPosition
+        let open = index
+        index += 1
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return JSONKeyToken(start: start, end: index - 1, decoded: nil, position: position)
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw controlCharacter(at: index) }
+            if byte < 0x80 { index += 1 } else { try skipMultibyte() }
+        }
+        index = open
+        extraBytes = open - (position - 1)
+        let text = try parseString()
+        return JSONKeyToken(start: start, end: start, decoded: text, position: position)
+    }
+
+    /// Reads the string at the next byte and hands its UTF-8 bytes (escapes decoded) to `body`;
+    /// the bytes are valid only inside `body`.
+    /// - Throws: for text that is not a valid string (or not a string).
+    package mutating func readString<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(GeometryError) -> Result {
+        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+        guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(at: index, expected: "a string") }
+        let open = index
+        let savedExtra = extraBytes
+        index += 1
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return body(UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)]))
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw controlCharacter(at: index) }
+            if byte < 0x80 { index += 1 } else { try skipMultibyte() }
+        }
+        index = open
+        extraBytes = savedExtra
+        var text = try parseString()
+        return text.withUTF8 { body($0) }
+    }
+
+    /// Reads the number at the next byte.
+    package mutating func readNumber() throws(GeometryError) -> JSONNumber { try parseNumber() }
+
+    /// Reads `true`, `false` or `null` at the next byte: the boolean, or `nil` for `null`.
+    /// - Throws: for anything else.
+    package mutating func readLiteral() throws(GeometryError) -> Bool? {
+        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+        switch bytes[index] {
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return true
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return false
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return nil
+        default:
+            throw unexpected(at: index, expected: "a value")
+        }
+    }
+
+    /// Reads the value at the next byte as a tree (for the rare values a loader keeps whole).
+    package mutating func readValue() throws(GeometryError) -> JSONValue {
+        skipWhitespace()
+        return try parseValue()
+    }
+
+    /// Moves past the value at the next byte, checking its syntax (strings, numbers, nesting)
+    /// but building nothing and not comparing member names.
+    package mutating func skipValue() throws(GeometryError) {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            try enterContainer()
+            var first = true
+            while try nextMember(first: &first) != nil { try skipValue() }
+        case UInt8(ascii: "["):
+            try enterContainer(UInt8(ascii: "["))
+            var first = true
+            while try nextElement(first: &first) { try skipValue() }
+        case UInt8(ascii: "\""):
+            _ = try readString { _ in () }
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            _ = try parseNumber()
+        default:
+            _ = try readLiteral()
+        }
+    }
+
+    /// The raw bytes `start..<end` of the text.
+    package func bytes(_ start: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    /// How many characters (Unicode scalars) the first `offset` bytes of UTF-8 `buffer` hold.
+    package static func characterCount(_ buffer: UnsafeBufferPointer<UInt8>, upTo offset: Int) -> Int {
+        var count = 0
+        for i in 0..<Swift.min(offset, buffer.count) where buffer[i] & 0xC0 != 0x80 { count &+= 1 }
+        return count
+    }
+}
+
+/// A member name read by the pull reader: a range of the text (no escapes) or its decoded text.
+package struct JSONKeyToken {
+    /// Where the name's bytes start and end in the text (without the quotes), when not decoded.
+    package var start: Int
+    package var end: Int
+    /// The decoded name, for names with escapes.
+    package var decoded: String?
+    /// The 1-based character position of the opening quote.
+    package var position: Int
+
+    /// Whether the name is `name`, byte for byte.
+    @inline(__always)
+    package func equals(_ name: StaticString, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = name.utf8CodeUnitCount
+        if let decoded {
+            var decoded = decoded
+            return decoded.withUTF8 { $0.count == count && memcmp($0.baseAddress, name.utf8Start, count) }
+        }
+        guard end - start == count else { return false }
+        let base = name.utf8Start
+        for i in 0..<count where buffer[start + i] != base[i] { return false }
+        return true
+    }
+
+    /// The name's UTF-8 bytes, handed to `body`.
+    package func withBytes<Result>(in buffer: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if var decoded { return decoded.withUTF8 { body($0) } }
+        return body(UnsafeBufferPointer(rebasing: buffer[start..<end]))
+    }
+
+    /// The name as a string.
+    package func string(in buffer: UnsafeBufferPointer<UInt8>) -> String {
+        decoded ?? String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
+    }
+
+    @inline(__always)
+    private func memcmp(_ a: UnsafePointer<UInt8>?, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        guard let a else { return count == 0 }
+        for i in 0..<count where a[i] != b[i] { return false }
+        return true
+    }
+}
