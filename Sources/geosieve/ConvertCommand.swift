@@ -56,6 +56,8 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var spatialFilter: SpatialFilterOptions
 
+    @OptionGroup(title: "Loading") var loading: LoadingOptions
+
     /// The format of `--format`, or else of the output's extension.
     func outputFormat() throws -> Format {
         if let format { return format }
@@ -77,7 +79,7 @@ struct ConvertCommand: ParsableCommand {
         if let geoPackage = GeoPackageSource.parse(source) {
             (table, sourceLayer) = try GeoPackageSource.load(path: geoPackage.path, layer: geoPackage.layer, fields: nil)
         } else {
-            table = try QueryCommand.loadTable(source, fields: nil)
+            table = try QueryCommand.loadTable(source, fields: nil, loading: loading)
             sourceLayer = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
         }
         do {

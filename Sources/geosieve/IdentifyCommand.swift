@@ -28,8 +28,10 @@ struct IdentifyCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A GeoJSON FeatureCollection or Esri JSON FeatureSet file, or a GeoPackage layer: FILE.gpkg or FILE.gpkg:LAYER.")
+    @Argument(help: "A GeoJSON FeatureCollection, Feature or GeoJSONSeq, an Esri JSON FeatureSet, '-' for standard input, or a GeoPackage layer: FILE.gpkg or FILE.gpkg:LAYER.")
     var source: String
+
+    @OptionGroup(title: "Loading") var loading: LoadingOptions
 
     @Option(parsing: .unconditional, help: "The map point X,Y, in the file's spatial reference.")
     var point: String
@@ -78,7 +80,7 @@ struct IdentifyCommand: ParsableCommand {
         if let geoPackage = GeoPackageSource.parse(source) {
             (table, layerName) = try GeoPackageSource.load(path: geoPackage.path, layer: geoPackage.layer, fields: nil)
         } else {
-            table = try QueryCommand.loadTable(source, fields: nil)
+            table = try QueryCommand.loadTable(source, fields: nil, loading: loading)
             layerName = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
         }
         var output: [UInt8] = []

@@ -51,7 +51,7 @@ enum InputFiles {
                 "\(prefix)the file \(path) \(sizeText); argument files are limited to \(limitText) "
                     + "(\(limit ?? argumentFileLimit) bytes)")
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw unreadable(reason(errno)) }
         defer { _ = close(descriptor) }
         var status = stat()

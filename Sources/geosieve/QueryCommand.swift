@@ -58,7 +58,7 @@ struct QueryCommand: ParsableCommand {
         case binary, nocase
     }
 
-    @Argument(help: "A GeoJSON FeatureCollection or Esri JSON FeatureSet file, or a GeoPackage layer: FILE.gpkg or FILE.gpkg:LAYER.")
+    @Argument(help: "A GeoJSON FeatureCollection, Feature or GeoJSONSeq, an Esri JSON FeatureSet, '-' for standard input, or a GeoPackage layer: FILE.gpkg or FILE.gpkg:LAYER.")
     var source: String
 
     // Options whose value may start with "-" (a negative number, a file name) take the next
@@ -107,6 +107,8 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var spatialFilter: SpatialFilterOptions
 
+    @OptionGroup(title: "Loading") var loading: LoadingOptions
+
 
     func run() throws {
         var query = QueryParameters(whereClause: try argumentText(whereClause, argument: "--where"))
@@ -124,7 +126,7 @@ struct QueryCommand: ParsableCommand {
         }
 
         let fields = try schema.map { path in try loadFields(path) }
-        let table = try Self.loadTable(source, fields: fields)
+        let table = try Self.loadTable(source, fields: fields, loading: loading)
         do {
             if let orderBy { query.orderBy = try SortField.list(orderBy, schema: table.schema) }
             var output: [UInt8]
@@ -205,16 +207,24 @@ struct QueryCommand: ParsableCommand {
         }
     }
 
-    /// The table in `path` (read whole, whatever its size: a regular file, a pipe, …).
-    static func loadTable(_ path: String, fields: [Field]?) throws -> FeatureTable {
+    /// The table in `path` (read whole, whatever its size: a regular file, a pipe, …; `-` is
+    /// standard input), loaded as `loading` asks.
+    static func loadTable(_ path: String, fields: [Field]?, loading: LoadingOptions? = nil) throws -> FeatureTable {
         if let source = GeoPackageSource.parse(path) {
             return try GeoPackageSource.load(path: source.path, layer: source.layer, fields: fields).table
         }
+        let name = path == "-" ? "standard input" : path
         let bytes = try InputFiles.contents(of: path, limit: nil, option: nil)
+        let progress = loading?.progressLine(verb: "loading \(name)")
+        defer { progress?.finish() }
+        let options = try loading?.options(progress: progress) ?? LoadOptions()
         do {
-            return try FeatureTable.load(json: bytes, schema: fields)
+            let (table, report) = try FeatureTable.loadReporting(json: bytes, schema: fields, options: options)
+            progress?.finish()
+            LoadingOptions.printSkipped(report, source: name)
+            return table
         } catch {
-            throw CommandFailure("\(path): \(error)")
+            throw CommandFailure("\(name): \(error)")
         }
     }
 }

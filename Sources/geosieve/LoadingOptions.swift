@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import ArgumentParser
+import Foundation
+import GeoSieve
+
+/// The options of every command that loads a SOURCE: what to do with invalid features, the
+/// geometry type, and the progress line.
+struct LoadingOptions: ParsableArguments {
+    /// `--on-invalid`.
+    enum InvalidFeatures: String, ExpressibleByArgument, CaseIterable {
+        case fail, skip
+    }
+
+    @Option(
+        name: .customLong("on-invalid"),
+        help: "What to do with a feature that cannot be loaded: fail (exit 2 at the first, the default) or skip (load the rest; the count and the first five reasons go to standard error).")
+    var onInvalid: InvalidFeatures = .fail
+
+    @Option(
+        name: .customLong("geometry-type"), parsing: .unconditional,
+        help: "The table's geometry type (point, multipoint, polyline, polygon, or the GeoJSON names): features of other types are invalid.")
+    var geometryType: String?
+
+    @Flag(help: "No progress line on standard error.")
+    var quiet = false
+
+    /// The load options these flags ask for, with a progress line when standard error is a
+    /// terminal.
+    func options(progress: ProgressLine?) throws -> LoadOptions {
+        var options = LoadOptions(onInvalid: onInvalid == .skip ? .skip : .fail)
+        if let geometryType {
+            options.geometryType = try Self.geometryType(geometryType)
+        }
+        if let progress { options.progress = { progress.update($0) } }
+        return options
+    }
+
+    /// The progress line to show for a load, or `nil` (with `--quiet`, or when standard error
+    /// is not a terminal).
+    func progressLine(verb: String) -> ProgressLine? {
+        guard !quiet, isatty(STDERR_FILENO) == 1 else { return nil }
+        return ProgressLine(verb: verb)
+    }
+
+    /// A geometry type named as GeoSieve (point, multipoint, polyline, polygon) or GeoJSON
+    /// (Point, MultiPoint, LineString, MultiLineString, Polygon, MultiPolygon) names it.
+    static func geometryType(_ name: String) throws -> GeometryType {
+        switch name.lowercased() {
+        case "point", "esrigeometrypoint": return .point
+        case "multipoint", "esrigeometrymultipoint": return .multipoint
+        case "polyline", "linestring", "multilinestring", "esrigeometrypolyline": return .polyline
+        case "polygon", "multipolygon", "esrigeometrypolygon": return .polygon
+        default:
+            throw CommandFailure(
+                "--geometry-type: \(JSONKey.quoted(name)) is not a geometry type (point, multipoint, polyline or polygon)")
+        }
+    }
+
+    /// Prints what a load skipped: the count and the first five reasons.
+    static func printSkipped(_ report: LoadReport, source: String) {
+        guard report.skippedCount > 0 else { return }
+        var text = "note: \(source): skipped \(report.skippedCount) invalid feature\(report.skippedCount == 1 ? "" : "s")"
+        text += report.skippedCount > report.firstSkipped.count ? " (the first \(report.firstSkipped.count)):\n" : ":\n"
+        for error in report.firstSkipped { text += "  \(error)\n" }
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+/// A progress line on standard error (a terminal): bytes read, features per second and the time
+/// left, redrawn at most four times a second once the work has taken a second.
+final class ProgressLine: @unchecked Sendable {
+    private let lock = NSLock()
+    private let verb: String
+    private let start = Date()
+    private var lastDraw = Date.distantPast
+    private var drawn = false
+
+    init(verb: String) { self.verb = verb }
+
+    func update(_ progress: LoadProgress) {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        let elapsed = now.timeIntervalSince(start)
+        guard elapsed >= 1, now.timeIntervalSince(lastDraw) >= 0.25 else { return }
+        lastDraw = now
+        let fraction = progress.totalBytes > 0 ? Double(progress.bytesRead) / Double(progress.totalBytes) : 0
+        let rate = Double(progress.features) / elapsed
+        let left = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
+        let megabytes = { (bytes: Int) in String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+        let line = "\(verb): \(megabytes(progress.bytesRead)) of \(megabytes(progress.totalBytes)) (\(Int(fraction * 100))%), "
+            + "\(progress.features) features, \(Int(rate)) features/s, ETA \(Int(left.rounded())) s"
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        drawn = true
+    }
+
+    /// Clears the line (when one was drawn).
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}

@@ -1,0 +1,160 @@
+import SieveColumns
+import SieveFeatures
+import SieveGeometry
+import SieveTestSupport
+import Testing
+
+@Suite("Streaming loaders")
+struct StreamingLoaderTests {
+    /// Seeded features of every property kind, with kinds that change along the file (so that
+    /// columns widen after a split point), escapes, non-ASCII text, nested values, string and
+    /// integer ids, and points, lines and polygons as `shape` asks.
+    static func features(count: Int, seed: UInt64, shape: String = "Point") -> [String] {
+        var random = SeededGenerator(seed: seed)
+        var result: [String] = []
+        result.reserveCapacity(count)
+        for i in 0..<count {
+            var properties: [String] = []
+            properties.append(#""n":\#(Int.random(in: -1_000_000...1_000_000, using: &random))"#)
+            // An integer column that turns double in the last tenth, and text in the last row.
+            if i == count - 1 {
+                properties.append(#""w":"late""#)
+            } else {
+                properties.append(i > count * 9 / 10 ? #""w":\#(Double(i) + 0.25)"# : #""w":\#(i)"#)
+            }
+            properties.append(#""name":"Zürich \"\#(i % 97)\" \u00e9\#(i % 13)""#)
+            if i % 3 == 0 { properties.append(#""when":"2024-03-\#(String(format: "%02d", i % 28 + 1))""#) }
+            properties.append(#""flag":\#(i % 2 == 0 ? "true" : "false")"#)
+            if i % 5 == 0 { properties.append(#""tags":[\#(i),{"k":"v"}]"#) }
+            if i % 7 == 0 { properties.append(#""empty":null"#) }
+            let x = Double.random(in: -180...180, using: &random)
+            let y = Double.random(in: -85...85, using: &random)
+            let geometry: String
+            switch shape {
+            case "Polygon":
+                geometry = #"{"type":"Polygon","coordinates":[[[\#(x),\#(y)],[\#(x + 1),\#(y)],[\#(x + 1),\#(y + 1)],[\#(x),\#(y)]]]}"#
+            case "LineString":
+                geometry = #"{"coordinates":[[\#(x),\#(y)],[\#(x + 0.5),\#(y - 0.5),7]],"type":"LineString"}"#
+            default:
+                geometry = i % 11 == 0 ? "null" : #"{"type":"Point","coordinates":[\#(x),\#(y)]}"#
+            }
+            let id = i % 4 == 0 ? #""f\#(i)""# : String(i)
+            result.append(#"{"type":"Feature","id":\#(id),"properties":{\#(properties.joined(separator: ","))},"geometry":\#(geometry)}"#)
+        }
+        return result
+    }
+
+    static func collection(_ features: [String]) -> [UInt8] {
+        Array((#"{"type":"FeatureCollection","features":[\#n"# + features.joined(separator: ",\n") + "\n]}").utf8)
+    }
+
+    /// Every field, value, object ID and geometry of two tables.
+    static func expectSame(_ a: FeatureTable, _ b: FeatureTable, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(a.schema == b.schema, sourceLocation: sourceLocation)
+        #expect(a.count == b.count, sourceLocation: sourceLocation)
+        #expect(a.objectIDs == b.objectIDs, sourceLocation: sourceLocation)
+        guard a.schema == b.schema, a.count == b.count else { return }
+        for row in 0..<a.count {
+            for field in a.schema.fields where a.value(row: row, field: field.name) != b.value(row: row, field: field.name) {
+                Issue.record("row \(row), field \(field.name) differs", sourceLocation: sourceLocation)
+                return
+            }
+            if a.geometry(row: row) != b.geometry(row: row) {
+                Issue.record("row \(row): geometries differ", sourceLocation: sourceLocation)
+                return
+            }
+        }
+    }
+
+    @Test(arguments: ["Point", "LineString", "Polygon"])
+    func threadsGiveIdenticalTables(shape: String) throws {
+        // Over the 4 MiB at which inputs are split.
+        let features = Self.features(count: shape == "Polygon" ? 14_000 : 22_000, seed: 7, shape: shape)
+        let bytes = Self.collection(features)
+        #expect(bytes.count > 4 << 20)
+        let one = try FeatureTable.loadReporting(json: bytes, options: LoadOptions(threads: 1)).table
+        #expect(one.count == features.count)
+        #expect(one.schema.field(named: "w")?.type == .string)
+        #expect(one.schema.field(named: "when")?.type == .date)
+        #expect(one.schema.field(named: "flag")?.type == .smallInteger)
+        #expect(one.schema.field(named: "id")?.type == .string)
+        #expect(one.value(row: 1, field: "w") == .string("1"))
+        #expect(one.value(row: 0, field: "id") == .string("f0"))
+        #expect(one.value(row: 1, field: "id") == .string("1"))
+        #expect(one.value(row: 0, field: "name") == .string("Zürich \"0\" é0"))
+        #expect(one.value(row: 5, field: "tags") == .string(#"[5,{"k":"v"}]"#))
+        for threads in [2, 3, 4] {
+            let many = try FeatureTable.loadReporting(json: bytes, options: LoadOptions(threads: threads)).table
+            Self.expectSame(one, many)
+        }
+        // The same features as GeoJSONSeq (with and without record separators), and the
+        // collection loaded through its text.
+        let sequence = Array(features.joined(separator: "\n").utf8)
+        Self.expectSame(one, try FeatureTable.loadReporting(json: sequence, options: LoadOptions(threads: 2)).table)
+        let separated = Array(features.map { "\u{1E}" + $0 + "\n" }.joined().utf8)
+        Self.expectSame(one, try FeatureTable.loadReporting(json: separated, options: LoadOptions(threads: 3)).table)
+    }
+
+    @Test func mostlyIntegerColumnsWidenExactly() throws {
+        // Integers beyond 2^53 and -0 keep their text when the column turns to text; doubles
+        // keep -0.0.
+        let table = try FeatureTable.load(
+            geoJSON: featureCollection([
+                #"{"a":9007199254740993,"b":-0,"c":-0}"#, #"{"a":"x","b":"y","c":1.5}"#,
+            ]))
+        #expect(table.value(row: 0, field: "a") == .string("9007199254740993"))
+        #expect(table.value(row: 0, field: "b") == .string("-0"))
+        guard case .double(let c) = table.value(row: 0, field: "c") else {
+            Issue.record("c is not a double")
+            return
+        }
+        #expect(c.sign == .minus && c == 0)
+    }
+
+    @Test func skippedFeaturesLeaveNoTrace() throws {
+        var features = Self.features(count: 30, seed: 3)
+        features[4] = #"{"type":"Feature","properties":{"only_here":1},"geometry":{"type":"Point","coordinates":[1]}}"#
+        features[9] = #"{"type":"Feature","properties":{"n":1e999},"geometry":null}"#
+        features[20] = #"{"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}"#
+        let bytes = Self.collection(features)
+        let strict = featureTableError { _ = try FeatureTable.load(json: bytes) }
+        #expect(strict?.kind == .invalidGeometry)
+        #expect(strict?.featureIndex == 4)
+        #expect(strict?.line == 6)
+        let (table, report) = try FeatureTable.loadReporting(json: bytes, options: LoadOptions(onInvalid: .skip))
+        #expect(table.count == 27)
+        #expect(report.skippedCount == 3)
+        #expect(report.firstSkipped.map(\.featureIndex) == [4, 9, 20])
+        #expect(report.firstSkipped.map(\.line) == [6, 11, 22])
+        #expect(report.firstSkipped.map(\.kind) == [.invalidGeometry, .conversionFailed, .mixedGeometryTypes])
+        #expect(table.schema.field(named: "only_here") == nil)
+        // Positions stay file positions: the object ID of the feature after a skipped one.
+        #expect(table.objectIDs.contains(6) && !table.objectIDs.contains(5))
+    }
+
+    @Test func errorsCarryLineColumnAndByteOffset() {
+        let text = "{\"type\":\"FeatureCollection\",\n\"features\":[\n{\"type\":\"Feature\",\"properties\":{\"é\":1},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,true]}}]}"
+        let error = featureTableError { _ = try FeatureTable.load(geoJSON: text) }
+        #expect(error?.kind == .invalidGeometry)
+        #expect(error?.line == 3)
+        // "[1,true]": true is the 85th character of line 3 and, after the 2-byte é, byte 85.
+        let lineStart = text.utf8.count - "{\"type\":\"Feature\",\"properties\":{\"é\":1},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,true]}}]}".utf8.count
+        let trueOffset = text.utf8.count - "true]}}]}".utf8.count
+        #expect(error?.byteOffset == trueOffset)
+        #expect(error?.column == trueOffset - lineStart)
+    }
+
+    @Test func geoJSONSeqAndSingleFeatures() throws {
+        let single = try FeatureTable.load(
+            json: Array(#"{"type":"Feature","id":"a-1","properties":{"id":5},"geometry":{"type":"Point","coordinates":[1,2]}}"#.utf8))
+        #expect(single.count == 1)
+        // The feature's string id is kept; the properties' id keeps its name.
+        #expect(single.schema.fieldNames == ["OBJECTID", "id", "id_1"])
+        #expect(single.value(row: 0, field: "id_1") == .string("a-1"))
+        let notAFeature = featureTableError {
+            _ = try FeatureTable.load(json: Array("{\"type\":\"Feature\",\"properties\":{}}\n[1]\n".utf8))
+        }
+        #expect(notAFeature?.kind == .invalidGeoJSON)
+        #expect(notAFeature?.line == 2)
+    }
+}
