@@ -32,29 +32,6 @@ struct PropertyStatistics {
     /// Arrays and objects.
     var others = 0
 
-    /// Records one value.
-    mutating func observe(_ value: JSONValue) {
-        switch value {
-        case .null:
-            return
-        case .number(let number, _):
-            if number.isIntegerLiteral, let int64 = number.int64 {
-                integers += 1
-                if allFitInt32, Int32(exactly: int64) == nil { allFitInt32 = false }
-            } else {
-                doubles += 1
-            }
-        case .bool:
-            booleans += 1
-        case .string(let string, _):
-            strings += 1
-            if allDates, strings == values + 1, !ValueConversion.isISODate(string) { allDates = false }
-        case .array, .object:
-            others += 1
-        }
-        values += 1
-    }
-
     /// Records an integer literal that fits `Int64`.
     mutating func observeInteger(_ value: Int64) {
         integers += 1
@@ -114,49 +91,4 @@ struct PropertyStatistics {
         if strings == values, allDates { return .date }
         return .string
     }
-}
-
-/// Infers fields from attribute objects: one field per distinct key (keys compared byte for
-/// byte), in order of first appearance.
-struct SchemaInference {
-    /// The keys, in order of first appearance.
-    private(set) var keys: [String] = []
-    /// Per key, what its values looked like.
-    private(set) var statistics: [PropertyStatistics] = []
-    private var slotByKey: [JSONKey: Int] = [:]
-
-    /// Runs the inference over every object.
-    /// - Throws: ``FeatureTableError/Kind/tooManyFields`` naming the feature and the property
-    ///   at which the distinct keys exceed `maximumKeys`, before anything per row is allocated.
-    init(_ objects: [JSONObject?], maximumKeys: Int) throws(FeatureTableError) {
-        var cache = KeySlotCache()
-        for (index, object) in objects.enumerated() {
-            guard let object else { continue }
-            for (position, member) in object.members.enumerated() {
-                let slot = try cache.slot(for: member.key, at: position) { (key) throws(FeatureTableError) -> Int in
-                    if let slot = slotByKey[JSONKey(key)] { return slot }
-                    guard keys.count < maximumKeys else {
-                        throw FeatureTableError(
-                            .tooManyFields,
-                            "the property \(JSONKey.quoted(key)) would be distinct property number \(keys.count + 1); "
-                                + "a table holds at most \(Schema.maximumFieldCount) fields",
-                            position: member.value.position, featureIndex: index)
-                    }
-                    return slotAdding(key)
-                }
-                statistics[slot].observe(member.value)
-            }
-        }
-    }
-
-    private mutating func slotAdding(_ key: String) -> Int {
-        let slot = keys.count
-        keys.append(key)
-        statistics.append(PropertyStatistics())
-        slotByKey[JSONKey(key)] = slot
-        return slot
-    }
-
-    /// The slot of a key (byte for byte), or `nil`.
-    func slot(of key: String) -> Int? { slotByKey[JSONKey(key)] }
 }
