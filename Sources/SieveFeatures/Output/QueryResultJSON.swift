@@ -273,7 +273,22 @@ struct GeoJSONFeatureWriter {
         JSONOutput.appendInteger(ids[row], to: &bytes)
         layout.member(#""geometry""#, depth: depth + 1, into: &bytes)
         if let geometry = result.geometry(at: position) {
-            layout.write(geometry.geoJSONValue, depth: depth + 1, numbers: .coordinates, into: &bytes)
+            if case .point(let point) = geometry, point.layout == .xy, !point.isEmpty {
+                // The common case without building a JSON value: the same text.
+                bytes.append(UInt8(ascii: "{"))
+                layout.member(#""type""#, first: true, depth: depth + 2, into: &bytes)
+                bytes.append(contentsOf: #""Point""#.utf8)
+                layout.member(#""coordinates""#, depth: depth + 2, into: &bytes)
+                bytes.append(UInt8(ascii: "["))
+                layout.coordinates.appendJSON(point.x, to: &bytes)
+                bytes.append(UInt8(ascii: ","))
+                if layout.pretty { bytes.append(UInt8(ascii: " ")) }
+                layout.coordinates.appendJSON(point.y, to: &bytes)
+                bytes.append(UInt8(ascii: "]"))
+                layout.close(UInt8(ascii: "}"), depth: depth + 1, empty: false, into: &bytes)
+            } else {
+                layout.write(geometry.geoJSONValue, depth: depth + 1, numbers: .coordinates, into: &bytes)
+            }
         } else {
             bytes.append(contentsOf: "null".utf8)
         }
