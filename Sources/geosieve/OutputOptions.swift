@@ -57,7 +57,7 @@ struct OutputOptions: ParsableArguments {
 
     @Option(
         parsing: .unconditional,
-        help: "At most N digits (0…17) after the decimal point in coordinates, correctly rounded (default: as many as the value needs).")
+        help: "At most N digits (0…17) after the decimal point in feature coordinates, correctly rounded (default: as many as the value needs).")
     var precision: Int?
 
     @Option(name: .customLong("layer-name"), parsing: .unconditional, help: "The GeoPackage layer name (default: the source's).")
