@@ -75,6 +75,14 @@ extension Geometry {
         writer.write(self)
         return writer.text
     }
+
+    /// The geometry as Well-Known Text as ``wkt`` writes it, each number other than a NaN m
+    /// written by `number` (e.g. rounded to a number of decimals).
+    package func wkt(formattingNumbers number: @escaping (Double) -> String) -> String {
+        var writer = WKTWriter(number: number)
+        writer.write(self)
+        return writer.text
+    }
 }
 
 // MARK: - Reader
@@ -569,6 +577,8 @@ struct WKTParser {
 /// Builds WKT text.
 struct WKTWriter {
     var text = ""
+    /// Writes a number that is not NaN.
+    var number: (Double) -> String = formatNumber
 
     mutating func write(_ geometry: Geometry) {
         switch geometry {
@@ -580,16 +590,16 @@ struct WKTWriter {
                 return
             }
             text += "("
-            text += formatNumber(point.x)
+            text += number(point.x)
             text += " "
-            text += formatNumber(point.y)
+            text += number(point.y)
             if let z = point.z {
                 text += " "
-                text += formatNumber(z)
+                text += number(z)
             }
             if let m = point.m {
                 text += " "
-                text += m.isNaN ? "NaN" : formatNumber(m)
+                text += m.isNaN ? "NaN" : number(m)
             }
             text += ")"
 
@@ -716,7 +726,7 @@ struct WKTWriter {
             if k > 0 { text += " " }
             let value = coordinates.values[base + k]
             // Only m can be NaN ("no measure"); the reader takes `NaN` there.
-            text += value.isNaN ? "NaN" : formatNumber(value)
+            text += value.isNaN ? "NaN" : number(value)
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import GeoSieve
 
 /// `geosieve identify SOURCE --point X,Y --tolerance PX --map-extent XMIN,YMIN,XMAX,YMAX
-/// --size W,H [--max-results N] [--return-geometry] [--where SQL]`: which features a tap at a
+/// --size W,H [--max-results N] [--return-geometry] [--where SQL] [--output FILE] [--pretty]`: which features a tap at a
 /// map point hits, printed as ArcGIS REST's identify response.
 ///
 /// Exit status: 0 on success; 1 when SOURCE cannot be read; 2 for bad arguments (a tolerance
@@ -23,7 +23,8 @@ struct IdentifyCommand: ParsableCommand {
             extension (a GeoPackage's layer name), the display field is the file's displayFieldName or else the first string \
             field, value is its value as text ("Null" for NULL), attributes hold every field \
             (dates as epoch milliseconds), and geometry (Esri JSON with its spatialReference) \
-            only with --return-geometry. \
+            only with --return-geometry. --output writes the answer to a file (replaced only \
+            when complete) instead of standard output; --pretty indents it by two spaces. \
             Exit status: 1 when the file cannot be read, 2 for any other error.
             """
     )
@@ -58,6 +59,14 @@ struct IdentifyCommand: ParsableCommand {
         help: "A where clause limiting the features that can be hit, or @FILE to read it from a file.")
     var whereClause: String = "1=1"
 
+    @Option(
+        name: .customLong("output"), parsing: .unconditional,
+        help: "The file to write, replaced only when complete (default: standard output).")
+    var output: String?
+
+    @Flag(help: "Indent the JSON by two spaces.")
+    var pretty = false
+
     func run() throws {
         let xy = try Self.numbers(point, count: 2, argument: "--point", form: "X,Y")
         let extent = try Self.numbers(mapExtent, count: 4, argument: "--map-extent", form: "XMIN,YMIN,XMAX,YMAX")
@@ -83,14 +92,15 @@ struct IdentifyCommand: ParsableCommand {
             table = try QueryCommand.loadTable(source, fields: nil, loading: loading)
             layerName = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
         }
-        var output: [UInt8] = []
+        var json: [UInt8] = []
         do {
-            try table.identify(parameters).writeJSON(layerID: 0, layerName: layerName, into: &output)
+            try table.identify(parameters).writeJSON(layerID: 0, layerName: layerName, into: &json)
         } catch {
             throw CommandFailure("\(error)")
         }
-        output.append(UInt8(ascii: "\n"))
-        FileHandle.standardOutput.write(Data(output))
+        var bytes = JSONLayout(pretty: pretty, coordinates: .shortest).relaid(json) ?? json
+        bytes.append(UInt8(ascii: "\n"))
+        try OutputFile.write(to: output) { write in try write(bytes) }
     }
 
     /// `count` finite comma-separated numbers.

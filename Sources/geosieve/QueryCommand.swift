@@ -31,8 +31,10 @@ struct QueryCommand: ParsableCommand {
             table's (--in-sr, or an Esri JSON spatialReference; GeoJSON is 4326; else the \
             table's) is projected into the table's: 4326 and 3857 exactly, any other EPSG or \
             ESRI code through PROJ, its edges densified. --out-sr projects the returned \
-            geometries and the extent. \
-            Exit status: 1 when a file cannot be read, 2 for any other error.
+            geometries and the extent. Features are written as --format says (geojson, \
+            geojsonseq, esrijson, csv or gpkg) to standard output or to --output FILE, which is \
+            replaced only when complete; --precision rounds their coordinates. \
+            Exit status: 1 when a file cannot be read or written, 2 for any other error.
 
             Examples:
               geosieve query countries.geojson --where "pop_est > 5e7" \\
@@ -40,17 +42,13 @@ struct QueryCommand: ParsableCommand {
               geosieve query cities.geojson --geometry @fr.geojson --return count
               geosieve query boroughs.gpkg --geometry -74,40.7,-73.9,40.8 --return ids
               geosieve query parcels.geojson --where @clause.sql --out-sr 3857
+              geosieve query cities.geojson --format csv --precision 5 --output cities.csv
             """
     )
 
     /// What to print.
     enum ReturnMode: String, ExpressibleByArgument, CaseIterable {
         case features, ids, count, extent
-    }
-
-    /// How to print features.
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case geojson, esrijson
     }
 
     /// String comparison.
@@ -94,9 +92,6 @@ struct QueryCommand: ParsableCommand {
     @Option(name: .customLong("return"), help: "What to print: the features, their ids, their count or their extent.")
     var returnMode: ReturnMode = .features
 
-    @Option(help: "How to print features: a GeoJSON FeatureCollection or an Esri JSON FeatureSet.")
-    var format: Format = .geojson
-
     @Option(parsing: .unconditional, help: "An Esri fields JSON file giving the fields to load the source with (at most 64 MiB).")
     var schema: String?
 
@@ -109,6 +104,7 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup(title: "Loading") var loading: LoadingOptions
 
+    @OptionGroup(title: "Output") var outputOptions: OutputOptions
 
     func run() throws {
         var query = QueryParameters(whereClause: try argumentText(whereClause, argument: "--where"))
@@ -125,11 +121,12 @@ struct QueryCommand: ParsableCommand {
             query.outSpatialReference = try Self.spatialReference(outSR, option: "--out-sr")
         }
 
+        let format = try outputOptions.checkedFormat(returningFeatures: returnMode == .features)
         let fields = try schema.map { path in try loadFields(path) }
         let table = try Self.loadTable(source, fields: fields, loading: loading)
         do {
             if let orderBy { query.orderBy = try SortField.list(orderBy, schema: table.schema) }
-            var output: [UInt8]
+            let output: [UInt8]
             switch returnMode {
             case .count:
                 output = Array(QueryResponseJSON.count(try table.queryFeatureCount(query)).utf8)
@@ -146,15 +143,10 @@ struct QueryCommand: ParsableCommand {
             case .features:
                 // Written in pieces as they are made: a large result never sits in memory whole.
                 let result = try table.queryFeatures(query)
-                let write = { (piece: [UInt8]) in FileHandle.standardOutput.write(Data(piece)) }
-                switch format {
-                case .geojson: result.writeGeoJSON(chunkSize: 1 << 20, flush: write)
-                case .esrijson: result.writeEsriJSON(chunkSize: 1 << 20, flush: write)
-                }
-                output = []
+                try outputOptions.write(result, format: format, sourceLayer: OutputOptions.layerName(ofSource: source))
+                return
             }
-            output.append(UInt8(ascii: "\n"))
-            FileHandle.standardOutput.write(Data(output))
+            try outputOptions.writeDocument(output)
         } catch let error as CommandFailure {
             throw error
         } catch {

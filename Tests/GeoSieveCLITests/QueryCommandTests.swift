@@ -173,7 +173,7 @@ struct QueryCommandTests {
         #expect(try Self.failure([Self.countries, "--offset=-3"], status: 2) == "error: --offset must not be negative, not -3")
         let mode = try Self.failure([Self.countries, "--return", "rows"], status: 2)
         #expect(mode.contains("'rows'") && mode.contains("--return"))
-        _ = try Self.failure([Self.countries, "--format", "csv"], status: 2)
+        _ = try Self.failure([Self.countries, "--format", "kml"], status: 2)
         _ = try Self.failure([Self.countries, "--collation", "icu"], status: 2)
         _ = try Self.failure([Self.countries, "--limit", "ten"], status: 2)
         let ids = try Self.failure([Self.countries, "--object-ids", "1,x"], status: 2)

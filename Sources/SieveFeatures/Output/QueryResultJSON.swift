@@ -22,15 +22,11 @@ extension FeatureQueryResult {
     ///   (`urn:ogc:def:crs:EPSG::2263`), as GDAL writes, so the file loads back the same.
     /// - When the page ended before the last selected row, the collection carries
     ///   `"properties":{"exceededTransferLimit":true}`, as ArcGIS does.
-    public var geoJSON: String {
-        var bytes: [UInt8] = []
-        writeGeoJSON(into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    public var geoJSON: String { text(.geoJSON) }
 
     /// Appends ``geoJSON`` to `bytes` as UTF-8.
     public func writeGeoJSON(into bytes: inout [UInt8]) {
-        writeGeoJSON(into: &bytes, chunkSize: .max) { (_: [UInt8]) -> Void in }
+        writeGeoJSON(into: &bytes, layout: JSONLayout(FeatureWriterOptions()), chunkSize: .max) { (_: [UInt8]) -> Void in }
     }
 
     /// Writes ``geoJSON`` as UTF-8 in pieces: `flush` is given the next piece whenever at least
@@ -46,52 +42,116 @@ extension FeatureQueryResult {
     public func writeGeoJSON<Failure: Error>(
         chunkSize: Int, flush: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
+        try write(.geoJSON, chunkSize: chunkSize, flush: flush)
+    }
+
+    /// The features as text in `format`, laid out as `options` say.
+    ///
+    /// ```swift
+    /// let lines = result.text(.geoJSONSeq, options: FeatureWriterOptions(coordinatePrecision: 6))
+    /// ```
+    public func text(_ format: FeatureOutputFormat, options: FeatureWriterOptions = FeatureWriterOptions()) -> String {
+        var text: [UInt8] = []
+        write(format, options: options, chunkSize: .max) { (piece: [UInt8]) -> Void in text.append(contentsOf: piece) }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Writes the features in `format` as UTF-8 in pieces, streaming: `flush` is given the next
+    /// piece whenever at least `chunkSize` bytes have accumulated (after a whole feature), and
+    /// the rest at the end, so memory stays about one piece however many features the result
+    /// holds. The pieces joined are ``text(_:options:)``.
+    ///
+    /// - ``FeatureOutputFormat/geoJSON``: ``geoJSON``, indented with
+    ///   ``FeatureWriterOptions/pretty``.
+    /// - ``FeatureOutputFormat/geoJSONSeq``: each feature of ``geoJSON`` on its own line,
+    ///   compact whatever ``FeatureWriterOptions/pretty`` says, followed by a line feed and
+    ///   preceded by RS (U+001E) with ``FeatureWriterOptions/recordSeparator``; no `crs` and no
+    ///   `exceededTransferLimit` (see ``FeatureOutputFormat/geoJSONSeq``).
+    /// - ``FeatureOutputFormat/esriJSON``: ``esriJSON``, indented with
+    ///   ``FeatureWriterOptions/pretty``.
+    /// - ``FeatureOutputFormat/csv``: ``csv(options:)``.
+    ///
+    /// Geometry coordinates are written with ``FeatureWriterOptions/coordinatePrecision`` in
+    /// every format. The JSON documents end without a line break; GeoJSONSeq and CSV records
+    /// each end with one.
+    public func write<Failure: Error>(
+        _ format: FeatureOutputFormat, options: FeatureWriterOptions = FeatureWriterOptions(), chunkSize: Int,
+        flush: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Swift.min(Swift.max(chunkSize, 0), 1 << 24) + 4096)
-        try writeGeoJSON(into: &bytes, chunkSize: chunkSize, flush: flush)
+        switch format {
+        case .geoJSON:
+            try writeGeoJSON(into: &bytes, layout: JSONLayout(options), chunkSize: chunkSize, flush: flush)
+        case .geoJSONSeq:
+            try writeGeoJSONSeq(into: &bytes, options: options, chunkSize: chunkSize, flush: flush)
+        case .esriJSON:
+            try writeEsriJSON(into: &bytes, layout: JSONLayout(options), chunkSize: chunkSize, flush: flush)
+        case .csv:
+            try writeCSV(into: &bytes, options: options, chunkSize: chunkSize, flush: flush)
+        }
         try flush(bytes)
+    }
+
+    /// Hands `bytes` to `flush` and empties them once they reach `chunkSize`.
+    @inline(__always)
+    func flushIfFull<Failure: Error>(
+        _ bytes: inout [UInt8], chunkSize: Int, flush: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
+        if bytes.count >= chunkSize {
+            try flush(bytes)
+            bytes.removeAll(keepingCapacity: true)
+        }
     }
 
     /// ``geoJSON`` appended to `bytes`, handed to `flush` whenever it reaches `chunkSize` bytes.
     private func writeGeoJSON<Failure: Error>(
-        into bytes: inout [UInt8], chunkSize: Int, flush: ([UInt8]) throws(Failure) -> Void
+        into bytes: inout [UInt8], layout: JSONLayout, chunkSize: Int, flush: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
-        let cells = fieldIndices.map { CellWriter(table.columns[$0], name: table.schema.fields[$0].name, datesAsText: true) }
-        bytes.append(contentsOf: #"{"type":"FeatureCollection","#.utf8)
+        let feature = GeoJSONFeatureWriter(self, layout: layout)
+        bytes.append(UInt8(ascii: "{"))
+        layout.member(#""type""#, first: true, depth: 1, into: &bytes)
+        bytes.append(contentsOf: #""FeatureCollection""#.utf8)
         let reference = spatialReference
         if reference.latestWkid != 4326 {
-            bytes.append(contentsOf: #""crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:EPSG::"#.utf8)
-            JSONOutput.appendInteger(Int64(reference.latestWkid), to: &bytes)
-            bytes.append(contentsOf: #""}},"#.utf8)
+            layout.member(#""crs""#, depth: 1, into: &bytes)
+            var properties = JSONObject()
+            properties.append("name", .string("urn:ogc:def:crs:EPSG::\(reference.latestWkid)"))
+            var crs = JSONObject()
+            crs.append("type", .string("name"))
+            crs.append("properties", .object(properties))
+            layout.write(.object(crs), depth: 1, numbers: .plain, into: &bytes)
         }
-        bytes.append(contentsOf: #""features":["#.utf8)
-        let ids = table.objectIDs
-        for (i, row) in rows.enumerated() {
-            if i > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(contentsOf: #"{"type":"Feature","id":"#.utf8)
-            JSONOutput.appendInteger(ids[row], to: &bytes)
-            bytes.append(contentsOf: #","geometry":"#.utf8)
-            if let geometry = geometry(at: i) {
-                JSONWriter.write(geometry.geoJSONValue, into: &bytes)
-            } else {
-                bytes.append(contentsOf: "null".utf8)
-            }
-            bytes.append(contentsOf: #","properties":{"#.utf8)
-            for (j, cell) in cells.enumerated() {
-                if j > 0 { bytes.append(UInt8(ascii: ",")) }
-                cell.write(row: row, into: &bytes)
-            }
-            bytes.append(contentsOf: "}}".utf8)
-            if bytes.count >= chunkSize {
-                try flush(bytes)
-                bytes.removeAll(keepingCapacity: true)
-            }
+        layout.member(#""features""#, depth: 1, into: &bytes)
+        bytes.append(UInt8(ascii: "["))
+        for i in rows.indices {
+            layout.element(first: i == 0, depth: 2, into: &bytes)
+            feature.write(position: i, depth: 2, into: &bytes)
+            try flushIfFull(&bytes, chunkSize: chunkSize, flush: flush)
         }
-        bytes.append(UInt8(ascii: "]"))
+        layout.close(UInt8(ascii: "]"), depth: 1, empty: rows.isEmpty, into: &bytes)
         if exceededTransferLimit {
-            bytes.append(contentsOf: #","properties":{"exceededTransferLimit":true}"#.utf8)
+            layout.member(#""properties""#, depth: 1, into: &bytes)
+            var properties = JSONObject()
+            properties.append("exceededTransferLimit", .bool(true))
+            layout.write(.object(properties), depth: 1, numbers: .plain, into: &bytes)
         }
-        bytes.append(UInt8(ascii: "}"))
+        layout.close(UInt8(ascii: "}"), depth: 0, empty: false, into: &bytes)
+    }
+
+    /// The GeoJSONSeq records appended to `bytes`, handed to `flush` whenever they reach
+    /// `chunkSize` bytes.
+    private func writeGeoJSONSeq<Failure: Error>(
+        into bytes: inout [UInt8], options: FeatureWriterOptions, chunkSize: Int,
+        flush: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
+        let feature = GeoJSONFeatureWriter(self, layout: JSONLayout(pretty: false, coordinates: options.coordinateFormat))
+        for i in rows.indices {
+            if options.recordSeparator { bytes.append(0x1E) }
+            feature.write(position: i, depth: 0, into: &bytes)
+            bytes.append(UInt8(ascii: "\n"))
+            try flushIfFull(&bytes, chunkSize: chunkSize, flush: flush)
+        }
     }
 
     /// The features as a compact Esri JSON FeatureSet, the shape of an ArcGIS REST query
@@ -112,15 +172,11 @@ extension FeatureQueryResult {
     ///   feature has one (written without its own spatial reference).
     /// - `"exceededTransferLimit":true` ends the object when the page ended before the last
     ///   selected row.
-    public var esriJSON: String {
-        var bytes: [UInt8] = []
-        writeEsriJSON(into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    public var esriJSON: String { text(.esriJSON) }
 
     /// Appends ``esriJSON`` to `bytes` as UTF-8.
     public func writeEsriJSON(into bytes: inout [UInt8]) {
-        writeEsriJSON(into: &bytes, chunkSize: .max) { (_: [UInt8]) -> Void in }
+        writeEsriJSON(into: &bytes, layout: JSONLayout(FeatureWriterOptions()), chunkSize: .max) { (_: [UInt8]) -> Void in }
     }
 
     /// Writes ``esriJSON`` as UTF-8 in pieces, as
@@ -128,60 +184,122 @@ extension FeatureQueryResult {
     public func writeEsriJSON<Failure: Error>(
         chunkSize: Int, flush: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Swift.min(Swift.max(chunkSize, 0), 1 << 24) + 4096)
-        try writeEsriJSON(into: &bytes, chunkSize: chunkSize, flush: flush)
-        try flush(bytes)
+        try write(.esriJSON, chunkSize: chunkSize, flush: flush)
     }
 
     /// ``esriJSON`` appended to `bytes`, handed to `flush` whenever it reaches `chunkSize` bytes.
     private func writeEsriJSON<Failure: Error>(
-        into bytes: inout [UInt8], chunkSize: Int, flush: ([UInt8]) throws(Failure) -> Void
+        into bytes: inout [UInt8], layout: JSONLayout, chunkSize: Int, flush: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         let schema = table.schema
-        let cells = fieldIndices.map { CellWriter(table.columns[$0], name: schema.fields[$0].name, datesAsText: false) }
-        bytes.append(contentsOf: #"{"objectIdFieldName":"#.utf8)
+        let colon = layout.colon
+        let cells = fieldIndices.map {
+            CellWriter(table.columns[$0], name: schema.fields[$0].name, datesAsText: false, colon: colon)
+        }
+        bytes.append(UInt8(ascii: "{"))
+        layout.member(#""objectIdFieldName""#, first: true, depth: 1, into: &bytes)
         JSONWriter.writeString(schema.objectIdFieldName, into: &bytes)
         if let name = schema.globalIdFieldName {
-            bytes.append(contentsOf: #","globalIdFieldName":"#.utf8)
+            layout.member(#""globalIdFieldName""#, depth: 1, into: &bytes)
             JSONWriter.writeString(name, into: &bytes)
         }
         if let name = schema.displayFieldName {
-            bytes.append(contentsOf: #","displayFieldName":"#.utf8)
+            layout.member(#""displayFieldName""#, depth: 1, into: &bytes)
             JSONWriter.writeString(name, into: &bytes)
         }
         if let geometryType = schema.geometryType {
-            bytes.append(contentsOf: #","geometryType":"#.utf8)
+            layout.member(#""geometryType""#, depth: 1, into: &bytes)
             JSONWriter.writeString(geometryType.rawValue, into: &bytes)
-            bytes.append(contentsOf: #","spatialReference":"#.utf8)
-            JSONOutput.appendSpatialReference(spatialReference, to: &bytes)
+            layout.member(#""spatialReference""#, depth: 1, into: &bytes)
+            layout.write(JSONOutput.spatialReferenceValue(spatialReference), depth: 1, numbers: .plain, into: &bytes)
         }
-        bytes.append(contentsOf: #","fields":"#.utf8)
-        JSONWriter.write(.array(fieldIndices.map { schema.fields[$0].esriJSONValue }), into: &bytes)
-        bytes.append(contentsOf: #","features":["#.utf8)
+        layout.member(#""fields""#, depth: 1, into: &bytes)
+        layout.write(.array(fieldIndices.map { schema.fields[$0].esriJSONValue }), depth: 1, numbers: .plain, into: &bytes)
+        layout.member(#""features""#, depth: 1, into: &bytes)
+        bytes.append(UInt8(ascii: "["))
         for (i, row) in rows.enumerated() {
-            if i > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(contentsOf: #"{"attributes":{"#.utf8)
+            layout.element(first: i == 0, depth: 2, into: &bytes)
+            bytes.append(UInt8(ascii: "{"))
+            layout.member(#""attributes""#, first: true, depth: 3, into: &bytes)
+            bytes.append(UInt8(ascii: "{"))
             for (j, cell) in cells.enumerated() {
-                if j > 0 { bytes.append(UInt8(ascii: ",")) }
+                layout.element(first: j == 0, depth: 4, into: &bytes)
                 cell.write(row: row, into: &bytes)
             }
-            bytes.append(UInt8(ascii: "}"))
+            layout.close(UInt8(ascii: "}"), depth: 3, empty: cells.isEmpty, into: &bytes)
             if let geometry = geometry(at: i), let value = try? geometry.esriJSONValue() {
-                bytes.append(contentsOf: #","geometry":"#.utf8)
-                JSONWriter.write(value, into: &bytes)
+                layout.member(#""geometry""#, depth: 3, into: &bytes)
+                layout.write(value, depth: 3, numbers: .coordinates, into: &bytes)
             }
-            bytes.append(UInt8(ascii: "}"))
-            if bytes.count >= chunkSize {
-                try flush(bytes)
-                bytes.removeAll(keepingCapacity: true)
-            }
+            layout.close(UInt8(ascii: "}"), depth: 2, empty: false, into: &bytes)
+            try flushIfFull(&bytes, chunkSize: chunkSize, flush: flush)
         }
-        bytes.append(UInt8(ascii: "]"))
+        layout.close(UInt8(ascii: "]"), depth: 1, empty: rows.isEmpty, into: &bytes)
         if exceededTransferLimit {
-            bytes.append(contentsOf: #","exceededTransferLimit":true"#.utf8)
+            layout.member(#""exceededTransferLimit""#, depth: 1, into: &bytes)
+            bytes.append(contentsOf: "true".utf8)
         }
-        bytes.append(UInt8(ascii: "}"))
+        layout.close(UInt8(ascii: "}"), depth: 0, empty: false, into: &bytes)
+    }
+}
+
+/// Writes the GeoJSON Feature objects of a result, for the FeatureCollection and GeoJSONSeq
+/// writers alike: one set of cell writers, made once.
+struct GeoJSONFeatureWriter {
+    private let result: FeatureQueryResult
+    private let layout: JSONLayout
+    private let cells: [CellWriter]
+    private let ids: [Int64]
+
+    init(_ result: FeatureQueryResult, layout: JSONLayout) {
+        self.result = result
+        self.layout = layout
+        let table = result.table
+        let colon = layout.colon
+        cells = result.fieldIndices.map {
+            CellWriter(table.columns[$0], name: table.schema.fields[$0].name, datesAsText: true, colon: colon)
+        }
+        ids = table.objectIDs
+    }
+
+    /// Appends the Feature at `position` of the result, its first line at `depth`:
+    /// `{"type":"Feature","id":…,"geometry":…,"properties":{…}}`.
+    func write(position: Int, depth: Int, into bytes: inout [UInt8]) {
+        let row = result.rows[position]
+        bytes.append(UInt8(ascii: "{"))
+        layout.member(#""type""#, first: true, depth: depth + 1, into: &bytes)
+        bytes.append(contentsOf: #""Feature""#.utf8)
+        layout.member(#""id""#, depth: depth + 1, into: &bytes)
+        JSONOutput.appendInteger(ids[row], to: &bytes)
+        layout.member(#""geometry""#, depth: depth + 1, into: &bytes)
+        if let geometry = result.geometry(at: position) {
+            if case .point(let point) = geometry, point.layout == .xy, !point.isEmpty {
+                // The common case without building a JSON value: the same text.
+                bytes.append(UInt8(ascii: "{"))
+                layout.member(#""type""#, first: true, depth: depth + 2, into: &bytes)
+                bytes.append(contentsOf: #""Point""#.utf8)
+                layout.member(#""coordinates""#, depth: depth + 2, into: &bytes)
+                bytes.append(UInt8(ascii: "["))
+                layout.coordinates.appendJSON(point.x, to: &bytes)
+                bytes.append(UInt8(ascii: ","))
+                if layout.pretty { bytes.append(UInt8(ascii: " ")) }
+                layout.coordinates.appendJSON(point.y, to: &bytes)
+                bytes.append(UInt8(ascii: "]"))
+                layout.close(UInt8(ascii: "}"), depth: depth + 1, empty: false, into: &bytes)
+            } else {
+                layout.write(geometry.geoJSONValue, depth: depth + 1, numbers: .coordinates, into: &bytes)
+            }
+        } else {
+            bytes.append(contentsOf: "null".utf8)
+        }
+        layout.member(#""properties""#, depth: depth + 1, into: &bytes)
+        bytes.append(UInt8(ascii: "{"))
+        for (j, cell) in cells.enumerated() {
+            layout.element(first: j == 0, depth: depth + 2, into: &bytes)
+            cell.write(row: row, into: &bytes)
+        }
+        layout.close(UInt8(ascii: "}"), depth: depth + 1, empty: cells.isEmpty, into: &bytes)
+        layout.close(UInt8(ascii: "}"), depth: depth, empty: false, into: &bytes)
     }
 }
 
@@ -261,6 +379,14 @@ enum JSONOutput {
         }
     }
 
+    /// `{"wkid":N}` (with `"latestWkid"` when it differs) as a value.
+    static func spatialReferenceValue(_ reference: SpatialReference) -> JSONValue {
+        var object = JSONObject()
+        object.append("wkid", .integer(reference.wkid))
+        if reference.latestWkid != reference.wkid { object.append("latestWkid", .integer(reference.latestWkid)) }
+        return .object(object)
+    }
+
     /// Appends `{"wkid":N}` (with `"latestWkid"` when it differs).
     static func appendSpatialReference(_ reference: SpatialReference, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: #"{"wkid":"#.utf8)
@@ -291,11 +417,11 @@ struct CellWriter {
     private let validity: ValidityBitmap?
 
     /// A writer for `column`, whose field is `name`; dates as ISO 8601 text when `datesAsText`,
-    /// else as epoch milliseconds.
-    init(_ column: Column, name: String, datesAsText: Bool) {
+    /// else as epoch milliseconds; `colon` separates the name from the value.
+    init(_ column: Column, name: String, datesAsText: Bool, colon: [UInt8] = [UInt8(ascii: ":")]) {
         var key: [UInt8] = []
         JSONWriter.writeString(name, into: &key)
-        key.append(UInt8(ascii: ":"))
+        key.append(contentsOf: colon)
         self.key = key
         validity = column.validity
         switch column {

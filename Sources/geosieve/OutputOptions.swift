@@ -1,0 +1,245 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import ArgumentParser
+import Foundation
+import GeoSieve
+
+/// The output options `query` and `convert` share: `--format`, `--output`, `--pretty`,
+/// `--precision` and `--layer-name`, and writing a result with them.
+struct OutputOptions: ParsableArguments {
+    /// The output formats.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case geojson, geojsonseq, esrijson, csv, gpkg
+
+        /// The library's text format (`nil` for GeoPackage).
+        var textFormat: FeatureOutputFormat? {
+            switch self {
+            case .geojson: .geoJSON
+            case .geojsonseq: .geoJSONSeq
+            case .esrijson: .esriJSON
+            case .csv: .csv
+            case .gpkg: nil
+            }
+        }
+
+        /// The format of a file named `path`, by its extension as ogr2ogr picks it: `.geojson`
+        /// and `.json` GeoJSON, `.geojsonl`, `.geojsons` and `.geojsonseq` GeoJSONSeq, `.esrijson`
+        /// Esri JSON, `.csv` CSV, `.gpkg` GeoPackage (any case); `nil` for any other.
+        static func of(path: String) -> Format? {
+            let lower = path.lowercased()
+            let extensions: [(String, Format)] = [
+                (".geojson", .geojson), (".json", .geojson), (".geojsonl", .geojsonseq), (".geojsons", .geojsonseq),
+                (".geojsonseq", .geojsonseq), (".esrijson", .esrijson), (".csv", .csv), (".gpkg", .gpkg),
+            ]
+            return extensions.first { lower.hasSuffix($0.0) }?.1
+        }
+    }
+
+    @Option(
+        help: """
+            The output format: geojsonseq is one feature per line, csv has the WKT geometry \
+            first, gpkg needs --output. Default: from the extension of --output (query: else geojson).
+            """)
+    var format: Format?
+
+    @Option(
+        name: .customLong("output"), parsing: .unconditional,
+        help: "The file to write, replaced only when complete (query: default standard output).")
+    var output: String?
+
+    @Flag(help: "Indent JSON output by two spaces (geojson, esrijson and the ids, count and extent documents).")
+    var pretty = false
+
+    @Option(
+        parsing: .unconditional,
+        help: "At most N digits (0…17) after the decimal point in feature coordinates, correctly rounded (default: as many as the value needs).")
+    var precision: Int?
+
+    @Option(name: .customLong("layer-name"), parsing: .unconditional, help: "The GeoPackage layer name (default: the source's).")
+    var layerName: String?
+
+    /// The format: `--format`, else the extension of `--output` when it names one, else
+    /// `fallback` (a format, or an error message when there is none).
+    func resolvedFormat(fallback: Result<Format, CommandFailure>) throws -> Format {
+        if let format { return format }
+        if let output, let format = Format.of(path: output) { return format }
+        return try fallback.get()
+    }
+
+    /// `query`'s format (default geojson), with the options checked against it before anything
+    /// is loaded. Documents other than features (ids, count, extent) are JSON whatever the
+    /// format, which must then be geojson or esrijson.
+    func checkedFormat(returningFeatures: Bool) throws -> Format {
+        let format = try resolvedFormat(fallback: .success(.geojson))
+        if returningFeatures {
+            _ = try writerOptions(for: format)
+        } else {
+            guard format == .geojson || format == .esrijson else {
+                throw CommandFailure("--format \(format.rawValue) writes features; --return ids, count and extent print JSON")
+            }
+            _ = try writerOptions(for: format)
+        }
+        return format
+    }
+
+    /// The writer options for `format`, checked against it: `--pretty` only for the JSON
+    /// documents, `--precision` 0…17 and not for GeoPackages, GeoPackages only to a file.
+    func writerOptions(for format: Format) throws -> FeatureWriterOptions {
+        if let precision {
+            guard (0...FeatureWriterOptions.maximumCoordinatePrecision).contains(precision) else {
+                throw CommandFailure("--precision must be 0…17 digits, not \(precision)")
+            }
+            if format == .gpkg {
+                throw CommandFailure("--precision applies to text formats; a GeoPackage stores coordinates as binary doubles")
+            }
+        }
+        if pretty {
+            switch format {
+            case .geojson, .esrijson: break
+            case .geojsonseq: throw CommandFailure("--pretty does not apply to geojsonseq: each feature must be one line (RFC 8142)")
+            case .csv, .gpkg: throw CommandFailure("--pretty applies to the JSON formats (geojson, esrijson), not to \(format.rawValue)")
+            }
+        }
+        if format == .gpkg, output == nil {
+            throw CommandFailure("--format gpkg needs --output FILE: a GeoPackage cannot be written to standard output")
+        }
+        // As GDAL: RS-separated records for a .geojsons file.
+        let recordSeparator = format == .geojsonseq && (output?.lowercased().hasSuffix(".geojsons") ?? false)
+        return FeatureWriterOptions(pretty: pretty, coordinatePrecision: precision, recordSeparator: recordSeparator)
+    }
+
+    /// Writes `result` in `format` to ``output`` (atomically) or standard output. A GeoPackage
+    /// layer is named ``layerName``, else `sourceLayer`. A GeoJSONSeq result not in 4326 gets
+    /// a warning on stderr: RFC 8142 features are WGS 84 and cannot name another reference.
+    func write(_ result: FeatureQueryResult, format: Format, sourceLayer: String) throws {
+        let options = try writerOptions(for: format)
+        guard let textFormat = format.textFormat else {
+            guard let output else { throw CommandFailure("--format gpkg needs --output FILE") }
+            try Self.writeGeoPackage(result, to: output, layerName: layerName ?? sourceLayer)
+            return
+        }
+        if format == .geojsonseq, result.returnsGeometry, result.spatialReference.latestWkid != 4326 {
+            FileHandle.standardError.write(
+                Data(
+                    ("warning: geojsonseq is WGS 84 longitude/latitude (RFC 8142); these coordinates are in wkid "
+                        + "\(result.spatialReference.wkid), which a GeoJSONSeq cannot name (--out-sr 4326 projects them)\n").utf8))
+        }
+        try OutputFile.write(to: output) { sink in
+            try result.write(textFormat, options: options, chunkSize: 1 << 20, flush: sink)
+            if textFormat == .geoJSON || textFormat == .esriJSON { try sink([UInt8(ascii: "\n")]) }
+        }
+    }
+
+    /// Writes a JSON document (a count, IDs, an extent) to ``output`` or standard output,
+    /// indented with `--pretty`, followed by a line break.
+    func writeDocument(_ json: [UInt8]) throws {
+        var bytes = JSONLayout(pretty: pretty, coordinates: .shortest).relaid(json) ?? json
+        bytes.append(UInt8(ascii: "\n"))
+        try OutputFile.write(to: output) { sink in try sink(bytes) }
+    }
+
+    /// The GeoPackage layer name a source gives by default: its layer (`FILE.gpkg:LAYER`), else
+    /// its file name without extension.
+    static func layerName(ofSource source: String) -> String {
+        if let layer = GeoPackageSource.parse(source)?.layer { return layer }
+        return URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
+    }
+
+    /// Writes `result` as a GeoPackage: the table's rows as they are when the result is a plain
+    /// subset of it (no copy), else a table made of the result (its fields, order and output
+    /// spatial reference, whose SRS row the file gets).
+    static func writeGeoPackage(_ result: FeatureQueryResult, to path: String, layerName: String) throws {
+        // Spatial references other than 4326 and 3857 get PROJ's WKT 1 definition.
+        let options = GeoPackageWriteOptions(
+            layerName: layerName,
+            spatialReferenceDefinition: { reference in
+                try? ProjectionContext.withCurrent { (context) throws(ProjectionError) in try context.wkt(of: reference) }
+            })
+        let table: FeatureTable
+        let rows: [Int]?
+        if result.isTableSubset {
+            (table, rows) = (result.table, result.rows)
+        } else {
+            do {
+                (table, rows) = (try result.makeTable(), nil)
+            } catch {
+                throw CommandFailure("\(error)")
+            }
+        }
+        do throws(GeoPackageError) {
+            try GeoPackage.write(table, rows: rows, to: path, options: options)
+        } catch {
+            if error.kind == .writeFailed { throw CommandFailure.unreadable("cannot write \(path): \(error.message)") }
+            throw CommandFailure("\(error)")
+        }
+    }
+}
+
+/// Where output goes: standard output, or a file written whole before it replaces the target.
+enum OutputFile {
+    /// Runs `body` with a function that writes bytes to `path` (through
+    /// ``writeAtomically(to:_:)``) or, when `path` is `nil`, to standard output.
+    /// - Throws: ``CommandFailure`` with status 1 when the bytes cannot be written.
+    static func write(to path: String?, _ body: (([UInt8]) throws -> Void) throws -> Void) throws {
+        guard let path else {
+            try body { bytes in try writeAll(bytes, to: STDOUT_FILENO, name: "standard output") }
+            return
+        }
+        try writeAtomically(to: path, body)
+    }
+
+    /// Writes a file through `body` (handed a function that appends bytes) into a temporary file
+    /// next to `path`, renamed over `path` when complete and removed on failure: an interrupted
+    /// or failed write never leaves a partial file under that name.
+    static func writeAtomically(to path: String, _ body: (([UInt8]) throws -> Void) throws -> Void) throws {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = "\(folder).\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw CommandFailure.unreadable("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        var closed = false
+        do {
+            try body { bytes in try writeAll(bytes, to: descriptor, name: path) }
+            guard fsync(descriptor) == 0 else {
+                throw CommandFailure.unreadable("cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+            closed = true
+            guard close(descriptor) == 0, rename(temporary, path) == 0 else {
+                throw CommandFailure.unreadable("cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            if !closed { close(descriptor) }
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Writes all of `bytes` to `descriptor`, retrying after interruptions.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, name: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { buffer in
+                #if canImport(Glibc)
+                    Glibc.write(descriptor, buffer.baseAddress, buffer.count)
+                #elseif canImport(Musl)
+                    Musl.write(descriptor, buffer.baseAddress, buffer.count)
+                #else
+                    Darwin.write(descriptor, buffer.baseAddress, buffer.count)
+                #endif
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw CommandFailure.unreadable("cannot write \(name): \(String(cString: strerror(errno)))")
+            }
+            offset += written
+        }
+    }
+}
