@@ -206,15 +206,21 @@ struct QueryCommand: ParsableCommand {
             return try GeoPackageSource.load(path: source.path, layer: source.layer, fields: fields).table
         }
         let name = path == "-" ? "standard input" : path
-        let bytes = try InputFiles.contents(of: path, limit: nil, option: nil)
+        // Standard input is read whole; a file is mapped and read once by the loader.
+        let bytes = path == "-" ? try InputFiles.contents(of: path, limit: nil, option: nil) : nil
+        if bytes == nil { try InputFiles.checkReadable(path) }
         let progress = loading?.progressLine(verb: "loading \(name)")
         defer { progress?.finish() }
         let options = try loading?.options(progress: progress) ?? LoadOptions()
         do {
-            let (table, report) = try FeatureTable.loadReporting(json: bytes, schema: fields, options: options)
+            let (table, report) =
+                try bytes.map { try FeatureTable.loadReporting(json: $0, schema: fields, options: options) }
+                ?? FeatureTable.loadReporting(contentsOfFile: path, schema: fields, options: options)
             progress?.finish()
             LoadingOptions.printSkipped(report, source: name)
             return table
+        } catch let error as FeatureTableError where error.kind == .unreadableFile {
+            throw CommandFailure.unreadable(error.message)
         } catch {
             throw CommandFailure("\(name): \(error)")
         }

@@ -1,3 +1,4 @@
+import Foundation
 import SieveColumns
 import SieveGeometry
 
@@ -123,7 +124,7 @@ struct FeatureChunk {
     /// the first feature starting at or after `limit`, the closing `]`, or an error.
     mutating func readArray(
         _ reader: inout JSONReader, buffer: UnsafeBufferPointer<UInt8>, limit: Int, context: FeatureReadContext,
-        progress: ProgressCounter?
+        progress: inout ProgressCounter?
     ) {
         do throws(GeometryError) {
             while true {
@@ -154,7 +155,7 @@ struct FeatureChunk {
     /// line) until the first one starting at or after `limit`, the end of the text, or an error.
     mutating func readSequence(
         _ reader: inout JSONReader, buffer: UnsafeBufferPointer<UInt8>, limit: Int, context: FeatureReadContext,
-        progress: ProgressCounter?
+        progress: inout ProgressCounter?
     ) {
         while true {
             // White space and record separators between texts.
@@ -403,7 +404,13 @@ struct FeatureChunk {
         _ key: JSONKeyToken, at position: Int, buffer: UnsafeBufferPointer<UInt8>, explicit: ExplicitFields?
     ) -> Int {
         key.withBytes(in: buffer) { bytes -> Int in
-            if position < cachedKeys.count, cachedKeys[position].elementsEqual(bytes) { return cachedSlots[position] }
+            if position < cachedKeys.count {
+                let same = cachedKeys[position].withUnsafeBufferPointer { cached in
+                    cached.count == bytes.count
+                        && memcmpBytes(cached.baseAddress, bytes.baseAddress, cached.count)
+                }
+                if same { return cachedSlots[position] }
+            }
             let array = Array(bytes)
             let slot: Int
             if let known = keySlots[array] {
@@ -520,7 +527,7 @@ struct FeatureChunk {
         } else {
             // Inferred columns: only numbers beyond the range of doubles can fail; check first.
             for (slot, value, position) in staged {
-                let name = String(decoding: keys[slot], as: UTF8.self)
+                var name: String { String(decoding: keys[slot], as: UTF8.self) }
                 if case .number(let number) = value, !number.isIntegerLiteral || number.int64 == nil, !number.double.isFinite {
                     let statistics = columns[slot].statistics
                     let described = ValueConversion.describe(.number(number))

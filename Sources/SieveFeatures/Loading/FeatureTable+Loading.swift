@@ -96,19 +96,14 @@ extension FeatureTable {
     /// which must be `"FeatureCollection"`) or else an Esri JSON FeatureSet, telling them apart
     /// by content (see ``load(geoJSON:schema:)`` and ``load(esriJSON:schema:)``).
     ///
-    /// The file is read whole; its size is not limited here (a command line reading arguments
-    /// from files should bound those itself).
+    /// A regular file is mapped and read once, its pages handed back as the load moves on (see
+    /// ``loadReporting(contentsOfFile:schema:options:)``); its size is not limited here (a
+    /// command line reading arguments from files should bound those itself).
     ///
     /// - Throws: ``FeatureTableError/Kind/unreadableFile`` when the file cannot be read, else
     ///   as the two loaders do.
     public static func load(contentsOf url: URL, schema: [Field]? = nil) throws(FeatureTableError) -> FeatureTable {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw FeatureTableError(.unreadableFile, "cannot read \(url.path): \(error.localizedDescription)")
-        }
-        return try load(json: data, schema: schema)
+        try loadReporting(contentsOfFile: url.path, schema: schema).table
     }
 
     /// Loads UTF-8 JSON bytes holding a GeoJSON FeatureCollection or else an Esri JSON

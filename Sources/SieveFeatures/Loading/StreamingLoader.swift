@@ -11,10 +11,13 @@ enum StreamingLoader {
     static let parallelThreshold = 4 << 20
 
     static func load(
-        _ buffer: UnsafeBufferPointer<UInt8>, schema: [Field]?, options: LoadOptions, expected: FeatureFormat?
+        _ buffer: UnsafeBufferPointer<UInt8>, schema: [Field]?, options: LoadOptions, expected: FeatureFormat?,
+        release: (@Sendable (Int, Int) -> Void)? = nil
     ) throws(FeatureTableError) -> (FeatureTable, LoadReport) {
         do throws(FeatureTableError) {
-            var (table, report) = try loadUnlocated(buffer, schema: schema, options: options, expected: expected)
+            var (table, report) = try loadUnlocated(
+                buffer, schema: schema, options: options, expected: expected,
+                progress: ProgressShared(total: buffer.count, callback: options.progress, release: release))
             for i in report.firstSkipped.indices { report.firstSkipped[i].locate(in: buffer) }
             return (table, report)
         } catch {
@@ -27,10 +30,10 @@ enum StreamingLoader {
     // MARK: - The root
 
     private static func loadUnlocated(
-        _ buffer: UnsafeBufferPointer<UInt8>, schema: [Field]?, options: LoadOptions, expected: FeatureFormat?
+        _ buffer: UnsafeBufferPointer<UInt8>, schema: [Field]?, options: LoadOptions, expected: FeatureFormat?,
+        progress: ProgressShared?
     ) throws(FeatureTableError) -> (FeatureTable, LoadReport) {
         var reader = JSONReader(pulling: buffer)
-        let progress = options.progress.map { ProgressShared(total: buffer.count, callback: $0) }
         let first = try json { () throws(GeometryError) -> UInt8 in
             guard let first = reader.peek() else { throw reader.failure("unexpected end of input") }
             return first
@@ -97,6 +100,7 @@ enum StreamingLoader {
                 } else {
                     featuresMark = reader.mark
                     try json { () throws(GeometryError) in try reader.skipValue() }
+                    progress?.release(reader.mark.offset, reader.offset)
                 }
                 continue
             }
@@ -319,11 +323,11 @@ enum StreamingLoader {
             var reader = JSONReader(pulling: shared.buffer, at: start)
             reader.assumeDepth(depth)
             var chunk = FeatureChunk(start: start, context: context)
-            let counter = progress.map { ProgressCounter(shared: $0, piece: i, start: start) }
+            var counter = progress.map { ProgressCounter(shared: $0, piece: i, start: start) }
             if sequence {
-                chunk.readSequence(&reader, buffer: shared.buffer, limit: limit, context: context, progress: counter)
+                chunk.readSequence(&reader, buffer: shared.buffer, limit: limit, context: context, progress: &counter)
             } else {
-                chunk.readArray(&reader, buffer: shared.buffer, limit: limit, context: context, progress: counter)
+                chunk.readArray(&reader, buffer: shared.buffer, limit: limit, context: context, progress: &counter)
             }
             chunk.extraBytes = reader.extraByteCount - start
             counter?.advance(to: reader.offset, features: chunk.features)
@@ -389,19 +393,27 @@ private struct UnsafeShared: @unchecked Sendable {
 }
 
 /// Progress of a load, summed over the pieces read at the same time.
+///
+/// It also hands the input's pages already read back to the system (for a mapped file).
 final class ProgressShared: @unchecked Sendable {
     private let lock = NSLock()
     private var bytes: [Int: Int] = [:]
     private var features: [Int: Int] = [:]
     let total: Int
-    let callback: @Sendable (LoadProgress) -> Void
+    let callback: (@Sendable (LoadProgress) -> Void)?
+    let releaseBytes: (@Sendable (Int, Int) -> Void)?
 
-    init(total: Int, callback: @escaping @Sendable (LoadProgress) -> Void) {
+    init(total: Int, callback: (@Sendable (LoadProgress) -> Void)?, release: (@Sendable (Int, Int) -> Void)?) {
         self.total = total
         self.callback = callback
+        self.releaseBytes = release
     }
 
+    /// Hands bytes `start..<end` of the input back (they will not be read again).
+    func release(_ start: Int, _ end: Int) { releaseBytes?(start, end) }
+
     func update(piece: Int, bytes pieceBytes: Int, features pieceFeatures: Int) {
+        guard let callback else { return }
         lock.lock()
         bytes[piece] = pieceBytes
         features[piece] = pieceFeatures
@@ -417,8 +429,19 @@ struct ProgressCounter {
     let shared: ProgressShared
     let piece: Int
     let start: Int
+    /// Where the bytes not yet handed back start.
+    private var released: Int
 
-    func advance(to offset: Int, features: Int) {
+    init(shared: ProgressShared, piece: Int, start: Int) {
+        self.shared = shared
+        self.piece = piece
+        self.start = start
+        self.released = start
+    }
+
+    mutating func advance(to offset: Int, features: Int) {
         shared.update(piece: piece, bytes: offset - start, features: features)
+        shared.release(released, offset)
+        released = Swift.max(released, offset)
     }
 }

@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A regular file mapped read-only into memory, for loaders that read it once from start to
+/// end: the pages already read are handed back to the system as the loader moves on
+/// (``release(_:_:)``), so that a load's memory is its table, not the table and the file.
+/// Pages handed back are read again from the file if touched again.
+final class MappedFile: @unchecked Sendable {
+    /// The file's bytes (empty for an empty file).
+    let buffer: UnsafeBufferPointer<UInt8>
+    private let base: UnsafeMutableRawPointer?
+    private let length: Int
+    private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    /// Maps the regular file at `path`; `nil` when it cannot be mapped (not a regular file, a
+    /// system without the call), so that the caller reads it instead.
+    /// - Throws: ``FeatureTableError/Kind/unreadableFile`` when it cannot be opened.
+    init?(path: String) throws(FeatureTableError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw FeatureTableError(.unreadableFile, "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, let size = Int(exactly: status.st_size) else {
+            return nil
+        }
+        if size == 0 {
+            base = nil
+            length = 0
+            buffer = UnsafeBufferPointer(start: nil, count: 0)
+            return
+        }
+        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else { return nil }
+        base = mapped
+        length = size
+        buffer = UnsafeBufferPointer(start: mapped.assumingMemoryBound(to: UInt8.self), count: size)
+        _ = madvise(mapped, size, MADV_SEQUENTIAL)
+    }
+
+    /// Hands the whole pages within bytes `start..<end` back to the system.
+    func release(_ start: Int, _ end: Int) {
+        guard let base, end > start else { return }
+        let first = (start + Self.pageSize - 1) / Self.pageSize * Self.pageSize
+        let last = Swift.min(end, length) / Self.pageSize * Self.pageSize
+        guard last > first else { return }
+        _ = madvise(base + first, last - first, MADV_DONTNEED)
+    }
+
+    deinit {
+        if let base { munmap(base, length) }
+    }
+}
+
+extension FeatureTable {
+    /// Loads the GeoJSON, GeoJSONSeq or Esri JSON file at `path` as
+    /// ``loadReporting(json:schema:options:)`` does. A regular file is mapped into memory and
+    /// the pages already read are handed back as the load goes on, so that memory stays about
+    /// the table's size however large the file; other files (pipes, devices) are read whole.
+    /// - Throws: ``FeatureTableError/Kind/unreadableFile`` when the file cannot be read, else as
+    ///   the loaders do.
+    public static func loadReporting(
+        contentsOfFile path: String, schema: [Field]? = nil, options: LoadOptions = LoadOptions()
+    ) throws(FeatureTableError) -> (table: FeatureTable, report: LoadReport) {
+        if let file = try MappedFile(path: path) {
+            return try StreamingLoader.load(file.buffer, schema: schema, options: options, expected: nil) { start, end in
+                file.release(start, end)
+            }
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try readAll(path)
+        } catch {
+            throw FeatureTableError(.unreadableFile, "cannot read \(path): \(String(cString: strerror(error.code)))")
+        }
+        return try loadReporting(json: bytes, schema: schema, options: options)
+    }
+
+    private struct ReadFailure: Error { var code: Int32 }
+
+    /// Every byte of a file that cannot be mapped.
+    private static func readAll(_ path: String) throws(ReadFailure) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ReadFailure(code: errno) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var piece = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let got = piece.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw ReadFailure(code: errno)
+            }
+            if got == 0 { return bytes }
+            bytes.append(contentsOf: piece[0..<got])
+        }
+    }
+}
