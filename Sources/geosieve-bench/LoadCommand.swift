@@ -49,6 +49,9 @@ struct LoadCommand: ParsableCommand {
     @Option(name: .customLong("measure-file"), help: .hidden)
     var measureFile: String?
 
+    @Option(name: .customLong("measure-threads"), help: .hidden)
+    var measureThreads: Int?
+
     func validate() throws {
         guard points >= 1, polygons >= 1 else { throw ValidationError("--points and --polygons must be at least 1") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
@@ -58,7 +61,10 @@ struct LoadCommand: ParsableCommand {
         if let measureFile {
             // Child: load once and report the time, features and table size on one line.
             let url = URL(fileURLWithPath: measureFile)
-            let load = try MonotonicClock.measure { () throws -> FeatureTable in try FeatureTable.load(contentsOf: url) }
+            let options = LoadOptions(threads: measureThreads)
+            let load = try MonotonicClock.measure { () throws -> FeatureTable in
+                try FeatureTable.loadReporting(contentsOfFile: url.path, options: options).table
+            }
             print("\(load.nanoseconds) \(load.result.count) \(load.result.byteCount)")
             return
         }
@@ -79,17 +85,28 @@ struct LoadCommand: ParsableCommand {
                 let bytes = try LoadData.write(
                     shape: shape, count: count, seed: seed, format: format, to: directory.appendingPathComponent(name))
                 note("wrote \(name): \(bytes) bytes")
-                // GeoJSONSeq is written for the peers; the loader reads FeatureCollections.
-                if format == .geojson { files.append((name, bytes)) }
+                files.append((name, bytes))
             }
         }
+        // One thread, then every core (results are identical; the time is what differs).
+        let cores = ProcessInfo.processInfo.activeProcessorCount
         for file in files {
+            for threads in cores > 1 ? [1, cores] : [1] {
+                try measure(file: file, path: directory.appendingPathComponent(file.name).path, threads: threads)
+            }
+        }
+    }
+
+    /// Loads `path` `rounds` times on `threads` threads, one child process each, and prints the
+    /// result line.
+    private func measure(file: (name: String, bytes: Int), path: String, threads: Int) throws {
+        do {
             var samples: [UInt64] = []
             var peak = 0
             var features = 0
             var tableBytes = 0
             for _ in 0..<rounds {
-                let child = try Self.runChild(file: directory.appendingPathComponent(file.name).path)
+                let child = try Self.runChild(file: path, threads: threads)
                 samples.append(child.nanoseconds)
                 peak = max(peak, child.peakKilobytes)
                 features = child.features
@@ -103,6 +120,7 @@ struct LoadCommand: ParsableCommand {
                     extras: [
                         ("bytes", String(file.bytes)), ("mb_per_s", ResultLine.milliseconds(megabytesPerSecond)),
                         ("peak_rss_mb", ResultLine.milliseconds(Double(peak) / 1024)), ("table_bytes", String(tableBytes)),
+                        ("threads", String(threads)),
                     ]))
         }
     }
@@ -116,7 +134,7 @@ struct LoadCommand: ParsableCommand {
     }
 
     /// Runs this executable with `load --measure-file file` and reads its report and peak RSS.
-    static func runChild(file: String) throws -> ChildResult {
+    static func runChild(file: String, threads: Int) throws -> ChildResult {
         let executable = CommandLine.arguments[0].contains("/")
             ? CommandLine.arguments[0] : "/proc/self/exe"
         var fds: [Int32] = [0, 0]
@@ -126,7 +144,7 @@ struct LoadCommand: ParsableCommand {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_addclose(&actions, fds[0])
-        let arguments = [executable, "load", "--measure-file", file]
+        let arguments = [executable, "load", "--measure-file", file, "--measure-threads", String(threads)]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
