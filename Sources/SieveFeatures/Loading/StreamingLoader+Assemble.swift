@@ -121,9 +121,9 @@ extension StreamingLoader {
                 if pieces.count == 1 {
                     builder = pieces[0].typed[i - shift]
                 } else {
-                    for piece in pieces {
-                        let part = piece.typed[i - shift]
-                        builder.append(contentsOf: part)
+                    for p in pieces.indices {
+                        builder.append(contentsOf: pieces[p].typed[i - shift])
+                        pieces[p].typed[i - shift] = TypedColumnBuilder(type: field.type)
                     }
                 }
                 if !field.nullable, let row = builder.firstNullRow {
@@ -176,7 +176,10 @@ extension StreamingLoader {
                 var next = 0
                 for (p, piece) in pieces.enumerated() {
                     if next < parts[g].count, parts[g][next].piece == p {
-                        pieces[p].columns[parts[g][next].slot].write(as: type, into: &builder)
+                        let slot = parts[g][next].slot
+                        pieces[p].columns[slot].write(as: type, into: &builder)
+                        // Each part is freed as soon as it is copied: memory stays the table's.
+                        pieces[p].columns[slot] = InferredColumn()
                         next += 1
                     } else {
                         builder.appendNulls(piece.rows)

@@ -161,10 +161,10 @@ extension JSONReader {
         let layout = CoordinateLayout(hasZ: scratch.sawZ || scratch.sawM, hasM: scratch.sawM)
         let values = scratch.values
         let count = values.count / 4
-        let name = typeName.description
         if level == 0 {
             guard count == 1 else { return nil }
             if layout == .xy { return .point(x: values[0], y: values[1]) }
+            let name = typeName.description
             let point = Point(x: values[0], y: values[1], z: layout.hasZ ? values[2] : nil, m: layout.hasM ? values[3] : nil)
             return .geometry(.point(point), typeName: name)
         }
@@ -179,6 +179,7 @@ extension JSONReader {
             i += 4
         }
         let buffer = CoordinateBuffer(values: compact, layout: layout)
+        let name = typeName.description
         do throws(GeometryError) {
             switch name {
             case "MultiPoint":
