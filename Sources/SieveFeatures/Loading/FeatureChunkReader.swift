@@ -83,7 +83,7 @@ struct FeatureChunk {
 
     // MARK: Scratch
     private var keySlots: [[UInt8]: Int] = [:]
-    private var cachedKeys: [[UInt8]] = []
+    /// The key slot each member position held in the previous object.
     private var cachedSlots: [Int] = []
     /// Per key slot, the last feature it was set in (duplicate member detection).
     private var lastFeature: [Int] = []
@@ -404,38 +404,48 @@ struct FeatureChunk {
         _ key: JSONKeyToken, at position: Int, buffer: UnsafeBufferPointer<UInt8>, explicit: ExplicitFields?
     ) -> Int {
         key.withBytes(in: buffer) { bytes -> Int in
-            if position < cachedKeys.count {
-                let same = cachedKeys[position].withUnsafeBufferPointer { cached in
-                    cached.count == bytes.count
-                        && memcmpBytes(cached.baseAddress, bytes.baseAddress, cached.count)
-                }
-                if same { return cachedSlots[position] }
+            // The slot this position held last time, then the slot after the previous member's,
+            // then every key (few), then the hash table: no allocation unless the key is new.
+            if position < cachedSlots.count, Self.same(keys[cachedSlots[position]], bytes) { return remember(cachedSlots[position], at: position) }
+            if position > 0, position - 1 < cachedSlots.count {
+                let next = cachedSlots[position - 1] + 1
+                if next < keys.count, Self.same(keys[next], bytes) { return remember(next, at: position) }
+            }
+            if keys.count <= 64 {
+                for slot in keys.indices where Self.same(keys[slot], bytes) { return remember(slot, at: position) }
+            } else if let known = keySlots[Array(bytes)] {
+                return remember(known, at: position)
             }
             let array = Array(bytes)
-            let slot: Int
-            if let known = keySlots[array] {
-                slot = known
+            let slot = keys.count
+            keys.append(array)
+            keySlots[array] = slot
+            lastFeature.append(-1)
+            committed.append(false)
+            if let explicit {
+                fieldOfSlot.append(explicit.field(named: String(decoding: array, as: UTF8.self)))
             } else {
-                slot = keys.count
-                keys.append(array)
-                keySlots[array] = slot
-                lastFeature.append(-1)
-                committed.append(false)
-                if let explicit {
-                    fieldOfSlot.append(explicit.field(named: String(decoding: array, as: UTF8.self)))
-                } else {
-                    columns.append(InferredColumn())
-                }
+                columns.append(InferredColumn())
             }
-            if position < cachedKeys.count {
-                cachedKeys[position] = array
-                cachedSlots[position] = slot
-            } else if position == cachedKeys.count {
-                cachedKeys.append(array)
-                cachedSlots.append(slot)
-            }
-            return slot
+            return remember(slot, at: position)
         }
+    }
+
+    /// Records that member position `position` held key `slot`; returns it.
+    @inline(__always)
+    private mutating func remember(_ slot: Int, at position: Int) -> Int {
+        if position < cachedSlots.count {
+            cachedSlots[position] = slot
+        } else if position == cachedSlots.count {
+            cachedSlots.append(slot)
+        }
+        return slot
+    }
+
+    /// Whether a stored key is `bytes`.
+    @inline(__always)
+    private static func same(_ key: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        key.count == bytes.count && key.withUnsafeBufferPointer { memcmpBytes($0.baseAddress, bytes.baseAddress, bytes.count) }
     }
 
     // MARK: - Storing a feature

@@ -13,15 +13,20 @@ struct InferredColumn {
     private enum Storage {
         /// No value yet (every row so far NULL).
         case none
-        /// Integer literals (or 0/1 for booleans).
-        case integers([Int64])
-        /// Numbers, once one had a fraction or exponent.
-        case doubles([Double])
-        /// Text: strings, or values of mixed kinds written as text.
-        case texts(TextColumnBuilder)
+        /// Integer literals (or 0/1 for booleans), in ``integers``.
+        case integers
+        /// Numbers, once one had a fraction or exponent, in ``doubles``.
+        case doubles
+        /// Text: strings, or values of mixed kinds written as text, in ``texts``.
+        case texts
     }
 
+    /// Which of the arrays below holds the values (kept apart from the arrays so that
+    /// appending mutates them in place).
     private var storage = Storage.none
+    private var integers: [Int64] = []
+    private var doubles: [Double] = []
+    private var texts = TextColumnBuilder()
     /// Whether the integer storage holds booleans as 0/1 (not integer literals).
     private var storesBooleans = false
     /// Rows (of the integer storage) holding the literal `-0`, which is 0 as an integer but
@@ -51,18 +56,9 @@ struct InferredColumn {
         validity?.append(valid: false)
         switch storage {
         case .none: break
-        case .integers(var values):
-            storage = .none
-            values.append(0)
-            storage = .integers(values)
-        case .doubles(var values):
-            storage = .none
-            values.append(0)
-            storage = .doubles(values)
-        case .texts(var texts):
-            storage = .none
-            texts.appendNull()
-            storage = .texts(texts)
+        case .integers: integers.append(0)
+        case .doubles: doubles.append(0)
+        case .texts: texts.appendNull()
         }
         count += 1
     }
@@ -87,7 +83,8 @@ struct InferredColumn {
         statistics.observeDouble()
         switch storage {
         case .none:
-            storage = .doubles(Array(repeating: 0, count: count))
+            doubles = Array(repeating: 0, count: count)
+            storage = .doubles
             appendDouble(number.double)
         case .integers:
             widenToDoubles()
@@ -105,7 +102,8 @@ struct InferredColumn {
         statistics.observeBool()
         switch storage {
         case .none:
-            storage = .integers(Array(repeating: 0, count: count))
+            integers = Array(repeating: 0, count: count)
+            storage = .integers
             storesBooleans = true
             appendInteger(bool ? 1 : 0, negativeZero: false)
         case .integers where storesBooleans:
@@ -122,10 +120,7 @@ struct InferredColumn {
         let onlyStrings = statistics.strings == statistics.values
         statistics.observeString(isDate: onlyStrings && statistics.allDates && ValueConversion.isISODate(string))
         widenToTexts()
-        guard case .texts(var texts) = storage else { return }
-        storage = .none
         texts.append(string)
-        storage = .texts(texts)
         markValid()
     }
 
@@ -145,19 +140,18 @@ struct InferredColumn {
     private mutating func appendInteger(_ value: Int64, negativeZero: Bool) {
         switch storage {
         case .none:
-            storage = .integers(Array(repeating: 0, count: count))
+            integers = Array(repeating: 0, count: count)
+            storage = .integers
             appendInteger(value, negativeZero: negativeZero)
             return
-        case .integers(var values):
+        case .integers:
             // A boolean column meeting an integer is a column of mixed kinds.
             if storesBooleans, statistics.booleans != statistics.values {
                 widenToTexts()
                 appendText(negativeZero ? "-0" : String(value))
                 return
             }
-            storage = .none
-            values.append(value)
-            storage = .integers(values)
+            integers.append(value)
             if negativeZero { negativeZeroRows.append(count) }
             markValid()
         case .doubles:
@@ -169,18 +163,12 @@ struct InferredColumn {
     }
 
     private mutating func appendDouble(_ value: Double) {
-        guard case .doubles(var values) = storage else { return }
-        storage = .none
-        values.append(value)
-        storage = .doubles(values)
+        doubles.append(value)
         markValid()
     }
 
     private mutating func appendText(_ text: String) {
-        guard case .texts(var texts) = storage else { return }
-        storage = .none
         texts.append(text)
-        storage = .texts(texts)
         markValid()
     }
 
@@ -188,27 +176,28 @@ struct InferredColumn {
 
     /// Integer storage to double storage (integer literals beyond 2⁵³ remembered for text).
     private mutating func widenToDoubles() {
-        guard case .integers(let values) = storage else { return }
-        storage = .none
-        var doubles = values.map { Double($0) }
+        guard storage == .integers else { return }
+        doubles = integers.map { Double($0) }
         for row in negativeZeroRows { doubles[row] = -0.0 }
         negativeZeroRows = []
-        for (row, value) in values.enumerated() where value.magnitude >= 1 << 53 && isValid(row) {
+        for (row, value) in integers.enumerated() where value.magnitude >= 1 << 53 && isValid(row) {
             largeIntegers.append((row, value))
         }
-        storage = .doubles(doubles)
+        integers = []
+        storage = .doubles
     }
 
     /// Any storage to text storage, each value written as the JSON text of its kind.
     private mutating func widenToTexts() {
-        let texts: TextColumnBuilder
+        let built: TextColumnBuilder
         switch storage {
         case .texts: return
         case .none:
             var builder = TextColumnBuilder()
             for _ in 0..<count { builder.appendNull() }
-            texts = builder
-        case .integers(let values):
+            built = builder
+        case .integers:
+            let values = integers
             let booleans = storesBooleans
             var builder = TextColumnBuilder()
             var negativeZero = negativeZeroRows.makeIterator()
@@ -225,8 +214,9 @@ struct InferredColumn {
                     builder.append(String(value))
                 }
             }
-            texts = builder
-        case .doubles(let values):
+            built = builder
+        case .doubles:
+            let values = doubles
             var builder = TextColumnBuilder()
             var large = largeIntegers.makeIterator()
             var nextLarge = large.next()
@@ -240,12 +230,15 @@ struct InferredColumn {
                     builder.append(formatNumber(value))
                 }
             }
-            texts = builder
+            built = builder
         }
         negativeZeroRows = []
         largeIntegers = []
         storesBooleans = false
-        storage = .texts(texts)
+        integers = []
+        doubles = []
+        texts = built
+        storage = .texts
     }
 
     // MARK: - Finishing
@@ -257,9 +250,9 @@ struct InferredColumn {
         switch storage {
         case .none:
             builder.appendNulls(count)
-        case .integers(let values):
+        case .integers:
             var negativeZero = Set(negativeZeroRows)
-            for (row, value) in values.enumerated() {
+            for (row, value) in integers.enumerated() {
                 if !isValid(row) {
                     builder.appendNull()
                 } else if type.columnType == .double {
@@ -268,11 +261,11 @@ struct InferredColumn {
                     builder.append(integer: value)
                 }
             }
-        case .doubles(let values):
-            for (row, value) in values.enumerated() {
+        case .doubles:
+            for (row, value) in doubles.enumerated() {
                 if isValid(row) { builder.append(double: value) } else { builder.appendNull() }
             }
-        case .texts(let texts):
+        case .texts:
             let validity = self.validity
             texts.forEachRow { row, bytes in
                 guard validity?.isValid(row) ?? true else {
@@ -297,14 +290,14 @@ struct InferredColumn {
     mutating func column(as type: FieldType) -> Column? {
         let bitmap = validity.flatMap { $0.nullCount == 0 ? nil : $0 }
         switch (storage, type.columnType) {
-        case (.integers(let values), .integer):
-            storage = .none
-            return .integer(Int64Column(values: values, validity: bitmap))
-        case (.doubles(let values), .double):
-            storage = .none
-            return .double(DoubleColumn(values: values, validity: bitmap))
-        case (.texts(var texts), .string):
-            storage = .none
+        case (.integers, .integer):
+            defer { integers = [] }
+            return .integer(Int64Column(values: integers, validity: bitmap))
+        case (.doubles, .double):
+            defer { doubles = [] }
+            return .double(DoubleColumn(values: doubles, validity: bitmap))
+        case (.texts, .string):
+            defer { texts = TextColumnBuilder() }
             return .string(texts.column(validity: bitmap))
         default:
             return nil
@@ -313,8 +306,8 @@ struct InferredColumn {
 
     /// The integer value of row `row` when it holds an integer literal (for object IDs).
     func integer(row: Int) -> Int64? {
-        guard isValid(row), case .integers(let values) = storage, row < values.count else { return nil }
-        return values[row]
+        guard isValid(row), storage == .integers, row < integers.count else { return nil }
+        return integers[row]
     }
 }
 

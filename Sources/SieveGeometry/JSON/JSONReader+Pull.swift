@@ -161,6 +161,28 @@ extension JSONReader {
         return true
     }
 
+    /// The offset of the first byte at or after `start` that a string scan must look at: a
+    /// quote, a backslash, a control character or a non-ASCII byte (or the end); eight bytes at
+    /// a time.
+    @inline(__always)
+    func plainRun(from start: Int) -> Int {
+        var i = start
+        let count = bytes.count
+        guard let base = bytes.baseAddress else { return i }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while i &+ 8 <= count {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let special =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word) | word
+            if special & highs != 0 { break }
+            i &+= 8
+        }
+        return i
+    }
+
     /// Reads the string at the next byte (a key): its raw bytes when it has no escapes, else
     /// its decoded text.
     private mutating func readKey() throws(GeometryError) -> JSONKeyToken {
@@ -168,6 +190,7 @@ extension JSONReader {
         let open = index
         index += 1
         let start = index
+        index = plainRun(from: index)
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -194,6 +217,7 @@ extension JSONReader {
         let savedExtra = extraBytes
         index += 1
         let start = index
+        index = plainRun(from: index)
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
