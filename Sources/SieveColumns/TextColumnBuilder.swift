@@ -62,12 +62,14 @@ package struct TextColumnBuilder {
         }
     }
 
-    /// Appends a row holding `bytes`, which must be valid UTF-8.
-    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    /// Appends a row holding `bytes`, which must be valid UTF-8; `false` when the column
+    /// already held the same string (in dictionary form), `true` otherwise.
+    @discardableResult
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) -> Bool {
         count += 1
         if plain != nil {
             plain?.append(String(decoding: bytes, as: UTF8.self))
-            return
+            return true
         }
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: Self.hash(bytes)) & mask
@@ -82,7 +84,7 @@ package struct TextColumnBuilder {
                 }
                 if same {
                     codes.append(UInt32(index))
-                    return
+                    return false
                 }
             }
             slot = (slot + 1) & mask
@@ -90,7 +92,7 @@ package struct TextColumnBuilder {
         guard distinctCount < Self.dictionaryLimit else {
             switchToPlain()
             plain?.append(String(decoding: bytes, as: UTF8.self))
-            return
+            return true
         }
         let index = distinctCount
         distinctBytes.append(contentsOf: bytes)
@@ -98,6 +100,7 @@ package struct TextColumnBuilder {
         slots[slot] = Int32(index)
         codes.append(UInt32(index))
         if distinctCount * 2 > slots.count { grow() }
+        return true
     }
 
     /// Doubles the table.

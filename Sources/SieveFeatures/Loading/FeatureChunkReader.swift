@@ -94,7 +94,14 @@ struct FeatureChunk {
     /// Whether a stored feature had the key (keys seen only in skipped features make no field).
     private(set) var committed: [Bool] = []
     private var committedCount = 0
-    private var staged: [(slot: Int, value: StagedValue, position: Int)] = []
+    private var staged: [StagedMember] = []
+
+    /// One member of a feature's attributes, read but not yet stored.
+    struct StagedMember {
+        var slot: Int
+        var value: StagedValue
+        var position: Int
+    }
     private var scratch = GeoJSONGeometryScratch()
 
     /// An attribute value as read (scalars without a tree).
@@ -311,7 +318,8 @@ struct FeatureChunk {
     /// object-ID attribute, else its integer `id`; `nil` for its position (filled in when the
     /// stretches are joined).
     private func objectIDHint(id: StagedValue, buffer: UnsafeBufferPointer<UInt8>, context: FeatureReadContext) -> Int64? {
-        for (slot, value, _) in staged {
+        for member in staged {
+            let (slot, value) = (member.slot, member.value)
             let isObjectID: Bool
             if let explicit = context.explicit {
                 isObjectID = explicit.objectIdIndex != nil && fieldOfSlot[slot] == explicit.objectIdIndex
@@ -393,7 +401,7 @@ struct FeatureChunk {
                     position: key.position)
             }
             lastFeature[slot] = featureIndex
-            staged.append((slot, try readValue(&reader, buffer: buffer), valuePosition))
+            staged.append(StagedMember(slot: slot, value: try readValue(&reader, buffer: buffer), position: valuePosition))
         }
     }
 
@@ -497,7 +505,8 @@ struct FeatureChunk {
             var converted: [(field: Int, value: ConvertedValue)] = []
             converted.reserveCapacity(staged.count)
             var objectID: Int64?
-            for (slot, value, position) in staged {
+            for member in staged {
+                let (slot, value, position) = (member.slot, member.value, member.position)
                 let field = fieldOfSlot[slot]
                 guard field >= 0 else { continue }
                 if lastFeatureOfField[field] == featureIndex {
@@ -536,7 +545,8 @@ struct FeatureChunk {
             if objectID != nil { objectIDAttributeCount += 1 }
         } else {
             // Inferred columns: only numbers beyond the range of doubles can fail; check first.
-            for (slot, value, position) in staged {
+            for member in staged {
+                let (slot, value, position) = (member.slot, member.value, member.position)
                 var name: String { String(decoding: keys[slot], as: UTF8.self) }
                 if case .number(let number) = value, !number.isIntegerLiteral || number.int64 == nil, !number.double.isFinite {
                     let statistics = columns[slot].statistics
@@ -555,22 +565,24 @@ struct FeatureChunk {
                 }
             }
             var newKeys = 0
-            for (slot, _, _) in staged where !committed[slot] { newKeys += 1 }
+            for member in staged where !committed[member.slot] { newKeys += 1 }
             if newKeys > 0, committedCount + newKeys > Schema.maximumFieldCount,
-                let (slot, _, position) = staged.first(where: { !committed[$0.slot] })
+                let first = staged.first(where: { !committed[$0.slot] })
             {
+                let (slot, position) = (first.slot, first.position)
                 return FeatureTableError(
                     .tooManyFields,
                     "the property \(JSONKey.quoted(String(decoding: keys[slot], as: UTF8.self))) would be distinct property "
                         + "number \(committedCount + 1); a table holds at most \(Schema.maximumFieldCount) fields",
                     position: position, featureIndex: featureIndex)
             }
-            for (slot, value, _) in staged {
+            for member in staged {
+                let (slot, value) = (member.slot, member.value)
                 Self.set(&columns[slot], value, row: row, buffer: buffer)
             }
         }
-        for (slot, _, _) in staged where !committed[slot] {
-            committed[slot] = true
+        for member in staged where !committed[member.slot] {
+            committed[member.slot] = true
             committedCount += 1
         }
         Self.set(&ids, id, row: row, buffer: buffer)

@@ -117,10 +117,12 @@ struct InferredColumn {
     /// Sets row `row` to a string (valid UTF-8 bytes).
     mutating func set(string: UnsafeRawBufferPointer, row: Int) {
         pad(to: row)
-        let onlyStrings = statistics.strings == statistics.values
-        statistics.observeString(isDate: onlyStrings && statistics.allDates && ValueConversion.isISODate(string))
+        let checkDate = statistics.strings == statistics.values && statistics.allDates
         widenToTexts()
-        texts.append(string)
+        // A string seen before in this column was found a date then (else allDates would be
+        // false now): only new strings are parsed.
+        let isNew = texts.append(string)
+        statistics.observeString(isDate: checkDate && (!isNew || ValueConversion.isISODate(string)))
         markValid()
     }
 
@@ -315,7 +317,7 @@ extension ValueConversion {
     /// Whether UTF-8 bytes look like an ISO-8601 date or date-time (see ``isISODate(_:)``).
     static func isISODate(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
-        for i in [0, 1, 2, 3, 5, 6, 8, 9] where !(48...57).contains(bytes[i]) { return false }
+        for i in 0..<10 where i != 4 && i != 7 && bytes[i] &- UInt8(ascii: "0") > 9 { return false }
         return CivilTime.parse(String(decoding: bytes, as: UTF8.self), syntax: .iso8601) != nil
     }
 }

@@ -175,9 +175,12 @@ extension JSONReader {
             let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
             let quote = word ^ (ones &* 0x22)
             let backslash = word ^ (ones &* 0x5C)
+            // Each test flags its first matching byte exactly (borrows only disturb the bytes
+            // above it), so the lowest flag is the first byte to look at.
             let special =
-                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word) | word
-            if special & highs != 0 { break }
+                (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word) | word)
+                & highs
+            if special != 0 { return i &+ special.trailingZeroBitCount &>> 3 }
             i &+= 8
         }
         return i
@@ -195,7 +198,7 @@ extension JSONReader {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                return JSONKeyToken(start: start, end: index - 1, decoded: nil, position: position)
+                return JSONKeyToken(start: start, end: index - 1, escaped: false, position: position)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw controlCharacter(at: index) }
@@ -203,8 +206,8 @@ extension JSONReader {
         }
         index = open
         extraBytes = open - (position - 1)
-        let text = try parseString()
-        return JSONKeyToken(start: start, end: start, decoded: text, position: position)
+        _ = try parseString()  // validates it and moves past it
+        return JSONKeyToken(start: start, end: index - 1, escaped: true, position: position)
     }
 
     /// Reads the string at the next byte and hands its UTF-8 bytes (escapes decoded) to `body`;
@@ -298,13 +301,14 @@ extension JSONReader {
     }
 }
 
-/// A member name read by the pull reader: a range of the text (no escapes) or its decoded text.
+/// A member name read by the pull reader: where its text lies (between the quotes) and whether
+/// it has escapes (then its bytes are decoded on demand). A plain value, cheap to copy.
 package struct JSONKeyToken {
-    /// Where the name's bytes start and end in the text (without the quotes), when not decoded.
+    /// Where the name's text starts and ends in the input (without the quotes).
     package var start: Int
     package var end: Int
-    /// The decoded name, for names with escapes.
-    package var decoded: String?
+    /// Whether the text has escapes (rare in names): its bytes are then decoded when asked for.
+    package var escaped: Bool
     /// The 1-based character position of the opening quote.
     package var position: Int
 
@@ -312,10 +316,7 @@ package struct JSONKeyToken {
     @inline(__always)
     package func equals(_ name: StaticString, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = name.utf8CodeUnitCount
-        if let decoded {
-            var decoded = decoded
-            return decoded.withUTF8 { $0.count == count && memcmp($0.baseAddress, name.utf8Start, count) }
-        }
+        if escaped { return withBytes(in: buffer) { JSONChunkCompare.same($0, name) } }
         guard end - start == count else { return false }
         let base = name.utf8Start
         for i in 0..<count where buffer[start + i] != base[i] { return false }
@@ -323,20 +324,28 @@ package struct JSONKeyToken {
     }
 
     /// The name's UTF-8 bytes, handed to `body`.
+    @inline(__always)
     package func withBytes<Result>(in buffer: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        if var decoded { return decoded.withUTF8 { body($0) } }
-        return body(UnsafeBufferPointer(rebasing: buffer[start..<end]))
+        guard escaped else { return body(UnsafeBufferPointer(rebasing: buffer[start..<end])) }
+        var decoded = string(in: buffer)
+        return decoded.withUTF8 { body($0) }
     }
 
     /// The name as a string.
     package func string(in buffer: UnsafeBufferPointer<UInt8>) -> String {
-        decoded ?? String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
+        guard escaped else { return String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self) }
+        // Read again (it was validated when first read).
+        var reader = JSONReader(pulling: buffer, at: start - 1)
+        return (try? reader.parseString()) ?? ""
     }
+}
 
-    @inline(__always)
-    private func memcmp(_ a: UnsafePointer<UInt8>?, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        guard let a else { return count == 0 }
-        for i in 0..<count where a[i] != b[i] { return false }
+/// Byte comparison with a static string.
+enum JSONChunkCompare {
+    static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+        guard bytes.count == text.utf8CodeUnitCount else { return false }
+        let base = text.utf8Start
+        for i in 0..<bytes.count where bytes[i] != base[i] { return false }
         return true
     }
 }
