@@ -12,15 +12,27 @@ enum FeatureFormat {
 
 /// What a loader knows before it reads features: the format, the explicit fields and the
 /// geometry type asked for.
-struct FeatureReadContext: @unchecked Sendable {
-    var format: FeatureFormat
+/// (A class: it is shared, never changed, by every piece and passed to every feature.)
+final class FeatureReadContext: @unchecked Sendable {
+    let format: FeatureFormat
     /// The explicit fields (given or from the file), or `nil` to infer them.
-    var explicit: ExplicitFields?
+    let explicit: ExplicitFields?
     /// The geometry type the FeatureSet declares (Esri JSON).
-    var declaredType: GeometryType?
-    var options: LoadOptions
+    let declaredType: GeometryType?
+    let options: LoadOptions
     /// The names of the file's object-ID field (Esri `objectIdFieldName`).
-    var objectIdFieldName: String?
+    let objectIdFieldName: String?
+
+    init(
+        format: FeatureFormat, explicit: ExplicitFields?, declaredType: GeometryType? = nil, options: LoadOptions,
+        objectIdFieldName: String? = nil
+    ) {
+        self.format = format
+        self.explicit = explicit
+        self.declaredType = declaredType
+        self.options = options
+        self.objectIdFieldName = objectIdFieldName
+    }
 }
 
 /// Explicit fields: the list, how member names map to them, and the object-ID field (or `nil`

@@ -78,6 +78,11 @@ extension JSONReader {
             } else if key.equals("coordinates", in: bytes) {
                 // Coordinates before the type, or twice: the tree path.
                 guard level >= 0, !collected else { return nil }
+                if level == 0, let point = try plainPoint() {
+                    // The common 2D point: no scratch storage.
+                    guard try closeSimpleObject() else { return nil }
+                    return point
+                }
                 scratch.reset()
                 guard try collect(level: level, scratch: &scratch) else { return nil }
                 collected = true
@@ -87,6 +92,46 @@ extension JSONReader {
         }
         guard collected else { return nil }
         return try build(level: level, typeName: typeName, scratch: scratch)
+    }
+
+    /// A position of exactly two finite numbers at the next byte, as a point; `nil` (the reader
+    /// then where it was) for anything else.
+    private mutating func plainPoint() throws(GeometryError) -> StreamedGeometry? {
+        let start = mark
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { return nil }
+        try enterContainer(UInt8(ascii: "["))
+        var first = true
+        var values: (Double, Double) = (0, 0)
+        for k in 0..<2 {
+            guard try nextElement(first: &first), index < bytes.count,
+                bytes[index] == UInt8(ascii: "-") || (bytes[index] &- UInt8(ascii: "0")) <= 9
+            else {
+                rewind(to: start)
+                return nil
+            }
+            let value = try parseNumber().double
+            guard value.isFinite else {
+                rewind(to: start)
+                return nil
+            }
+            if k == 0 { values.0 = value } else { values.1 = value }
+        }
+        guard try !nextElement(first: &first) else {
+            rewind(to: start)
+            return nil
+        }
+        return .point(x: values.0, y: values.1)
+    }
+
+    /// After the coordinates of a point whose type came first: the rest of the geometry object
+    /// must be its closing brace (anything else: `false`, for the tree path).
+    private mutating func closeSimpleObject() throws(GeometryError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "}") else { return false }
+        var notFirst = false
+        _ = try nextMember(first: &notFirst)
+        return true
     }
 
     private static let simpleTypes: [(StaticString, Int)] = [
