@@ -230,7 +230,8 @@ struct OutputFormatTests {
     // MARK: GeoJSONSeq
 
     /// One line per feature, each the collection's feature object; no crs; RS on request;
-    /// every line loads back (wrapped in a collection) to its feature.
+    /// every line loads back (wrapped in a collection) to its feature, and the whole text loads
+    /// back as a GeoJSONSeq.
     @Test func geoJSONSeqIsOneFeaturePerLine() throws {
         for table in [try Self.polygons(), try Self.polygons(spatialReference: SpatialReference(wkid: 2263)), try Self.lines()] {
             let result = try table.queryFeatures(QueryParameters(orderBy: [SortField("OBJECTID", ascending: false)]))
@@ -260,11 +261,13 @@ struct OutputFormatTests {
                     #expect(one.objectID(row: 0) == result[i].objectID)
                     #expect(one.geometry(row: 0)?.geoJSON == result[i].geometry?.geoJSON)
                 }
-                // All the lines as one collection: the result's features.
+                // All the lines as one collection, and the GeoJSONSeq text itself loaded as it
+                // is: the result's features.
                 let records = lines.map { options.recordSeparator ? String($0.dropFirst()) : $0 }
                 let all = try FeatureTable.load(
                     geoJSON: #"{"type":"FeatureCollection","features":["# + records.joined(separator: ",") + "]}")
                 Self.expectSameFeatures(all, result)
+                Self.expectSameFeatures(try FeatureTable.load(json: Array(text.utf8)), result)
             }
             #expect(try table.queryFeatures(QueryParameters(whereClause: "1=0")).text(.geoJSONSeq).isEmpty)
         }
