@@ -215,20 +215,19 @@ extension StreamingLoader {
             }
         }
 
-        var rowByObjectID: [Int64: Int] = [:]
-        rowByObjectID.reserveCapacity(rows)
-        for (row, id) in objectIDs.enumerated() {
-            if let previous = rowByObjectID.updateValue(row, forKey: id) {
-                throw FeatureTableError(
-                    .duplicateObjectID,
-                    "features[\(featureOfRow[previous])] and features[\(featureOfRow[row])] both have object ID \(id)",
-                    featureIndex: featureOfRow[row], objectID: id)
-            }
+        let index: ObjectIDIndex
+        do throws(ObjectIDIndex.Duplicate) {
+            index = try ObjectIDIndex(objectIDs)
+        } catch {
+            throw FeatureTableError(
+                .duplicateObjectID,
+                "features[\(featureOfRow[error.previousRow])] and features[\(featureOfRow[error.row])] both have object ID \(error.objectID)",
+                featureIndex: featureOfRow[error.row], objectID: error.objectID)
         }
         let schema = try Schema(
             fields: fields, objectIdFieldName: fields[objectIdIndex].name, globalIdFieldName: globalIdFieldName,
             displayFieldName: displayFieldName, geometryType: geometryType, spatialReference: spatialReference)
-        let table = FeatureTable(validatedSchema: schema, columns: columns, geometryColumn: geometry, rowByObjectID: rowByObjectID)
+        let table = FeatureTable(validatedSchema: schema, columns: columns, geometryColumn: geometry, objectIDIndex: index)
         return (table, report)
     }
 

@@ -42,7 +42,7 @@ public struct FeatureTable: Sendable {
     /// default) or `Collation.nocase`. Set it with ``with(collation:)``.
     public private(set) var collation: Collation = .binary
     /// Object ID → row.
-    private let rowByObjectID: [Int64: Int]
+    private let objectIDIndex: ObjectIDIndex
     /// The quadtree, built on first use (see ``spatialIndex``) and shared by copies.
     let spatialIndexCache = SpatialIndexCache()
 
@@ -84,25 +84,24 @@ public struct FeatureTable: Sendable {
             throw FeatureTableError(
                 .invalidTable, "the object-ID column holds NULL", fieldName: schema.objectIdFieldName)
         }
-        var rowByObjectID: [Int64: Int] = [:]
-        rowByObjectID.reserveCapacity(count)
-        for (row, id) in oidColumn.values.enumerated() {
-            if let previous = rowByObjectID.updateValue(row, forKey: id) {
-                throw FeatureTableError(
-                    .duplicateObjectID, "rows \(previous) and \(row) both have object ID \(id)", objectID: id,
-                    fieldName: schema.objectIdFieldName)
-            }
+        let index: ObjectIDIndex
+        do throws(ObjectIDIndex.Duplicate) {
+            index = try ObjectIDIndex(oidColumn.values)
+        } catch {
+            throw FeatureTableError(
+                .duplicateObjectID, "rows \(error.previousRow) and \(error.row) both have object ID \(error.objectID)",
+                objectID: error.objectID, fieldName: schema.objectIdFieldName)
         }
         self.init(
             validatedSchema: schema, columns: columns,
             geometryColumn: GeometryColumn(geometries.isEmpty ? Array(repeating: nil, count: count) : geometries),
-            rowByObjectID: rowByObjectID)
+            objectIDIndex: index)
     }
 
     /// Creates a table from parts already checked against each other (`geometryColumn` has one
     /// row per row).
-    init(validatedSchema schema: Schema, columns: [Column], geometryColumn: GeometryColumn, rowByObjectID: [Int64: Int]) {
-        let count = rowByObjectID.count
+    init(validatedSchema schema: Schema, columns: [Column], geometryColumn: GeometryColumn, objectIDIndex: ObjectIDIndex) {
+        let count = objectIDIndex.count
         var extent = Envelope.empty
         let (xmin, ymin, xmax, ymax) = (geometryColumn.xmin, geometryColumn.ymin, geometryColumn.xmax, geometryColumn.ymax)
         for row in 0..<count where !xmin[row].isNaN {
@@ -113,15 +112,15 @@ public struct FeatureTable: Sendable {
         self.geometryColumn = geometryColumn
         self.count = count
         self.extent = extent
-        self.rowByObjectID = rowByObjectID
+        self.objectIDIndex = objectIDIndex
     }
 
     /// The bytes the table's data holds: its columns and geometry column (``Column/byteCount``,
-    /// ``GeometryColumn/byteCount``) and its object-ID index (a hash table of 16-byte entries,
-    /// counted at its capacity).
+    /// ``GeometryColumn/byteCount``) and its object-ID index (nothing when the object IDs run
+    /// consecutively in row order, else a hash table of 16-byte entries counted at its
+    /// capacity).
     public var byteCount: Int {
-        let index = rowByObjectID.capacity * 16 + rowByObjectID.capacity / 8
-        return columns.reduce(0) { $0 + $1.byteCount } + geometryColumn.byteCount + index
+        columns.reduce(0) { $0 + $1.byteCount } + geometryColumn.byteCount + objectIDIndex.byteCount
     }
 
     /// The spatial reference of the geometries.
@@ -158,7 +157,7 @@ public struct FeatureTable: Sendable {
 
     /// The row holding object ID `objectID`, or `nil`.
     public func row(forObjectID objectID: Int64) -> Int? {
-        rowByObjectID[objectID]
+        objectIDIndex.row(objectID)
     }
 
     /// The geometry of row `row` (`nil` for a feature without geometry).
