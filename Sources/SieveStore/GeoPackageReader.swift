@@ -303,7 +303,8 @@ struct GeoPackageReader {
         let firstField: Int32 = hasGeometry ? 2 : 1
         let builders = fields.map { FieldBuilder(name: $0.name, type: $0.type) }
         var objectIDs: [Int64] = []
-        var geometries: [Geometry?] = []
+        let pointLayer = declaredGeometryType == nil || declaredGeometryType == .point || declaredGeometryType == .multipoint
+        var geometries = GeometryColumn(storage: pointLayer ? .points : .shapes)
         var tracker = GeometryKindTracker(declared: declaredGeometryType)
         var row = 0
         while try statement.step() {
@@ -311,9 +312,7 @@ struct GeoPackageReader {
             objectIDs.append(fid)
             if hasGeometry {
                 do throws(GeoPackageError) {
-                    let geometry = try readGeometry(statement, fid: fid)
-                    if let geometry { try tracker.add(geometry, fid: fid) }
-                    geometries.append(geometry)
+                    try readGeometry(statement, into: &geometries, tracker: &tracker, fid: fid)
                 } catch {
                     var located = error
                     located.featureID = fid
@@ -327,14 +326,15 @@ struct GeoPackageReader {
             row += 1
         }
         let geometryType = hasGeometry ? tracker.type : nil
-        if geometryType == .multipoint {
-            geometries = try GeometryKindTracker.pointsAsMultipoints(geometries, objectIDs: objectIDs)
+        if geometryType == .multipoint, (0..<geometries.count).contains(where: { geometries.kind(row: $0) == .point }) {
+            geometries = GeometryColumn(
+                try GeometryKindTracker.pointsAsMultipoints(
+                    (0..<geometries.count).map { geometries[$0] }, objectIDs: objectIDs))
         }
         var schemaFields = [Field(name: objectIDName, type: .oid)]
-        schemaFields += zip(fields, builders).map { field, builder in
+        schemaFields += fields.map { field in
             var result = Field(name: field.name, type: field.type.fieldType, nullable: field.nullable)
             if case .text(let length) = field.type { result.length = length }
-            _ = builder
             return result
         }
         var columns = [Column.integer(Int64Column(values: objectIDs))]
@@ -343,7 +343,8 @@ struct GeoPackageReader {
             let schema = try Schema(
                 fields: schemaFields, objectIdFieldName: objectIDName, geometryType: geometryType,
                 spatialReference: spatialReference)
-            let table = try FeatureTable(schema: schema, columns: columns, geometries: hasGeometry ? geometries : [])
+            let table = try FeatureTable(
+                schema: schema, columns: columns, geometryColumn: hasGeometry ? geometries : GeometryColumn())
             return GeoPackageLayer(name: layer, table: table, geometryColumn: geometryColumn, skippedFields: skipped)
         } catch {
             throw GeoPackageError(
@@ -351,12 +352,25 @@ struct GeoPackageReader {
         }
     }
 
-    /// The geometry of the current row: `nil` for NULL.
+    /// Appends the geometry of the current row to `geometries` (`nil` for NULL): a plain
+    /// little-endian point as its coordinates, anything else through the general WKB reader.
     @inline(__always)
-    private func readGeometry(_ statement: SQLiteStatement, fid: Int64) throws(GeoPackageError) -> Geometry? {
+    private func readGeometry(
+        _ statement: SQLiteStatement, into geometries: inout GeometryColumn, tracker: inout GeometryKindTracker, fid: Int64
+    ) throws(GeoPackageError) {
         switch statement.type(1) {
-        case SQLITE_NULL: return nil
-        case SQLITE_BLOB: return try GeoPackageBinary.geometry(statement.bytes(1)).geometry
+        case SQLITE_NULL:
+            geometries.append(nil)
+        case SQLITE_BLOB:
+            let blob = statement.bytes(1)
+            if let (x, y) = GeoPackageBinary.pointCoordinates(blob) {
+                try tracker.addPoint(fid: fid)
+                geometries.appendPoint(x: x, y: y)
+            } else {
+                let geometry = try GeoPackageBinary.geometry(blob).geometry
+                try tracker.add(geometry, fid: fid)
+                geometries.append(geometry)
+            }
         default:
             throw GeoPackageError(
                 .invalidGeometry, "expected a GeoPackage geometry blob, found \(describe(statement, column: 1))")
@@ -497,6 +511,13 @@ struct GeometryKindTracker {
         case .polygon, .envelope: "POLYGON or MULTIPOLYGON"
         case .collection: "GEOMETRYCOLLECTION"
         }
+    }
+
+    /// ``add(_:fid:)`` for a point (without a ``Geometry`` value): the common case is one test.
+    @inline(__always)
+    mutating func addPoint(fid: Int64) throws(GeoPackageError) {
+        if type == .point || type == .multipoint { return }
+        try add(.point(Point(x: 0, y: 0)), fid: fid)
     }
 
     mutating func add(_ geometry: Geometry, fid: Int64) throws(GeoPackageError) {

@@ -58,11 +58,40 @@ public struct FeatureTable: Sendable {
     ///   schema or each other, or the object-ID column holds a NULL;
     ///   ``FeatureTableError/Kind/duplicateObjectID`` when two rows share an object ID.
     public init(schema: Schema, columns: [Column], geometries: [Geometry?] = []) throws(FeatureTableError) {
+        let count = columns.first?.count ?? geometries.count
+        let rowByObjectID = try Self.validate(schema: schema, columns: columns, count: count, geometries: geometries.count)
+        self.init(
+            validatedSchema: schema, columns: columns,
+            geometryColumn: GeometryColumn(geometries.isEmpty ? Array(repeating: nil, count: count) : geometries),
+            rowByObjectID: rowByObjectID)
+    }
+
+    /// Creates a table from a schema, its columns and a geometry column built row by row (by a
+    /// reader that appends straight into it), checked as ``init(schema:columns:geometries:)``
+    /// checks its arguments. `geometryColumn` has one row per row (all `nil` for a table
+    /// without geometries), or none at all for a table without geometries.
+    package init(schema: Schema, columns: [Column], geometryColumn: GeometryColumn) throws(FeatureTableError) {
+        let count = columns.first?.count ?? geometryColumn.count
+        let rowByObjectID = try Self.validate(
+            schema: schema, columns: columns, count: count, geometries: geometryColumn.count)
+        var geometries = geometryColumn
+        if geometries.count == 0, count > 0 {
+            geometries = GeometryColumn()
+            geometries.reserveCapacity(count)
+            for _ in 0..<count { geometries.append(nil) }
+        }
+        self.init(validatedSchema: schema, columns: columns, geometryColumn: geometries, rowByObjectID: rowByObjectID)
+    }
+
+    /// Checks `columns` against `schema` and each other (`count` rows each) and the number of
+    /// geometries (0 or `count`), and returns the object-ID index.
+    private static func validate(
+        schema: Schema, columns: [Column], count: Int, geometries: Int
+    ) throws(FeatureTableError) -> [Int64: Int] {
         guard columns.count == schema.fields.count else {
             throw FeatureTableError(
                 .invalidTable, "\(columns.count) columns for \(schema.fields.count) fields")
         }
-        let count = columns.first?.count ?? geometries.count
         for (field, column) in zip(schema.fields, columns) {
             guard column.type == field.columnType else {
                 throw FeatureTableError(
@@ -73,8 +102,8 @@ public struct FeatureTable: Sendable {
                     .invalidTable, "the column has \(column.count) rows, expected \(count)", fieldName: field.name)
             }
         }
-        guard geometries.isEmpty || geometries.count == count else {
-            throw FeatureTableError(.invalidTable, "\(geometries.count) geometries for \(count) rows")
+        guard geometries == 0 || geometries == count else {
+            throw FeatureTableError(.invalidTable, "\(geometries) geometries for \(count) rows")
         }
         guard case .integer(let oidColumn) = columns[schema.objectIdFieldIndex] else {
             throw FeatureTableError(
@@ -93,10 +122,7 @@ public struct FeatureTable: Sendable {
                     fieldName: schema.objectIdFieldName)
             }
         }
-        self.init(
-            validatedSchema: schema, columns: columns,
-            geometryColumn: GeometryColumn(geometries.isEmpty ? Array(repeating: nil, count: count) : geometries),
-            rowByObjectID: rowByObjectID)
+        return rowByObjectID
     }
 
     /// Creates a table from parts already checked against each other (`geometryColumn` has one
