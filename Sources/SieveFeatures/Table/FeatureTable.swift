@@ -42,7 +42,7 @@ public struct FeatureTable: Sendable {
     /// default) or `Collation.nocase`. Set it with ``with(collation:)``.
     public private(set) var collation: Collation = .binary
     /// Object ID → row.
-    private let rowByObjectID: [Int64: Int]
+    private let objectIDIndex: ObjectIDIndex
     /// The quadtree, built on first use (see ``spatialIndex``) and shared by copies.
     let spatialIndexCache = SpatialIndexCache()
 
@@ -59,11 +59,11 @@ public struct FeatureTable: Sendable {
     ///   ``FeatureTableError/Kind/duplicateObjectID`` when two rows share an object ID.
     public init(schema: Schema, columns: [Column], geometries: [Geometry?] = []) throws(FeatureTableError) {
         let count = columns.first?.count ?? geometries.count
-        let rowByObjectID = try Self.validate(schema: schema, columns: columns, count: count, geometries: geometries.count)
+        let objectIDIndex = try Self.validate(schema: schema, columns: columns, count: count, geometries: geometries.count)
         self.init(
             validatedSchema: schema, columns: columns,
             geometryColumn: GeometryColumn(geometries.isEmpty ? Array(repeating: nil, count: count) : geometries),
-            rowByObjectID: rowByObjectID)
+            objectIDIndex: objectIDIndex)
     }
 
     /// Creates a table from a schema, its columns and a geometry column built row by row (by a
@@ -72,7 +72,7 @@ public struct FeatureTable: Sendable {
     /// without geometries), or none at all for a table without geometries.
     package init(schema: Schema, columns: [Column], geometryColumn: GeometryColumn) throws(FeatureTableError) {
         let count = columns.first?.count ?? geometryColumn.count
-        let rowByObjectID = try Self.validate(
+        let objectIDIndex = try Self.validate(
             schema: schema, columns: columns, count: count, geometries: geometryColumn.count)
         var geometries = geometryColumn
         if geometries.count == 0, count > 0 {
@@ -80,14 +80,14 @@ public struct FeatureTable: Sendable {
             geometries.reserveCapacity(count)
             for _ in 0..<count { geometries.append(nil) }
         }
-        self.init(validatedSchema: schema, columns: columns, geometryColumn: geometries, rowByObjectID: rowByObjectID)
+        self.init(validatedSchema: schema, columns: columns, geometryColumn: geometries, objectIDIndex: objectIDIndex)
     }
 
     /// Checks `columns` against `schema` and each other (`count` rows each) and the number of
     /// geometries (0 or `count`), and returns the object-ID index.
     private static func validate(
         schema: Schema, columns: [Column], count: Int, geometries: Int
-    ) throws(FeatureTableError) -> [Int64: Int] {
+    ) throws(FeatureTableError) -> ObjectIDIndex {
         guard columns.count == schema.fields.count else {
             throw FeatureTableError(
                 .invalidTable, "\(columns.count) columns for \(schema.fields.count) fields")
@@ -113,6 +113,7 @@ public struct FeatureTable: Sendable {
             throw FeatureTableError(
                 .invalidTable, "the object-ID column holds NULL", fieldName: schema.objectIdFieldName)
         }
+        if let consecutive = ObjectIDIndex(consecutive: oidColumn.values) { return consecutive }
         var rowByObjectID: [Int64: Int] = [:]
         rowByObjectID.reserveCapacity(count)
         for (row, id) in oidColumn.values.enumerated() {
@@ -122,13 +123,18 @@ public struct FeatureTable: Sendable {
                     fieldName: schema.objectIdFieldName)
             }
         }
-        return rowByObjectID
+        return .hashed(rowByObjectID)
     }
 
     /// Creates a table from parts already checked against each other (`geometryColumn` has one
     /// row per row).
     init(validatedSchema schema: Schema, columns: [Column], geometryColumn: GeometryColumn, rowByObjectID: [Int64: Int]) {
-        let count = rowByObjectID.count
+        self.init(validatedSchema: schema, columns: columns, geometryColumn: geometryColumn, objectIDIndex: .hashed(rowByObjectID))
+    }
+
+    /// Creates a table from parts already checked against each other, with its object-ID index.
+    private init(validatedSchema schema: Schema, columns: [Column], geometryColumn: GeometryColumn, objectIDIndex: ObjectIDIndex) {
+        let count = objectIDIndex.count
         var extent = Envelope.empty
         let (xmin, ymin, xmax, ymax) = (geometryColumn.xmin, geometryColumn.ymin, geometryColumn.xmax, geometryColumn.ymax)
         for row in 0..<count where !xmin[row].isNaN {
@@ -139,15 +145,14 @@ public struct FeatureTable: Sendable {
         self.geometryColumn = geometryColumn
         self.count = count
         self.extent = extent
-        self.rowByObjectID = rowByObjectID
+        self.objectIDIndex = objectIDIndex
     }
 
     /// The bytes the table's data holds: its columns and geometry column (``Column/byteCount``,
-    /// ``GeometryColumn/byteCount``) and its object-ID index (a hash table of 16-byte entries,
-    /// counted at its capacity).
+    /// ``GeometryColumn/byteCount``) and its object-ID index (nothing when the object IDs are
+    /// consecutive in row order, else a hash table of 16-byte entries, counted at its capacity).
     public var byteCount: Int {
-        let index = rowByObjectID.capacity * 16 + rowByObjectID.capacity / 8
-        return columns.reduce(0) { $0 + $1.byteCount } + geometryColumn.byteCount + index
+        columns.reduce(0) { $0 + $1.byteCount } + geometryColumn.byteCount + objectIDIndex.byteCount
     }
 
     /// The spatial reference of the geometries.
@@ -184,7 +189,7 @@ public struct FeatureTable: Sendable {
 
     /// The row holding object ID `objectID`, or `nil`.
     public func row(forObjectID objectID: Int64) -> Int? {
-        rowByObjectID[objectID]
+        objectIDIndex.row(forObjectID: objectID)
     }
 
     /// The geometry of row `row` (`nil` for a feature without geometry).
@@ -208,5 +213,58 @@ public struct FeatureTable: Sendable {
         var copy = self
         copy.collation = collation
         return copy
+    }
+}
+
+/// A table's object ID → row map: arithmetic when the object IDs are consecutive in row order
+/// (`first`, `first + 1`, …: the usual case, and no memory), else a hash table.
+enum ObjectIDIndex: Sendable {
+    /// Row `r` holds object ID `first + r`.
+    case consecutive(first: Int64, count: Int)
+    /// Any other object IDs (unique).
+    case hashed([Int64: Int])
+
+    /// The consecutive index of `objectIDs`, or `nil` when they are not consecutive.
+    init?(consecutive objectIDs: [Int64]) {
+        guard let first = objectIDs.first else {
+            self = .consecutive(first: 0, count: 0)
+            return
+        }
+        guard first <= Int64.max - Int64(objectIDs.count - 1) else { return nil }
+        var expected = first
+        for id in objectIDs {
+            guard id == expected else { return nil }
+            expected &+= 1
+        }
+        self = .consecutive(first: first, count: objectIDs.count)
+    }
+
+    /// The number of rows.
+    var count: Int {
+        switch self {
+        case .consecutive(_, let count): count
+        case .hashed(let rows): rows.count
+        }
+    }
+
+    /// The row of `objectID`, or `nil`.
+    @inline(__always)
+    func row(forObjectID objectID: Int64) -> Int? {
+        switch self {
+        case .consecutive(let first, let count):
+            // Unsigned: IDs below `first` wrap to large offsets and fail the test.
+            let offset = UInt64(bitPattern: objectID &- first)
+            return offset < UInt64(count) ? Int(offset) : nil
+        case .hashed(let rows):
+            return rows[objectID]
+        }
+    }
+
+    /// The bytes the index holds: a hash table's 16-byte entries and its bitmap, at capacity.
+    var byteCount: Int {
+        switch self {
+        case .consecutive: 0
+        case .hashed(let rows): rows.capacity * 16 + rows.capacity / 8
+        }
     }
 }
