@@ -42,10 +42,11 @@ struct TextColumnBuilderTests {
         return false
     }
 
-    @Test(arguments: [
-        (100, 5, 0), (100, 5, 3), (1000, 300, 7), (10_000, 2_000, 0), (10_000, 2_600, 11),
-        (200_000, 40_000, 0), (200_000, 70_000, 0), (200_000, 70_000, 5), (300_000, 66_000, 1_000),
-    ] as [(Int, Int, Int)])
+    @Test(
+        arguments: [
+            (100, 5, 0), (100, 5, 3), (1000, 300, 7), (10_000, 2_000, 0), (10_000, 2_600, 11),
+            (200_000, 40_000, 0), (200_000, 70_000, 0), (200_000, 70_000, 5), (300_000, 66_000, 1_000),
+        ] as [(Int, Int, Int)])
     func matchesStringColumn(count: Int, distinct: Int, nullEvery: Int) {
         let values = rows(count: count, distinct: distinct, nullEvery: nullEvery, seed: UInt64(count + distinct))
         let built = build(values)

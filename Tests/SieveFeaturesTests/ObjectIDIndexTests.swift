@@ -29,10 +29,11 @@ struct ObjectIDIndexTests {
         }
     }
 
-    @Test(arguments: [
-        [], [1], [0], [-3], [1, 2, 3, 4], [-2, -1, 0, 1, 2], [10, 11, 12],
-        [Int64.max - 2, Int64.max - 1, Int64.max], [Int64.min, Int64.min + 1, Int64.min + 2],
-    ] as [[Int64]])
+    @Test(
+        arguments: [
+            [], [1], [0], [-3], [1, 2, 3, 4], [-2, -1, 0, 1, 2], [10, 11, 12],
+            [Int64.max - 2, Int64.max - 1, Int64.max], [Int64.min, Int64.min + 1, Int64.min + 2],
+        ] as [[Int64]])
     func consecutive(ids: [Int64]) throws {
         try check(ids)
         // Consecutive IDs need no hash table.
@@ -40,10 +41,11 @@ struct ObjectIDIndexTests {
         #expect(table.byteCount == Column.integer(Int64Column(values: ids)).byteCount + table.geometryColumn.byteCount)
     }
 
-    @Test(arguments: [
-        [2, 1], [1, 3], [1, 2, 4], [5, 4, 3], [7, 3, -1], [Int64.max, Int64.min], [Int64.min, Int64.max],
-        [0, 1, 2, Int64.max],
-    ] as [[Int64]])
+    @Test(
+        arguments: [
+            [2, 1], [1, 3], [1, 2, 4], [5, 4, 3], [7, 3, -1], [Int64.max, Int64.min], [Int64.min, Int64.max],
+            [0, 1, 2, Int64.max],
+        ] as [[Int64]])
     func notConsecutive(ids: [Int64]) throws {
         try check(ids)
     }

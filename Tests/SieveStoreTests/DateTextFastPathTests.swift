@@ -95,7 +95,8 @@ struct DateTextFastPathTests {
             return Int((state >> 33) % UInt64(bound))
         }
         for _ in 0..<20_000 {
-            let text = "\(pad(next(10_000), 4))-\(pad(next(14), 2))-\(pad(next(33), 2))T"
+            let text =
+                "\(pad(next(10_000), 4))-\(pad(next(14), 2))-\(pad(next(33), 2))T"
                 + "\(pad(next(26), 2)):\(pad(next(62), 2)):\(pad(next(62), 2)).\(pad(next(1000), 3))Z"
             check(text)
             check(String(text.prefix(10)))
@@ -103,7 +104,9 @@ struct DateTextFastPathTests {
     }
 
     @Test func otherLengthsAreLeftToTheGeneralReader() {
-        for text in ["2024-01-01T00:00Z", "2024-01-01T00:00:00Z", "2024-01-01T00:00:00.0Z", "2024-1-01", "2024-01-01 ", ""] {
+        for text in [
+            "2024-01-01T00:00Z", "2024-01-01T00:00:00Z", "2024-01-01T00:00:00.0Z", "2024-1-01", "2024-01-01 ", "",
+        ] {
             #expect(fast(text) == nil)
             check(text)
         }
