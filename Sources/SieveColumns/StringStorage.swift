@@ -31,6 +31,13 @@ public struct StringStorage: Hashable, Sendable {
         offsets.append(bytes.count)
     }
 
+    /// Appends a string given as its UTF-8 bytes, which must be valid UTF-8 (not checked).
+    @inline(__always)
+    package mutating func append(utf8 string: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: string)
+        offsets.append(bytes.count)
+    }
+
     /// Appends an empty placeholder (for NULL rows of a plain string column).
     public mutating func appendEmpty() {
         offsets.append(bytes.count)

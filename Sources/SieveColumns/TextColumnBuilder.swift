@@ -68,7 +68,7 @@ package struct TextColumnBuilder {
     package mutating func append(_ bytes: UnsafeRawBufferPointer) -> Bool {
         count += 1
         if plain != nil {
-            plain?.append(String(decoding: bytes, as: UTF8.self))
+            plain?.append(utf8: bytes)
             return true
         }
         let mask = slots.count - 1
@@ -91,7 +91,7 @@ package struct TextColumnBuilder {
         }
         guard distinctCount < Self.dictionaryLimit else {
             switchToPlain()
-            plain?.append(String(decoding: bytes, as: UTF8.self))
+            plain?.append(utf8: bytes)
             return true
         }
         let index = distinctCount
@@ -130,8 +130,18 @@ package struct TextColumnBuilder {
     /// bitmap says which they are).
     private mutating func switchToPlain() {
         var storage = StringStorage()
-        let strings = (0..<distinctCount).map { distinct($0) }
-        for code in codes { storage.append(strings[Int(code)]) }
+        distinctBytes.withUnsafeBytes { stored in
+            for code in codes {
+                let index = Int(code)
+                // A NULL row's code is 0: it takes string 0's bytes, which its validity bit hides
+                // (or none, should no string be stored).
+                guard index < distinctCount else {
+                    storage.appendEmpty()
+                    continue
+                }
+                storage.append(utf8: UnsafeRawBufferPointer(rebasing: stored[distinctOffsets[index]..<distinctOffsets[index + 1]]))
+            }
+        }
         plain = storage
         codes = []
         distinctBytes = []

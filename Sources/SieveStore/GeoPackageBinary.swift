@@ -108,6 +108,26 @@ public enum GeoPackageBinary {
         return try result.get()
     }
 
+    /// The coordinates of a blob holding a little-endian 2D point of finite coordinates, read
+    /// without building a header or a ``Geometry`` (the common case of point layers); `nil` for
+    /// any other blob, which ``geometry(_:)`` then reads (or rejects) in full.
+    @inline(__always)
+    static func pointCoordinates(_ blob: UnsafeRawBufferPointer) -> (x: Double, y: Double)? {
+        // The header: 'GP', version 0, flags with no extended bit and an envelope indicator 0–4.
+        guard blob.count >= 8, blob[0] == 0x47, blob[1] == 0x50, blob[2] == 0 else { return nil }
+        let flags = blob[3]
+        let indicator = Int((flags >> 1) & 0x07)
+        guard flags & 0x20 == 0, indicator <= 4 else { return nil }
+        let start = 8 + 8 * GeoPackageGeometryHeader.envelopeCounts[indicator]
+        guard blob.count == start + 21, blob[start] == 1,
+            UInt32(littleEndian: blob.loadUnaligned(fromByteOffset: start + 1, as: UInt32.self)) == 1
+        else { return nil }
+        let x = Double(bitPattern: UInt64(littleEndian: blob.loadUnaligned(fromByteOffset: start + 5, as: UInt64.self)))
+        let y = Double(bitPattern: UInt64(littleEndian: blob.loadUnaligned(fromByteOffset: start + 13, as: UInt64.self)))
+        guard x.isFinite, y.isFinite else { return nil }
+        return (x, y)
+    }
+
     /// A little-endian 2D point of finite coordinates, read without the general WKB reader
     /// (the common case of point layers); `nil` for anything else.
     @inline(__always)

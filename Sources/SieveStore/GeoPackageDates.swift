@@ -2,7 +2,7 @@ import SieveColumns
 
 /// The date texts of GeoPackage `DATE` (`yyyy-mm-dd`) and `DATETIME`
 /// (`yyyy-mm-ddThh:mm:ss.fffZ`) columns, written and read without building intermediate strings.
-enum GeoPackageDates {
+package enum GeoPackageDates {
     /// The first and last instant a `DATETIME` text can hold (years 0000–9999).
     static let datetimeRange: ClosedRange<Int64> =
         (CivilTime.days(year: 0, month: 1, day: 1) * CivilTime.millisecondsPerDay)...(CivilTime.days(
@@ -12,38 +12,46 @@ enum GeoPackageDates {
     /// passes the bytes to `body`.
     @inline(__always)
     static func withDatetimeText<T>(_ milliseconds: Int64, _ body: (UnsafeRawBufferPointer) -> T) -> T {
-        let c = CivilTime.components(milliseconds: milliseconds)
         var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
         return withUnsafeMutableBytes(of: &text) { buffer in
-            func digits(_ value: Int64, _ count: Int, at offset: Int) {
-                var v = value
-                for k in stride(from: count - 1, through: 0, by: -1) {
-                    buffer[offset + k] = UInt8(truncatingIfNeeded: 48 + v % 10)
-                    v /= 10
-                }
-            }
-            digits(c.year, 4, at: 0)
-            buffer[4] = 45  // -
-            digits(c.month, 2, at: 5)
-            buffer[7] = 45
-            digits(c.day, 2, at: 8)
-            buffer[10] = 84  // T
-            digits(c.hour, 2, at: 11)
-            buffer[13] = 58  // :
-            digits(c.minute, 2, at: 14)
-            buffer[16] = 58
-            digits(c.second, 2, at: 17)
-            buffer[19] = 46  // .
-            digits(c.millisecond, 3, at: 20)
-            buffer[23] = 90  // Z
+            guard let base = buffer.baseAddress else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+            writeDatetime(milliseconds, to: base)
             return body(UnsafeRawBufferPointer(rebasing: buffer[0..<24]))
         }
+    }
+
+    /// Writes `yyyy-mm-ddThh:mm:ss.fffZ` (24 bytes) at `text` for an instant in ``datetimeRange``.
+    @inline(__always)
+    static func writeDatetime(_ milliseconds: Int64, to text: UnsafeMutableRawPointer) {
+        let c = CivilTime.components(milliseconds: milliseconds)
+        /// Two decimal digits of `value` (0…99) at `offset`.
+        @inline(__always) func two(_ value: Int64, at offset: Int) {
+            let v = UInt16(truncatingIfNeeded: value)
+            // Tens in the low byte, units in the high byte (little-endian order of the text).
+            text.storeBytes(of: ((48 + v / 10) | (48 + v % 10) << 8).littleEndian, toByteOffset: offset, as: UInt16.self)
+        }
+        two(c.year / 100, at: 0)
+        two(c.year % 100, at: 2)
+        text.storeBytes(of: 45, toByteOffset: 4, as: UInt8.self)  // -
+        two(c.month, at: 5)
+        text.storeBytes(of: 45, toByteOffset: 7, as: UInt8.self)
+        two(c.day, at: 8)
+        text.storeBytes(of: 84, toByteOffset: 10, as: UInt8.self)  // T
+        two(c.hour, at: 11)
+        text.storeBytes(of: 58, toByteOffset: 13, as: UInt8.self)  // :
+        two(c.minute, at: 14)
+        text.storeBytes(of: 58, toByteOffset: 16, as: UInt8.self)
+        two(c.second, at: 17)
+        text.storeBytes(of: 46, toByteOffset: 19, as: UInt8.self)  // .
+        two(c.millisecond / 10, at: 20)
+        text.storeBytes(of: UInt8(truncatingIfNeeded: 48 + c.millisecond % 10), toByteOffset: 22, as: UInt8.self)
+        text.storeBytes(of: 90, toByteOffset: 23, as: UInt8.self)  // Z
     }
 
     /// Reads a date text: `yyyy-mm-dd` (midnight UTC) when `dateOnly`, else ISO 8601
     /// `yyyy-mm-dd[(T| )hh:mm[:ss[.f…]]][Z|±hh[:mm]]` (a missing zone is UTC). `nil` when the
     /// text is not one.
-    static func parse(_ bytes: UnsafeRawBufferPointer, dateOnly: Bool) -> Int64? {
+    package static func parse(_ bytes: UnsafeRawBufferPointer, dateOnly: Bool) -> Int64? {
         // The common forms first, straight from the bytes: yyyy-mm-dd, yyyy-mm-ddThh:mm:ss.fffZ.
         if bytes.count == 10 || (!dateOnly && bytes.count == 24) {
             if let value = fastParse(bytes) { return value }
@@ -53,31 +61,59 @@ enum GeoPackageDates {
         return CivilTime.parse(text, syntax: syntax)
     }
 
+    /// The canonical forms `yyyy-mm-dd` (10 bytes) and `yyyy-mm-ddThh:mm:ss.fffZ` (24 bytes),
+    /// read digit by digit without branching per digit; `nil` for anything else (which
+    /// ``parse(_:dateOnly:)`` then reads the general way, so `nil` is never wrong).
     @inline(__always)
-    private static func fastParse(_ bytes: UnsafeRawBufferPointer) -> Int64? {
-        func number(_ offset: Int, _ count: Int) -> Int64? {
-            var value: Int64 = 0
-            for k in offset..<(offset + count) {
-                let digit = bytes[k] &- 48
-                guard digit < 10 else { return nil }
-                value = value * 10 + Int64(digit)
-            }
-            return value
-        }
-        guard bytes[4] == 45, bytes[7] == 45, let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-            (1...12).contains(month), day >= 1, day <= 31
+    package static func fastParse(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        let count = bytes.count
+        guard count == 10 || count == 24, let p = bytes.baseAddress else { return nil }
+        @inline(__always) func byte(_ i: Int) -> UInt8 { p.load(fromByteOffset: i, as: UInt8.self) }
+        @inline(__always) func digit(_ i: Int) -> Int32 { Int32(byte(i)) &- 48 }
+        // A digit is 0…9: d and 9 - d are both non-negative, so their OR over all digits is too.
+        @inline(__always) func check(_ d: Int32) -> Int32 { d | (9 &- d) }
+        let y0 = digit(0)
+        let y1 = digit(1)
+        let y2 = digit(2)
+        let y3 = digit(3)
+        let m0 = digit(5)
+        let m1 = digit(6)
+        let d0 = digit(8)
+        let d1 = digit(9)
+        let checked = check(y0) | check(y1) | check(y2) | check(y3) | check(m0) | check(m1) | check(d0) | check(d1)
+        guard checked >= 0, byte(4) == 45, byte(7) == 45 else { return nil }
+        let year = Int64(y0 &* 1000 &+ y1 &* 100 &+ y2 &* 10 &+ y3)
+        let month = Int64(m0 &* 10 &+ m1)
+        let day = Int64(d0 &* 10 &+ d1)
+        guard month >= 1, month <= 12, day >= 1, day <= daysInMonth(month, year: year) else { return nil }
+        let midnight = CivilTime.days(year: year, month: month, day: day) &* CivilTime.millisecondsPerDay
+        if count == 10 { return midnight }
+        let h0 = digit(11)
+        let h1 = digit(12)
+        let n0 = digit(14)
+        let n1 = digit(15)
+        let s0 = digit(17)
+        let s1 = digit(18)
+        let f0 = digit(20)
+        let f1 = digit(21)
+        let f2 = digit(22)
+        let timeChecked = check(h0) | check(h1) | check(n0) | check(n1) | check(s0) | check(s1) | check(f0) | check(f1) | check(f2)
+        guard timeChecked >= 0, byte(10) == 84, byte(13) == 58, byte(16) == 58, byte(19) == 46, byte(23) == 90
         else { return nil }
-        let days = CivilTime.days(year: year, month: month, day: day)
-        // Reject impossible days (2023-02-30) by converting back.
-        let back = CivilTime.date(days: days)
-        guard back.month == month, back.day == day else { return nil }
-        var milliseconds = days * CivilTime.millisecondsPerDay
-        if bytes.count == 10 { return milliseconds }
-        guard bytes[10] == 84, bytes[13] == 58, bytes[16] == 58, bytes[19] == 46, bytes[23] == 90,
-            let hour = number(11, 2), hour < 24, let minute = number(14, 2), minute < 60, let second = number(17, 2),
-            second < 60, let fraction = number(20, 3)
-        else { return nil }
-        milliseconds += hour * 3_600_000 + minute * 60_000 + second * 1000 + fraction
-        return milliseconds
+        let hour = h0 &* 10 &+ h1
+        let minute = n0 &* 10 &+ n1
+        let second = s0 &* 10 &+ s1
+        guard hour < 24, minute < 60, second < 60 else { return nil }
+        let time = Int64(hour) &* 3_600_000 &+ Int64(minute) &* 60_000 &+ Int64(second) &* 1000
+            &+ Int64(f0 &* 100 &+ f1 &* 10 &+ f2)
+        return midnight &+ time
+    }
+
+    /// The number of days of `month` (1–12) in the proleptic Gregorian `year`.
+    @inline(__always)
+    static func daysInMonth(_ month: Int64, year: Int64) -> Int64 {
+        if month == 2 { return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28 }
+        // 31 for January, March, May, July, August, October, December.
+        return (0b1_0101_1010_1010 >> month) & 1 == 1 ? 31 : 30
     }
 }

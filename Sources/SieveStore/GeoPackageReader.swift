@@ -301,9 +301,10 @@ struct GeoPackageReader {
         let statement = try connection.prepare(
             "SELECT \(selected.joined(separator: ", ")) FROM \(sqlIdentifier(layer)) ORDER BY \(objectIDExpression)")
         let firstField: Int32 = hasGeometry ? 2 : 1
-        let builders = fields.map { FieldBuilder(name: $0.name, type: $0.type) }
+        var readers = fields.map { FieldReader(name: $0.name, type: $0.type) }
         var objectIDs: [Int64] = []
-        var geometries: [Geometry?] = []
+        let pointLayer = declaredGeometryType == nil || declaredGeometryType == .point || declaredGeometryType == .multipoint
+        var geometries = GeometryColumn(storage: pointLayer ? .points : .shapes)
         var tracker = GeometryKindTracker(declared: declaredGeometryType)
         var row = 0
         while try statement.step() {
@@ -311,9 +312,7 @@ struct GeoPackageReader {
             objectIDs.append(fid)
             if hasGeometry {
                 do throws(GeoPackageError) {
-                    let geometry = try readGeometry(statement, fid: fid)
-                    if let geometry { try tracker.add(geometry, fid: fid) }
-                    geometries.append(geometry)
+                    try readGeometry(statement, into: &geometries, tracker: &tracker, fid: fid)
                 } catch {
                     var located = error
                     located.featureID = fid
@@ -321,29 +320,34 @@ struct GeoPackageReader {
                     throw located
                 }
             }
-            for (k, builder) in builders.enumerated() {
-                try builder.read(statement, column: firstField + Int32(k), row: row, fid: fid)
+            for k in readers.indices {
+                guard let value = sqlite3_column_value(statement.handle, firstField + Int32(k)) else {
+                    throw connection.failure(SQLITE_NOMEM, "reading a value")
+                }
+                try readers[k].read(value, row: row, fid: fid)
             }
             row += 1
         }
         let geometryType = hasGeometry ? tracker.type : nil
-        if geometryType == .multipoint {
-            geometries = try GeometryKindTracker.pointsAsMultipoints(geometries, objectIDs: objectIDs)
+        if geometryType == .multipoint, (0..<geometries.count).contains(where: { geometries.kind(row: $0) == .point }) {
+            geometries = GeometryColumn(
+                try GeometryKindTracker.pointsAsMultipoints(
+                    (0..<geometries.count).map { geometries[$0] }, objectIDs: objectIDs))
         }
         var schemaFields = [Field(name: objectIDName, type: .oid)]
-        schemaFields += zip(fields, builders).map { field, builder in
+        schemaFields += fields.map { field in
             var result = Field(name: field.name, type: field.type.fieldType, nullable: field.nullable)
             if case .text(let length) = field.type { result.length = length }
-            _ = builder
             return result
         }
         var columns = [Column.integer(Int64Column(values: objectIDs))]
-        columns += builders.map { $0.column(count: row) }
+        for k in readers.indices { columns.append(readers[k].column(count: row)) }
         do throws(FeatureTableError) {
             let schema = try Schema(
                 fields: schemaFields, objectIdFieldName: objectIDName, geometryType: geometryType,
                 spatialReference: spatialReference)
-            let table = try FeatureTable(schema: schema, columns: columns, geometries: hasGeometry ? geometries : [])
+            let table = try FeatureTable(
+                schema: schema, columns: columns, geometryColumn: hasGeometry ? geometries : GeometryColumn())
             return GeoPackageLayer(name: layer, table: table, geometryColumn: geometryColumn, skippedFields: skipped)
         } catch {
             throw GeoPackageError(
@@ -351,26 +355,50 @@ struct GeoPackageReader {
         }
     }
 
-    /// The geometry of the current row: `nil` for NULL.
+    /// Appends the geometry of the current row to `geometries` (`nil` for NULL): a plain
+    /// little-endian point as its coordinates, anything else through the general WKB reader.
     @inline(__always)
-    private func readGeometry(_ statement: SQLiteStatement, fid: Int64) throws(GeoPackageError) -> Geometry? {
-        switch statement.type(1) {
-        case SQLITE_NULL: return nil
-        case SQLITE_BLOB: return try GeoPackageBinary.geometry(statement.bytes(1)).geometry
+    private func readGeometry(
+        _ statement: SQLiteStatement, into geometries: inout GeometryColumn, tracker: inout GeometryKindTracker, fid: Int64
+    ) throws(GeoPackageError) {
+        guard let value = sqlite3_column_value(statement.handle, 1) else {
+            throw connection.failure(SQLITE_NOMEM, "reading a geometry")
+        }
+        switch sqlite3_value_type(value) {
+        case SQLITE_NULL:
+            geometries.append(nil)
+        case SQLITE_BLOB:
+            let blob = SQLiteValue.bytes(value)
+            if let (x, y) = GeoPackageBinary.pointCoordinates(blob) {
+                try tracker.addPoint(fid: fid)
+                geometries.appendPoint(x: x, y: y)
+            } else {
+                let geometry = try GeoPackageBinary.geometry(blob).geometry
+                try tracker.add(geometry, fid: fid)
+                geometries.append(geometry)
+            }
         default:
             throw GeoPackageError(
-                .invalidGeometry, "expected a GeoPackage geometry blob, found \(describe(statement, column: 1))")
+                .invalidGeometry, "expected a GeoPackage geometry blob, found \(describe(value))")
         }
     }
 }
 
 /// A description of the current value of `column` for messages: `TEXT 'abc'`, `REAL 1.5`, ….
 func describe(_ statement: SQLiteStatement, column: Int32) -> String {
-    switch statement.type(column) {
-    case SQLITE_INTEGER: return "INTEGER \(statement.int64(column))"
-    case SQLITE_FLOAT: return "REAL \(statement.double(column))"
-    case SQLITE_TEXT: return "TEXT " + GeoPackageText.quoted(statement.text(column) ?? "").replacingQuotes
-    case SQLITE_BLOB: return "a BLOB of \(statement.bytes(column).count) bytes"
+    guard let value = sqlite3_column_value(statement.handle, column) else { return "NULL" }
+    return describe(value)
+}
+
+/// A description of `value` for messages: `TEXT 'abc'`, `REAL 1.5`, ….
+func describe(_ value: OpaquePointer) -> String {
+    switch sqlite3_value_type(value) {
+    case SQLITE_INTEGER: return "INTEGER \(sqlite3_value_int64(value))"
+    case SQLITE_FLOAT: return "REAL \(sqlite3_value_double(value))"
+    case SQLITE_TEXT:
+        let bytes = SQLiteValue.bytes(value)
+        return "TEXT " + GeoPackageText.quoted(String(decoding: bytes, as: UTF8.self)).replacingQuotes
+    case SQLITE_BLOB: return "a BLOB of \(SQLiteValue.bytes(value).count) bytes"
     default: return "NULL"
     }
 }
@@ -383,93 +411,113 @@ extension String {
     }
 }
 
-/// The values of one attribute column as they are read.
-final class FieldBuilder {
+/// The values of one attribute column as they are read: a value type kept in an array and
+/// mutated in place, so appending costs no reference counting or exclusivity checks.
+struct FieldReader {
+    /// What the column holds, without the names messages use (no reference counting per row).
+    enum Kind {
+        case integer(ClosedRange<Int64>)
+        case boolean
+        case real
+        case text
+        case date
+        case datetime
+    }
+
     let name: String
     let type: GeoPackageColumnType
+    let kind: Kind
     var integers: [Int64] = []
     var doubles: [Double] = []
     var texts = TextColumnBuilder()
+    /// The rows holding NULL.
     var nullRows: [Int] = []
 
     init(name: String, type: GeoPackageColumnType) {
         self.name = name
         self.type = type
+        switch type {
+        case .integer(_, let range, _): kind = .integer(range)
+        case .boolean: kind = .boolean
+        case .float, .double: kind = .real
+        case .text: kind = .text
+        case .date: kind = .date
+        case .datetime: kind = .datetime
+        }
     }
 
-    private func invalid(_ what: String, _ statement: SQLiteStatement, _ column: Int32, _ fid: Int64) -> GeoPackageError {
+    private func invalid(_ what: String, _ value: OpaquePointer, _ fid: Int64) -> GeoPackageError {
         GeoPackageError(
-            .invalidValue, "expected \(what) (\(type.name)), found \(describe(statement, column: column))",
-            featureID: fid, fieldName: name)
+            .invalidValue, "expected \(what) (\(type.name)), found \(describe(value))", featureID: fid, fieldName: name)
     }
 
-    /// Appends the value of `column` in the current row (row number `row`).
+    /// Appends `value` (a column of the current row, row number `row`).
     @inline(__always)
-    func read(_ statement: SQLiteStatement, column: Int32, row: Int, fid: Int64) throws(GeoPackageError) {
-        let storage = statement.type(column)
+    mutating func read(_ value: OpaquePointer, row: Int, fid: Int64) throws(GeoPackageError) {
+        let storage = sqlite3_value_type(value)
         if storage == SQLITE_NULL {
             nullRows.append(row)
-            switch type {
+            switch kind {
             case .text: texts.appendNull()
-            case .float, .double: doubles.append(0)
+            case .real: doubles.append(0)
             default: integers.append(0)
             }
             return
         }
-        switch type {
-        case .integer(_, let range, _):
-            guard storage == SQLITE_INTEGER else { throw invalid("an integer", statement, column, fid) }
-            let value = statement.int64(column)
-            guard range.contains(value) else {
+        switch kind {
+        case .integer(let range):
+            guard storage == SQLITE_INTEGER else { throw invalid("an integer", value, fid) }
+            let integer = sqlite3_value_int64(value)
+            guard range.contains(integer) else {
                 throw GeoPackageError(
-                    .invalidValue, "\(value) is outside the \(type.name) range \(range.lowerBound)…\(range.upperBound)",
+                    .invalidValue, "\(integer) is outside the \(type.name) range \(range.lowerBound)…\(range.upperBound)",
                     featureID: fid, fieldName: name)
             }
-            integers.append(value)
+            integers.append(integer)
         case .boolean:
-            guard storage == SQLITE_INTEGER else { throw invalid("0 or 1", statement, column, fid) }
-            let value = statement.int64(column)
-            guard value == 0 || value == 1 else { throw invalid("0 or 1", statement, column, fid) }
-            integers.append(value)
-        case .float, .double:
+            guard storage == SQLITE_INTEGER else { throw invalid("0 or 1", value, fid) }
+            let integer = sqlite3_value_int64(value)
+            guard integer == 0 || integer == 1 else { throw invalid("0 or 1", value, fid) }
+            integers.append(integer)
+        case .real:
             if storage == SQLITE_FLOAT {
-                let value = statement.double(column)
-                guard !value.isNaN else { throw invalid("a number", statement, column, fid) }
-                doubles.append(value)
+                let double = sqlite3_value_double(value)
+                guard !double.isNaN else { throw invalid("a number", value, fid) }
+                doubles.append(double)
             } else if storage == SQLITE_INTEGER {
-                doubles.append(Double(statement.int64(column)))
+                doubles.append(Double(sqlite3_value_int64(value)))
             } else {
-                throw invalid("a number", statement, column, fid)
+                throw invalid("a number", value, fid)
             }
         case .text:
-            guard storage == SQLITE_TEXT else { throw invalid("a text", statement, column, fid) }
-            let bytes = statement.bytes(column)
+            guard storage == SQLITE_TEXT else { throw invalid("a text", value, fid) }
+            let bytes = SQLiteValue.bytes(value)
             guard isValidUTF8(bytes) else {
                 throw GeoPackageError(.invalidValue, "the text is not UTF-8", featureID: fid, fieldName: name)
             }
             texts.append(bytes)
         case .date, .datetime:
-            let dateOnly = type == .date
-            let what = dateOnly ? "a date text yyyy-mm-dd" : "an ISO 8601 date-time text"
-            guard storage == SQLITE_TEXT, let milliseconds = GeoPackageDates.parse(statement.bytes(column), dateOnly: dateOnly)
+            let dateOnly: Bool
+            if case .date = kind { dateOnly = true } else { dateOnly = false }
+            guard storage == SQLITE_TEXT, let milliseconds = GeoPackageDates.parse(SQLiteValue.bytes(value), dateOnly: dateOnly)
             else {
-                throw invalid(what, statement, column, fid)
+                throw invalid(dateOnly ? "a date text yyyy-mm-dd" : "an ISO 8601 date-time text", value, fid)
             }
             integers.append(milliseconds)
         }
     }
 
     /// The finished column of `count` rows.
-    func column(count: Int) -> Column {
+    mutating func column(count: Int) -> Column {
         var validity: ValidityBitmap?
         if !nullRows.isEmpty {
             var bitmap = ValidityBitmap(count: count, allValid: true)
             for row in nullRows { bitmap.set(row, valid: false) }
             validity = bitmap
         }
-        switch type {
+        switch kind {
         case .text: return .string(texts.column(validity: validity))
-        case .float, .double: return .double(DoubleColumn(values: doubles, validity: validity))
+        case .real: return .double(DoubleColumn(values: doubles, validity: validity))
         case .date, .datetime: return .date(Int64Column(values: integers, validity: validity))
         case .integer, .boolean: return .integer(Int64Column(values: integers, validity: validity))
         }
@@ -497,6 +545,13 @@ struct GeometryKindTracker {
         case .polygon, .envelope: "POLYGON or MULTIPOLYGON"
         case .collection: "GEOMETRYCOLLECTION"
         }
+    }
+
+    /// ``add(_:fid:)`` for a point (without a ``Geometry`` value): the common case is one test.
+    @inline(__always)
+    mutating func addPoint(fid: Int64) throws(GeoPackageError) {
+        if type == .point || type == .multipoint { return }
+        try add(.point(Point(x: 0, y: 0)), fid: fid)
     }
 
     mutating func add(_ geometry: Geometry, fid: Int64) throws(GeoPackageError) {

@@ -143,6 +143,9 @@ struct GeoPackageWriter {
 
     /// Decides multi and the z/m flags from the geometries.
     private mutating func scanGeometries() {
+        // Points without z or m, from the arrays: no z, no m, and multi does not apply.
+        let geometries = table.geometryColumn
+        if geometries.storage == .points, !geometries.hasZ, !geometries.hasM { return }
         var anyZ = false
         var allZ = true
         var anyM = false
@@ -346,149 +349,15 @@ struct GeoPackageWriter {
         }
     }
 
-    /// Inserts every row, many rows per statement (one `sqlite3_step` inserts a batch: the
-    /// per-statement cost is most of a narrow row's); returns the extent of the geometries.
+    /// Inserts every row (see ``GeoPackageRowInserter``); returns the extent of the geometries.
     private func insertRows(_ connection: SQLiteConnection, fieldIndices: [Int]) throws(GeoPackageError) -> Envelope {
-        let hasGeometry = geometryType != nil
-        var names = [sqlIdentifier(table.schema.objectIdFieldName)]
-        if hasGeometry { names.append(sqlIdentifier(geometryColumn)) }
-        names += fieldIndices.map { sqlIdentifier(table.schema.fields[$0].name) }
-        let perRow = names.count
-        // SQLite takes at most 32766 parameters a statement (SQLITE_MAX_VARIABLE_NUMBER).
-        let batch = max(1, min(64, 32_766 / perRow))
-        let tuple = "(" + Array(repeating: "?", count: perRow).joined(separator: ", ") + ")"
-        let head = "INSERT INTO \(sqlIdentifier(options.layerName)) (\(names.joined(separator: ", "))) VALUES "
-        let insertBatch = try connection.prepare(head + Array(repeating: tuple, count: batch).joined(separator: ", "))
-        let insertOne = batch == 1 ? insertBatch : try connection.prepare(head + tuple)
-        guard case .integer(let oidColumn) = table.columns[table.schema.objectIdFieldIndex] else {
-            throw GeoPackageError(.cannotWrite, "the object-ID column is not an integer column")
-        }
-        var binder = RowBinder(
-            table: table, fieldIndices: fieldIndices, objectIDs: oidColumn.values, hasGeometry: hasGeometry,
-            srsID: Int32(truncatingIfNeeded: srsID), multi: multi, connection: connection)
-        var k = 0
-        while k + batch <= rows.count {
-            for j in 0..<batch { try binder.bind(row: rows[k + j], to: insertBatch, at: Int32(j * perRow + 1)) }
-            try insertBatch.run()
-            k += batch
-        }
-        while k < rows.count {
-            try binder.bind(row: rows[k], to: insertOne, at: 1)
-            try insertOne.run()
-            k += 1
-        }
-        return binder.extent
-    }
-
-    /// Binds the values of one row to the parameters of an INSERT.
-    struct RowBinder {
-        let table: FeatureTable
-        let fieldIndices: [Int]
-        let columns: [Column]
-        let objectIDs: [Int64]
-        let hasGeometry: Bool
-        let srsID: Int32
-        let multi: Bool
-        let connection: SQLiteConnection
-        var blob = GeoPackageBinaryWriter()
-        /// The union of the envelopes of the rows bound so far.
-        var extent = Envelope.empty
-
-        init(
-            table: FeatureTable, fieldIndices: [Int], objectIDs: [Int64], hasGeometry: Bool, srsID: Int32, multi: Bool,
-            connection: SQLiteConnection
-        ) {
-            self.table = table
-            self.fieldIndices = fieldIndices
-            self.columns = table.columns
-            self.objectIDs = objectIDs
-            self.hasGeometry = hasGeometry
-            self.srsID = srsID
-            self.multi = multi
-            self.connection = connection
-        }
-
-        /// Binds row `row` to the parameters from `first` on: the object ID, the geometry (when
-        /// the table has geometries), the fields.
-        @inline(__always)
-        mutating func bind(row: Int, to insert: SQLiteStatement, at first: Int32) throws(GeoPackageError) {
-            let fid = objectIDs[row]
-            try insert.bind(first, int64: fid)
-            var parameter = first + 1
-            if hasGeometry {
-                if let geometry = table.geometry(row: row) {
-                    do throws(GeoPackageError) {
-                        try blob.write(geometry, srsID: srsID, multi: multi)
-                    } catch {
-                        var located = error
-                        located.featureID = fid
-                        throw located
-                    }
-                    if let envelope = table.envelope(row: row) { extent.expand(toInclude: envelope) }
-                    let code = blob.bytes.withUnsafeBytes { bytes in
-                        sqlite3_bind_blob(
-                            insert.handle, parameter, bytes.baseAddress, Int32(truncatingIfNeeded: bytes.count),
-                            sqliteTransient)
-                    }
-                    guard code == SQLITE_OK else { throw connection.failure(code, "binding a geometry") }
-                } else {
-                    try insert.bindNull(parameter)
-                }
-                parameter += 1
-            }
-            for index in fieldIndices {
-                defer { parameter += 1 }
-                let column = columns[index]
-                if column.isNull(row) {
-                    try insert.bindNull(parameter)
-                    continue
-                }
-                switch column {
-                case .integer(let values): try insert.bind(parameter, int64: values.values[row])
-                case .double(let values): try insert.bind(parameter, double: values.values[row])
-                case .date(let values):
-                    let milliseconds = values.values[row]
-                    guard GeoPackageDates.datetimeRange.contains(milliseconds) else {
-                        throw GeoPackageError(
-                            .cannotWrite,
-                            "the date \(CivilTime.format(milliseconds: milliseconds)) is outside the years 0000–9999 a "
-                                + "GeoPackage DATETIME holds",
-                            featureID: fid, fieldName: table.schema.fields[index].name)
-                    }
-                    let code = GeoPackageDates.withDatetimeText(milliseconds) { text in
-                        sqlite3_bind_text(
-                            insert.handle, parameter, text.baseAddress?.assumingMemoryBound(to: CChar.self), 24,
-                            sqliteTransient)
-                    }
-                    guard code == SQLITE_OK else { throw connection.failure(code, "binding a date") }
-                case .string(let strings):
-                    let code: Int32
-                    switch strings.encoding {
-                    case .plain(let storage):
-                        code = GeoPackageWriter.bindText(insert, parameter, storage, row)
-                    case .dictionary(let codes, let dictionary):
-                        code = GeoPackageWriter.bindText(insert, parameter, dictionary, Int(codes[row]))
-                    }
-                    guard code == SQLITE_OK else {
-                        throw connection.failure(code, "binding a text of \(table.schema.fields[index].name)")
-                    }
-                }
-            }
-        }
-    }
-
-    /// Binds string `index` of `storage` as text (copied by SQLite).
-    @inline(__always)
-    static func bindText(_ statement: SQLiteStatement, _ parameter: Int32, _ storage: StringStorage, _ index: Int) -> Int32 {
-        let start = storage.offsets[index]
-        let count = storage.offsets[index + 1] - start
-        guard count > 0 else { return sqlite3_bind_text(statement.handle, parameter, "", 0, sqliteTransient) }
-        return storage.bytes.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress else { return SQLITE_MISUSE }
-            return sqlite3_bind_text(
-                statement.handle, parameter, (base + start).assumingMemoryBound(to: CChar.self),
-                Int32(truncatingIfNeeded: count), sqliteTransient)
-        }
+        var inserter = try GeoPackageRowInserter(
+            connection: connection, table: table, layer: options.layerName,
+            geometryColumn: geometryType != nil ? geometryColumn : nil, fieldIndices: fieldIndices,
+            srsID: Int32(truncatingIfNeeded: srsID), multi: multi)
+        defer { inserter.deallocate() }
+        try inserter.insert(rows)
+        return inserter.extent
     }
 
     /// The R-tree spatial index extension: the virtual table filled from the envelopes, its
@@ -500,14 +369,14 @@ struct GeoPackageWriter {
         try connection.execute("CREATE VIRTUAL TABLE \(r) USING rtree(id, minx, maxx, miny, maxy)")
         let objectIDs = table.schema.objectIdFieldIndex
         guard case .integer(let oidColumn) = table.columns[objectIDs] else { return }
+        // Every row with a non-empty geometry, from the envelope arrays (NaN for the others).
+        let geometries = table.geometryColumn
+        let (xmin, ymin, xmax, ymax) = (geometries.xmin, geometries.ymin, geometries.xmax, geometries.ymax)
+        let ids = oidColumn.values
         var entries: [RTreeBulkLoad.Entry] = []
         entries.reserveCapacity(rows.count)
-        for row in rows {
-            guard let envelope = table.envelope(row: row) else { continue }
-            entries.append(
-                RTreeBulkLoad.Entry(
-                    id: oidColumn.values[row], minX: envelope.xmin, maxX: envelope.xmax, minY: envelope.ymin,
-                    maxY: envelope.ymax))
+        for row in rows where !xmin[row].isNaN {
+            entries.append(RTreeBulkLoad.Entry(id: ids[row], minX: xmin[row], maxX: xmax[row], minY: ymin[row], maxY: ymax[row]))
         }
         try RTreeBulkLoad.write(entries, rtree: rtreeName, connection: connection)
         let extensionRow = try connection.prepare(

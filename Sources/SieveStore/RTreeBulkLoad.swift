@@ -16,7 +16,7 @@ import CSQLite
 /// parentnode)` each non-root node's parent. The root is node 1, the others are numbered level
 /// by level from the top. Boxes are rounded outwards to 32-bit floats, as the module rounds them.
 /// SQLite's `rtreecheck()` accepts the result (the tests check it).
-struct RTreeBulkLoad {
+package struct RTreeBulkLoad {
     /// One entry: an id and its box, already rounded outwards to floats.
     struct Entry {
         var id: Int64
@@ -54,30 +54,67 @@ struct RTreeBulkLoad {
         }
     }
 
-    /// The index of cell (`x`, `y`) along the Hilbert curve filling a 65536 × 65536 grid.
+    /// The index of cell (`x`, `y`) along the Hilbert curve filling a 65536 × 65536 grid
+    /// (`x` and `y` below 65536), four bits of each at a time through ``hilbertNibbles``: no
+    /// branch on the data.
     @inline(__always)
-    static func hilbertIndex(_ x: UInt32, _ y: UInt32) -> UInt32 {
-        var x = x
-        var y = y
-        var index: UInt32 = 0
-        var s: UInt32 = 1 << 15
-        while s > 0 {
-            let rx: UInt32 = (x & s) != 0 ? 1 : 0
-            let ry: UInt32 = (y & s) != 0 ? 1 : 0
-            index &+= s &* s &* ((3 &* rx) ^ ry)
-            if ry == 0 {
-                if rx == 1 {
-                    x = 0xFFFF &- x
-                    y = 0xFFFF &- y
-                }
-                swap(&x, &y)
+    package static func hilbertIndex(_ x: UInt32, _ y: UInt32) -> UInt32 {
+        hilbertNibbles.withUnsafeBufferPointer { table in
+            var state = 0
+            var index: UInt32 = 0
+            for shift: UInt32 in [12, 8, 4, 0] {
+                let entry = table[state << 8 | Int((x >> shift) & 0xF) << 4 | Int((y >> shift) & 0xF)]
+                index = index << 8 | UInt32(entry & 0xFF)
+                state = Int(entry >> 8)
             }
-            s >>= 1
+            return index
         }
-        return index
     }
 
-    /// The indices of the entries in Hilbert order of their centres.
+    /// The Hilbert curve on a 16 × 16 grid, in each of the four orientations a sub-square can
+    /// have: entry `state << 8 | x << 4 | y` holds the index of cell (`x`, `y`) (8 bits) and the
+    /// orientation of that cell's sub-square (bits 8–9: bit 0 swaps x and y, bit 1 complements
+    /// both), both as the classic bit-by-bit algorithm finds them.
+    static let hilbertNibbles: [UInt16] = {
+        var table = [UInt16](repeating: 0, count: 4 << 8)
+        for state in 0..<4 {
+            for cellX in 0..<16 {
+                for cellY in 0..<16 {
+                    var swapped = state & 1 != 0
+                    var flipped = state & 2 != 0
+                    var x = UInt32(cellX)
+                    var y = UInt32(cellY)
+                    if flipped {
+                        x ^= 0xF
+                        y ^= 0xF
+                    }
+                    if swapped { swap(&x, &y) }
+                    var index: UInt32 = 0
+                    var s: UInt32 = 8
+                    while s > 0 {
+                        let rx: UInt32 = (x & s) != 0 ? 1 : 0
+                        let ry: UInt32 = (y & s) != 0 ? 1 : 0
+                        index += s * s * ((3 * rx) ^ ry)
+                        if ry == 0 {
+                            if rx == 1 {
+                                x = 0xF - x
+                                y = 0xF - y
+                                flipped.toggle()
+                            }
+                            swap(&x, &y)
+                            swapped.toggle()
+                        }
+                        s >>= 1
+                    }
+                    table[state << 8 | cellX << 4 | cellY] = UInt16(index) | UInt16((swapped ? 1 : 0) | (flipped ? 2 : 0)) << 8
+                }
+            }
+        }
+        return table
+    }()
+
+    /// The indices of the entries in Hilbert order of their centres (entries of the same
+    /// Hilbert cell in their given order).
     static func hilbertOrder(_ entries: [Entry]) -> [Int] {
         var extent = entries[0]
         for entry in entries { extent.expand(entry) }
@@ -91,16 +128,42 @@ struct RTreeBulkLoad {
             let scaled = ((value - origin) * scale).rounded(.down)
             return scaled >= 0 ? UInt32(min(scaled, 65535)) : 0  // NaN and negatives go to 0.
         }
-        var keys: [UInt64] = []
+        var keys: [UInt32] = []
         keys.reserveCapacity(entries.count)
-        for (index, entry) in entries.enumerated() {
+        for entry in entries {
             let cx = Double(entry.minX) / 2 + Double(entry.maxX) / 2
             let cy = Double(entry.minY) / 2 + Double(entry.maxY) / 2
-            let key = UInt64(hilbertIndex(cell(cx, x0, sx), cell(cy, y0, sy)))
-            keys.append(key << 32 | UInt64(truncatingIfNeeded: index))
+            keys.append(hilbertIndex(cell(cx, x0, sx), cell(cy, y0, sy)))
         }
-        keys.sort()
-        return keys.map { Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF) }
+        return radixOrder(keys).map { Int($0) }
+    }
+
+    /// The indices of `keys` in ascending order of their keys, equal keys in index order: a
+    /// least-significant-digit radix sort, a byte at a time (at most 2³² − 1 keys).
+    static func radixOrder(_ keys: [UInt32]) -> [UInt32] {
+        let n = keys.count
+        var order = (0..<n).map { UInt32(truncatingIfNeeded: $0) }
+        var scratch = [UInt32](repeating: 0, count: n)
+        keys.withUnsafeBufferPointer { keys in
+            for shift: UInt32 in [0, 8, 16, 24] {
+                var starts = [Int](repeating: 0, count: 257)
+                for key in keys { starts[Int((key >> shift) & 0xFF) + 1] += 1 }
+                // A digit every key shares orders nothing.
+                if starts.contains(n) { continue }
+                for digit in 0..<256 { starts[digit + 1] += starts[digit] }
+                order.withUnsafeBufferPointer { from in
+                    scratch.withUnsafeMutableBufferPointer { to in
+                        for index in from {
+                            let digit = Int((keys[Int(index)] >> shift) & 0xFF)
+                            to[starts[digit]] = index
+                            starts[digit] += 1
+                        }
+                    }
+                }
+                swap(&order, &scratch)
+            }
+        }
+        return order
     }
 
     /// Writes the tree of `entries` into the shadow tables of the (new, empty) R-tree `name`.
@@ -151,7 +214,9 @@ struct RTreeBulkLoad {
         let insertNode = try connection.prepare("INSERT OR REPLACE INTO \(nodeTable) (nodeno, data) VALUES (?, ?)")
         let insertParent = try connection.prepare(
             "INSERT INTO \(sqlIdentifier(name + "_parent")) (nodeno, parentnode) VALUES (?, ?)")
-        var blob = [UInt8](repeating: 0, count: nodeSize)
+        let blob = UnsafeMutableRawBufferPointer.allocate(byteCount: nodeSize, alignment: 8)
+        defer { blob.deallocate() }
+        guard let node = blob.baseAddress else { return }
         // The leaf of each entry, by its index in `entries`.
         var leafOf = [Int64](repeating: 0, count: sorted.count)
         for level in 0...depth {
@@ -160,19 +225,19 @@ struct RTreeBulkLoad {
             var number = firstNumber[level]
             while start < cells.count {
                 let end = min(start + capacity, cells.count)
-                for i in blob.indices { blob[i] = 0 }
-                if level == depth { Self.store(UInt16(depth), at: 0, in: &blob) }
-                Self.store(UInt16(end - start), at: 2, in: &blob)
+                node.initializeMemory(as: UInt8.self, repeating: 0, count: nodeSize)
+                if level == depth { node.storeBytes(of: UInt16(depth).bigEndian, toByteOffset: 0, as: UInt16.self) }
+                node.storeBytes(of: UInt16(end - start).bigEndian, toByteOffset: 2, as: UInt16.self)
                 var offset = 4
                 for i in start..<end {
                     let cell = cells[i]
                     // A cell of level k > 0 is node number firstNumber[k-1] + its index.
                     let id = level == 0 ? cell.id : firstNumber[level - 1] + cell.id
-                    Self.store(UInt64(bitPattern: id), at: offset, in: &blob)
-                    Self.store(cell.minX.bitPattern, at: offset + 8, in: &blob)
-                    Self.store(cell.maxX.bitPattern, at: offset + 12, in: &blob)
-                    Self.store(cell.minY.bitPattern, at: offset + 16, in: &blob)
-                    Self.store(cell.maxY.bitPattern, at: offset + 20, in: &blob)
+                    node.storeBytes(of: UInt64(bitPattern: id).bigEndian, toByteOffset: offset, as: UInt64.self)
+                    node.storeBytes(of: cell.minX.bitPattern.bigEndian, toByteOffset: offset + 8, as: UInt32.self)
+                    node.storeBytes(of: cell.maxX.bitPattern.bigEndian, toByteOffset: offset + 12, as: UInt32.self)
+                    node.storeBytes(of: cell.minY.bitPattern.bigEndian, toByteOffset: offset + 16, as: UInt32.self)
+                    node.storeBytes(of: cell.maxY.bitPattern.bigEndian, toByteOffset: offset + 20, as: UInt32.self)
                     offset += 24
                     if level == 0 {
                         leafOf[order[i]] = number
@@ -183,46 +248,55 @@ struct RTreeBulkLoad {
                     }
                 }
                 try insertNode.bind(1, int64: number)
-                let result = blob.withUnsafeBytes { bytes in
-                    Result { () throws(GeoPackageError) in
-                        try insertNode.bind(2, blob: bytes)
-                        try insertNode.run()
-                    }
-                }
-                try result.get()
+                try insertNode.bind(2, blob: UnsafeRawBufferPointer(blob))
+                try insertNode.run()
                 number += 1
                 start = end
             }
         }
-        // Rowids in the order of `entries`, the table's row order: ascending object IDs (the
-        // usual case) append to the b-tree, the cheap way in.
-        // Many rows per statement: one step inserts `batch` rows.
-        let batch = 128
-        let rowidTable = sqlIdentifier(name + "_rowid")
-        let values = Array(repeating: "(?, ?)", count: batch).joined(separator: ", ")
-        let insertBatch = try connection.prepare("INSERT INTO \(rowidTable) (rowid, nodeno) VALUES \(values)")
-        let insertOne = try connection.prepare("INSERT INTO \(rowidTable) (rowid, nodeno) VALUES (?, ?)")
-        var k = 0
-        while k + batch <= entries.count {
-            for j in 0..<batch {
-                try insertBatch.bind(Int32(2 * j + 1), int64: entries[k + j].id)
-                try insertBatch.bind(Int32(2 * j + 2), int64: leafOf[k + j])
-            }
-            try insertBatch.run()
-            k += batch
-        }
-        while k < entries.count {
-            try insertOne.bind(1, int64: entries[k].id)
-            try insertOne.bind(2, int64: leafOf[k])
-            try insertOne.run()
-            k += 1
-        }
+        try insertRowids(entries.map(\.id), leafOf, table: sqlIdentifier(name + "_rowid"), connection: connection)
     }
 
-    @inline(__always)
-    private static func store<T: FixedWidthInteger>(_ value: T, at offset: Int, in blob: inout [UInt8]) {
-        withUnsafeBytes(of: value.bigEndian) { bytes in
-            for (k, byte) in bytes.enumerated() { blob[offset + k] = byte }
+    /// Inserts `(ids[k], nodes[k])` into the R-tree's rowid table, in order, many rows per
+    /// statement; where the ids continue the table's (1, 2, 3, …) SQLite assigns them itself,
+    /// which saves it a b-tree search per row (the rows are the same). Ascending ids (the usual
+    /// case) append to the b-tree, the cheap way in.
+    static func insertRowids(_ ids: [Int64], _ nodes: [Int64], table: String, connection: SQLiteConnection) throws(GeoPackageError) {
+        let batch = 128
+        func insert(_ columns: String, _ tuple: String, rows: Int) throws(GeoPackageError) -> SQLiteStatement {
+            try connection.prepare(
+                "INSERT INTO \(table) (\(columns)) VALUES \(Array(repeating: tuple, count: rows).joined(separator: ", "))")
+        }
+        let explicitBatch = try insert("rowid, nodeno", "(?, ?)", rows: batch)
+        let explicitOne = try insert("rowid, nodeno", "(?, ?)", rows: 1)
+        let implicitBatch = try insert("nodeno", "(?)", rows: batch)
+        let implicitOne = try insert("nodeno", "(?)", rows: 1)
+        var largest: Int64?
+        var k = 0
+        while k < ids.count {
+            let n = ids.count - k >= batch ? batch : 1
+            // SQLite assigns the largest rowid plus one (1 in an empty table).
+            var expected = largest ?? 0
+            var implicit = true
+            for j in k..<(k + n) {
+                guard expected < Int64.max, ids[j] == expected + 1 else {
+                    implicit = false
+                    break
+                }
+                expected += 1
+            }
+            let statement = implicit ? (n == batch ? implicitBatch : implicitOne) : (n == batch ? explicitBatch : explicitOne)
+            for j in 0..<n {
+                if implicit {
+                    try statement.bind(Int32(j + 1), int64: nodes[k + j])
+                } else {
+                    try statement.bind(Int32(2 * j + 1), int64: ids[k + j])
+                    try statement.bind(Int32(2 * j + 2), int64: nodes[k + j])
+                }
+                if largest.map({ ids[k + j] > $0 }) ?? true { largest = ids[k + j] }
+            }
+            try statement.run()
+            k += n
         }
     }
 }

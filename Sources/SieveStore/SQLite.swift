@@ -190,6 +190,19 @@ final class SQLiteStatement {
     }
 }
 
+/// Reading `sqlite3_value`s (result columns taken with `sqlite3_column_value`, which costs one
+/// call per column where `sqlite3_column_type`, `_blob` and `_bytes` cost one each).
+enum SQLiteValue {
+    /// The bytes of a BLOB or TEXT value, valid until the statement steps (empty for NULL).
+    @inline(__always)
+    static func bytes(_ value: OpaquePointer) -> UnsafeRawBufferPointer {
+        let base = sqlite3_value_blob(value)
+        let count = Int(sqlite3_value_bytes(value))
+        guard let base, count > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: base, count: count)
+    }
+}
+
 /// `"name"` as an SQL identifier (double quotes doubled).
 func sqlIdentifier(_ name: String) -> String {
     "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""

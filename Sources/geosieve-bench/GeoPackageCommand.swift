@@ -32,6 +32,17 @@ struct GeoPackageCommand: ParsableCommand {
     @Flag(help: "Keep the written file (its path is printed on standard error).")
     var keep = false
 
+    /// Which measurements to make.
+    enum Part: String, ExpressibleByArgument, CaseIterable {
+        case write, read
+    }
+
+    @Option(help: "Measure only this part (write or read; a read still writes the file once, untimed).")
+    var only: Part?
+
+    @Option(help: "Read this GeoPackage's only feature table instead of writing one (read only; --features is ignored).")
+    var input: String?
+
     func validate() throws {
         guard features >= 1 else { throw ValidationError("--features must be at least 1") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
@@ -56,6 +67,10 @@ struct GeoPackageCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let input {
+            try measureReads(of: input, features: nil)
+            return
+        }
         note("generating \(features) point features (seed \(seed))")
         let table = try Self.makeTable(features: features, seed: seed)
         let folder = directory ?? FileManager.default.temporaryDirectory.path
@@ -64,15 +79,27 @@ struct GeoPackageCommand: ParsableCommand {
         let options = GeoPackageWriteOptions(layerName: "points")
 
         var writes: [UInt64] = []
-        for round in 0...rounds {
+        for round in 0...(only == .read ? 0 : rounds) {
             let (_, nanoseconds) = try MonotonicClock.measure { () throws(GeoPackageError) in
                 try GeoPackage.write(table, to: path, options: options)
             }
             if round > 0 { writes.append(nanoseconds) }
         }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        emit(Self.line("gpkg.write", writes, features: features, bytes: bytes))
+        if only != .read { emit(Self.line("gpkg.write", writes, features: features, bytes: bytes)) }
+        guard only != .write else {
+            if keep { note("kept \(path)") }
+            return
+        }
 
+        try measureReads(of: path, features: features)
+        if keep { note("kept \(path)") }
+    }
+
+    /// Times `--rounds` reads of the file at `path` (after one warm-up read) and prints the line;
+    /// checks the feature count when `features` is given.
+    func measureReads(of path: String, features: Int?) throws {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         var reads: [UInt64] = []
         var count = 0
         for round in 0...rounds {
@@ -82,9 +109,8 @@ struct GeoPackageCommand: ParsableCommand {
             count = layer.table.count
             if round > 0 { reads.append(nanoseconds) }
         }
-        guard count == features else { throw ExportError(message: "read \(count) features, wrote \(features)") }
-        emit(Self.line("gpkg.read", reads, features: features, bytes: bytes))
-        if keep { note("kept \(path)") }
+        if let features, count != features { throw ExportError(message: "read \(count) features, wrote \(features)") }
+        emit(Self.line("gpkg.read", reads, features: count, bytes: bytes))
     }
 
     static func line(_ workload: String, _ samples: [UInt64], features: Int, bytes: Int) -> ResultLine {

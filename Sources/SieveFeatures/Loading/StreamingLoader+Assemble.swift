@@ -216,13 +216,20 @@ extension StreamingLoader {
         }
 
         let index: ObjectIDIndex
-        do throws(ObjectIDIndex.Duplicate) {
-            index = try ObjectIDIndex(objectIDs)
-        } catch {
-            throw FeatureTableError(
-                .duplicateObjectID,
-                "features[\(featureOfRow[error.previousRow])] and features[\(featureOfRow[error.row])] both have object ID \(error.objectID)",
-                featureIndex: featureOfRow[error.row], objectID: error.objectID)
+        if let consecutive = ObjectIDIndex(consecutive: objectIDs) {
+            index = consecutive
+        } else {
+            var rows: [Int64: Int] = [:]
+            rows.reserveCapacity(objectIDs.count)
+            for (row, id) in objectIDs.enumerated() {
+                if let previous = rows.updateValue(row, forKey: id) {
+                    throw FeatureTableError(
+                        .duplicateObjectID,
+                        "features[\(featureOfRow[previous])] and features[\(featureOfRow[row])] both have object ID \(id)",
+                        featureIndex: featureOfRow[row], objectID: id)
+                }
+            }
+            index = .hashed(rows)
         }
         let schema = try Schema(
             fields: fields, objectIdFieldName: fields[objectIdIndex].name, globalIdFieldName: globalIdFieldName,

@@ -58,11 +58,40 @@ public struct FeatureTable: Sendable {
     ///   schema or each other, or the object-ID column holds a NULL;
     ///   ``FeatureTableError/Kind/duplicateObjectID`` when two rows share an object ID.
     public init(schema: Schema, columns: [Column], geometries: [Geometry?] = []) throws(FeatureTableError) {
+        let count = columns.first?.count ?? geometries.count
+        let objectIDIndex = try Self.validate(schema: schema, columns: columns, count: count, geometries: geometries.count)
+        self.init(
+            validatedSchema: schema, columns: columns,
+            geometryColumn: GeometryColumn(geometries.isEmpty ? Array(repeating: nil, count: count) : geometries),
+            objectIDIndex: objectIDIndex)
+    }
+
+    /// Creates a table from a schema, its columns and a geometry column built row by row (by a
+    /// reader that appends straight into it), checked as ``init(schema:columns:geometries:)``
+    /// checks its arguments. `geometryColumn` has one row per row (all `nil` for a table
+    /// without geometries), or none at all for a table without geometries.
+    package init(schema: Schema, columns: [Column], geometryColumn: GeometryColumn) throws(FeatureTableError) {
+        let count = columns.first?.count ?? geometryColumn.count
+        let objectIDIndex = try Self.validate(
+            schema: schema, columns: columns, count: count, geometries: geometryColumn.count)
+        var geometries = geometryColumn
+        if geometries.count == 0, count > 0 {
+            geometries = GeometryColumn()
+            geometries.reserveCapacity(count)
+            for _ in 0..<count { geometries.append(nil) }
+        }
+        self.init(validatedSchema: schema, columns: columns, geometryColumn: geometries, objectIDIndex: objectIDIndex)
+    }
+
+    /// Checks `columns` against `schema` and each other (`count` rows each) and the number of
+    /// geometries (0 or `count`), and returns the object-ID index.
+    private static func validate(
+        schema: Schema, columns: [Column], count: Int, geometries: Int
+    ) throws(FeatureTableError) -> ObjectIDIndex {
         guard columns.count == schema.fields.count else {
             throw FeatureTableError(
                 .invalidTable, "\(columns.count) columns for \(schema.fields.count) fields")
         }
-        let count = columns.first?.count ?? geometries.count
         for (field, column) in zip(schema.fields, columns) {
             guard column.type == field.columnType else {
                 throw FeatureTableError(
@@ -73,8 +102,8 @@ public struct FeatureTable: Sendable {
                     .invalidTable, "the column has \(column.count) rows, expected \(count)", fieldName: field.name)
             }
         }
-        guard geometries.isEmpty || geometries.count == count else {
-            throw FeatureTableError(.invalidTable, "\(geometries.count) geometries for \(count) rows")
+        guard geometries == 0 || geometries == count else {
+            throw FeatureTableError(.invalidTable, "\(geometries) geometries for \(count) rows")
         }
         guard case .integer(let oidColumn) = columns[schema.objectIdFieldIndex] else {
             throw FeatureTableError(
@@ -84,22 +113,26 @@ public struct FeatureTable: Sendable {
             throw FeatureTableError(
                 .invalidTable, "the object-ID column holds NULL", fieldName: schema.objectIdFieldName)
         }
-        let index: ObjectIDIndex
-        do throws(ObjectIDIndex.Duplicate) {
-            index = try ObjectIDIndex(oidColumn.values)
-        } catch {
-            throw FeatureTableError(
-                .duplicateObjectID, "rows \(error.previousRow) and \(error.row) both have object ID \(error.objectID)",
-                objectID: error.objectID, fieldName: schema.objectIdFieldName)
+        if let consecutive = ObjectIDIndex(consecutive: oidColumn.values) { return consecutive }
+        var rowByObjectID: [Int64: Int] = [:]
+        rowByObjectID.reserveCapacity(count)
+        for (row, id) in oidColumn.values.enumerated() {
+            if let previous = rowByObjectID.updateValue(row, forKey: id) {
+                throw FeatureTableError(
+                    .duplicateObjectID, "rows \(previous) and \(row) both have object ID \(id)", objectID: id,
+                    fieldName: schema.objectIdFieldName)
+            }
         }
-        self.init(
-            validatedSchema: schema, columns: columns,
-            geometryColumn: GeometryColumn(geometries.isEmpty ? Array(repeating: nil, count: count) : geometries),
-            objectIDIndex: index)
+        return .hashed(rowByObjectID)
     }
 
     /// Creates a table from parts already checked against each other (`geometryColumn` has one
     /// row per row).
+    init(validatedSchema schema: Schema, columns: [Column], geometryColumn: GeometryColumn, rowByObjectID: [Int64: Int]) {
+        self.init(validatedSchema: schema, columns: columns, geometryColumn: geometryColumn, objectIDIndex: .hashed(rowByObjectID))
+    }
+
+    /// Creates a table from parts already checked against each other, with its object-ID index.
     init(validatedSchema schema: Schema, columns: [Column], geometryColumn: GeometryColumn, objectIDIndex: ObjectIDIndex) {
         let count = objectIDIndex.count
         var extent = Envelope.empty
@@ -116,9 +149,8 @@ public struct FeatureTable: Sendable {
     }
 
     /// The bytes the table's data holds: its columns and geometry column (``Column/byteCount``,
-    /// ``GeometryColumn/byteCount``) and its object-ID index (nothing when the object IDs run
-    /// consecutively in row order, else a hash table of 16-byte entries counted at its
-    /// capacity).
+    /// ``GeometryColumn/byteCount``) and its object-ID index (nothing when the object IDs are
+    /// consecutive in row order, else a hash table of 16-byte entries, counted at its capacity).
     public var byteCount: Int {
         columns.reduce(0) { $0 + $1.byteCount } + geometryColumn.byteCount + objectIDIndex.byteCount
     }
@@ -157,7 +189,7 @@ public struct FeatureTable: Sendable {
 
     /// The row holding object ID `objectID`, or `nil`.
     public func row(forObjectID objectID: Int64) -> Int? {
-        objectIDIndex.row(objectID)
+        objectIDIndex.row(forObjectID: objectID)
     }
 
     /// The geometry of row `row` (`nil` for a feature without geometry).
@@ -181,5 +213,58 @@ public struct FeatureTable: Sendable {
         var copy = self
         copy.collation = collation
         return copy
+    }
+}
+
+/// A table's object ID → row map: arithmetic when the object IDs are consecutive in row order
+/// (`first`, `first + 1`, …: the usual case, and no memory), else a hash table.
+enum ObjectIDIndex: Sendable {
+    /// Row `r` holds object ID `first + r`.
+    case consecutive(first: Int64, count: Int)
+    /// Any other object IDs (unique).
+    case hashed([Int64: Int])
+
+    /// The consecutive index of `objectIDs`, or `nil` when they are not consecutive.
+    init?(consecutive objectIDs: [Int64]) {
+        guard let first = objectIDs.first else {
+            self = .consecutive(first: 0, count: 0)
+            return
+        }
+        guard first <= Int64.max - Int64(objectIDs.count - 1) else { return nil }
+        var expected = first
+        for id in objectIDs {
+            guard id == expected else { return nil }
+            expected &+= 1
+        }
+        self = .consecutive(first: first, count: objectIDs.count)
+    }
+
+    /// The number of rows.
+    var count: Int {
+        switch self {
+        case .consecutive(_, let count): count
+        case .hashed(let rows): rows.count
+        }
+    }
+
+    /// The row of `objectID`, or `nil`.
+    @inline(__always)
+    func row(forObjectID objectID: Int64) -> Int? {
+        switch self {
+        case .consecutive(let first, let count):
+            // Unsigned: IDs below `first` wrap to large offsets and fail the test.
+            let offset = UInt64(bitPattern: objectID &- first)
+            return offset < UInt64(count) ? Int(offset) : nil
+        case .hashed(let rows):
+            return rows[objectID]
+        }
+    }
+
+    /// The bytes the index holds: a hash table's 16-byte entries and its bitmap, at capacity.
+    var byteCount: Int {
+        switch self {
+        case .consecutive: 0
+        case .hashed(let rows): rows.capacity * 16 + rows.capacity / 8
+        }
     }
 }

@@ -1,0 +1,66 @@
+import SieveColumns
+import Testing
+
+/// `TextColumnBuilder` (strings appended as bytes, the way table scans hand them over) against
+/// `StringColumn.init(_:dictionaryLimit:)`, which it must match value for value and in its choice
+/// of encoding: below the dictionary limit, across it (where it turns its codes into plain
+/// storage), with NULL rows before, at and after that point.
+@Suite("Text column builder")
+struct TextColumnBuilderTests {
+    /// The strings of row `i` drawn from `distinct` values (some empty, some not ASCII), NULL
+    /// every `nullEvery` rows.
+    func rows(count: Int, distinct: Int, nullEvery: Int, seed: UInt64) -> [String?] {
+        var state = seed
+        return (0..<count).map { i in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            if nullEvery > 0, i % nullEvery == nullEvery - 1 { return nil }
+            let k = Int((state >> 33) % UInt64(distinct))
+            switch k % 7 {
+            case 0: return k == 0 ? "" : "é\(k)"
+            case 1: return "a longer name than sixteen bytes \(k)"
+            default: return "s\(k)"
+            }
+        }
+    }
+
+    func build(_ values: [String?]) -> StringColumn {
+        var builder = TextColumnBuilder()
+        var validity = ValidityBitmap(count: 0, allValid: true)
+        for value in values {
+            validity.append(valid: value != nil)
+            if var value {
+                value.withUTF8 { builder.append(UnsafeRawBufferPointer($0)) }
+            } else {
+                builder.appendNull()
+            }
+        }
+        return builder.column(validity: values.contains(nil) ? validity : nil)
+    }
+
+    func isDictionary(_ column: StringColumn) -> Bool {
+        if case .dictionary = column.encoding { return true }
+        return false
+    }
+
+    @Test(
+        arguments: [
+            (100, 5, 0), (100, 5, 3), (1000, 300, 7), (10_000, 2_000, 0), (10_000, 2_600, 11),
+            (200_000, 40_000, 0), (200_000, 70_000, 0), (200_000, 70_000, 5), (300_000, 66_000, 1_000),
+        ] as [(Int, Int, Int)])
+    func matchesStringColumn(count: Int, distinct: Int, nullEvery: Int) {
+        let values = rows(count: count, distinct: distinct, nullEvery: nullEvery, seed: UInt64(count + distinct))
+        let built = build(values)
+        let expected = StringColumn(values)
+        #expect(built.count == expected.count)
+        #expect(isDictionary(built) == isDictionary(expected))
+        var mismatches = 0
+        for i in 0..<values.count where built[i] != values[i] { mismatches += 1 }
+        #expect(mismatches == 0)
+    }
+
+    @Test func onlyNulls() {
+        let built = build([nil, nil, nil])
+        #expect(built.count == 3)
+        #expect((0..<3).allSatisfy { built[$0] == nil })
+    }
+}
