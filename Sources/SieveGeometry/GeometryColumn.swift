@@ -512,6 +512,10 @@ extension GeometryColumn {
         public let ringOffsets: [Int]
         /// Interleaved x, y of every position: position `i` is at `xy[2 * i]`, `xy[2 * i + 1]`.
         public let xy: [Double]
+        /// Each position's z (0 for a position of a row without z), or empty when no row has z.
+        public let z: [Double]
+        /// Each position's m (NaN for a position of a row without m), or empty when no row has m.
+        public let m: [Double]
 
         init(_ column: GeometryColumn) {
             flags = column.flags
@@ -524,6 +528,8 @@ extension GeometryColumn {
             partOffsets = column.partRingStart
             ringOffsets = column.ringPositionStart
             xy = column.xy
+            z = column.z
+            m = column.m
         }
 
         /// The number of rows.
@@ -545,6 +551,12 @@ extension GeometryColumn {
         /// Whether row `row`'s positions carry z or m (kept in ``GeometryColumn/z`` and
         /// ``GeometryColumn/m``, not in ``xy``).
         @inlinable public func hasZOrM(row: Int) -> Bool { flags[row] & 0x30 != 0 }
+
+        /// The layout of row `row`'s positions: whether its positions' values in ``z`` and ``m``
+        /// belong to it.
+        @inlinable public func layout(row: Int) -> CoordinateLayout {
+            CoordinateLayout(hasZ: flags[row] & 0x10 != 0, hasM: flags[row] & 0x20 != 0)
+        }
 
         /// The envelope of row `row`, or `nil` when the row has no geometry or an empty one.
         @inlinable public func envelope(row: Int) -> Envelope? {
@@ -585,6 +597,13 @@ extension GeometryColumn {
         @inlinable public func x(_ position: Int) -> Double { xy[2 * position] }
         /// The y of position `position`.
         @inlinable public func y(_ position: Int) -> Double { xy[2 * position + 1] }
+
+        /// Twice the signed area of ring `ring`, bit for bit as
+        /// ``CoordinateBuffer/signedDoubleArea(of:)`` computes it for the materialized ring:
+        /// positive counter-clockwise, negative clockwise.
+        public func signedDoubleArea(ring: Int) -> Double {
+            xy.withUnsafeBufferPointer { CoordinateBuffer.signedDoubleArea($0, stride: 2, range: positions(ring: ring)) }
+        }
     }
 
     /// The shape storage's arrays, read in place (see ``Shapes``); `nil` in point storage, whose

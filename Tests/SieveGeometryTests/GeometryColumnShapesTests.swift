@@ -73,11 +73,44 @@ struct GeometryColumnShapesTests {
                 #expect(viewed == Layout(), "row \(row) \(comment)")
                 #expect(shapes.rings(row: row).isEmpty && shapes.positions(row: row).isEmpty, "row \(row) \(comment)")
             }
+            #expect(shapes.layout(row: row) == (geometry?.layout ?? .xy), "row \(row) \(comment)")
+            try checkOrdinatesAndAreas(shapes, row: row, geometry, comment)
             // The whole-row ranges are the union of the per-part ones, in order.
             let rings = shapes.parts(row: row).flatMap { Array(shapes.rings(part: $0)) }
             #expect(Array(shapes.rings(row: row)) == rings, "row \(row) \(comment)")
             let positions = rings.flatMap { Array(shapes.positions(ring: $0)) }
             #expect(Array(shapes.positions(row: row)) == positions, "row \(row) \(comment)")
+        }
+    }
+
+    /// z, m and ring areas of row `row` read through the view equal the materialized ones.
+    static func checkOrdinatesAndAreas(_ shapes: GeometryColumn.Shapes, row: Int, _ geometry: Geometry?, _ comment: String) throws {
+        let buffer: CoordinateBuffer
+        var rings: [Range<Int>]
+        switch geometry {
+        case .polygon(let polygon)?:
+            buffer = polygon.coordinates
+            rings = (0..<polygon.ringCount).map { polygon.ringRange($0) }
+        case .polyline(let polyline)?:
+            buffer = polyline.coordinates
+            rings = (0..<polyline.pathCount).map { polyline.pathRange($0) }
+        case .multipoint(let multipoint)?:
+            buffer = multipoint.coordinates
+            rings = multipoint.isEmpty ? [] : [0..<buffer.count]
+        default:
+            return
+        }
+        let viewed = Array(shapes.rings(row: row))
+        try #require(viewed.count == rings.count, "row \(row) \(comment)")
+        let layout = buffer.layout
+        for (ring, range) in zip(viewed, rings) {
+            #expect(shapes.signedDoubleArea(ring: ring).bitPattern == buffer.signedDoubleArea(of: range).bitPattern, "row \(row) \(comment)")
+            for (position, i) in zip(shapes.positions(ring: ring), range) {
+                if let offset = layout.zOffset { #expect(shapes.z[position] == buffer.values[i * layout.stride + offset]) }
+                if let offset = layout.mOffset {
+                    #expect(shapes.m[position].bitPattern == buffer.values[i * layout.stride + offset].bitPattern)
+                }
+            }
         }
     }
 
