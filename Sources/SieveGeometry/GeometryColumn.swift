@@ -454,6 +454,49 @@ public struct GeometryColumn: Sendable {
         collections.append(contentsOf: other.collections)
     }
 
+    /// The rows `rows` of this column, in that order (a row may appear more than once), as a
+    /// column of their own in the same storage: flags, envelopes, offsets and positions copied
+    /// row by row from the arrays, no ``Geometry`` built (collections, kept as values, are
+    /// shared). The unused positions of replaced rows are left behind.
+    public func gathering(_ rows: [Int]) -> GeometryColumn {
+        var column = GeometryColumn(storage: storage)
+        column.reserveCapacity(rows.count)
+        column.hasZ = hasZ && rows.contains { flags[$0] & RowFlags.zBit != 0 }
+        column.hasM = hasM && rows.contains { flags[$0] & RowFlags.mBit != 0 }
+        column.flags = rows.map { flags[$0] }
+        column.x = rows.map { x[$0] }
+        column.y = rows.map { y[$0] }
+        if storage == .points {
+            if column.hasZ { column.z = rows.map { z[$0] } }
+            if column.hasM { column.m = rows.map { m[$0] } }
+            return column
+        }
+        column.maxX = rows.map { maxX[$0] }
+        column.maxY = rows.map { maxY[$0] }
+        for row in rows {
+            if RowFlags(rawValue: flags[row]).kind == .collection {
+                column.rowPartStart.append(column.collections.count)
+                column.rowPartCount.append(0)
+                column.collections.append(collections[rowPartStart[row]])
+                continue
+            }
+            let parts = rowParts(row)
+            column.rowPartStart.append(column.partRingStart.count - 1)
+            column.rowPartCount.append(Int32(parts.count))
+            for part in parts {
+                for ring in partRings(part) {
+                    let positions = ringPositions(ring)
+                    column.xy.append(contentsOf: xy[(2 * positions.lowerBound)..<(2 * positions.upperBound)])
+                    if column.hasZ { column.z.append(contentsOf: z[positions]) }
+                    if column.hasM { column.m.append(contentsOf: m[positions]) }
+                    column.ringPositionStart.append(column.xy.count / 2)
+                }
+                column.partRingStart.append(column.ringPositionStart.count - 1)
+            }
+        }
+        return column
+    }
+
     /// Turns point storage into shape storage (once, when a row of another kind arrives).
     private mutating func convertToShapes() {
         let points = (0..<count).map { self[$0] }

@@ -145,4 +145,32 @@ struct StoredGeometryOutputTests {
             rowByObjectID: Dictionary(uniqueKeysWithValues: (0..<column.count).map { (Int64($0 + 1), $0) }))
         try Self.check(edited, "edited")
     }
+
+    /// A result made a table of its own gathers its stored geometries from the column's arrays:
+    /// the same table as the one built from the materialized geometries, also after edits.
+    @Test func resultAsTable() throws {
+        var random = SeededGenerator(seed: 109)
+        let geometries = try (0..<800).map { _ in try FlatRegionFilterTests.randomGeometry(&random) }
+        let points: [Geometry?] = (0..<300).map { _ in random.chance(5) ? nil : .point(Point(x: random.uniform(0, 9), y: 1, z: 2)) }
+        for (table, type) in [(try FlatSpatialFilterTests.table(geometries, type: .polygon), "shapes"), (try FlatSpatialFilterTests.table(points, type: .point), "points")] {
+            for query in [
+                QueryParameters(), QueryParameters(whereClause: "OBJECTID > 100", orderBy: [SortField("OBJECTID", ascending: false)], maxFeatures: 333),
+                QueryParameters(objectIDs: [5, 3, 9]), QueryParameters(whereClause: "1 = 0"),
+            ] {
+                let result = try table.queryFeatures(query)
+                let made = try result.makeTable()
+                let reference = try Self.materialized(result).makeTable()
+                #expect(made.count == reference.count && made.objectIDs == reference.objectIDs, "\(type)")
+                #expect(made.extent == reference.extent, "\(type)")
+                #expect(made.geometryColumn.storage == table.geometryColumn.storage, "\(type)")
+                for row in 0..<made.count {
+                    let (a, b) = (made.geometry(row: row), reference.geometry(row: row))
+                    #expect(a == b || a?.wkb() == b?.wkb(), "\(type) row \(row)")
+                    #expect(made.envelope(row: row) == reference.envelope(row: row), "\(type) row \(row)")
+                }
+                #expect(made.row(forObjectID: result.objectIDs.first ?? 0) == reference.row(forObjectID: result.objectIDs.first ?? 0))
+                if query.maxFeatures != nil { try Self.check(made, "\(type) made table", variants: [Self.variants[0], Self.variants[9]]) }
+            }
+        }
+    }
 }

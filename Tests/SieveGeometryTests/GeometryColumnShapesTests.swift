@@ -163,4 +163,33 @@ struct GeometryColumnShapesTests {
         }
         try Self.check(column.compacted(), "compacted")
     }
+
+    /// Gathering rows (in any order, some twice) gives a column holding exactly those rows, in
+    /// both storages, also after replacements.
+    @Test func gatheringRows() throws {
+        var random = SeededGenerator(seed: 9)
+        var shapes = GeometryColumn(GeometryColumnTests.samples)
+        for _ in 0..<50 { shapes.replace(row: random.int(shapes.count), with: GeometryColumnTests.samples[random.int(24)]) }
+        var points = GeometryColumn()
+        for i in 0..<300 {
+            switch i % 5 {
+            case 0: points.append(nil)
+            case 1: points.append(.point(Point(x: Double(i), y: 1, z: 2)))
+            case 2: points.append(.point(Point(x: Double(i), y: 1, m: .nan)))
+            default: points.appendPoint(x: Double(i), y: -Double(i))
+            }
+        }
+        for column in [shapes, points] {
+            for count in [0, 1, 7, 200] {
+                let rows = (0..<count).map { _ in random.int(column.count) }
+                let gathered = column.gathering(rows)
+                #expect(gathered.storage == column.storage)
+                GeometryColumnTests.check(gathered, holds: rows.map { column[$0] })
+                if gathered.storage == .shapes { try Self.check(gathered, "gathered") }
+                // z and m arrays only when a gathered row has them.
+                #expect(gathered.hasZ == rows.contains { column.layout(row: $0).hasZ })
+                #expect(gathered.hasM == rows.contains { column.layout(row: $0).hasM })
+            }
+        }
+    }
 }
