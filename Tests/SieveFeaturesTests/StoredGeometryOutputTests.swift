@@ -173,4 +173,30 @@ struct StoredGeometryOutputTests {
             }
         }
     }
+
+    /// The writers' shortest coordinate text is `formatNumber`'s, on edge cases and on random
+    /// doubles of every magnitude.
+    @Test func shortestNumbersAreFormatNumbers() {
+        var values: [Double] = [
+            0, -0.0, 1, -1, 0.1, 1e-5, 1e21, 1e22, 123456789012345678, 9_007_199_254_740_991, 9_007_199_254_740_992,
+            -9_007_199_254_740_993, 4.5, -2.5, .ulpOfOne, .leastNonzeroMagnitude, .leastNormalMagnitude,
+            .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 171.953732856527, -16.078567760711252, .infinity, -.infinity,
+        ]
+        var random = SeededGenerator(seed: 113)
+        for _ in 0..<100_000 {
+            values.append(Double(bitPattern: random.next()))
+            values.append((random.uniform(-1e6, 1e6) * 1000).rounded() / 1000)
+            values.append(Double(random.int(1 << 40)) - Double(1 << 39))
+        }
+        var mismatches = 0
+        for value in values where !value.isNaN {
+            var bytes: [UInt8] = []
+            CoordinateFormat.appendShortest(value, to: &bytes)
+            if bytes != Array(formatNumber(value).utf8) {
+                mismatches += 1
+                Issue.record("\(value.bitPattern): \(String(decoding: bytes, as: UTF8.self)) != \(formatNumber(value))")
+                if mismatches > 5 { break }
+            }
+        }
+    }
 }

@@ -474,7 +474,7 @@ struct StoredGeometryWriter {
         case .fixed(let digits) where value.isFinite:
             FixedPointText.append(value, fractionDigits: digits, to: &bytes)
         default:
-            bytes.append(contentsOf: format.text(value).utf8)
+            CoordinateFormat.appendShortest(value, to: &bytes)
         }
     }
 
