@@ -134,12 +134,22 @@ public struct CoordinateBuffer: Hashable, Sendable, RandomAccessCollection {
     /// overflow, they are scaled down first and the result is ±infinity (the sign stays exact
     /// in the same sense).
     public func signedDoubleArea(of range: Range<Int>) -> Double {
+        values.withUnsafeBufferPointer { Self.signedDoubleArea($0, stride: layout.stride, range: range) }
+    }
+
+    /// ``signedDoubleArea(of:)`` of the ring held in the positions `range` of `values`, whose
+    /// position `i` has its x and y at `values[i * stride]` and `values[i * stride + 1]`: the
+    /// one computation for a ``CoordinateBuffer`` and for a ``GeometryColumn``'s x/y buffer, so
+    /// that both give the same bits.
+    package static func signedDoubleArea(_ values: UnsafeBufferPointer<Double>, stride: Int, range: Range<Int>) -> Double {
         guard range.count >= 3 else { return 0 }
-        let x0 = x(at: range.lowerBound)
-        let y0 = y(at: range.lowerBound)
+        func x(_ i: Int) -> Double { values[i * stride] }
+        func y(_ i: Int) -> Double { values[i * stride + 1] }
+        let x0 = x(range.lowerBound)
+        let y0 = y(range.lowerBound)
         var largest = 0.0
         for i in range {
-            largest = Swift.max(largest, abs(x(at: i) - x0), abs(y(at: i) - y0))
+            largest = Swift.max(largest, abs(x(i) - x0), abs(y(i) - y0))
         }
         // Products of offsets below 2^511 stay finite, and so does the sum of a few billion of
         // them; larger offsets (up to the 2^1025 between the ends of the Double range) are
@@ -147,8 +157,8 @@ public struct CoordinateBuffer: Hashable, Sendable, RandomAccessCollection {
         let scale = largest < 0x1p511 ? 1.0 : 0x1p-600
         let sx0 = x0 * scale, sy0 = y0 * scale
         func term(_ i: Int) -> Double {
-            let ax = x(at: i) * scale - sx0, ay = y(at: i) * scale - sy0
-            let bx = x(at: i + 1) * scale - sx0, by = y(at: i + 1) * scale - sy0
+            let ax = x(i) * scale - sx0, ay = y(i) * scale - sy0
+            let bx = x(i + 1) * scale - sx0, by = y(i + 1) * scale - sy0
             return ax * by - bx * ay
         }
         var forward = 0.0

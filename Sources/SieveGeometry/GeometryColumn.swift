@@ -454,6 +454,49 @@ public struct GeometryColumn: Sendable {
         collections.append(contentsOf: other.collections)
     }
 
+    /// The rows `rows` of this column, in that order (a row may appear more than once), as a
+    /// column of their own in the same storage: flags, envelopes, offsets and positions copied
+    /// row by row from the arrays, no ``Geometry`` built (collections, kept as values, are
+    /// shared). The unused positions of replaced rows are left behind.
+    public func gathering(_ rows: [Int]) -> GeometryColumn {
+        var column = GeometryColumn(storage: storage)
+        column.reserveCapacity(rows.count)
+        column.hasZ = hasZ && rows.contains { flags[$0] & RowFlags.zBit != 0 }
+        column.hasM = hasM && rows.contains { flags[$0] & RowFlags.mBit != 0 }
+        column.flags = rows.map { flags[$0] }
+        column.x = rows.map { x[$0] }
+        column.y = rows.map { y[$0] }
+        if storage == .points {
+            if column.hasZ { column.z = rows.map { z[$0] } }
+            if column.hasM { column.m = rows.map { m[$0] } }
+            return column
+        }
+        column.maxX = rows.map { maxX[$0] }
+        column.maxY = rows.map { maxY[$0] }
+        for row in rows {
+            if RowFlags(rawValue: flags[row]).kind == .collection {
+                column.rowPartStart.append(column.collections.count)
+                column.rowPartCount.append(0)
+                column.collections.append(collections[rowPartStart[row]])
+                continue
+            }
+            let parts = rowParts(row)
+            column.rowPartStart.append(column.partRingStart.count - 1)
+            column.rowPartCount.append(Int32(parts.count))
+            for part in parts {
+                for ring in partRings(part) {
+                    let positions = ringPositions(ring)
+                    column.xy.append(contentsOf: xy[(2 * positions.lowerBound)..<(2 * positions.upperBound)])
+                    if column.hasZ { column.z.append(contentsOf: z[positions]) }
+                    if column.hasM { column.m.append(contentsOf: m[positions]) }
+                    column.ringPositionStart.append(column.xy.count / 2)
+                }
+                column.partRingStart.append(column.ringPositionStart.count - 1)
+            }
+        }
+        return column
+    }
+
     /// Turns point storage into shape storage (once, when a row of another kind arrives).
     private mutating func convertToShapes() {
         let points = (0..<count).map { self[$0] }
@@ -478,4 +521,135 @@ public struct GeometryColumn: Sendable {
         let ints = rowPartStart.count + partRingStart.count + ringPositionStart.count
         return flags.count + 8 * doubles + 8 * ints + 4 * rowPartCount.count
     }
+}
+
+// MARK: - Reading shape storage in place
+
+extension GeometryColumn {
+    /// The arrays of a column in shape storage, read in place: each row's kind and envelope, its
+    /// parts, rings and positions, and the interleaved x/y buffer. Readers that visit many rows
+    /// (spatial filters, writers) take the view once and read positions straight from ``xy``
+    /// instead of materializing a ``Geometry`` per row.
+    ///
+    /// A row's parts are contiguous, and so are its parts' rings and its rings' positions, so a
+    /// row is one range of rings (``rings(row:)``) and one range of positions
+    /// (``positions(row:)``). What a row's rings are depends on its kind: a polygon part's rings
+    /// (outer ring first, then its holes), a polyline's paths (one per part), a multipoint's one
+    /// ring holding every point, a point's one ring of one position. Envelopes and collections
+    /// have no rings (read them with ``GeometryColumn/subscript(_:)``), nor has a row without
+    /// geometry or an empty one.
+    ///
+    /// The view shares the column's arrays (no copy); it stays valid, and unchanged, when the
+    /// column is changed afterwards.
+    public struct Shapes: Sendable {
+        @usableFromInline let flags: [UInt8]
+        @usableFromInline let minX: [Double]
+        @usableFromInline let minY: [Double]
+        @usableFromInline let maxX: [Double]
+        @usableFromInline let maxY: [Double]
+        @usableFromInline let rowPartStart: [Int]
+        @usableFromInline let rowPartCount: [Int32]
+        /// Part `p`'s rings are `partOffsets[p] ..< partOffsets[p + 1]`.
+        public let partOffsets: [Int]
+        /// Ring `r`'s positions are `ringOffsets[r] ..< ringOffsets[r + 1]`.
+        public let ringOffsets: [Int]
+        /// Interleaved x, y of every position: position `i` is at `xy[2 * i]`, `xy[2 * i + 1]`.
+        public let xy: [Double]
+        /// Each position's z (0 for a position of a row without z), or empty when no row has z.
+        public let z: [Double]
+        /// Each position's m (NaN for a position of a row without m), or empty when no row has m.
+        public let m: [Double]
+
+        init(_ column: GeometryColumn) {
+            flags = column.flags
+            minX = column.x
+            minY = column.y
+            maxX = column.maxX
+            maxY = column.maxY
+            rowPartStart = column.rowPartStart
+            rowPartCount = column.rowPartCount
+            partOffsets = column.partRingStart
+            ringOffsets = column.ringPositionStart
+            xy = column.xy
+            z = column.z
+            m = column.m
+        }
+
+        /// The number of rows.
+        @inlinable public var count: Int { flags.count }
+
+        /// The kind of row `row`'s geometry, or `nil` when it has none.
+        @inlinable public func kind(row: Int) -> Geometry.Kind? {
+            switch flags[row] & 0x07 {
+            case 1: .point
+            case 2: .multipoint
+            case 3: .polyline
+            case 4: .polygon
+            case 5: .envelope
+            case 6: .collection
+            default: nil
+            }
+        }
+
+        /// Whether row `row`'s positions carry z or m (kept in ``GeometryColumn/z`` and
+        /// ``GeometryColumn/m``, not in ``xy``).
+        @inlinable public func hasZOrM(row: Int) -> Bool { flags[row] & 0x30 != 0 }
+
+        /// The layout of row `row`'s positions: whether its positions' values in ``z`` and ``m``
+        /// belong to it.
+        @inlinable public func layout(row: Int) -> CoordinateLayout {
+            CoordinateLayout(hasZ: flags[row] & 0x10 != 0, hasM: flags[row] & 0x20 != 0)
+        }
+
+        /// The envelope of row `row`, or `nil` when the row has no geometry or an empty one.
+        @inlinable public func envelope(row: Int) -> Envelope? {
+            let x0 = minX[row]
+            guard !x0.isNaN else { return nil }
+            return Envelope(xmin: x0, ymin: minY[row], xmax: maxX[row], ymax: maxY[row])
+        }
+
+        /// The parts of row `row` (indexes into ``partOffsets``); empty for a row without
+        /// geometry, an empty one, an envelope or a collection.
+        @inlinable public func parts(row: Int) -> Range<Int> {
+            guard flags[row] & 0x07 != 6 else { return 0..<0 }
+            let start = rowPartStart[row]
+            return start..<(start + Int(rowPartCount[row]))
+        }
+
+        /// The rings of part `part` (indexes into ``ringOffsets``).
+        @inlinable public func rings(part: Int) -> Range<Int> { partOffsets[part]..<partOffsets[part + 1] }
+
+        /// The rings of all of row `row`'s parts, in order (see ``parts(row:)``).
+        @inlinable public func rings(row: Int) -> Range<Int> {
+            let parts = parts(row: row)
+            guard !parts.isEmpty else { return 0..<0 }
+            return partOffsets[parts.lowerBound]..<partOffsets[parts.upperBound]
+        }
+
+        /// The positions of ring `ring` (indexes of x/y pairs in ``xy``).
+        @inlinable public func positions(ring: Int) -> Range<Int> { ringOffsets[ring]..<ringOffsets[ring + 1] }
+
+        /// The positions of all of row `row`'s rings, in order (see ``rings(row:)``).
+        @inlinable public func positions(row: Int) -> Range<Int> {
+            let rings = rings(row: row)
+            guard !rings.isEmpty else { return 0..<0 }
+            return ringOffsets[rings.lowerBound]..<ringOffsets[rings.upperBound]
+        }
+
+        /// The x of position `position`.
+        @inlinable public func x(_ position: Int) -> Double { xy[2 * position] }
+        /// The y of position `position`.
+        @inlinable public func y(_ position: Int) -> Double { xy[2 * position + 1] }
+
+        /// Twice the signed area of ring `ring`, bit for bit as
+        /// ``CoordinateBuffer/signedDoubleArea(of:)`` computes it for the materialized ring:
+        /// positive counter-clockwise, negative clockwise.
+        public func signedDoubleArea(ring: Int) -> Double {
+            xy.withUnsafeBufferPointer { CoordinateBuffer.signedDoubleArea($0, stride: 2, range: positions(ring: ring)) }
+        }
+    }
+
+    /// The shape storage's arrays, read in place (see ``Shapes``); `nil` in point storage, whose
+    /// rows are read from ``pointX`` and ``pointY``.
+    public var shapes: Shapes? { storage == .shapes ? Shapes(self) : nil }
 }

@@ -32,15 +32,22 @@ extension FeatureTable {
             candidates = clause.matchingRows(in: columns, rowCount: count, candidates: candidates)
         }
         var hits: [(row: Int, distance: Double)] = []
+        // Point features are measured from the column's coordinate arrays; any other feature's
+        // geometry is materialized for GEOS.
+        let column = geometryColumn
+        let pointXs = column.pointX, pointYs = column.pointY
+        let shapes = column.shapes
         try GEOSContext.withCurrent { context throws(FeatureTableError) in
             var point: GEOSGeometry?
             for candidate in candidates {
                 let row = Int(candidate)
-                guard let geometry = geometry(row: row), !geometry.isEmpty else { continue }
+                // Rows without geometry or with an empty one have no envelope.
+                guard column.envelope(row: row) != nil else { continue }
                 let distance: Double
-                if case .point(let p) = geometry {
+                if let p = SpatialFilter.point(row: row, pointXs: pointXs, pointYs: pointYs, shapes: shapes) {
                     distance = Self.distance(dx: p.x - x, dy: p.y - y)
                 } else {
+                    guard let geometry = column[row] else { continue }
                     do throws(GEOSError) {
                         let target: GEOSGeometry
                         if let point {

@@ -14,7 +14,11 @@ package enum CoordinateFormat: Sendable, Hashable {
     package func appendJSON(_ value: Double, to bytes: inout [UInt8]) {
         switch self {
         case .shortest:
-            JSONWriter.writeDouble(value, into: &bytes)
+            if value.isFinite {
+                Self.appendShortest(value, to: &bytes)
+            } else {
+                bytes.append(contentsOf: "null".utf8)
+            }
         case .fixed(let digits):
             if value.isFinite {
                 FixedPointText.append(value, fractionDigits: digits, to: &bytes)
@@ -22,6 +26,24 @@ package enum CoordinateFormat: Sendable, Hashable {
                 bytes.append(contentsOf: "null".utf8)
             }
         }
+    }
+
+    /// Appends what `formatNumber(value)` returns (whole numbers below 2⁵³ as integers, others
+    /// in Swift's shortest round-trip form), without the intermediate string of an interpolation:
+    /// whole numbers digit by digit, others from `description`.
+    @inline(__always)
+    package static func appendShortest(_ value: Double, to bytes: inout [UInt8]) {
+        if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
+            if value == 0 {
+                if value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
+                bytes.append(UInt8(ascii: "0"))
+                return
+            }
+            JSONOutput.appendInteger(Int64(value), to: &bytes)
+            return
+        }
+        var text = value.description
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// `value` as text for WKT (non-finite values in their shortest form).

@@ -50,10 +50,16 @@ extension FeatureQueryResult {
         bytes.append(UInt8(ascii: "\n"))
         let cells = fieldIndices.map { CSVCellWriter(table.columns[$0]) }
         let number: (Double) -> String = { format.text($0) }
+        let stored = storedGeometries
+        var wkt: [UInt8] = []
         for (i, row) in rows.enumerated() {
             var first = true
             if returnsGeometry {
-                if let geometry = geometry(at: i) {
+                wkt.removeAll(keepingCapacity: true)
+                if let stored, stored.writeWKT(row: row, format: format, into: &wkt) {
+                    // Written straight from the column.
+                    CSVText.appendField(wkt, to: &bytes)
+                } else if let geometry = geometry(at: i) {
                     let wkt = format == .shortest ? geometry.wkt : geometry.wkt(formattingNumbers: number)
                     CSVText.appendField(Array(wkt.utf8), to: &bytes)
                 }

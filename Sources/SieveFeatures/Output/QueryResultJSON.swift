@@ -93,6 +93,12 @@ extension FeatureQueryResult {
         try flush(bytes)
     }
 
+    /// The writer of the table's stored geometries, straight from its geometry column, when the
+    /// result returns them as stored (not projected); `nil` otherwise.
+    var storedGeometries: StoredGeometryWriter? {
+        returnsGeometry && projectedGeometries == nil ? StoredGeometryWriter(table.geometryColumn) : nil
+    }
+
     /// Hands `bytes` to `flush` and empties them once they reach `chunkSize`.
     @inline(__always)
     func flushIfFull<Failure: Error>(
@@ -217,6 +223,7 @@ extension FeatureQueryResult {
         layout.write(.array(fieldIndices.map { schema.fields[$0].esriJSONValue }), depth: 1, numbers: .plain, into: &bytes)
         layout.member(#""features""#, depth: 1, into: &bytes)
         bytes.append(UInt8(ascii: "["))
+        let stored = storedGeometries
         for (i, row) in rows.enumerated() {
             layout.element(first: i == 0, depth: 2, into: &bytes)
             bytes.append(UInt8(ascii: "{"))
@@ -227,7 +234,16 @@ extension FeatureQueryResult {
                 cell.write(row: row, into: &bytes)
             }
             layout.close(UInt8(ascii: "}"), depth: 3, empty: cells.isEmpty, into: &bytes)
-            if let geometry = geometry(at: i), let value = try? geometry.esriJSONValue() {
+            var written = false
+            if let stored {
+                // Straight from the column; the member is taken back when the row needs the
+                // materializing path (an envelope or collection) or has no geometry.
+                let mark = bytes.count
+                layout.member(#""geometry""#, depth: 3, into: &bytes)
+                written = stored.writeEsriJSON(row: row, layout: layout, depth: 3, into: &bytes)
+                if !written { bytes.removeSubrange(mark...) }
+            }
+            if !written, let geometry = geometry(at: i), let value = try? geometry.esriJSONValue() {
                 layout.member(#""geometry""#, depth: 3, into: &bytes)
                 layout.write(value, depth: 3, numbers: .coordinates, into: &bytes)
             }
@@ -250,10 +266,13 @@ struct GeoJSONFeatureWriter {
     private let layout: JSONLayout
     private let cells: [CellWriter]
     private let ids: [Int64]
+    /// The stored geometries' writer, when the result returns them as stored.
+    private let stored: StoredGeometryWriter?
 
     init(_ result: FeatureQueryResult, layout: JSONLayout) {
         self.result = result
         self.layout = layout
+        stored = result.storedGeometries
         let table = result.table
         let colon = layout.colon
         cells = result.fieldIndices.map {
@@ -272,7 +291,9 @@ struct GeoJSONFeatureWriter {
         layout.member(#""id""#, depth: depth + 1, into: &bytes)
         JSONOutput.appendInteger(ids[row], to: &bytes)
         layout.member(#""geometry""#, depth: depth + 1, into: &bytes)
-        if let geometry = result.geometry(at: position) {
+        if let stored, stored.writeGeoJSON(row: row, layout: layout, depth: depth + 1, into: &bytes) {
+            // Written straight from the column.
+        } else if let geometry = result.geometry(at: position) {
             if case .point(let point) = geometry, point.layout == .xy, !point.isEmpty {
                 // The common case without building a JSON value: the same text.
                 bytes.append(UInt8(ascii: "{"))

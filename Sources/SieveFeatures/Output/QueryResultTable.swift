@@ -35,8 +35,24 @@ extension FeatureQueryResult {
             globalIdFieldName: kept(source.globalIdFieldName), displayFieldName: kept(source.displayFieldName),
             geometryType: returnsGeometry ? source.geometryType : nil, spatialReference: spatialReference)
         let columns = fieldIndices.map { Self.gather(table.columns[$0], rows: rows) }
+        if returnsGeometry, projectedGeometries == nil, let rowByObjectID = Self.rowByObjectID(columns[schema.objectIdFieldIndex]) {
+            // The stored geometries, gathered from the column's arrays (no Geometry per row).
+            return FeatureTable(
+                validatedSchema: schema, columns: columns, geometryColumn: table.geometryColumn.gathering(rows),
+                rowByObjectID: rowByObjectID)
+        }
         let geometries: [Geometry?] = returnsGeometry ? rows.indices.map { geometry(at: $0) } : []
         return try FeatureTable(schema: schema, columns: columns, geometries: geometries)
+    }
+
+    /// Object ID → row for an object-ID column without NULL or repeated IDs; `nil` otherwise (the
+    /// table initializer then reports the problem).
+    static func rowByObjectID(_ column: Column) -> [Int64: Int]? {
+        guard case .integer(let ids) = column, ids.validity.map({ $0.nullCount == 0 }) ?? true else { return nil }
+        var rowByObjectID: [Int64: Int] = [:]
+        rowByObjectID.reserveCapacity(ids.values.count)
+        for (row, id) in ids.values.enumerated() where rowByObjectID.updateValue(row, forKey: id) != nil { return nil }
+        return rowByObjectID
     }
 
     /// The values of `rows` of `column`, in that order.

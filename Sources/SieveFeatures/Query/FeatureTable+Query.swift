@@ -142,8 +142,9 @@ public struct FeatureQueryResult: RandomAccessCollection, Sendable {
     /// ``QueryParameters/outSpatialReference``, else the table's.
     public let spatialReference: SpatialReference
     /// The returned geometries projected into ``spatialReference``, by position, when it is not
-    /// the table's; `nil` when the table's geometries are returned as stored.
-    private let projectedGeometries: [Geometry?]?
+    /// the table's; `nil` when the table's geometries are returned as stored (the writers then
+    /// read them from the table's geometry column).
+    let projectedGeometries: [Geometry?]?
 
     /// Creates a result; ``FeatureTable/queryFeatures(_:)`` is the way to get one.
     init(

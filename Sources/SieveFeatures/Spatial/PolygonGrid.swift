@@ -263,11 +263,11 @@ final class PolygonGrid {
         case uncertain
     }
 
-    /// How the segments of a feature meet the polygon's edges: the paths or rings
-    /// `offsets[k] ..< offsets[k + 1]` of `coordinates`, all within `envelope`. Only the edges
-    /// listed in the cells `envelope` covers can meet them.
-    func contact(_ coordinates: CoordinateBuffer, offsets: [Int], envelope: Envelope) -> Contact {
-        guard let (c0, c1, r0, r1) = cells(covering: envelope, widening: 0) else { return .apart }
+    /// How the segments of a feature meet the polygon's edges: the paths or rings of
+    /// `feature` (``FeaturePositions/offsets``), all within `envelope`. Only the edges listed in
+    /// the cells `envelope` covers can meet them.
+    func contact(_ feature: FeaturePositions, envelope: Envelope) -> Contact {
+        guard let offsets = feature.offsets, let (c0, c1, r0, r1) = cells(covering: envelope, widening: 0) else { return .apart }
         var uncertain = false
         for r in r0...r1 {
             for c in c0...c1 {
@@ -280,8 +280,8 @@ final class PolygonGrid {
                     guard edgeBox.intersects(envelope) else { continue }
                     for path in 0..<(offsets.count - 1) {
                         for i in offsets[path]..<(offsets[path + 1] - 1) {
-                            let px = coordinates.x(at: i), py = coordinates.y(at: i)
-                            let qx = coordinates.x(at: i + 1), qy = coordinates.y(at: i + 1)
+                            let px = feature.x(i), py = feature.y(i)
+                            let qx = feature.x(i + 1), qy = feature.y(i + 1)
                             // Boxes apart (exact comparisons): the segments are apart.
                             if Swift.max(px, qx) < edgeBox.xmin || Swift.min(px, qx) > edgeBox.xmax
                                 || Swift.max(py, qy) < edgeBox.ymin || Swift.min(py, qy) > edgeBox.ymax
@@ -335,4 +335,22 @@ final class PolygonGrid {
         if !(abs(determinant) > bound) { return nil }
         return determinant > 0
     }
+}
+
+/// The positions of one feature, read in place from a flat buffer: position `i`'s x and y are
+/// `values[i * stride]` and `values[i * stride + 1]`. The buffer is a geometry's own coordinates
+/// (stride 2, 3 or 4) or a geometry column's x/y buffer (stride 2) holding every row's.
+struct FeaturePositions {
+    /// The buffer.
+    let values: UnsafeBufferPointer<Double>
+    /// Values per position.
+    let stride: Int
+    /// The feature's positions, in order.
+    let range: Range<Int>
+    /// The feature's paths or rings, `offsets[k] ..< offsets[k + 1]` (positions of `values`),
+    /// spanning `range`; `nil` for the points of a multipoint, which have no segments.
+    let offsets: UnsafeBufferPointer<Int>?
+
+    @inline(__always) func x(_ i: Int) -> Double { values[i * stride] }
+    @inline(__always) func y(_ i: Int) -> Double { values[i * stride + 1] }
 }

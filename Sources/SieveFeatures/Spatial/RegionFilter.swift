@@ -73,15 +73,7 @@ struct RegionFilter {
     }
 
     /// What the grid's certain answers decide about a multipoint, polyline or polygon feature,
-    /// or `nil` when GEOS must decide.
-    ///
-    /// One vertex strictly inside decides `intersects`, one strictly outside decides `within`
-    /// (negatively). For `intersects`, a segment crossing a polygon edge decides too. With every
-    /// vertex strictly outside, a multipoint is disjoint; so is a polyline or polygon whose
-    /// segments stay apart from the polygon's edges, unless its envelope holds the first vertex
-    /// of one of the polygon's rings (it might enclose that ring). These are the tests GEOS's
-    /// prepared `intersects` makes (the first vertex of each part inside, segments meeting, the
-    /// first vertex of each of the query's rings inside the feature), so the answers are GEOS's.
+    /// or `nil` when GEOS must decide (see ``decideWithGrid(_:envelope:_:)``).
     func decideWithGrid(_ geometry: Geometry, _ grid: PolygonGrid) -> Bool? {
         let coordinates: CoordinateBuffer
         let offsets: [Int]?
@@ -91,9 +83,33 @@ struct RegionFilter {
         case .multipoint(let multipoint): (coordinates, offsets) = (multipoint.coordinates, nil)
         default: return nil
         }
+        return coordinates.values.withUnsafeBufferPointer { values in
+            func decide(_ offsets: UnsafeBufferPointer<Int>?) -> Bool? {
+                let positions = FeaturePositions(
+                    values: values, stride: coordinates.layout.stride, range: 0..<coordinates.count, offsets: offsets)
+                return decideWithGrid(positions, envelope: geometry.envelope, grid)
+            }
+            guard let offsets else { return decide(nil) }
+            return offsets.withUnsafeBufferPointer { decide($0) }
+        }
+    }
+
+    /// What the grid's certain answers decide about a multipoint, polyline or polygon feature
+    /// whose positions are `positions` and whose envelope is `envelope`, or `nil` when GEOS must
+    /// decide.
+    ///
+    /// One vertex strictly inside decides `intersects`, one strictly outside decides `within`
+    /// (negatively). For `intersects`, a segment crossing a polygon edge decides too. With every
+    /// vertex strictly outside, a multipoint is disjoint; so is a polyline or polygon whose
+    /// segments stay apart from the polygon's edges, unless its envelope holds the first vertex
+    /// of one of the polygon's rings (it might enclose that ring). These are the tests GEOS's
+    /// prepared `intersects` makes (the first vertex of each part inside, segments meeting, the
+    /// first vertex of each of the query's rings inside the feature), so the answers are GEOS's.
+    @inline(__always)
+    func decideWithGrid(_ positions: FeaturePositions, envelope: Envelope, _ grid: PolygonGrid) -> Bool? {
         var everyVertexOutside = true
-        for i in 0..<coordinates.count {
-            let inside = grid.isInside(x: coordinates.x(at: i), y: coordinates.y(at: i))
+        for i in positions.range {
+            let inside = grid.isInside(x: positions.x(i), y: positions.y(i))
             switch (mode, inside) {
             case (.intersects, true?): return true
             case (.within, false?): return false
@@ -102,12 +118,60 @@ struct RegionFilter {
             }
         }
         guard mode == .intersects else { return nil }
-        guard let offsets else { return everyVertexOutside ? false : nil }
-        switch grid.contact(coordinates, offsets: offsets, envelope: geometry.envelope) {
+        guard positions.offsets != nil else { return everyVertexOutside ? false : nil }
+        switch grid.contact(positions, envelope: envelope) {
         case .crossing: return true
-        case .apart: return everyVertexOutside && !grid.hasRingFirstVertex(in: geometry.envelope) ? false : nil
+        case .apart: return everyVertexOutside && !grid.hasRingFirstVertex(in: envelope) ? false : nil
         case .uncertain: return nil
         }
+    }
+
+    /// The exact test for row `row` of a column in shape storage, as ``test(_:)`` answers for
+    /// the row's geometry, reading the row's positions in place (`shape`, from
+    /// ``ShapeRows/describe(_:)``): the geometry is materialized only when GEOS must decide, for
+    /// envelopes and collections, and for a row with a coordinate that GEOS's grid moves
+    /// (``GEOSResolution``).
+    @inline(__always)
+    func testRow(_ row: Int, _ shape: ShapeRows.Row, _ rows: ShapeRows) throws(GEOSError) -> Bool {
+        guard let kind = shape.kind, let envelope = shape.envelope else { return try rows.column[row].map(test) ?? false }
+        let positions = shape.positions
+        switch kind {
+        case .point:
+            let p = positions.lowerBound
+            return try testPoint(x: rows.xy[2 * p], y: rows.xy[2 * p + 1])
+        case .multipoint, .polyline, .polygon:
+            if Self.mayMoveOnGEOSGrid(envelope), Self.anyMovesOnGEOSGrid(rows.xy, positions) {
+                return try rows.column[row].map(test) ?? false
+            }
+        case .envelope, .collection:
+            return try rows.column[row].map(test) ?? false
+        }
+        if let grid {
+            switch grid.classify(envelope) {
+            case .inside: return true
+            case .outside: return false
+            case .boundary: break
+            }
+            let rings = shape.rings
+            let offsets = kind == .multipoint ? nil : UnsafeBufferPointer(rebasing: rows.ringOffsets[rings.lowerBound...rings.upperBound])
+            let feature = FeaturePositions(values: rows.xy, stride: 2, range: positions, offsets: offsets)
+            if let decided = decideWithGrid(feature, envelope: envelope, grid) { return decided }
+        }
+        guard let geometry = rows.column[row] else { return false }
+        return try testWithGEOS(geometry)
+    }
+
+    /// Whether a geometry inside `envelope` may have a coordinate that rounding to GEOS's grid
+    /// changes: a nonzero one below 2^-459 in magnitude (``GEOSResolution/changes(_:)``).
+    @inline(__always)
+    static func mayMoveOnGEOSGrid(_ envelope: Envelope) -> Bool {
+        !(envelope.xmin >= 0x1p-459 || envelope.xmax <= -0x1p-459) || !(envelope.ymin >= 0x1p-459 || envelope.ymax <= -0x1p-459)
+    }
+
+    /// Whether rounding to GEOS's grid changes an x or y of the positions `positions` of `xy`.
+    @inline(never)
+    static func anyMovesOnGEOSGrid(_ xy: UnsafeBufferPointer<Double>, _ positions: Range<Int>) -> Bool {
+        positions.contains { GEOSResolution.changes(xy[2 * $0]) || GEOSResolution.changes(xy[2 * $0 + 1]) }
     }
 
     /// The exact test for one feature, always by GEOS.
@@ -146,11 +210,11 @@ struct RegionFilter {
         }
     }
 
-    /// The rows of `tree` whose geometry passes, ascending. `geometries[row]` is the row's
-    /// geometry (rows the tree holds always have one), materialized only for rows the grid
-    /// cannot decide. When every feature is a point, pass its
-    /// coordinates as `pointXs`/`pointYs` (the table's envelope minima): the test then reads
-    /// them directly instead of the geometry values.
+    /// The rows of `tree` whose geometry passes, ascending. `geometries` holds the rows'
+    /// geometries (rows the tree holds always have one); in shape storage each row is read in
+    /// place (``testRow(_:_:_:)``) and materialized only where GEOS must decide. When every feature
+    /// is a point, pass its coordinates as `pointXs`/`pointYs` (the table's envelope minima): the
+    /// test then reads them directly, in batches.
     func rows(
         in tree: QuadTree, geometries: GeometryColumn, pointXs: [Double]? = nil, pointYs: [Double]? = nil
     ) throws(GEOSError) -> [UInt32] {
@@ -171,16 +235,32 @@ struct RegionFilter {
                 if failure == nil { failure = testPoints(&batch, xs: pointXs, ys: pointYs, accept: accept) }
                 return
             }
-            tree.classify(
-                classify, inside: accept,
-                boundary: { row in
-                    guard failure == nil, let geometry = geometries[Int(row)] else { return }
-                    do throws(GEOSError) {
-                        if try test(geometry) { accept(row) }
-                    } catch {
-                        failure = error
-                    }
-                })
+            guard let shapes = geometries.shapes else {
+                tree.classify(
+                    classify, inside: accept,
+                    boundary: { row in
+                        guard failure == nil, let geometry = geometries[Int(row)] else { return }
+                        do throws(GEOSError) {
+                            if try test(geometry) { accept(row) }
+                        } catch {
+                            failure = error
+                        }
+                    })
+                return
+            }
+            shapes.xy.withUnsafeBufferPointer { xy in
+                shapes.ringOffsets.withUnsafeBufferPointer { ringOffsets in
+                    let rows = ShapeRows(column: geometries, shapes: shapes, xy: xy, ringOffsets: ringOffsets)
+                    var batch = ShapeBatch()
+                    tree.classify(
+                        classify, inside: accept,
+                        boundary: { row in
+                            guard failure == nil, batch.add(row) else { return }
+                            failure = testShapes(&batch, rows, accept: accept)
+                        })
+                    if failure == nil { failure = testShapes(&batch, rows, accept: accept) }
+                }
+            }
         }
         if let failure { throw failure }
         var rows: [UInt32] = []
@@ -192,6 +272,78 @@ struct RegionFilter {
             }
         }
         return rows
+    }
+}
+
+/// A column in shape storage as ``RegionFilter/testRow(_:_:_:)`` reads it: the column (to
+/// materialize a row when needed), its in-place view, and that view's positions and ring
+/// offsets, borrowed for the duration of one filter run.
+struct ShapeRows {
+    let column: GeometryColumn
+    let shapes: GeometryColumn.Shapes
+    /// `shapes.xy`.
+    let xy: UnsafeBufferPointer<Double>
+    /// `shapes.ringOffsets`.
+    let ringOffsets: UnsafeBufferPointer<Int>
+
+    /// What the test needs to know about a row before reading its positions.
+    struct Row {
+        var kind: Geometry.Kind?
+        var envelope: Envelope?
+        var rings: Range<Int>
+        var positions: Range<Int>
+        /// The first position's x (NaN when the row has none): reading it here starts loading
+        /// the row's positions while other rows are described.
+        var firstX: Double
+    }
+
+    /// Row `row`'s kind, envelope, rings and positions.
+    @inline(__always)
+    func describe(_ row: Int) -> Row {
+        let rings = shapes.rings(row: row)
+        let positions = rings.isEmpty ? 0..<0 : ringOffsets[rings.lowerBound]..<ringOffsets[rings.upperBound]
+        return Row(
+            kind: shapes.kind(row: row), envelope: shapes.envelope(row: row), rings: rings, positions: positions,
+            firstX: positions.isEmpty ? .nan : xy[2 * positions.lowerBound])
+    }
+}
+
+/// Rows of shape features waiting for their test, for the same reason as ``PointBatch``: a
+/// row's kind, envelope and offsets sit in several arrays, each read a likely cache miss, and
+/// describing a batch of rows in one loop lets those misses overlap.
+private struct ShapeBatch {
+    static let capacity = 64
+    var rows: [UInt32] = []
+    var described: [ShapeRows.Row] = []
+
+    init() {
+        rows.reserveCapacity(Self.capacity)
+        described.reserveCapacity(Self.capacity)
+    }
+
+    /// Adds `row`; `true` when the batch is full and must be tested.
+    @inline(__always)
+    mutating func add(_ row: UInt32) -> Bool {
+        rows.append(row)
+        return rows.count == Self.capacity
+    }
+}
+
+extension RegionFilter {
+    /// Tests the rows of `batch`, passes the accepted ones to `accept`, and empties the batch;
+    /// the first GEOS failure, if any.
+    fileprivate func testShapes(_ batch: inout ShapeBatch, _ rows: ShapeRows, accept: (UInt32) -> Void) -> GEOSError? {
+        for row in batch.rows { batch.described.append(rows.describe(Int(row))) }
+        defer {
+            batch.rows.removeAll(keepingCapacity: true)
+            batch.described.removeAll(keepingCapacity: true)
+        }
+        do throws(GEOSError) {
+            for (i, row) in batch.rows.enumerated() where try testRow(Int(row), batch.described[i], rows) { accept(row) }
+        } catch {
+            return error
+        }
+        return nil
     }
 }
 

@@ -149,18 +149,26 @@ struct SpatialFilter {
             }
             var costChecked = !usesRelate
             var result: [UInt32] = []
+            // Envelopes and point coordinates are read from the column's arrays; a feature's
+            // geometry is materialized only when GEOS must test it.
+            let column = table.geometryColumn
+            let pointXs = column.pointX, pointYs = column.pointY
+            let shapes = column.shapes
             for row in rows {
                 let r = Int(row)
-                guard let envelope = table.envelope(row: r), let feature = table.geometry(row: r) else { continue }
+                guard let envelope = column.envelope(row: r) else { continue }
                 do throws(GEOSError) {
                     if let decided = decide(feature: envelope, query: queryEnvelope) {
                         if decided { result.append(row) }
                         continue
                     }
-                    if case .point(let point) = feature, let decided = try pointTest(point, prepared) {
+                    if let point = Self.point(row: r, pointXs: pointXs, pointYs: pointYs, shapes: shapes),
+                        let decided = try pointTest(x: point.x, y: point.y, prepared)
+                    {
                         if decided { result.append(row) }
                         continue
                     }
+                    guard let feature = column[r] else { continue }
                     if !costChecked {
                         costChecked = true
                         let cost = RelateCost(geometry)
@@ -184,14 +192,25 @@ struct SpatialFilter {
         }
     }
 
-    /// The answer for a point feature from the prepared query geometry's point tests, or `nil`
-    /// when the relationship has none.
+    /// The coordinates of row `row`, which has a geometry, when that geometry is a point, read
+    /// from the column's arrays (`pointXs`/`pointYs` in point storage, where every geometry is a
+    /// point; `shapes` otherwise); `nil` for any other geometry.
     @inline(__always)
-    private func pointTest(_ point: Point, _ prepared: PreparedGeometry) throws(GEOSError) -> Bool? {
+    static func point(row: Int, pointXs: [Double], pointYs: [Double], shapes: GeometryColumn.Shapes?) -> (x: Double, y: Double)? {
+        guard let shapes else { return (pointXs[row], pointYs[row]) }
+        guard shapes.kind(row: row) == .point else { return nil }
+        let p = shapes.positions(row: row).lowerBound
+        return (shapes.x(p), shapes.y(p))
+    }
+
+    /// The answer for a point feature at `(x, y)` from the prepared query geometry's point
+    /// tests, or `nil` when the relationship has none.
+    @inline(__always)
+    private func pointTest(x: Double, y: Double, _ prepared: PreparedGeometry) throws(GEOSError) -> Bool? {
         switch relationship {
-        case .intersects: try prepared.intersects(x: point.x, y: point.y)
-        case .disjoint: try !prepared.intersects(x: point.x, y: point.y)
-        case .within: try prepared.contains(x: point.x, y: point.y)
+        case .intersects: try prepared.intersects(x: x, y: y)
+        case .disjoint: try !prepared.intersects(x: x, y: y)
+        case .within: try prepared.contains(x: x, y: y)
         default: nil
         }
     }
