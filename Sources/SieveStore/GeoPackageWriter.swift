@@ -228,11 +228,13 @@ struct GeoPackageWriter {
     /// Creates every table and writes every row, in one transaction.
     private func fill(_ connection: SQLiteConnection) throws(GeoPackageError) {
         // The file is private until renamed, and deleted on failure: no journal, no syncs.
+        // 16 KiB pages (set first: the header written by the next pragmas fixes the page size)
+        // take a quarter of the writes of 4 KiB ones; the R-tree's nodes stay 1228 bytes.
         try connection.execute(
             """
+            PRAGMA page_size = 16384;
             PRAGMA application_id = 1196444487;
             PRAGMA user_version = 10300;
-            PRAGMA page_size = 4096;
             PRAGMA journal_mode = OFF;
             PRAGMA synchronous = OFF;
             PRAGMA locking_mode = EXCLUSIVE;
