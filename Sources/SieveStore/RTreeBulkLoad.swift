@@ -18,7 +18,7 @@ import CSQLite
 /// SQLite's `rtreecheck()` accepts the result (the tests check it).
 package struct RTreeBulkLoad {
     /// One entry: an id and its box, already rounded outwards to floats.
-    struct Entry {
+    struct Entry: Sendable {
         var id: Int64
         var minX: Float
         var maxX: Float
@@ -115,7 +115,7 @@ package struct RTreeBulkLoad {
 
     /// The indices of the entries in Hilbert order of their centres (entries of the same
     /// Hilbert cell in their given order).
-    static func hilbertOrder(_ entries: [Entry]) -> [Int] {
+    static func hilbertOrder(_ entries: [Entry]) -> [UInt32] {
         var extent = entries[0]
         for entry in entries { extent.expand(entry) }
         let x0 = Double(extent.minX)
@@ -135,7 +135,7 @@ package struct RTreeBulkLoad {
             let cy = Double(entry.minY) / 2 + Double(entry.maxY) / 2
             keys.append(hilbertIndex(cell(cx, x0, sx), cell(cy, y0, sy)))
         }
-        return radixOrder(keys).map { Int($0) }
+        return radixOrder(keys)
     }
 
     /// The indices of `keys` in ascending order of their keys, equal keys in index order: a
@@ -166,21 +166,39 @@ package struct RTreeBulkLoad {
         return order
     }
 
-    /// Writes the tree of `entries` into the shadow tables of the (new, empty) R-tree `name`.
-    /// At most 2³² − 1 entries (the sort key holds the entry's index in 32 bits).
-    static func write(_ entries: [Entry], rtree name: String, connection: SQLiteConnection) throws(GeoPackageError) {
-        guard !entries.isEmpty else { return }  // CREATE VIRTUAL TABLE made the empty root.
-        guard entries.count < 1 << 32 else {
-            throw GeoPackageError(.cannotWrite, "\(entries.count) geometries are more than the spatial index takes")
-        }
-        let nodeTable = sqlIdentifier(name + "_node")
-        let sizeRows = try connection.rows("SELECT length(data) FROM \(nodeTable) WHERE nodeno = 1")
+    /// The size in bytes of the nodes of the (new, empty) R-tree `name`: its root's, which
+    /// SQLite sized from the page size when it created the table.
+    static func nodeSize(rtree name: String, connection: SQLiteConnection) throws(GeoPackageError) -> Int {
+        let sizeRows = try connection.rows("SELECT length(data) FROM \(sqlIdentifier(name + "_node")) WHERE nodeno = 1")
         guard let text = sizeRows.first?.first ?? nil, let nodeSize = Int(text), nodeSize >= 4 + 24 * 3 else {
             throw GeoPackageError(.sqlite, "the R-tree \(GeoPackageText.quoted(name)) has no root node of a known size")
         }
+        return nodeSize
+    }
+
+    /// A packed tree as the shadow tables store it, computed without SQLite (so on any thread).
+    struct Layout: Sendable {
+        /// The nodes' numbers, in the order they are written (leaves first, the root, 1, last).
+        var numbers: [Int64] = []
+        /// The nodes' blobs, end to end in that order, each `nodeSize` bytes.
+        var blobs: [UInt8] = []
+        let nodeSize: Int
+        /// The `_parent` rows: each non-root node's number and its parent's.
+        var children: [Int64] = []
+        var parents: [Int64] = []
+        /// The `_rowid` rows: each entry's id and leaf, in the order of the entries.
+        var ids: [Int64] = []
+        var leaves: [Int64] = []
+    }
+
+    /// The tree of `entries` for nodes of `nodeSize` bytes (at most 2³² − 1 entries: the sort
+    /// key holds an entry's index in 32 bits).
+    static func layout(_ entries: [Entry], nodeSize: Int) -> Layout {
+        var layout = Layout(nodeSize: nodeSize)
+        guard !entries.isEmpty else { return layout }  // CREATE VIRTUAL TABLE made the empty root.
         let capacity = min((nodeSize - 4) / 24, 0xFFFF)
         let order = hilbertOrder(entries)
-        let sorted = order.map { entries[$0] }
+        let sorted = order.map { entries[Int($0)] }
 
         // Levels bottom-up; level 0's cells are the sorted entries, level k's cells are the
         // boxes of level k-1's nodes in order, each node the next `capacity` cells.
@@ -210,51 +228,76 @@ package struct RTreeBulkLoad {
             firstNumber[level] = next
             next += Int64((levels[level].count + capacity - 1) / capacity)
         }
-
-        let insertNode = try connection.prepare("INSERT OR REPLACE INTO \(nodeTable) (nodeno, data) VALUES (?, ?)")
-        let insertParent = try connection.prepare(
-            "INSERT INTO \(sqlIdentifier(name + "_parent")) (nodeno, parentnode) VALUES (?, ?)")
-        let blob = UnsafeMutableRawBufferPointer.allocate(byteCount: nodeSize, alignment: 8)
-        defer { blob.deallocate() }
-        guard let node = blob.baseAddress else { return }
+        let nodeCount = Int(next - 1)
+        layout.numbers.reserveCapacity(nodeCount)
+        layout.blobs = [UInt8](repeating: 0, count: nodeCount * nodeSize)
         // The leaf of each entry, by its index in `entries`.
         var leafOf = [Int64](repeating: 0, count: sorted.count)
-        for level in 0...depth {
-            let cells = levels[level]
-            var start = 0
-            var number = firstNumber[level]
-            while start < cells.count {
-                let end = min(start + capacity, cells.count)
-                node.initializeMemory(as: UInt8.self, repeating: 0, count: nodeSize)
-                if level == depth { node.storeBytes(of: UInt16(depth).bigEndian, toByteOffset: 0, as: UInt16.self) }
-                node.storeBytes(of: UInt16(end - start).bigEndian, toByteOffset: 2, as: UInt16.self)
-                var offset = 4
-                for i in start..<end {
-                    let cell = cells[i]
-                    // A cell of level k > 0 is node number firstNumber[k-1] + its index.
-                    let id = level == 0 ? cell.id : firstNumber[level - 1] + cell.id
-                    node.storeBytes(of: UInt64(bitPattern: id).bigEndian, toByteOffset: offset, as: UInt64.self)
-                    node.storeBytes(of: cell.minX.bitPattern.bigEndian, toByteOffset: offset + 8, as: UInt32.self)
-                    node.storeBytes(of: cell.maxX.bitPattern.bigEndian, toByteOffset: offset + 12, as: UInt32.self)
-                    node.storeBytes(of: cell.minY.bitPattern.bigEndian, toByteOffset: offset + 16, as: UInt32.self)
-                    node.storeBytes(of: cell.maxY.bitPattern.bigEndian, toByteOffset: offset + 20, as: UInt32.self)
-                    offset += 24
-                    if level == 0 {
-                        leafOf[order[i]] = number
-                    } else {
-                        try insertParent.bind(1, int64: id)
-                        try insertParent.bind(2, int64: number)
-                        try insertParent.run()
+        layout.blobs.withUnsafeMutableBytes { blobs in
+            guard let base = blobs.baseAddress else { return }
+            var node = base
+            for level in 0...depth {
+                let cells = levels[level]
+                var start = 0
+                var number = firstNumber[level]
+                while start < cells.count {
+                    let end = min(start + capacity, cells.count)
+                    if level == depth { node.storeBytes(of: UInt16(depth).bigEndian, toByteOffset: 0, as: UInt16.self) }
+                    node.storeBytes(of: UInt16(end - start).bigEndian, toByteOffset: 2, as: UInt16.self)
+                    var offset = 4
+                    for i in start..<end {
+                        let cell = cells[i]
+                        // A cell of level k > 0 is node number firstNumber[k-1] + its index.
+                        let id = level == 0 ? cell.id : firstNumber[level - 1] + cell.id
+                        node.storeBytes(of: UInt64(bitPattern: id).bigEndian, toByteOffset: offset, as: UInt64.self)
+                        node.storeBytes(of: cell.minX.bitPattern.bigEndian, toByteOffset: offset + 8, as: UInt32.self)
+                        node.storeBytes(of: cell.maxX.bitPattern.bigEndian, toByteOffset: offset + 12, as: UInt32.self)
+                        node.storeBytes(of: cell.minY.bitPattern.bigEndian, toByteOffset: offset + 16, as: UInt32.self)
+                        node.storeBytes(of: cell.maxY.bitPattern.bigEndian, toByteOffset: offset + 20, as: UInt32.self)
+                        offset += 24
+                        if level == 0 {
+                            leafOf[Int(order[i])] = number
+                        } else {
+                            layout.children.append(id)
+                            layout.parents.append(number)
+                        }
                     }
+                    layout.numbers.append(number)
+                    node += nodeSize
+                    number += 1
+                    start = end
                 }
-                try insertNode.bind(1, int64: number)
-                try insertNode.bind(2, blob: UnsafeRawBufferPointer(blob))
-                try insertNode.run()
-                number += 1
-                start = end
             }
         }
-        try insertRowids(entries.map(\.id), leafOf, table: sqlIdentifier(name + "_rowid"), connection: connection)
+        layout.ids = entries.map(\.id)
+        layout.leaves = leafOf
+        return layout
+    }
+
+    /// Writes `layout` into the shadow tables of the (new, empty) R-tree `name`.
+    static func write(_ layout: Layout, rtree name: String, connection: SQLiteConnection) throws(GeoPackageError) {
+        guard !layout.numbers.isEmpty else { return }
+        let insertNode = try connection.prepare(
+            "INSERT OR REPLACE INTO \(sqlIdentifier(name + "_node")) (nodeno, data) VALUES (?, ?)")
+        let nodeSize = layout.nodeSize
+        let result = layout.blobs.withUnsafeBytes { blobs in
+            Result { () throws(GeoPackageError) in
+                for (k, number) in layout.numbers.enumerated() {
+                    try insertNode.bind(1, int64: number)
+                    try insertNode.bind(2, blob: UnsafeRawBufferPointer(rebasing: blobs[(k * nodeSize)..<((k + 1) * nodeSize)]))
+                    try insertNode.run()
+                }
+            }
+        }
+        try result.get()
+        let insertParent = try connection.prepare(
+            "INSERT INTO \(sqlIdentifier(name + "_parent")) (nodeno, parentnode) VALUES (?, ?)")
+        for (child, parent) in zip(layout.children, layout.parents) {
+            try insertParent.bind(1, int64: child)
+            try insertParent.bind(2, int64: parent)
+            try insertParent.run()
+        }
+        try insertRowids(layout.ids, layout.leaves, table: sqlIdentifier(name + "_rowid"), connection: connection)
     }
 
     /// Inserts `(ids[k], nodes[k])` into the R-tree's rowid table, in order, many rows per

@@ -13,7 +13,8 @@ struct GeoPackageCommand: ParsableCommand {
             R-tree, triggers, fsync, rename) and one for the read ("gpkg.read": open, one SELECT, \
             typed columns, geometries, the FeatureTable), each with "features_per_s" and the \
             file's "bytes". The file goes to --directory (default: the temporary folder) and is \
-            removed afterwards unless --keep is given.
+            removed afterwards unless --keep is given. --only write or --only read measures one \
+            part; --input FILE times reads of another GeoPackage (GDAL's, say) instead.
             """
     )
 
@@ -45,6 +46,7 @@ struct GeoPackageCommand: ParsableCommand {
 
     func validate() throws {
         guard features >= 1 else { throw ValidationError("--features must be at least 1") }
+        guard input == nil || only != .write else { throw ValidationError("--input is read, not written") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
     }
 

@@ -75,6 +75,8 @@ struct WritePathTests {
                 if line[1] != expected { blobMismatches += 1 }
             }
             #expect(blobMismatches == 0, sourceLocation: sourceLocation)
+            #expect(try querySQL(path, "PRAGMA integrity_check") == [["ok"]], sourceLocation: sourceLocation)
+            #expect(try querySQL(path, "PRAGMA page_size") == [["16384"]], sourceLocation: sourceLocation)
             // The R-tree holds every non-empty geometry under its object ID.
             #expect(try querySQL(path, "SELECT rtreecheck('rtree_t_geom')") == [["ok"]], sourceLocation: sourceLocation)
             let indexed = try querySQL(path, "SELECT id FROM rtree_t_geom ORDER BY id").map {
