@@ -12,7 +12,10 @@ import SieveGeometry
 /// m and `null`/`NaN` rules, the same separators and indentation. Envelope and collection rows,
 /// rare in feature tables, are left to the materializing path: the `write…` methods answer
 /// `false` for them, and for rows without geometry, writing nothing.
-struct StoredGeometryWriter {
+///
+/// A class, so that the writers hold and pass one reference rather than copying its arrays'
+/// references for every row.
+final class StoredGeometryWriter {
     private let column: GeometryColumn
     /// The shape storage's arrays, or `nil` in point storage.
     private let shapes: GeometryColumn.Shapes?
