@@ -161,8 +161,9 @@ public struct FeatureQueryResult: RandomAccessCollection, Sendable {
     }
 
     /// The geometry of the feature at `position` (0-based, in result order) in
-    /// ``spatialReference``, when the result returns geometries and the feature has one. The
-    /// writers read geometries through this.
+    /// ``spatialReference``, when the result returns geometries and the feature has one, as a
+    /// `Geometry` value (materialized from the table's geometry column). The writers read
+    /// geometries returned as stored straight from the column, and projected ones through this.
     public func geometry(at position: Int) -> Geometry? {
         guard returnsGeometry else { return nil }
         if let projectedGeometries { return projectedGeometries[position] }
