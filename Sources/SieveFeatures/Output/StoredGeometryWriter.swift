@@ -74,51 +74,52 @@ final class StoredGeometryWriter {
             openGeoJSON(#""MultiPoint""#, layout: layout, depth: depth, into: &bytes)
             let rings = shapes.rings(row: row)
             if let ring = rings.first {
-                writeGeoJSONPositions(shapes, ring: ring, reversed: false, rowLayout, layout: layout, depth: depth + 1, into: &bytes)
+                writeJSONPositions(shapes, ring: ring, reversed: false, rowLayout, geoJSON: true, layout: layout, depth: depth + 1, into: &bytes)
             } else {
                 bytes.append(contentsOf: "[]".utf8)
             }
             layout.close(UInt8(ascii: "}"), depth: depth, empty: false, into: &bytes)
         case .polyline:
-            let multi = parts.count > 1
-            openGeoJSON(multi ? #""MultiLineString""# : #""LineString""#, layout: layout, depth: depth, into: &bytes)
-            if multi {
-                bytes.append(UInt8(ascii: "["))
-                for (i, part) in parts.enumerated() {
-                    layout.element(first: i == 0, depth: depth + 2, into: &bytes)
-                    writeGeoJSONPositions(
-                        shapes, ring: shapes.rings(part: part).lowerBound, reversed: false, rowLayout, layout: layout, depth: depth + 2,
-                        into: &bytes)
-                }
-                layout.close(UInt8(ascii: "]"), depth: depth + 1, empty: false, into: &bytes)
-            } else if let part = parts.first {
-                writeGeoJSONPositions(
-                    shapes, ring: shapes.rings(part: part).lowerBound, reversed: false, rowLayout, layout: layout, depth: depth + 1,
+            openGeoJSON(parts.count > 1 ? #""MultiLineString""# : #""LineString""#, layout: layout, depth: depth, into: &bytes)
+            writeGeoJSONParts(parts, layout: layout, depth: depth, into: &bytes) { part, depth, bytes in
+                writeJSONPositions(
+                    shapes, ring: shapes.rings(part: part).lowerBound, reversed: false, rowLayout, geoJSON: true, layout: layout,
+                    depth: depth,
                     into: &bytes)
-            } else {
-                bytes.append(contentsOf: "[]".utf8)
             }
             layout.close(UInt8(ascii: "}"), depth: depth, empty: false, into: &bytes)
         case .polygon:
-            let multi = parts.count > 1
-            openGeoJSON(multi ? #""MultiPolygon""# : #""Polygon""#, layout: layout, depth: depth, into: &bytes)
-            if multi {
-                bytes.append(UInt8(ascii: "["))
-                for (i, part) in parts.enumerated() {
-                    layout.element(first: i == 0, depth: depth + 2, into: &bytes)
-                    writeGeoJSONRings(shapes, part: part, rowLayout, layout: layout, depth: depth + 2, into: &bytes)
-                }
-                layout.close(UInt8(ascii: "]"), depth: depth + 1, empty: false, into: &bytes)
-            } else if let part = parts.first {
-                writeGeoJSONRings(shapes, part: part, rowLayout, layout: layout, depth: depth + 1, into: &bytes)
-            } else {
-                bytes.append(contentsOf: "[]".utf8)
+            openGeoJSON(parts.count > 1 ? #""MultiPolygon""# : #""Polygon""#, layout: layout, depth: depth, into: &bytes)
+            writeGeoJSONParts(parts, layout: layout, depth: depth, into: &bytes) { part, depth, bytes in
+                writeGeoJSONRings(shapes, part: part, rowLayout, layout: layout, depth: depth, into: &bytes)
             }
             layout.close(UInt8(ascii: "}"), depth: depth, empty: false, into: &bytes)
         case .envelope, .collection:
             return false
         }
         return true
+    }
+
+    /// The coordinates of a row's parts: an array of them when there are several (the Multi
+    /// types), the one part's own when there is one, `[]` for none; `writePart` writes part
+    /// `part` at a nesting depth.
+    @inline(__always)
+    private func writeGeoJSONParts(
+        _ parts: Range<Int>, layout: JSONLayout, depth: Int, into bytes: inout [UInt8],
+        _ writePart: (_ part: Int, _ depth: Int, _ bytes: inout [UInt8]) -> Void
+    ) {
+        if parts.count > 1 {
+            bytes.append(UInt8(ascii: "["))
+            for (i, part) in parts.enumerated() {
+                layout.element(first: i == 0, depth: depth + 2, into: &bytes)
+                writePart(part, depth + 2, &bytes)
+            }
+            layout.close(UInt8(ascii: "]"), depth: depth + 1, empty: false, into: &bytes)
+        } else if let part = parts.first {
+            writePart(part, depth + 1, &bytes)
+        } else {
+            bytes.append(contentsOf: "[]".utf8)
+        }
     }
 
     /// `{"type":TYPE,"coordinates":` (the caller writes the coordinates and closes the object).
@@ -137,36 +138,45 @@ final class StoredGeometryWriter {
         if p.x.isNaN || p.y.isNaN {
             bytes.append(contentsOf: "[]".utf8)
         } else {
-            writeGeoJSONPosition(x: p.x, y: p.y, z: p.z, m: p.m, p.layout, layout: layout, into: &bytes)
+            writeJSONPosition(x: p.x, y: p.y, z: geoJSONZ(p.z, p.layout), m: p.m, layout: layout, into: &bytes)
         }
         layout.close(UInt8(ascii: "}"), depth: depth, empty: false, into: &bytes)
     }
 
-    /// One GeoJSON position on one line: x, y, then z (0 when absent) when the geometry has z or
-    /// m, then m (`null` for NaN) when it has m.
+    /// One JSON position on one line: `[x,y]`, then z when given, then m when given (`null` for
+    /// NaN). GeoJSON gives z (0 when absent) whenever the row has z or m
+    /// (``geoJSONZ(_:_:)``); Esri JSON gives the ordinates the row has.
     @inline(__always)
-    private func writeGeoJSONPosition(
-        x: Double, y: Double, z: Double?, m: Double?, _ rowLayout: CoordinateLayout, layout: JSONLayout,
-        into bytes: inout [UInt8]
-    ) {
+    private func writeJSONPosition(x: Double, y: Double, z: Double?, m: Double?, layout: JSONLayout, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "["))
         layout.coordinates.appendJSON(x, to: &bytes)
         separator(layout, into: &bytes)
         layout.coordinates.appendJSON(y, to: &bytes)
-        if rowLayout.hasZ || rowLayout.hasM {
+        if let z {
             separator(layout, into: &bytes)
-            layout.coordinates.appendJSON(z ?? 0, to: &bytes)
+            layout.coordinates.appendJSON(z, to: &bytes)
         }
-        if rowLayout.hasM {
+        if let m {
             separator(layout, into: &bytes)
-            let m = m ?? .nan
-            if m.isNaN {
-                bytes.append(contentsOf: "null".utf8)
-            } else {
-                layout.coordinates.appendJSON(m, to: &bytes)
-            }
+            appendMeasure(m, layout: layout, into: &bytes)
         }
         bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// GeoJSON's third number: z, or 0 when the row has m but no z; none for 2D rows.
+    @inline(__always)
+    private func geoJSONZ(_ z: Double?, _ rowLayout: CoordinateLayout) -> Double? {
+        rowLayout.hasZ || rowLayout.hasM ? (z ?? 0) : nil
+    }
+
+    /// An m value: `null` for NaN ("no measure"), else the number.
+    @inline(__always)
+    private func appendMeasure(_ m: Double, layout: JSONLayout, into bytes: inout [UInt8]) {
+        if m.isNaN {
+            bytes.append(contentsOf: "null".utf8)
+        } else {
+            layout.coordinates.appendJSON(m, to: &bytes)
+        }
     }
 
     /// The separator between the numbers of a position: `,`, or `, ` when pretty (positions
@@ -177,11 +187,12 @@ final class StoredGeometryWriter {
         if layout.pretty { bytes.append(UInt8(ascii: " ")) }
     }
 
-    /// The positions of ring `ring` as an array whose first line is at `depth`, each position on
-    /// a line of its own when pretty; in reverse order when `reversed`.
-    private func writeGeoJSONPositions(
-        _ shapes: GeometryColumn.Shapes, ring: Int, reversed: Bool, _ rowLayout: CoordinateLayout, layout: JSONLayout,
-        depth: Int, into bytes: inout [UInt8]
+    /// The positions of ring `ring` as a JSON array whose first line is at `depth`, each
+    /// position on a line of its own when pretty; in reverse order when `reversed`. `geoJSON`
+    /// picks GeoJSON's z rule (``geoJSONZ(_:_:)``) over Esri JSON's.
+    private func writeJSONPositions(
+        _ shapes: GeometryColumn.Shapes, ring: Int, reversed: Bool, _ rowLayout: CoordinateLayout, geoJSON: Bool,
+        layout: JSONLayout, depth: Int, into bytes: inout [UInt8]
     ) {
         let positions = shapes.positions(ring: ring)
         bytes.append(UInt8(ascii: "["))
@@ -189,9 +200,10 @@ final class StoredGeometryWriter {
         func write(_ p: Int) {
             layout.element(first: first, depth: depth + 1, into: &bytes)
             first = false
-            writeGeoJSONPosition(
-                x: shapes.x(p), y: shapes.y(p), z: rowLayout.hasZ ? shapes.z[p] : nil, m: rowLayout.hasM ? shapes.m[p] : nil,
-                rowLayout, layout: layout, into: &bytes)
+            let z = rowLayout.hasZ ? shapes.z[p] : nil
+            writeJSONPosition(
+                x: shapes.x(p), y: shapes.y(p), z: geoJSON ? geoJSONZ(z, rowLayout) : z, m: rowLayout.hasM ? shapes.m[p] : nil,
+                layout: layout, into: &bytes)
         }
         if reversed {
             for p in positions.reversed() { write(p) }
@@ -221,7 +233,7 @@ final class StoredGeometryWriter {
         for ring in rings {
             layout.element(first: ring == rings.lowerBound, depth: depth + 1, into: &bytes)
             let reversed = reverses(shapes, ring: ring, isOuter: ring == rings.lowerBound, counterClockwise: true)
-            writeGeoJSONPositions(shapes, ring: ring, reversed: reversed, rowLayout, layout: layout, depth: depth + 1, into: &bytes)
+            writeJSONPositions(shapes, ring: ring, reversed: reversed, rowLayout, geoJSON: true, layout: layout, depth: depth + 1, into: &bytes)
         }
         layout.close(UInt8(ascii: "]"), depth: depth, empty: rings.isEmpty, into: &bytes)
     }
@@ -266,7 +278,7 @@ final class StoredGeometryWriter {
         if kind == .multipoint {
             // One array of points (the row's one ring, when it has points).
             if let ring = rings.first {
-                writeEsriJSONPositions(shapes, ring: ring, reversed: false, rowLayout, layout: layout, depth: depth + 1, into: &bytes)
+                writeJSONPositions(shapes, ring: ring, reversed: false, rowLayout, geoJSON: false, layout: layout, depth: depth + 1, into: &bytes)
             } else {
                 bytes.append(contentsOf: "[]".utf8)
             }
@@ -280,8 +292,9 @@ final class StoredGeometryWriter {
                     let reversed =
                         kind == .polygon
                         && reverses(shapes, ring: ring, isOuter: ring == partRings.lowerBound, counterClockwise: false)
-                    writeEsriJSONPositions(
-                        shapes, ring: ring, reversed: reversed, rowLayout, layout: layout, depth: depth + 2, into: &bytes)
+                    writeJSONPositions(
+                        shapes, ring: ring, reversed: reversed, rowLayout, geoJSON: false, layout: layout, depth: depth + 2,
+                        into: &bytes)
                 }
             }
             layout.close(UInt8(ascii: "]"), depth: depth + 1, empty: rings.isEmpty, into: &bytes)
@@ -310,53 +323,10 @@ final class StoredGeometryWriter {
             }
             if let m = p.m {
                 layout.member(#""m""#, depth: depth + 1, into: &bytes)
-                if m.isNaN {
-                    bytes.append(contentsOf: "null".utf8)
-                } else {
-                    layout.coordinates.appendJSON(m, to: &bytes)
-                }
+                appendMeasure(m, layout: layout, into: &bytes)
             }
         }
         layout.close(UInt8(ascii: "}"), depth: depth, empty: false, into: &bytes)
-    }
-
-    /// The positions of ring `ring` as an Esri JSON array of positions (`[x,y]`, `[x,y,z]`,
-    /// `[x,y,m]` or `[x,y,z,m]`, m `null` for NaN), its first line at `depth`.
-    private func writeEsriJSONPositions(
-        _ shapes: GeometryColumn.Shapes, ring: Int, reversed: Bool, _ rowLayout: CoordinateLayout, layout: JSONLayout,
-        depth: Int, into bytes: inout [UInt8]
-    ) {
-        let positions = shapes.positions(ring: ring)
-        bytes.append(UInt8(ascii: "["))
-        var first = true
-        func write(_ p: Int) {
-            layout.element(first: first, depth: depth + 1, into: &bytes)
-            first = false
-            bytes.append(UInt8(ascii: "["))
-            layout.coordinates.appendJSON(shapes.x(p), to: &bytes)
-            separator(layout, into: &bytes)
-            layout.coordinates.appendJSON(shapes.y(p), to: &bytes)
-            if rowLayout.hasZ {
-                separator(layout, into: &bytes)
-                layout.coordinates.appendJSON(shapes.z[p], to: &bytes)
-            }
-            if rowLayout.hasM {
-                separator(layout, into: &bytes)
-                let m = shapes.m[p]
-                if m.isNaN {
-                    bytes.append(contentsOf: "null".utf8)
-                } else {
-                    layout.coordinates.appendJSON(m, to: &bytes)
-                }
-            }
-            bytes.append(UInt8(ascii: "]"))
-        }
-        if reversed {
-            for p in positions.reversed() { write(p) }
-        } else {
-            for p in positions { write(p) }
-        }
-        layout.close(UInt8(ascii: "]"), depth: depth, empty: positions.isEmpty, into: &bytes)
     }
 
     // MARK: - WKT
@@ -393,30 +363,11 @@ final class StoredGeometryWriter {
             }
             bytes.append(UInt8(ascii: ")"))
         case .polyline:
-            let multi = parts.count > 1
-            bytes.append(contentsOf: (multi ? "MULTILINESTRING" : "LINESTRING").utf8)
-            writeWKTTag(rowLayout, into: &bytes)
-            guard !parts.isEmpty else {
-                bytes.append(contentsOf: "EMPTY".utf8)
-                return true
-            }
-            if multi { bytes.append(UInt8(ascii: "(")) }
-            for part in parts {
-                if part > parts.lowerBound { bytes.append(contentsOf: ", ".utf8) }
+            writeWKTParts(parts, single: "LINESTRING", multi: "MULTILINESTRING", rowLayout, into: &bytes) { part, bytes in
                 writeWKTPositionList(shapes, ring: shapes.rings(part: part).lowerBound, rowLayout, format: format, into: &bytes)
             }
-            if multi { bytes.append(UInt8(ascii: ")")) }
         case .polygon:
-            let multi = parts.count > 1
-            bytes.append(contentsOf: (multi ? "MULTIPOLYGON" : "POLYGON").utf8)
-            writeWKTTag(rowLayout, into: &bytes)
-            guard !parts.isEmpty else {
-                bytes.append(contentsOf: "EMPTY".utf8)
-                return true
-            }
-            if multi { bytes.append(UInt8(ascii: "(")) }
-            for part in parts {
-                if part > parts.lowerBound { bytes.append(contentsOf: ", ".utf8) }
+            writeWKTParts(parts, single: "POLYGON", multi: "MULTIPOLYGON", rowLayout, into: &bytes) { part, bytes in
                 bytes.append(UInt8(ascii: "("))
                 let rings = shapes.rings(part: part)
                 for ring in rings {
@@ -425,11 +376,31 @@ final class StoredGeometryWriter {
                 }
                 bytes.append(UInt8(ascii: ")"))
             }
-            if multi { bytes.append(UInt8(ascii: ")")) }
         case .envelope, .collection:
             return false
         }
         return true
+    }
+
+    /// A polyline or polygon row: its tagged type name (multi for several parts), then
+    /// `EMPTY`, the one part, or `(part, part, …)`; `writePart` writes one part.
+    private func writeWKTParts(
+        _ parts: Range<Int>, single: StaticString, multi: StaticString, _ rowLayout: CoordinateLayout, into bytes: inout [UInt8],
+        _ writePart: (_ part: Int, _ bytes: inout [UInt8]) -> Void
+    ) {
+        let isMulti = parts.count > 1
+        (isMulti ? multi : single).withUTF8Buffer { bytes.append(contentsOf: $0) }
+        writeWKTTag(rowLayout, into: &bytes)
+        guard !parts.isEmpty else {
+            bytes.append(contentsOf: "EMPTY".utf8)
+            return
+        }
+        if isMulti { bytes.append(UInt8(ascii: "(")) }
+        for part in parts {
+            if part > parts.lowerBound { bytes.append(contentsOf: ", ".utf8) }
+            writePart(part, &bytes)
+        }
+        if isMulti { bytes.append(UInt8(ascii: ")")) }
     }
 
     /// `POINT (x y…)`, or `POINT EMPTY` (with the layout's tag either way).
@@ -442,17 +413,7 @@ final class StoredGeometryWriter {
             return
         }
         bytes.append(UInt8(ascii: "("))
-        writeWKTNumber(p.x, format: format, into: &bytes)
-        bytes.append(UInt8(ascii: " "))
-        writeWKTNumber(p.y, format: format, into: &bytes)
-        if let z = p.z {
-            bytes.append(UInt8(ascii: " "))
-            writeWKTNumber(z, format: format, into: &bytes)
-        }
-        if let m = p.m {
-            bytes.append(UInt8(ascii: " "))
-            writeWKTNumber(m, format: format, into: &bytes)
-        }
+        writeWKTNumbers(x: p.x, y: p.y, z: p.z, m: p.m, format: format, into: &bytes)
         bytes.append(UInt8(ascii: ")"))
     }
 
@@ -487,16 +448,24 @@ final class StoredGeometryWriter {
         _ shapes: GeometryColumn.Shapes, _ p: Int, _ rowLayout: CoordinateLayout, format: CoordinateFormat,
         into bytes: inout [UInt8]
     ) {
-        writeWKTNumber(shapes.x(p), format: format, into: &bytes)
+        writeWKTNumbers(
+            x: shapes.x(p), y: shapes.y(p), z: rowLayout.hasZ ? shapes.z[p] : nil, m: rowLayout.hasM ? shapes.m[p] : nil,
+            format: format, into: &bytes)
+    }
+
+    /// `x y`, then z and m when given, separated by spaces.
+    @inline(__always)
+    private func writeWKTNumbers(x: Double, y: Double, z: Double?, m: Double?, format: CoordinateFormat, into bytes: inout [UInt8]) {
+        writeWKTNumber(x, format: format, into: &bytes)
         bytes.append(UInt8(ascii: " "))
-        writeWKTNumber(shapes.y(p), format: format, into: &bytes)
-        if rowLayout.hasZ {
+        writeWKTNumber(y, format: format, into: &bytes)
+        if let z {
             bytes.append(UInt8(ascii: " "))
-            writeWKTNumber(shapes.z[p], format: format, into: &bytes)
+            writeWKTNumber(z, format: format, into: &bytes)
         }
-        if rowLayout.hasM {
+        if let m {
             bytes.append(UInt8(ascii: " "))
-            writeWKTNumber(shapes.m[p], format: format, into: &bytes)
+            writeWKTNumber(m, format: format, into: &bytes)
         }
     }
 
