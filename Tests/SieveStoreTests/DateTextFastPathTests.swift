@@ -15,7 +15,7 @@ struct DateTextFastPathTests {
 
     func fast(_ text: String) -> Int64? {
         var text = text
-        return text.withUTF8 { GeoPackageDates.fastParse(UnsafeRawBufferPointer($0)) }
+        return text.withUTF8 { CivilTime.parseCanonical(UnsafeRawBufferPointer($0)) }
     }
 
     /// Checks `text`: the fast path agrees with the general reader, and (when `valid`) answers.

@@ -275,7 +275,7 @@ struct InferredColumn {
                     return
                 }
                 if type.columnType == .date {
-                    if let milliseconds = CivilTime.parse(String(decoding: bytes, as: UTF8.self), syntax: .iso8601) {
+                    if let milliseconds = CivilTime.parse(bytes, syntax: .iso8601) {
                         builder.append(integer: milliseconds)
                     } else {
                         builder.appendNull()
@@ -314,10 +314,11 @@ struct InferredColumn {
 }
 
 extension ValueConversion {
-    /// Whether UTF-8 bytes look like an ISO-8601 date or date-time (see ``isISODate(_:)``).
+    /// Whether UTF-8 bytes are an ISO-8601 date or date-time to ``CivilTime/parse(_:syntax:)``
+    /// (a cheap byte test first, so that ordinary strings cost no parse).
     static func isISODate(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
         for i in 0..<10 where i != 4 && i != 7 && bytes[i] &- UInt8(ascii: "0") > 9 { return false }
-        return CivilTime.parse(String(decoding: bytes, as: UTF8.self), syntax: .iso8601) != nil
+        return CivilTime.parse(bytes, syntax: .iso8601) != nil
     }
 }

@@ -140,18 +140,4 @@ enum ValueConversion {
         case .boolean(let bool): .bool(bool)
         }
     }
-
-    /// Whether a string looks like an ISO-8601 date or date-time to ``CivilTime/parse(_:syntax:)``
-    /// (a cheap byte test first, so that ordinary strings cost no parse).
-    static func isISODate(_ string: String) -> Bool {
-        var string = string
-        let plausible = string.withUTF8 { bytes -> Bool in
-            guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else {
-                return false
-            }
-            for i in [0, 1, 2, 3, 5, 6, 8, 9] where !(48...57).contains(bytes[i]) { return false }
-            return true
-        }
-        return plausible && CivilTime.parse(string, syntax: .iso8601) != nil
-    }
 }
