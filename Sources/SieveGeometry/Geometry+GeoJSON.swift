@@ -144,7 +144,7 @@ private enum GeoJSONEncoder {
 
 // MARK: - Reading
 
-private enum GeoJSONDecoder {
+enum GeoJSONDecoder {
     static let maximumCollectionDepth = 32
 
     static func fail(_ message: String, _ value: JSONValue, _ path: String) -> GeometryError {
@@ -207,34 +207,66 @@ private enum GeoJSONDecoder {
         try collector.collect(coordinates, level: level, path: coordinatesPath)
         let buffer = collector.buffer(layout: collector.observedLayout)
         let fallback = (coordinates.position, coordinatesPath)
+        do throws(GeometryError) {
+            return try shape(
+                type, buffer: buffer, ringOffsets: collector.ringOffsets, partOffsets: collector.partOffsets,
+                isEmpty: elements.isEmpty)
+        } catch {
+            let target: JSONCoordinateCollector.Target =
+                switch type {
+                case "MultiPoint": .multipoint
+                case "LineString", "MultiLineString": .polyline
+                default: .polygon
+                }
+            throw collector.locate(error, as: target, fallback: fallback)
+        }
+    }
+
+    /// The geometry of GeoJSON type `type` (MultiPoint, LineString, MultiLineString, Polygon or
+    /// MultiPolygon) from its positions and the ring and part offsets collected with them;
+    /// `isEmpty` when its `coordinates` array has no element. Shared by the tree decoder and the
+    /// streaming reader, so both build the same geometries.
+    /// - Throws: the geometry model's error (the caller locates it).
+    static func shape(
+        _ type: String, buffer: CoordinateBuffer, ringOffsets: [Int], partOffsets: [Int], isEmpty: Bool
+    ) throws(GeometryError) -> Geometry {
         switch type {
         case "MultiPoint":
-            do throws(GeometryError) {
-                return .multipoint(try Multipoint(coordinates: buffer))
-            } catch {
-                throw collector.locate(error, as: .multipoint, fallback: fallback)
-            }
+            return .multipoint(try Multipoint(coordinates: buffer))
         case "LineString", "MultiLineString":
-            if elements.isEmpty { return .polyline(.empty) }
-            let offsets = type == "LineString" ? [0, buffer.count] : collector.ringOffsets
-            do throws(GeometryError) {
-                return .polyline(try Polyline(coordinates: buffer, pathOffsets: offsets))
-            } catch {
-                throw collector.locate(error, as: .polyline, fallback: fallback)
-            }
+            if isEmpty { return .polyline(.empty) }
+            let offsets = type == "LineString" ? [0, buffer.count] : ringOffsets
+            return .polyline(try Polyline(coordinates: buffer, pathOffsets: offsets))
         default:  // Polygon, MultiPolygon
-            if elements.isEmpty { return .polygon(.empty) }
-            let parts = type == "Polygon" ? [0, collector.ringOffsets.count - 1] : collector.partOffsets
-            do throws(GeometryError) {
-                return .polygon(try Polygon(coordinates: buffer, ringOffsets: collector.ringOffsets, partOffsets: parts))
-            } catch {
-                throw collector.locate(error, as: .polygon, fallback: fallback)
-            }
+            if isEmpty { return .polygon(.empty) }
+            let parts = type == "Polygon" ? [0, ringOffsets.count - 1] : partOffsets
+            return .polygon(try Polygon(coordinates: buffer, ringOffsets: ringOffsets, partOffsets: parts))
         }
     }
 }
 
 // MARK: - Shared by the JSON geometry codecs
+
+extension CoordinateBuffer {
+    /// The positions of `values` (x, y, z, m each, z = 0 and m = NaN where absent) in `layout`.
+    init(xyzm values: [Double], layout: CoordinateLayout) {
+        if layout == .xyzm {
+            self.init(values: values, layout: layout)
+            return
+        }
+        var compact: [Double] = []
+        compact.reserveCapacity(values.count / 4 * layout.stride)
+        var i = 0
+        while i + 3 < values.count {
+            compact.append(values[i])
+            compact.append(values[i + 1])
+            if layout.hasZ { compact.append(values[i + 2]) }
+            if layout.hasM { compact.append(values[i + 3]) }
+            i += 4
+        }
+        self.init(values: compact, layout: layout)
+    }
+}
 
 /// Builds JSON paths such as `features[3].geometry.coordinates[0]`.
 enum JSONPath {
@@ -432,18 +464,7 @@ struct JSONCoordinateCollector {
 
     /// The positions in `layout`.
     func buffer(layout: CoordinateLayout) -> CoordinateBuffer {
-        if layout == .xyzm { return CoordinateBuffer(values: values, layout: layout) }
-        var compact: [Double] = []
-        compact.reserveCapacity(count * layout.stride)
-        var i = 0
-        while i < values.count {
-            compact.append(values[i])
-            compact.append(values[i + 1])
-            if layout.hasZ { compact.append(values[i + 2]) }
-            if layout.hasM { compact.append(values[i + 3]) }
-            i += 4
-        }
-        return CoordinateBuffer(values: compact, layout: layout)
+        CoordinateBuffer(xyzm: values, layout: layout)
     }
 
     /// The positions of ring (or path) `r`.

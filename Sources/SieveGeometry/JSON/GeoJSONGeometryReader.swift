@@ -213,39 +213,18 @@ extension JSONReader {
             let point = Point(x: values[0], y: values[1], z: layout.hasZ ? values[2] : nil, m: layout.hasM ? values[3] : nil)
             return .geometry(.point(point), typeName: name)
         }
-        var compact: [Double] = []
-        compact.reserveCapacity(count * layout.stride)
-        var i = 0
-        while i < values.count {
-            compact.append(values[i])
-            compact.append(values[i + 1])
-            if layout.hasZ { compact.append(values[i + 2]) }
-            if layout.hasM { compact.append(values[i + 3]) }
-            i += 4
-        }
-        let buffer = CoordinateBuffer(values: compact, layout: layout)
         let name = typeName.description
-        do throws(GeometryError) {
+        let isEmpty =
             switch name {
-            case "MultiPoint":
-                return .geometry(.multipoint(try Multipoint(coordinates: buffer)), typeName: name)
-            case "LineString", "MultiLineString":
-                if count == 0 && name == "LineString" {
-                    return .geometry(.polyline(.empty), typeName: name)
-                }
-                if name == "MultiLineString" && scratch.ringOffsets.count == 1 {
-                    return .geometry(.polyline(.empty), typeName: name)
-                }
-                let offsets = name == "LineString" ? [0, count] : scratch.ringOffsets
-                return .geometry(.polyline(try Polyline(coordinates: buffer, pathOffsets: offsets)), typeName: name)
-            default:
-                let empty = name == "Polygon" ? scratch.ringOffsets.count == 1 : scratch.partOffsets.count == 1
-                if empty { return .geometry(.polygon(.empty), typeName: name) }
-                let parts = name == "Polygon" ? [0, scratch.ringOffsets.count - 1] : scratch.partOffsets
-                return .geometry(
-                    .polygon(try Polygon(coordinates: buffer, ringOffsets: scratch.ringOffsets, partOffsets: parts)),
-                    typeName: name)
+            case "LineString": count == 0
+            case "MultiLineString", "Polygon": scratch.ringOffsets.count == 1
+            default: scratch.partOffsets.count == 1  // MultiPolygon (MultiPoint ignores it)
             }
+        do throws(GeometryError) {
+            let geometry = try GeoJSONDecoder.shape(
+                name, buffer: CoordinateBuffer(xyzm: values, layout: layout), ringOffsets: scratch.ringOffsets,
+                partOffsets: scratch.partOffsets, isEmpty: isEmpty)
+            return .geometry(geometry, typeName: name)
         } catch {
             return nil
         }
