@@ -186,23 +186,35 @@ extension JSONReader {
         return i
     }
 
-    /// Reads the string at the next byte (a key): its raw bytes when it has no escapes, else
-    /// its decoded text.
-    private mutating func readKey() throws(GeometryError) -> JSONKeyToken {
-        let position = characterPosition
-        let open = index
-        index += 1
-        let start = index
+    /// From the byte after a string's opening quote: moves past the closing quote and answers
+    /// `true` when the string has no escapes; else stops at its first backslash (or at the end of
+    /// the text, for the caller's slower path to report) and answers `false`. Control
+    /// characters and invalid UTF-8 are errors.
+    @inline(__always)
+    mutating func skipUnescapedString() throws(GeometryError) -> Bool {
         index = plainRun(from: index)
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                return JSONKeyToken(start: start, end: index - 1, escaped: false, position: position)
+                return true
             }
-            if byte == UInt8(ascii: "\\") { break }
+            if byte == UInt8(ascii: "\\") { return false }
             if byte < 0x20 { throw controlCharacter(at: index) }
             if byte < 0x80 { index += 1 } else { try skipMultibyte() }
+        }
+        return false
+    }
+
+    /// Reads the string at the next byte (a key): where its text lies, and whether it has
+    /// escapes.
+    private mutating func readKey() throws(GeometryError) -> JSONKeyToken {
+        let position = characterPosition
+        let open = index
+        index += 1
+        let start = index
+        if try skipUnescapedString() {
+            return JSONKeyToken(start: start, end: index - 1, escaped: false, position: position)
         }
         index = open
         extraBytes = open - (position - 1)
@@ -220,16 +232,8 @@ extension JSONReader {
         let savedExtra = extraBytes
         index += 1
         let start = index
-        index = plainRun(from: index)
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                index += 1
-                return body(UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)]))
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw controlCharacter(at: index) }
-            if byte < 0x80 { index += 1 } else { try skipMultibyte() }
+        if try skipUnescapedString() {
+            return body(UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)]))
         }
         index = open
         extraBytes = savedExtra

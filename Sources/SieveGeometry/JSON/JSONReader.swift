@@ -283,20 +283,8 @@ package struct JSONReader {
         index += 1
         let contentStart = index
         // Fast path: no escapes.
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]), as: UTF8.self)
-                index += 1
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw controlCharacter(at: index) }
-            if byte < 0x80 {
-                index += 1
-            } else {
-                try skipMultibyte()
-            }
+        if try skipUnescapedString() {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<(index - 1)]), as: UTF8.self)
         }
         guard index < bytes.count else {
             throw GeometryError(.invalidJSON, "unterminated string", position: openPosition)
