@@ -52,7 +52,7 @@ public struct GeometryColumn: Sendable {
         }
 
         /// The kind, or `nil` for a row without geometry.
-        var kind: Geometry.Kind? {
+        @inlinable var kind: Geometry.Kind? {
             switch rawValue & 0x07 {
             case 1: .point
             case 2: .multipoint
@@ -64,8 +64,8 @@ public struct GeometryColumn: Sendable {
             }
         }
 
-        var layout: CoordinateLayout {
-            CoordinateLayout(hasZ: rawValue & Self.zBit != 0, hasM: rawValue & Self.mBit != 0)
+        @inlinable var layout: CoordinateLayout {
+            CoordinateLayout(hasZ: rawValue & 0x10 != 0, hasM: rawValue & 0x20 != 0)
         }
     }
 
@@ -579,17 +579,7 @@ extension GeometryColumn {
         @inlinable public var count: Int { flags.count }
 
         /// The kind of row `row`'s geometry, or `nil` when it has none.
-        @inlinable public func kind(row: Int) -> Geometry.Kind? {
-            switch flags[row] & 0x07 {
-            case 1: .point
-            case 2: .multipoint
-            case 3: .polyline
-            case 4: .polygon
-            case 5: .envelope
-            case 6: .collection
-            default: nil
-            }
-        }
+        @inlinable public func kind(row: Int) -> Geometry.Kind? { RowFlags(rawValue: flags[row]).kind }
 
         /// Whether row `row`'s positions carry z or m (kept in ``GeometryColumn/z`` and
         /// ``GeometryColumn/m``, not in ``xy``).
@@ -597,9 +587,7 @@ extension GeometryColumn {
 
         /// The layout of row `row`'s positions: whether its positions' values in ``z`` and ``m``
         /// belong to it.
-        @inlinable public func layout(row: Int) -> CoordinateLayout {
-            CoordinateLayout(hasZ: flags[row] & 0x10 != 0, hasM: flags[row] & 0x20 != 0)
-        }
+        @inlinable public func layout(row: Int) -> CoordinateLayout { RowFlags(rawValue: flags[row]).layout }
 
         /// The envelope of row `row`, or `nil` when the row has no geometry or an empty one.
         @inlinable public func envelope(row: Int) -> Envelope? {

@@ -247,7 +247,7 @@ struct FeatureChunk {
                     sawType = true
                     let isFeature: Bool
                     if reader.peek() == UInt8(ascii: "\"") {
-                        isFeature = try reader.readString { JSONChunkBytes.equal($0, "Feature") }
+                        isFeature = try reader.readString { $0.equals("Feature") }
                     } else {
                         _ = try reader.readValue()
                         isFeature = false
@@ -514,7 +514,7 @@ struct FeatureChunk {
         }
         // Attribute values, converted before anything is stored.
         if let explicit = context.explicit {
-            var converted: [(field: Int, value: ConvertedValue)] = []
+            var converted: [(field: Int, value: ScalarValue)] = []
             converted.reserveCapacity(staged.count)
             var objectID: Int64?
             for member in staged {
@@ -541,7 +541,7 @@ struct FeatureChunk {
                         }
                         continue
                     }
-                    converted.append((field, try ValueConversion.converted(json, type: type)))
+                    converted.append((field, try ValueConversion.scalar(json, type: type)))
                 } catch {
                     return FeatureTableError(
                         .conversionFailed, error.message, position: position, featureIndex: featureIndex,
@@ -641,28 +641,5 @@ struct FeatureChunk {
         for i in columns.indices { columns[i].finish(rows: rows) }
         ids.finish(rows: rows)
         for i in typed.indices { typed[i].appendNulls(rows - typed[i].count) }
-    }
-}
-
-/// Byte comparisons for the chunk reader.
-enum JSONChunkBytes {
-    static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
-        guard bytes.count == text.utf8CodeUnitCount else { return false }
-        let base = text.utf8Start
-        for i in 0..<bytes.count where bytes[i] != base[i] { return false }
-        return true
-    }
-}
-
-extension ValueConversion {
-    /// A non-null value converted to `type` (`null` → ``ConvertedValue/null``).
-    static func converted(_ value: JSONValue, type: FieldType) throws(ConversionFailure) -> ConvertedValue {
-        if value.isNull { return .null }
-        switch type.columnType {
-        case .integer: return .integer(try integer(value, type: type))
-        case .date: return .integer(try date(value))
-        case .double: return .double(try double(value, type: type))
-        case .string: return .text(try text(value))
-        }
     }
 }

@@ -69,13 +69,14 @@ struct TypedColumnBuilder {
         markValid()
     }
 
-    /// Appends a value converted to the column's type.
-    mutating func append(_ value: ConvertedValue) {
+    /// Appends a value converted to the column's type (see ``ValueConversion/scalar(_:type:)``).
+    mutating func append(_ value: ScalarValue) {
         switch value {
         case .null: appendNull()
-        case .integer(let v): append(integer: v)
+        case .integer(let v), .date(let v): append(integer: v)
         case .double(let v): append(double: v)
-        case .text(let v): append(text: v)
+        case .string(let v): append(text: v)
+        case .boolean(let v): append(integer: v ? 1 : 0)
         }
     }
 
@@ -99,12 +100,4 @@ struct TypedColumnBuilder {
         }
         return nil
     }
-}
-
-/// A value converted to a field's stored representation.
-enum ConvertedValue {
-    case null
-    case integer(Int64)
-    case double(Double)
-    case text(String)
 }

@@ -70,7 +70,7 @@ extension JSONReader {
             if key.equals("type", in: bytes) {
                 guard level < 0 else { return nil }
                 let found: (Int, StaticString)? = try readString { text in
-                    for (name, level) in Self.simpleTypes where Self.same(text, name) { return (level, name) }
+                    for (name, level) in Self.simpleTypes where text.equals(name) { return (level, name) }
                     return nil
                 }
                 guard let found else { return nil }
@@ -137,13 +137,6 @@ extension JSONReader {
     private static let simpleTypes: [(StaticString, Int)] = [
         ("Point", 0), ("MultiPoint", 1), ("LineString", 1), ("MultiLineString", 2), ("Polygon", 2), ("MultiPolygon", 3),
     ]
-
-    private static func same(_ text: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
-        guard text.count == name.utf8CodeUnitCount else { return false }
-        let base = name.utf8Start
-        for i in 0..<text.count where text[i] != base[i] { return false }
-        return true
-    }
 
     /// Reads nested arrays of positions at `level` (0: a position) into `scratch`; `false`
     /// when the text is not of that shape (the tree path then reports it).

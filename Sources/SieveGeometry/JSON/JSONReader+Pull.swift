@@ -319,12 +319,8 @@ package struct JSONKeyToken {
     /// Whether the name is `name`, byte for byte.
     @inline(__always)
     package func equals(_ name: StaticString, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = name.utf8CodeUnitCount
-        if escaped { return withBytes(in: buffer) { JSONChunkCompare.same($0, name) } }
-        guard end - start == count else { return false }
-        let base = name.utf8Start
-        for i in 0..<count where buffer[start + i] != base[i] { return false }
-        return true
+        if escaped { return withBytes(in: buffer) { $0.equals(name) } }
+        return UnsafeBufferPointer(rebasing: buffer[start..<end]).equals(name)
     }
 
     /// The name's UTF-8 bytes, handed to `body`.
@@ -344,12 +340,13 @@ package struct JSONKeyToken {
     }
 }
 
-/// Byte comparison with a static string.
-enum JSONChunkCompare {
-    static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
-        guard bytes.count == text.utf8CodeUnitCount else { return false }
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether these bytes are `text`'s UTF-8, byte for byte.
+    @inline(__always)
+    package func equals(_ text: StaticString) -> Bool {
+        guard count == text.utf8CodeUnitCount else { return false }
         let base = text.utf8Start
-        for i in 0..<bytes.count where bytes[i] != base[i] { return false }
+        for i in 0..<count where self[i] != base[i] { return false }
         return true
     }
 }
