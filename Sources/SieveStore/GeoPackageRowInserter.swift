@@ -166,14 +166,22 @@ struct GeoPackageRowInserter {
     /// Frees the arena (once, when done).
     func deallocate() { arena.deallocate() }
 
-    /// Inserts `rows` (row numbers of the table), in order.
-    mutating func insert(_ rows: [Int]) throws(GeoPackageError) {
+    /// Inserts `rows` (row numbers of the table), in order, reporting to `progress` every
+    /// 16,384 rows and at the end.
+    mutating func insert(_ rows: [Int], progress: ((WriteProgress) -> Void)? = nil) throws(GeoPackageError) {
+        let reportEvery = 1 << 14
         var k = 0
+        var nextReport = reportEvery
         while k < rows.count {
             let n = rows.count - k >= batch ? batch : 1
             try insertBatch(rows[k..<(k + n)])
             k += n
+            if k >= nextReport, let progress {
+                progress(WriteProgress(features: k, totalFeatures: rows.count))
+                nextReport = k + reportEvery
+            }
         }
+        progress?(WriteProgress(features: rows.count, totalFeatures: rows.count))
     }
 
     /// Whether the object IDs of `rows` are the largest inserted so far plus 1, 2, 3, …, so

@@ -25,16 +25,22 @@ public struct GeoPackageWriteOptions: Sendable {
     /// (which GeoSieve writes itself), e.g. PROJ's WKT; when it is `nil` or gives `nil`, the
     /// definition is `undefined` (the row still names the EPSG or ESRI code).
     public var spatialReferenceDefinition: (@Sendable (SpatialReference) -> String?)?
+    /// Called on the writing thread with the features inserted so far, every 16,384 features
+    /// and once when all are in (before the spatial index is finished and the file committed);
+    /// ``WriteProgress/bytesWritten`` is `nil`.
+    public var progress: (@Sendable (WriteProgress) -> Void)?
 
     /// Creates options.
     public init(
         layerName: String, geometryColumnName: String = "geom", description: String = "",
-        spatialReferenceDefinition: (@Sendable (SpatialReference) -> String?)? = nil
+        spatialReferenceDefinition: (@Sendable (SpatialReference) -> String?)? = nil,
+        progress: (@Sendable (WriteProgress) -> Void)? = nil
     ) {
         self.layerName = layerName
         self.geometryColumnName = geometryColumnName
         self.description = description
         self.spatialReferenceDefinition = spatialReferenceDefinition
+        self.progress = progress
     }
 }
 
@@ -364,7 +370,7 @@ struct GeoPackageWriter {
             geometryColumn: geometryType != nil ? geometryColumn : nil, fieldIndices: fieldIndices,
             srsID: Int32(truncatingIfNeeded: srsID), multi: multi)
         defer { inserter.deallocate() }
-        try inserter.insert(rows)
+        try inserter.insert(rows, progress: options.progress)
         return inserter.extent
     }
 

@@ -72,7 +72,8 @@ struct ConvertCommand: ParsableCommand {
         }
         do {
             let result = try table.queryFeatures(query)
-            try outputOptions.write(result, format: format, sourceLayer: sourceLayer)
+            try outputOptions.write(
+                result, format: format, sourceLayer: sourceLayer, progress: loading.writeProgressLine(output: outputOptions.output))
         } catch let error as CommandFailure {
             throw error
         } catch {

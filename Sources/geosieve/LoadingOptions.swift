@@ -10,7 +10,7 @@ import Foundation
 import GeoSieve
 
 /// The options of every command that loads a SOURCE: what to do with invalid features, the
-/// geometry type, and the progress line.
+/// geometry type, and the progress lines of loading and writing.
 struct LoadingOptions: ParsableArguments {
     /// `--on-invalid`.
     enum InvalidFeatures: String, ExpressibleByArgument, CaseIterable {
@@ -27,7 +27,7 @@ struct LoadingOptions: ParsableArguments {
         help: "The table's geometry type (point, multipoint, polyline, polygon, or the GeoJSON names): features of other types are invalid.")
     var geometryType: String?
 
-    @Flag(help: "No progress line on standard error.")
+    @Flag(help: "No progress line on standard error (shown for loads and writes over a second when it is a terminal).")
     var quiet = false
 
     /// The load options these flags ask for, with a progress line when standard error is a
@@ -46,6 +46,14 @@ struct LoadingOptions: ParsableArguments {
     func progressLine(verb: String) -> ProgressLine? {
         guard !quiet, isatty(STDERR_FILENO) == 1 else { return nil }
         return ProgressLine(verb: verb)
+    }
+
+    /// The progress line to show while writing to `output` (a file; `nil` for standard output),
+    /// or `nil`: with `--quiet`, when standard error is not a terminal, or when standard output
+    /// is written and is that terminal too (the line would land among the output).
+    func writeProgressLine(output: String?) -> ProgressLine? {
+        if output == nil, isatty(STDOUT_FILENO) == 1 { return nil }
+        return progressLine(verb: "writing \(output ?? "standard output")")
     }
 
     /// A geometry type named as GeoSieve (point, multipoint, polyline, polygon) or GeoJSON
@@ -72,8 +80,8 @@ struct LoadingOptions: ParsableArguments {
     }
 }
 
-/// A progress line on standard error (a terminal): bytes read, features per second and the time
-/// left, redrawn at most four times a second once the work has taken a second.
+/// A progress line on standard error (a terminal): bytes read or written, features per second
+/// and the time left, redrawn at most four times a second once the work has taken a second.
 final class ProgressLine: @unchecked Sendable {
     private let lock = NSLock()
     private let verb: String
@@ -83,19 +91,38 @@ final class ProgressLine: @unchecked Sendable {
 
     init(verb: String) { self.verb = verb }
 
+    /// Shows how far a load has come: bytes read of all, features so far.
     func update(_ progress: LoadProgress) {
+        let fraction = progress.totalBytes > 0 ? Double(progress.bytesRead) / Double(progress.totalBytes) : 0
+        draw(fraction: fraction, features: progress.features) {
+            "\(Self.megabytes(progress.bytesRead)) of \(Self.megabytes(progress.totalBytes)) (\(Int(fraction * 100))%), "
+                + "\(progress.features) features"
+        }
+    }
+
+    /// Shows how far a write has come: features written of all, bytes written when known.
+    func update(_ progress: WriteProgress) {
+        let fraction = progress.totalFeatures > 0 ? Double(progress.features) / Double(progress.totalFeatures) : 0
+        draw(fraction: fraction, features: progress.features) {
+            "\(progress.features) of \(progress.totalFeatures) features (\(Int(fraction * 100))%)"
+                + (progress.bytesWritten.map { ", \(Self.megabytes($0))" } ?? "")
+        }
+    }
+
+    private static func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+
+    /// Redraws the line (`verb: amount, rate, ETA`) once the work has taken a second, at most
+    /// four times a second.
+    private func draw(fraction: Double, features: Int, amount: () -> String) {
         lock.lock()
         defer { lock.unlock() }
         let now = Date()
         let elapsed = now.timeIntervalSince(start)
         guard elapsed >= 1, now.timeIntervalSince(lastDraw) >= 0.25 else { return }
         lastDraw = now
-        let fraction = progress.totalBytes > 0 ? Double(progress.bytesRead) / Double(progress.totalBytes) : 0
-        let rate = Double(progress.features) / elapsed
+        let rate = Double(features) / elapsed
         let left = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
-        let megabytes = { (bytes: Int) in String(format: "%.1f MB", Double(bytes) / 1_000_000) }
-        let line = "\(verb): \(megabytes(progress.bytesRead)) of \(megabytes(progress.totalBytes)) (\(Int(fraction * 100))%), "
-            + "\(progress.features) features, \(Int(rate)) features/s, ETA \(Int(left.rounded())) s"
+        let line = "\(verb): \(amount()), \(Int(rate)) features/s, ETA \(Int(left.rounded())) s"
         FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
         drawn = true
     }
@@ -105,5 +132,6 @@ final class ProgressLine: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        drawn = false
     }
 }

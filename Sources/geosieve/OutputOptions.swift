@@ -116,11 +116,13 @@ struct OutputOptions: ParsableArguments {
     /// Writes `result` in `format` to ``output`` (atomically) or standard output. A GeoPackage
     /// layer is named ``layerName``, else `sourceLayer`. A GeoJSONSeq result not in 4326 gets
     /// a warning on stderr: RFC 8142 features are WGS 84 and cannot name another reference.
-    func write(_ result: FeatureQueryResult, format: Format, sourceLayer: String) throws {
+    /// `progress`, when given, shows how far the write has come.
+    func write(_ result: FeatureQueryResult, format: Format, sourceLayer: String, progress: ProgressLine? = nil) throws {
+        defer { progress?.finish() }
         let options = try writerOptions(for: format)
         guard let textFormat = format.textFormat else {
             guard let output else { throw CommandFailure("--format gpkg needs --output FILE") }
-            try Self.writeGeoPackage(result, to: output, layerName: layerName ?? sourceLayer)
+            try Self.writeGeoPackage(result, to: output, layerName: layerName ?? sourceLayer, progress: progress)
             return
         }
         if format == .geojsonseq, result.returnsGeometry, result.spatialReference.latestWkid != 4326 {
@@ -130,7 +132,9 @@ struct OutputOptions: ParsableArguments {
                         + "\(result.spatialReference.wkid), which a GeoJSONSeq cannot name (--out-sr 4326 projects them)\n").utf8))
         }
         try OutputFile.write(to: output) { sink in
-            try result.write(textFormat, options: options, chunkSize: 1 << 20, flush: sink)
+            try result.write(
+                textFormat, options: options, chunkSize: 1 << 20, progress: progress.map { line in { (written: WriteProgress) in line.update(written) } },
+                flush: sink)
             if textFormat == .geoJSON || textFormat == .esriJSON { try sink([UInt8(ascii: "\n")]) }
         }
     }
@@ -153,13 +157,16 @@ struct OutputOptions: ParsableArguments {
     /// Writes `result` as a GeoPackage: the table's rows as they are when the result is a plain
     /// subset of it (no copy), else a table made of the result (its fields, order and output
     /// spatial reference, whose SRS row the file gets).
-    static func writeGeoPackage(_ result: FeatureQueryResult, to path: String, layerName: String) throws {
+    static func writeGeoPackage(
+        _ result: FeatureQueryResult, to path: String, layerName: String, progress: ProgressLine? = nil
+    ) throws {
         // Spatial references other than 4326 and 3857 get PROJ's WKT 1 definition.
         let options = GeoPackageWriteOptions(
             layerName: layerName,
             spatialReferenceDefinition: { reference in
                 try? ProjectionContext.withCurrent { (context) throws(ProjectionError) in try context.wkt(of: reference) }
-            })
+            },
+            progress: progress.map { line in { @Sendable (written: WriteProgress) in line.update(written) } })
         let table: FeatureTable
         let rows: [Int]?
         if result.isTableSubset {

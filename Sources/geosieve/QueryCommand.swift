@@ -143,7 +143,9 @@ struct QueryCommand: ParsableCommand {
             case .features:
                 // Written in pieces as they are made: a large result never sits in memory whole.
                 let result = try table.queryFeatures(query)
-                try outputOptions.write(result, format: format, sourceLayer: OutputOptions.layerName(ofSource: source))
+                try outputOptions.write(
+                    result, format: format, sourceLayer: OutputOptions.layerName(ofSource: source),
+                    progress: loading.writeProgressLine(output: outputOptions.output))
                 return
             }
             try outputOptions.writeDocument(output)

@@ -442,6 +442,46 @@ struct OutputFormatTests {
         }
     }
 
+    /// Progress comes after each piece: features and bytes grow, the last report counts every
+    /// feature and every byte of the text, and the features of a report are whole features in
+    /// the bytes handed on so far.
+    @Test func writeProgressFollowsThePieces() throws {
+        let rows = 1_500
+        let schema = try Schema(
+            fields: [Field(name: "OBJECTID", type: .oid), Field(name: "v", type: .double)], objectIdFieldName: "OBJECTID",
+            geometryType: .point)
+        let table = try FeatureTable(
+            schema: schema,
+            columns: [.integer(Int64Column(values: (1...Int64(rows)).map { $0 })), .double(DoubleColumn(values: (0..<rows).map { Double($0) }))],
+            geometries: (0..<rows).map { .point(Point(x: Double($0), y: 1)) })
+        let result = try table.queryFeatures(QueryParameters(whereClause: "v < 1200"))
+        for format in FeatureOutputFormat.allCases {
+            var handed = 0
+            var reports: [WriteProgress] = []
+            var handedAtReport: [Int] = []
+            result.write(format, chunkSize: 2_000, progress: { report in
+                reports.append(report)
+            }) { (piece: [UInt8]) -> Void in
+                handed += piece.count
+                handedAtReport.append(handed)
+            }
+            let text = result.text(format)
+            #expect(reports.count == handedAtReport.count && reports.count > 5, "\(format)")
+            #expect(reports.last == WriteProgress(features: 1_200, totalFeatures: 1_200, bytesWritten: text.utf8.count), "\(format)")
+            #expect(reports.map(\.bytesWritten) == handedAtReport.map { Optional($0) }, "\(format)")
+            #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.features <= $1.features }, "\(format)")
+            #expect(reports.allSatisfy { $0.totalFeatures == 1_200 }, "\(format)")
+            // Features counted by a report are in the bytes handed on by then: a GeoJSONSeq
+            // piece holds exactly that many lines.
+            if format == .geoJSONSeq {
+                for report in reports {
+                    let prefix = text.utf8.prefix(report.bytesWritten ?? 0)
+                    #expect(prefix.filter { $0 == UInt8(ascii: "\n") }.count == report.features)
+                }
+            }
+        }
+    }
+
     // MARK: A result as a table
 
     @Test func resultAsTable() throws {

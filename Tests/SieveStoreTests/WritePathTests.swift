@@ -1,3 +1,4 @@
+import Foundation
 import SieveColumns
 import SieveFeatures
 import SieveGeometry
@@ -162,4 +163,31 @@ struct WritePathTests {
             }
         }
     }
+
+    /// The write reports its progress every 16,384 features and once at the end, with no byte
+    /// count (SQLite writes the file).
+    @Test func writeReportsProgress() throws {
+        let n = 40_000
+        let table = try Self.table(ids: (1...Int64(n)).map { $0 }, geometries: Self.points(n, seed: 5))
+        let reports = ProgressLog()
+        try withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("p.gpkg").path
+            try GeoPackage.write(
+                table, rows: Array(stride(from: 0, to: n, by: 2)), to: path,
+                options: GeoPackageWriteOptions(layerName: "p", progress: { reports.append($0) }))
+        }
+        let features = reports.all.map(\.features)
+        #expect(features.count == 2)
+        #expect(features.first.map { (16_384..<16_384 + 1_000).contains($0) } == true)
+        #expect(features.last == 20_000)
+        #expect(reports.all.allSatisfy { $0.totalFeatures == 20_000 && $0.bytesWritten == nil })
+    }
+}
+
+/// Progress reports collected from a `@Sendable` callback.
+final class ProgressLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reports: [WriteProgress] = []
+    func append(_ report: WriteProgress) { lock.withLock { reports.append(report) } }
+    var all: [WriteProgress] { lock.withLock { reports } }
 }

@@ -29,10 +29,10 @@ extension FeatureQueryResult {
         text(.csv, options: options)
     }
 
-    /// ``csv(options:)`` appended to `bytes`, handed to `flush` whenever it reaches `chunkSize`
-    /// bytes.
+    /// ``csv(options:)`` appended to `bytes`, handed to `flush` whenever it reaches the chunk
+    /// size.
     func writeCSV<Failure: Error>(
-        into bytes: inout [UInt8], options: FeatureWriterOptions, chunkSize: Int,
+        into bytes: inout [UInt8], options: FeatureWriterOptions, output: inout OutputChunks,
         flush: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         let schema = table.schema
@@ -71,7 +71,7 @@ extension FeatureQueryResult {
                 cell.write(row: row, into: &bytes)
             }
             bytes.append(UInt8(ascii: "\n"))
-            try flushIfFull(&bytes, chunkSize: chunkSize, flush: flush)
+            try output.featureWritten(&bytes, flush: flush)
         }
     }
 }

@@ -26,7 +26,8 @@ extension FeatureQueryResult {
 
     /// Appends ``geoJSON`` to `bytes` as UTF-8.
     public func writeGeoJSON(into bytes: inout [UInt8]) {
-        writeGeoJSON(into: &bytes, layout: JSONLayout(FeatureWriterOptions()), chunkSize: .max) { (_: [UInt8]) -> Void in }
+        var unchunked = OutputChunks(chunkSize: .max)
+        writeGeoJSON(into: &bytes, layout: JSONLayout(FeatureWriterOptions()), output: &unchunked) { (_: [UInt8]) -> Void in }
     }
 
     /// Writes ``geoJSON`` as UTF-8 in pieces: `flush` is given the next piece whenever at least
@@ -74,23 +75,27 @@ extension FeatureQueryResult {
     /// Geometry coordinates are written with ``FeatureWriterOptions/coordinatePrecision`` in
     /// every format. The JSON documents end without a line break; GeoJSONSeq and CSV records
     /// each end with one.
+    ///
+    /// `progress`, when given, is called after each piece with the features and bytes written
+    /// so far (and once at the end), for a progress display.
     public func write<Failure: Error>(
         _ format: FeatureOutputFormat, options: FeatureWriterOptions = FeatureWriterOptions(), chunkSize: Int,
-        flush: ([UInt8]) throws(Failure) -> Void
+        progress: ((WriteProgress) -> Void)? = nil, flush: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Swift.min(Swift.max(chunkSize, 0), 1 << 24) + 4096)
+        var output = OutputChunks(chunkSize: chunkSize, totalFeatures: rows.count, progress: progress)
         switch format {
         case .geoJSON:
-            try writeGeoJSON(into: &bytes, layout: JSONLayout(options), chunkSize: chunkSize, flush: flush)
+            try writeGeoJSON(into: &bytes, layout: JSONLayout(options), output: &output, flush: flush)
         case .geoJSONSeq:
-            try writeGeoJSONSeq(into: &bytes, options: options, chunkSize: chunkSize, flush: flush)
+            try writeGeoJSONSeq(into: &bytes, options: options, output: &output, flush: flush)
         case .esriJSON:
-            try writeEsriJSON(into: &bytes, layout: JSONLayout(options), chunkSize: chunkSize, flush: flush)
+            try writeEsriJSON(into: &bytes, layout: JSONLayout(options), output: &output, flush: flush)
         case .csv:
-            try writeCSV(into: &bytes, options: options, chunkSize: chunkSize, flush: flush)
+            try writeCSV(into: &bytes, options: options, output: &output, flush: flush)
         }
-        try flush(bytes)
+        try output.finish(&bytes, flush: flush)
     }
 
     /// The writer of the table's stored geometries, straight from its geometry column, when the
@@ -99,20 +104,9 @@ extension FeatureQueryResult {
         returnsGeometry && projectedGeometries == nil ? StoredGeometryWriter(table.geometryColumn) : nil
     }
 
-    /// Hands `bytes` to `flush` and empties them once they reach `chunkSize`.
-    @inline(__always)
-    func flushIfFull<Failure: Error>(
-        _ bytes: inout [UInt8], chunkSize: Int, flush: ([UInt8]) throws(Failure) -> Void
-    ) throws(Failure) {
-        if bytes.count >= chunkSize {
-            try flush(bytes)
-            bytes.removeAll(keepingCapacity: true)
-        }
-    }
-
-    /// ``geoJSON`` appended to `bytes`, handed to `flush` whenever it reaches `chunkSize` bytes.
+    /// ``geoJSON`` appended to `bytes`, handed to `flush` whenever they reach the chunk size.
     private func writeGeoJSON<Failure: Error>(
-        into bytes: inout [UInt8], layout: JSONLayout, chunkSize: Int, flush: ([UInt8]) throws(Failure) -> Void
+        into bytes: inout [UInt8], layout: JSONLayout, output: inout OutputChunks, flush: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         let feature = GeoJSONFeatureWriter(self, layout: layout)
         bytes.append(UInt8(ascii: "{"))
@@ -133,7 +127,7 @@ extension FeatureQueryResult {
         for i in rows.indices {
             layout.element(first: i == 0, depth: 2, into: &bytes)
             feature.write(position: i, depth: 2, into: &bytes)
-            try flushIfFull(&bytes, chunkSize: chunkSize, flush: flush)
+            try output.featureWritten(&bytes, flush: flush)
         }
         layout.close(UInt8(ascii: "]"), depth: 1, empty: rows.isEmpty, into: &bytes)
         if exceededTransferLimit {
@@ -145,10 +139,10 @@ extension FeatureQueryResult {
         layout.close(UInt8(ascii: "}"), depth: 0, empty: false, into: &bytes)
     }
 
-    /// The GeoJSONSeq records appended to `bytes`, handed to `flush` whenever they reach
-    /// `chunkSize` bytes.
+    /// The GeoJSONSeq records appended to `bytes`, handed to `flush` whenever they reach the
+    /// chunk size.
     private func writeGeoJSONSeq<Failure: Error>(
-        into bytes: inout [UInt8], options: FeatureWriterOptions, chunkSize: Int,
+        into bytes: inout [UInt8], options: FeatureWriterOptions, output: inout OutputChunks,
         flush: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         let feature = GeoJSONFeatureWriter(self, layout: JSONLayout(pretty: false, coordinates: options.coordinateFormat))
@@ -156,7 +150,7 @@ extension FeatureQueryResult {
             if options.recordSeparator { bytes.append(0x1E) }
             feature.write(position: i, depth: 0, into: &bytes)
             bytes.append(UInt8(ascii: "\n"))
-            try flushIfFull(&bytes, chunkSize: chunkSize, flush: flush)
+            try output.featureWritten(&bytes, flush: flush)
         }
     }
 
@@ -182,7 +176,8 @@ extension FeatureQueryResult {
 
     /// Appends ``esriJSON`` to `bytes` as UTF-8.
     public func writeEsriJSON(into bytes: inout [UInt8]) {
-        writeEsriJSON(into: &bytes, layout: JSONLayout(FeatureWriterOptions()), chunkSize: .max) { (_: [UInt8]) -> Void in }
+        var unchunked = OutputChunks(chunkSize: .max)
+        writeEsriJSON(into: &bytes, layout: JSONLayout(FeatureWriterOptions()), output: &unchunked) { (_: [UInt8]) -> Void in }
     }
 
     /// Writes ``esriJSON`` as UTF-8 in pieces, as
@@ -193,9 +188,9 @@ extension FeatureQueryResult {
         try write(.esriJSON, chunkSize: chunkSize, flush: flush)
     }
 
-    /// ``esriJSON`` appended to `bytes`, handed to `flush` whenever it reaches `chunkSize` bytes.
+    /// ``esriJSON`` appended to `bytes`, handed to `flush` whenever they reach the chunk size.
     private func writeEsriJSON<Failure: Error>(
-        into bytes: inout [UInt8], layout: JSONLayout, chunkSize: Int, flush: ([UInt8]) throws(Failure) -> Void
+        into bytes: inout [UInt8], layout: JSONLayout, output: inout OutputChunks, flush: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         let schema = table.schema
         let colon = layout.colon
@@ -248,7 +243,7 @@ extension FeatureQueryResult {
                 layout.write(value, depth: 3, numbers: .coordinates, into: &bytes)
             }
             layout.close(UInt8(ascii: "}"), depth: 2, empty: false, into: &bytes)
-            try flushIfFull(&bytes, chunkSize: chunkSize, flush: flush)
+            try output.featureWritten(&bytes, flush: flush)
         }
         layout.close(UInt8(ascii: "]"), depth: 1, empty: rows.isEmpty, into: &bytes)
         if exceededTransferLimit {
@@ -486,5 +481,60 @@ struct CellWriter {
         case .plain(let strings):
             JSONWriter.writeString(strings[row], into: &bytes)
         }
+    }
+}
+
+/// How far a streaming write has come (see
+/// ``FeatureQueryResult/write(_:options:chunkSize:progress:flush:)``).
+public struct WriteProgress: Sendable, Hashable {
+    /// The features written so far.
+    public var features: Int
+    /// The features the write will have written when it is done.
+    public var totalFeatures: Int
+    /// The bytes handed on so far, or `nil` when the writer does not know them (a GeoPackage,
+    /// whose file SQLite writes).
+    public var bytesWritten: Int?
+
+    /// Creates a progress report.
+    public init(features: Int, totalFeatures: Int, bytesWritten: Int? = nil) {
+        self.features = features
+        self.totalFeatures = totalFeatures
+        self.bytesWritten = bytesWritten
+    }
+}
+
+/// The pieces of a streaming write: hands the bytes on once a piece is full, after a whole
+/// feature, and reports progress after each piece.
+struct OutputChunks {
+    let chunkSize: Int
+    let progress: ((WriteProgress) -> Void)?
+    private(set) var state: WriteProgress
+
+    init(chunkSize: Int, totalFeatures: Int = 0, progress: ((WriteProgress) -> Void)? = nil) {
+        self.chunkSize = chunkSize
+        self.progress = progress
+        state = WriteProgress(features: 0, totalFeatures: totalFeatures, bytesWritten: 0)
+    }
+
+    /// Counts a feature written into `bytes`, handing them to `flush` (and emptying them) once
+    /// they reach the chunk size.
+    @inline(__always)
+    mutating func featureWritten<Failure: Error>(
+        _ bytes: inout [UInt8], flush: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
+        state.features += 1
+        if bytes.count >= chunkSize { try hand(&bytes, flush: flush) }
+    }
+
+    /// Hands the rest on and reports the end.
+    mutating func finish<Failure: Error>(_ bytes: inout [UInt8], flush: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
+        try hand(&bytes, flush: flush)
+    }
+
+    private mutating func hand<Failure: Error>(_ bytes: inout [UInt8], flush: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
+        try flush(bytes)
+        state.bytesWritten = (state.bytesWritten ?? 0) + bytes.count
+        bytes.removeAll(keepingCapacity: true)
+        progress?(state)
     }
 }
