@@ -23,6 +23,22 @@ public struct GeoPackageReadOptions: Hashable, Sendable {
     }
 }
 
+/// How far ``GeoPackage/read(at:layer:options:progress:)`` has come.
+public struct GeoPackageReadProgress: Sendable, Hashable {
+    /// Features read so far.
+    public var features: Int
+    /// The part of the table read so far, 0…1: rows are read in primary-key order, so this is
+    /// how far the last key read lies between the smallest and the largest (exact for keys
+    /// 1, 2, 3, …; an estimate for sparse ones).
+    public var fraction: Double
+
+    /// Creates a progress report.
+    public init(features: Int, fraction: Double) {
+        self.features = features
+        self.fraction = fraction
+    }
+}
+
 /// A feature table read from a GeoPackage.
 public struct GeoPackageLayer: Sendable {
     /// A column left out by ``GeoPackageReadOptions/UnsupportedFields/skip``.
@@ -115,8 +131,11 @@ public enum GeoPackage {
     ///   ``GeoPackageError/Kind/invalidValue`` (a value that does not fit its column's type),
     ///   ``GeoPackageError/Kind/invalidGeometry`` (a bad blob, or a geometry of another type
     ///   than the column's), and the open errors of ``featureLayers(at:)``.
+    ///
+    /// `progress`, when given, is called every 16,384 features with how far the read has come.
     public static func read(
-        at path: String, layer: String? = nil, options: GeoPackageReadOptions = GeoPackageReadOptions()
+        at path: String, layer: String? = nil, options: GeoPackageReadOptions = GeoPackageReadOptions(),
+        progress: ((GeoPackageReadProgress) -> Void)? = nil
     ) throws(GeoPackageError) -> GeoPackageLayer {
         var resolved: String?
         do throws(GeoPackageError) {
@@ -124,7 +143,7 @@ public enum GeoPackage {
             let name = try GeoPackageReader.resolveLayer(connection, layer)
             resolved = name
             var reader = try GeoPackageReader(connection: connection, layer: name, options: options)
-            return try reader.read()
+            return try reader.read(progress: progress)
         } catch {
             throw error.located(path: path, layer: resolved)
         }
@@ -292,8 +311,8 @@ struct GeoPackageReader {
         }
     }
 
-    /// Reads every row.
-    mutating func read() throws(GeoPackageError) -> GeoPackageLayer {
+    /// Reads every row, reporting to `progress` every 16,384.
+    mutating func read(progress: ((GeoPackageReadProgress) -> Void)? = nil) throws(GeoPackageError) -> GeoPackageLayer {
         let hasGeometry = geometryColumn != nil
         var selected = [objectIDExpression]
         if let geometryColumn { selected.append(sqlIdentifier(geometryColumn)) }
@@ -307,9 +326,13 @@ struct GeoPackageReader {
         var geometries = GeometryColumn(storage: pointLayer ? .points : .shapes)
         var tracker = GeometryKindTracker(declared: declaredGeometryType)
         var row = 0
+        let keys = try progress != nil ? keyRange() : nil
         while try statement.step() {
             let fid = statement.int64(0)
             objectIDs.append(fid)
+            if let progress, let keys, row & 0x3FFF == 0x3FFF {
+                progress(GeoPackageReadProgress(features: row + 1, fraction: keys.fraction(of: fid)))
+            }
             if hasGeometry {
                 do throws(GeoPackageError) {
                     try readGeometry(statement, into: &geometries, tracker: &tracker, fid: fid)
@@ -353,6 +376,14 @@ struct GeoPackageReader {
             throw GeoPackageError(
                 .invalidValue, error.message, featureID: error.objectID, fieldName: error.fieldName)
         }
+    }
+
+    /// The smallest and largest object IDs (an empty table: 0 and 0).
+    private func keyRange() throws(GeoPackageError) -> KeyRange {
+        let statement = try connection.prepare(
+            "SELECT min(\(objectIDExpression)), max(\(objectIDExpression)) FROM \(sqlIdentifier(layer))")
+        guard try statement.step() else { return KeyRange(low: 0, high: 0) }
+        return KeyRange(low: statement.int64(0), high: statement.int64(1))
     }
 
     /// Appends the geometry of the current row to `geometries` (`nil` for NULL): a plain
@@ -593,5 +624,17 @@ struct GeometryKindTracker {
         try GeometryTypeTracker.pointsAsMultipoints(geometries) { (error, i) in
             GeoPackageError(.invalidGeometry, error.message, featureID: objectIDs[i])
         }
+    }
+}
+
+/// The range of a table's primary keys, read in order: how far a key lies in it.
+struct KeyRange {
+    let low: Int64
+    let high: Int64
+
+    /// The part of the range up to `key`, 0…1.
+    func fraction(of key: Int64) -> Double {
+        guard high > low else { return 1 }
+        return min(max((Double(key) - Double(low)) / (Double(high) - Double(low)), 0), 1)
     }
 }

@@ -65,7 +65,9 @@ struct ConvertCommand: ParsableCommand {
         let table: FeatureTable
         let sourceLayer: String
         if let geoPackage = GeoPackageSource.parse(source) {
-            (table, sourceLayer) = try GeoPackageSource.load(path: geoPackage.path, layer: geoPackage.layer, fields: nil)
+            (table, sourceLayer) = try GeoPackageSource.load(
+                path: geoPackage.path, layer: geoPackage.layer, fields: nil,
+                progress: loading.progressLine(verb: "loading \(geoPackage.path)"))
         } else {
             table = try QueryCommand.loadTable(source, fields: nil, loading: loading)
             sourceLayer = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent

@@ -17,20 +17,27 @@ enum GeoPackageSource {
     /// are left out with a note on standard error.
     /// - Throws: ``CommandFailure`` with status 1 when the file cannot be read, 2 when it is not
     ///   a GeoPackage, has no such layer (the message lists the layers) or holds bad values.
-    static func load(path: String, layer: String?, fields: [Field]?) throws -> (table: FeatureTable, layerName: String) {
+    /// `progress`, when given, shows how far the read has come.
+    static func load(
+        path: String, layer: String?, fields: [Field]?, progress: ProgressLine? = nil
+    ) throws -> (table: FeatureTable, layerName: String) {
+        defer { progress?.finish() }
         if fields != nil {
             throw CommandFailure("--schema applies to GeoJSON and Esri JSON sources, not to a GeoPackage (its columns are typed)")
         }
         try InputFiles.checkReadable(path)
         let result: GeoPackageLayer
         do {
-            result = try GeoPackage.read(at: path, layer: layer, options: GeoPackageReadOptions(unsupportedFields: .skip))
+            result = try GeoPackage.read(
+                at: path, layer: layer, options: GeoPackageReadOptions(unsupportedFields: .skip),
+                progress: progress.map { line in { (read: GeoPackageReadProgress) in line.update(read) } })
         } catch {
             if error.kind == .cannotOpen {
                 throw CommandFailure.unreadable("cannot read \(path): \(error.message)")
             }
             throw CommandFailure("\(error)")
         }
+        progress?.finish()
         for skipped in result.skippedFields {
             let type = skipped.declaredType.isEmpty ? "no declared type" : skipped.declaredType
             FileHandle.standardError.write(

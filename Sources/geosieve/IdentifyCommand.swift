@@ -87,7 +87,9 @@ struct IdentifyCommand: ParsableCommand {
         let table: FeatureTable
         let layerName: String
         if let geoPackage = GeoPackageSource.parse(source) {
-            (table, layerName) = try GeoPackageSource.load(path: geoPackage.path, layer: geoPackage.layer, fields: nil)
+            (table, layerName) = try GeoPackageSource.load(
+                path: geoPackage.path, layer: geoPackage.layer, fields: nil,
+                progress: loading.progressLine(verb: "loading \(geoPackage.path)"))
         } else {
             table = try QueryCommand.loadTable(source, fields: nil, loading: loading)
             layerName = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent

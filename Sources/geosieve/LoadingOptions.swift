@@ -100,6 +100,13 @@ final class ProgressLine: @unchecked Sendable {
         }
     }
 
+    /// Shows how far a GeoPackage read has come: features read, part of the table.
+    func update(_ progress: GeoPackageReadProgress) {
+        draw(fraction: progress.fraction, features: progress.features) {
+            "\(progress.features) features (\(Int(progress.fraction * 100))%)"
+        }
+    }
+
     /// Shows how far a write has come: features written of all, bytes written when known.
     func update(_ progress: WriteProgress) {
         let fraction = progress.totalFeatures > 0 ? Double(progress.features) / Double(progress.totalFeatures) : 0

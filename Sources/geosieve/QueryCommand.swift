@@ -205,7 +205,10 @@ struct QueryCommand: ParsableCommand {
     /// standard input), loaded as `loading` asks.
     static func loadTable(_ path: String, fields: [Field]?, loading: LoadingOptions? = nil) throws -> FeatureTable {
         if let source = GeoPackageSource.parse(path) {
-            return try GeoPackageSource.load(path: source.path, layer: source.layer, fields: fields).table
+            return try GeoPackageSource.load(
+                path: source.path, layer: source.layer, fields: fields,
+                progress: loading?.progressLine(verb: "loading \(source.path)")
+            ).table
         }
         let name = path == "-" ? "standard input" : path
         // Standard input is read whole; a file is mapped and read once by the loader.

@@ -165,17 +165,23 @@ struct WritePathTests {
     }
 
     /// The write reports its progress every 16,384 features and once at the end, with no byte
-    /// count (SQLite writes the file).
+    /// count (SQLite writes the file); the read every 16,384 features.
     @Test func writeReportsProgress() throws {
         let n = 40_000
         let table = try Self.table(ids: (1...Int64(n)).map { $0 }, geometries: Self.points(n, seed: 5))
         let reports = ProgressLog()
+        var reads: [GeoPackageReadProgress] = []
         try withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("p.gpkg").path
             try GeoPackage.write(
                 table, rows: Array(stride(from: 0, to: n, by: 2)), to: path,
                 options: GeoPackageWriteOptions(layerName: "p", progress: { reports.append($0) }))
+            // Reading back: every 16,384 features, the fraction of the key range (object IDs
+            // 1, 3, 5, …, 39999) read so far.
+            let layer = try GeoPackage.read(at: path, progress: { reads.append($0) })
+            #expect(layer.table.count == 20_000)
         }
+        #expect(reads == [GeoPackageReadProgress(features: 16_384, fraction: Double(2 * 16_383) / 39_998)])
         let features = reports.all.map(\.features)
         #expect(features.count == 2)
         #expect(features.first.map { (16_384..<16_384 + 1_000).contains($0) } == true)
