@@ -157,4 +157,72 @@ struct StreamingLoaderTests {
         #expect(notAFeature?.kind == .invalidGeoJSON)
         #expect(notAFeature?.line == 2)
     }
+
+    /// Keys are recognized by comparing them with the previous feature's key at the same
+    /// position: that shortcut must read exactly what reading each key reads. Seeded features
+    /// whose keys (near-duplicates, prefixes, escaped spellings of the same name, non-ASCII
+    /// names, white space before the colon) change order, appear and disappear, and whose
+    /// feature members change order too; every value lands under its own name.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func keysMatchedByPositionReadAsKeys(seed: UInt64) throws {
+        // (name, spellings in the text)
+        let pool: [(String, [String])] = [
+            ("a", [#""a""#, #""\u0061""#]), ("ab", [#""ab""#, #""a\u0062""#]), ("abc", [#""abc""#]),
+            ("b", [#""b""#]), ("bé", [#""bé""#, #""b\u00e9""#]), ("long_name_of_a_key", [#""long_name_of_a_key""#]),
+            ("long_name_of_a_kez", [#""long_name_of_a_kez""#]),
+        ]
+        var random = SeededGenerator(seed: seed)
+        var texts: [String] = []
+        var expected: [[String: Int64]] = []
+        var order: [Int] = Array(pool.indices)
+        for i in 0..<400 {
+            // Mostly the previous order; sometimes shuffled, shortened or lengthened.
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0: order.shuffle(using: &random)
+            case 1: if order.count > 1 { order.removeLast() }
+            case 2: order = Array(pool.indices).shuffled(using: &random).prefix(Int.random(in: 0...pool.count, using: &random)).map { $0 }
+            default: break
+            }
+            var values: [String: Int64] = [:]
+            var members: [String] = []
+            for k in order {
+                let value = Int64(i * 100 + k)
+                values[pool[k].0] = value
+                let spelling = pool[k].1[Int.random(in: 0..<pool[k].1.count, using: &random)]
+                let colon = Int.random(in: 0..<8, using: &random) == 0 ? " : " : ":"
+                members.append(spelling + colon + String(value))
+            }
+            let properties = #""properties":{"# + members.joined(separator: ",") + "}"
+            let geometry = #""geometry":{"type":"Point","coordinates":[\#(i),1]}"#
+            let type = #""type":"Feature""#
+            let parts = Int.random(in: 0..<6, using: &random) == 0 ? [geometry, properties, type] : [type, properties, geometry]
+            texts.append("{" + parts.joined(separator: ",") + "}")
+            expected.append(values)
+        }
+        let table = try FeatureTable.load(json: Self.collection(texts))
+        #expect(table.count == texts.count)
+        for (row, values) in expected.enumerated() {
+            for (name, _) in pool {
+                let want: ScalarValue = values[name].map { .integer($0) } ?? .null
+                if table.value(row: row, field: name) != want {
+                    Issue.record("row \(row), \(name): \(table.value(row: row, field: name)) instead of \(want)")
+                    return
+                }
+            }
+            #expect(table.geometry(row: row) == .point(Point(x: Double(row), y: 1)))
+        }
+        // A repeated key spelled otherwise, where the previous feature had another key, and a
+        // key followed by something other than a colon, are still errors.
+        let first = #"{"type":"Feature","properties":{"a":1,"ab":2},"geometry":null}"#
+        for (bad, message) in [
+            (#"{"type":"Feature","properties":{"a":1,"\u0061":2},"geometry":null}"#, "duplicate key \"a\""),
+            (#"{"type":"Feature","properties":{"a":1,"ab"x:2},"geometry":null}"#, "expected ':', found 'x'"),
+            (#"{"type":"Feature","properties":{"a":1,"ab"},"geometry":null}"#, "expected ':', found '}'"),
+            (#"{"type":"Feature","type":"Feature","properties":{},"geometry":null}"#, "duplicate key \"type\""),
+        ] {
+            let error = featureTableError { _ = try FeatureTable.load(json: Self.collection([first, first, bad])) }
+            #expect(error?.message.contains(message) == true, "\(bad): \(String(describing: error))")
+            #expect(error?.line == 4, "\(bad)")
+        }
+    }
 }

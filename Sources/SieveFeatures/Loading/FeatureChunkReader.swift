@@ -97,6 +97,11 @@ struct FeatureChunk {
     private var keySlots: [[UInt8]: Int] = [:]
     /// The key slot each member position held in the previous object.
     private var cachedSlots: [Int] = []
+    /// The text of the key each member position held in the previous object.
+    private var recentKeys: [RecentKey] = []
+    /// The same for the members of the feature objects themselves, with their roles.
+    private var recentFeatureKeys: [RecentKey] = []
+    private var recentRoles: [MemberRole] = []
     /// Per key slot, the last feature it was set in (duplicate member detection).
     private var lastFeature: [Int] = []
     /// Explicit fields: per field, the last feature it was set in.
@@ -234,7 +239,29 @@ struct FeatureChunk {
             }
             try reader.enterContainer()
             var firstMember = true
-            while let key = try reader.nextMember(first: &firstMember) {
+            var memberPosition = 0
+            while true {
+                // Usually the key the previous feature had at this position: one comparison.
+                let member: (key: JSONKeyToken, matched: Bool)?
+                if memberPosition < recentFeatureKeys.count, let expected = recentFeatureKeys[memberPosition].bytes(in: buffer) {
+                    member = try reader.nextMember(first: &firstMember, expecting: expected)
+                } else {
+                    member = try reader.nextMember(first: &firstMember).map { ($0, false) }
+                }
+                guard let (key, matched) = member else { break }
+                let role: MemberRole
+                if matched {
+                    role = recentRoles[memberPosition]
+                } else {
+                    role = MemberRole(key, format: context.format, buffer: buffer)
+                    RecentKey.remember(key, at: memberPosition, in: &recentFeatureKeys, buffer: buffer)
+                    if memberPosition < recentRoles.count {
+                        recentRoles[memberPosition] = role
+                    } else if memberPosition == recentRoles.count {
+                        recentRoles.append(role)
+                    }
+                }
+                memberPosition += 1
                 let valuePosition = reader.characterPosition
                 func duplicate() -> GeometryError {
                     GeometryError(
@@ -242,7 +269,8 @@ struct FeatureChunk {
                         "duplicate key \(JSONKey.quoted(key.string(in: buffer))) in an object (member names must be unique)",
                         position: key.position)
                 }
-                if context.format == .geoJSON, key.equals("type", in: buffer) {
+                switch role {
+                case .type:
                     if sawType { throw duplicate() }
                     sawType = true
                     let isFeature: Bool
@@ -253,11 +281,11 @@ struct FeatureChunk {
                         isFeature = false
                     }
                     if !isFeature, problem == nil { problem = invalid("expected \"type\": \"Feature\"", valuePosition) }
-                } else if key.equals(context.format == .geoJSON ? "properties" : "attributes", in: buffer) {
+                case .attributes:
                     if sawAttributes { throw duplicate() }
                     sawAttributes = true
                     try readAttributes(&reader, buffer: buffer, featureIndex: featureIndex, context: context, problem: &problem)
-                } else if key.equals("geometry", in: buffer) {
+                case .geometry:
                     if geometryPosition != 0 { throw duplicate() }
                     geometryPosition = valuePosition
                     switch context.format {
@@ -288,11 +316,11 @@ struct FeatureChunk {
                             }
                         }
                     }
-                } else if context.format == .geoJSON, key.equals("id", in: buffer) {
+                case .id:
                     if idPosition != 0 { throw duplicate() }
                     idPosition = valuePosition
                     id = try readValue(&reader, buffer: buffer)
-                } else {
+                case .other:
                     let bytes = key.withBytes(in: buffer) { Array($0) }
                     if otherKeys.contains(bytes) { throw duplicate() }
                     otherKeys.append(bytes)
@@ -402,9 +430,23 @@ struct FeatureChunk {
         try reader.enterContainer()
         var first = true
         var position = 0
-        while let key = try reader.nextMember(first: &first) {
+        while true {
+            // Usually the key the previous feature had at this position: one comparison.
+            let member: (key: JSONKeyToken, matched: Bool)?
+            if position < recentKeys.count, let expected = recentKeys[position].bytes(in: buffer) {
+                member = try reader.nextMember(first: &first, expecting: expected)
+            } else {
+                member = try reader.nextMember(first: &first).map { ($0, false) }
+            }
+            guard let (key, matched) = member else { break }
             let valuePosition = reader.characterPosition
-            let slot = keySlot(key, at: position, buffer: buffer, explicit: context.explicit)
+            let slot: Int
+            if matched {
+                slot = cachedSlots[position]
+            } else {
+                slot = keySlot(key, at: position, buffer: buffer, explicit: context.explicit)
+                RecentKey.remember(key, at: position, in: &recentKeys, buffer: buffer)
+            }
             position += 1
             if lastFeature[slot] == featureIndex {
                 throw GeometryError(
@@ -641,5 +683,59 @@ struct FeatureChunk {
         for i in columns.indices { columns[i].finish(rows: rows) }
         ids.finish(rows: rows)
         for i in typed.indices { typed[i].appendNulls(rows - typed[i].count) }
+    }
+}
+
+/// What a member of a feature object is.
+enum MemberRole {
+    /// GeoJSON `type`.
+    case type
+    /// GeoJSON `properties`, Esri JSON `attributes`.
+    case attributes
+    case geometry
+    /// GeoJSON `id`.
+    case id
+    case other
+
+    init(_ key: JSONKeyToken, format: FeatureFormat, buffer: UnsafeBufferPointer<UInt8>) {
+        if format == .geoJSON, key.equals("type", in: buffer) {
+            self = .type
+        } else if key.equals(format == .geoJSON ? "properties" : "attributes", in: buffer) {
+            self = .attributes
+        } else if key.equals("geometry", in: buffer) {
+            self = .geometry
+        } else if format == .geoJSON, key.equals("id", in: buffer) {
+            self = .id
+        } else {
+            self = .other
+        }
+    }
+}
+
+/// A key as it was last read at a member position: where its text lies in the input, when it is
+/// plain ASCII (no escapes, nothing a match could misread), so that the next object's key at the
+/// position is recognized by comparing bytes.
+struct RecentKey {
+    var start: Int
+    var end: Int
+
+    /// The key's bytes, or `nil` when it cannot be matched that way.
+    @inline(__always)
+    func bytes(in buffer: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        start < 0 ? nil : UnsafeBufferPointer(rebasing: buffer[start..<end])
+    }
+
+    /// Records `key` as the key read at `position` (positions are recorded in order, so the
+    /// list grows by at most one).
+    static func remember(_ key: JSONKeyToken, at position: Int, in list: inout [RecentKey], buffer: UnsafeBufferPointer<UInt8>) {
+        var recent = RecentKey(start: key.start, end: key.end)
+        if key.escaped || buffer[key.start..<key.end].contains(where: { $0 >= 0x80 }) {
+            recent = RecentKey(start: -1, end: -1)
+        }
+        if position < list.count {
+            list[position] = recent
+        } else if position == list.count {
+            list.append(recent)
+        }
     }
 }

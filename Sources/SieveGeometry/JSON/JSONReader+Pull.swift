@@ -134,6 +134,55 @@ extension JSONReader {
         return token
     }
 
+    /// ``nextMember(first:)`` for objects whose members usually come in a known order: when
+    /// the next key is `expected` (plain printable ASCII without `"` or `\\`, which the caller
+    /// guarantees), it is recognized by one comparison, without scanning it; `matched` says so.
+    /// Any other key is read as ``nextMember(first:)`` reads it.
+    @inline(__always)
+    package mutating func nextMember(
+        first: inout Bool, expecting expected: UnsafeBufferPointer<UInt8>
+    ) throws(GeometryError) -> (key: JSONKeyToken, matched: Bool)? {
+        guard try advance(first: &first, close: UInt8(ascii: "}")) else { return nil }
+        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+        guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(at: index, expected: "a string key") }
+        let n = expected.count
+        let token: JSONKeyToken
+        let matched: Bool
+        if let base = bytes.baseAddress, let wanted = expected.baseAddress, index &+ n &+ 2 <= bytes.count,
+            base[index &+ n &+ 1] == UInt8(ascii: "\""), Self.same(base + index + 1, wanted, n)
+        {
+            token = JSONKeyToken(start: index &+ 1, end: index &+ 1 &+ n, escaped: false, position: characterPosition)
+            index &+= n &+ 2
+            matched = true
+        } else {
+            token = try readKey()
+            matched = false
+        }
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+        guard bytes[index] == UInt8(ascii: ":") else { throw unexpected(at: index, expected: "':'") }
+        index += 1
+        skipWhitespace()
+        return (token, matched)
+    }
+
+    /// Whether `count` bytes at `a` and `b` are equal (eight at a time).
+    @inline(__always)
+    private static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        var i = 0
+        while i &+ 8 <= count {
+            let x = UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
+            let y = UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self)
+            if x != y { return false }
+            i &+= 8
+        }
+        while i < count {
+            if a[i] != b[i] { return false }
+            i &+= 1
+        }
+        return true
+    }
+
     /// Past a separator or the closing bracket: whether an element follows.
     @inline(__always)
     private mutating func advance(first: inout Bool, close: UInt8) throws(GeometryError) -> Bool {
