@@ -171,6 +171,27 @@ package struct TextColumnBuilder {
         }
     }
 
+    /// Hands each row's bytes converted by `convert` to `body`, in order (a NULL row's are
+    /// empty): while the column is a dictionary, each distinct string is converted once.
+    package func forEachRow<Converted>(
+        converting convert: (UnsafeRawBufferPointer) -> Converted, _ body: (Int, Converted) -> Void
+    ) {
+        guard plain == nil else {
+            forEachRow { row, bytes in body(row, convert(bytes)) }
+            return
+        }
+        let converted = distinctBytes.withUnsafeBytes { stored in
+            (0..<distinctCount).map { index in
+                convert(UnsafeRawBufferPointer(rebasing: stored[distinctOffsets[index]..<distinctOffsets[index + 1]]))
+            }
+        }
+        let empty = convert(UnsafeRawBufferPointer(start: nil, count: 0))
+        for (row, code) in codes.enumerated() {
+            let index = Int(code)
+            body(row, index < converted.count ? converted[index] : empty)
+        }
+    }
+
     /// Appends a row holding `string`.
     package mutating func append(_ string: String) {
         var string = string

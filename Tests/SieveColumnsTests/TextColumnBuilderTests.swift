@@ -63,4 +63,39 @@ struct TextColumnBuilderTests {
         #expect(built.count == 3)
         #expect((0..<3).allSatisfy { built[$0] == nil })
     }
+
+    /// Converted rows are the rows converted one by one; while the column is a dictionary each
+    /// distinct string is converted once, after the switch to plain storage every row is.
+    @Test(arguments: [(40, 5), (200_000, 200_000)])
+    func convertedRowsAreTheRowsConverted(count: Int, distinct: Int) {
+        let values = rows(count: count, distinct: distinct, nullEvery: 9, seed: 3)
+        var builder = TextColumnBuilder()
+        for value in values {
+            if var value {
+                value.withUTF8 { builder.append(UnsafeRawBufferPointer($0)) }
+            } else {
+                builder.appendNull()
+            }
+        }
+        var plain: [String] = []
+        builder.forEachRow { _, bytes in plain.append(String(decoding: bytes, as: UTF8.self)) }
+        var converted: [String] = []
+        var calls = 0
+        builder.forEachRow(converting: { bytes -> String in
+            calls += 1
+            return String(decoding: bytes, as: UTF8.self).uppercased()
+        }) { row, value in
+            #expect(row == converted.count)
+            converted.append(value)
+        }
+        #expect(converted == plain.map { $0.uppercased() })
+        let distinctCount = Set(values.compactMap { $0 }).count
+        // The small case stays a dictionary, the large one switches to plain storage.
+        #expect((distinctCount > TextColumnBuilder.dictionaryLimit) == (distinct > 1_000))
+        if distinctCount <= TextColumnBuilder.dictionaryLimit {
+            #expect(calls == distinctCount + 1)  // and once for rows without any string
+        } else {
+            #expect(calls == count)
+        }
+    }
 }

@@ -121,16 +121,23 @@ struct FeatureChunk {
     }
     private var scratch = GeoJSONGeometryScratch()
 
-    /// An attribute value as read (scalars without a tree).
+    /// An attribute value as read (scalars without a tree). A plain value (no references), so
+    /// that staging and clearing members costs no reference counting: decoded strings and
+    /// composite values are kept in ``stagedTexts`` and ``stagedComposites``.
     enum StagedValue {
         case null
         case bool(Bool)
         case number(JSONNumber)
         /// A string without escapes: its bytes in the text.
         case rawText(Int, Int)
-        case text(String)
-        case composite(JSONValue)
+        /// A string with escapes, decoded: its index in ``stagedTexts``.
+        case text(Int)
+        /// An array or object: its index in ``stagedComposites``.
+        case composite(Int)
     }
+    /// The decoded strings and composite values of the feature being read.
+    private var stagedTexts: [String] = []
+    private var stagedComposites: [JSONValue] = []
 
     init(start: Int, context: FeatureReadContext) {
         self.start = start
@@ -216,6 +223,8 @@ struct FeatureChunk {
         let featureIndex = features
         features += 1
         staged.removeAll(keepingCapacity: true)
+        if !stagedTexts.isEmpty { stagedTexts.removeAll(keepingCapacity: true) }
+        if !stagedComposites.isEmpty { stagedComposites.removeAll(keepingCapacity: true) }
         var id: StagedValue = .null
         var idPosition = 0
         var geometry: StreamedGeometry = .null
@@ -393,15 +402,21 @@ struct FeatureChunk {
         switch byte {
         case UInt8(ascii: "\""):
             let base = buffer.baseAddress
-            return try reader.readString { text -> StagedValue in
+            var decoded: String?
+            let value = try reader.readString { text -> StagedValue in
                 if let start = text.baseAddress, let base, start >= base, start < base + buffer.count {
                     let offset = start - base
                     return .rawText(offset, offset + text.count)
                 }
-                return .text(String(decoding: text, as: UTF8.self))
+                decoded = String(decoding: text, as: UTF8.self)
+                return .null
             }
+            guard let decoded else { return value }
+            stagedTexts.append(decoded)
+            return .text(stagedTexts.count - 1)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            return .composite(try reader.readValue())
+            stagedComposites.append(try reader.readValue())
+            return .composite(stagedComposites.count - 1)
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             guard let bool = try reader.readLiteral() else { return .null }
             return .bool(bool)
@@ -609,9 +624,9 @@ struct FeatureChunk {
                         ? "cannot convert \(described) to Double" : "\(described) cannot be stored (numbers must be finite doubles)"
                     return FeatureTableError(.conversionFailed, message, position: position, featureIndex: featureIndex, fieldName: name)
                 }
-                if case .composite(let json) = value {
+                if case .composite(let index) = value {
                     do throws(ConversionFailure) {
-                        _ = try ValueConversion.text(json)
+                        _ = try ValueConversion.text(stagedComposites[index])
                     } catch {
                         return FeatureTableError(
                             .conversionFailed, error.message, position: position, featureIndex: featureIndex, fieldName: name)
@@ -632,14 +647,14 @@ struct FeatureChunk {
             }
             for member in staged {
                 let (slot, value) = (member.slot, member.value)
-                Self.set(&columns[slot], value, row: row, buffer: buffer)
+                Self.set(&columns[slot], value, row: row, buffer: buffer, texts: stagedTexts, composites: stagedComposites)
             }
         }
         for member in staged where !committed[member.slot] {
             committed[member.slot] = true
             committedCount += 1
         }
-        Self.set(&ids, id, row: row, buffer: buffer)
+        Self.set(&ids, id, row: row, buffer: buffer, texts: stagedTexts, composites: stagedComposites)
         switch geometry {
         case .null: self.geometry.append(nil)
         case .point(let x, let y): self.geometry.appendPoint(x: x, y: y)
@@ -654,15 +669,20 @@ struct FeatureChunk {
     }
 
     /// Stores a value known to convert (see ``commit``) in an inferred column.
-    private static func set(_ column: inout InferredColumn, _ value: StagedValue, row: Int, buffer: UnsafeBufferPointer<UInt8>) {
+    private static func set(
+        _ column: inout InferredColumn, _ value: StagedValue, row: Int, buffer: UnsafeBufferPointer<UInt8>, texts: [String],
+        composites: [JSONValue]
+    ) {
         switch value {
         case .null: break
         case .bool(let bool): column.set(bool: bool, row: row)
         case .number(let number): try? column.set(number: number, row: row)
         case .rawText(let start, let end):
             column.set(string: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[start..<end])), row: row)
-        case .text(var text): text.withUTF8 { column.set(string: UnsafeRawBufferPointer($0), row: row) }
-        case .composite(let json): try? column.set(composite: json, row: row)
+        case .text(let index):
+            var text = texts[index]
+            text.withUTF8 { column.set(string: UnsafeRawBufferPointer($0), row: row) }
+        case .composite(let index): try? column.set(composite: composites[index], row: row)
         }
     }
 
@@ -673,8 +693,8 @@ struct FeatureChunk {
         case .bool(let bool): .bool(bool, at: position)
         case .number(let number): .number(number, at: position)
         case .rawText(let start, let end): .string(String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self), at: position)
-        case .text(let text): .string(text, at: position)
-        case .composite(let json): json
+        case .text(let index): .string(stagedTexts[index], at: position)
+        case .composite(let index): stagedComposites[index]
         }
     }
 

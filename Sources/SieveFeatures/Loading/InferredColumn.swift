@@ -267,21 +267,23 @@ struct InferredColumn {
             for (row, value) in doubles.enumerated() {
                 if isValid(row) { builder.append(double: value) } else { builder.appendNull() }
             }
+        case .texts where type.columnType == .date:
+            // Each distinct text parsed once.
+            let validity = self.validity
+            texts.forEachRow(converting: { CivilTime.parse($0, syntax: .iso8601) }) { row, milliseconds in
+                if let milliseconds, validity?.isValid(row) ?? true {
+                    builder.append(integer: milliseconds)
+                } else {
+                    builder.appendNull()
+                }
+            }
         case .texts:
             let validity = self.validity
             texts.forEachRow { row, bytes in
-                guard validity?.isValid(row) ?? true else {
-                    builder.appendNull()
-                    return
-                }
-                if type.columnType == .date {
-                    if let milliseconds = CivilTime.parse(bytes, syntax: .iso8601) {
-                        builder.append(integer: milliseconds)
-                    } else {
-                        builder.appendNull()
-                    }
-                } else {
+                if validity?.isValid(row) ?? true {
                     builder.append(text: bytes)
+                } else {
+                    builder.appendNull()
                 }
             }
         }
