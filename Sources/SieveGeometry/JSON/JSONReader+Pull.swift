@@ -52,16 +52,16 @@ extension JSONReader {
     }
 
     /// The byte offset of the next byte to read.
-    package var offset: Int { index }
+    @inlinable public var offset: Int { index }
 
     /// The 1-based character position of the next byte to read.
-    package var characterPosition: Int { position(index) }
+    @inlinable public var characterPosition: Int { position(index) }
 
     /// An error of kind ``GeometryError/Kind/invalidJSON`` at the next byte.
     package func failure(_ message: String) -> GeometryError { error(message, at: index) }
 
     /// The next byte after white space, without consuming it; `nil` at the end.
-    package mutating func peek() -> UInt8? {
+    @inlinable public mutating func peek() -> UInt8? {
         skipWhitespace()
         return index < bytes.count ? bytes[index] : nil
     }
@@ -86,7 +86,7 @@ extension JSONReader {
     package var nestingDepth: Int { depth }
 
     /// Consumes the next byte (after ``peek()`` saw it).
-    package mutating func skipByte() {
+    @inlinable public mutating func skipByte() {
         if index < bytes.count { index += 1 }
     }
 
@@ -101,7 +101,7 @@ extension JSONReader {
 
     /// Consumes the `{` or `[` at the next byte (after white space), counting the nesting depth.
     /// - Throws: when the next byte is not `open`, or the nesting is too deep.
-    package mutating func enterContainer(_ open: UInt8 = UInt8(ascii: "{")) throws(GeometryError) {
+    @inlinable public mutating func enterContainer(_ open: UInt8 = UInt8(ascii: "{")) throws(GeometryError) {
         skipWhitespace()
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         guard bytes[index] == open else {
@@ -114,14 +114,14 @@ extension JSONReader {
     /// Moves to the next element of the array entered with ``enterContainer(_:)``: `true` when
     /// one follows (the reader is at its first byte), `false` after the closing `]`.
     /// `first` must be `true` for the first call and is set to `false`.
-    package mutating func nextElement(first: inout Bool) throws(GeometryError) -> Bool {
+    @inlinable public mutating func nextElement(first: inout Bool) throws(GeometryError) -> Bool {
         try advance(first: &first, close: UInt8(ascii: "]"))
     }
 
     /// Moves to the next member of the object entered with ``enterContainer(_:)``: its key
     /// (the reader is then at the first byte of the value), or `nil` after the closing `}`.
     /// `first` must be `true` for the first call and is set to `false`.
-    package mutating func nextMember(first: inout Bool) throws(GeometryError) -> JSONKeyToken? {
+    @inlinable public mutating func nextMember(first: inout Bool) throws(GeometryError) -> JSONKeyToken? {
         guard try advance(first: &first, close: UInt8(ascii: "}")) else { return nil }
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(at: index, expected: "a string key") }
@@ -138,14 +138,28 @@ extension JSONReader {
     /// the next key is `expected` (plain printable ASCII without `"` or `\\`, which the caller
     /// guarantees), it is recognized by one comparison, without scanning it; `matched` says so.
     /// Any other key is read as ``nextMember(first:)`` reads it.
-    @inline(__always)
-    package mutating func nextMember(
+    @inlinable @inline(__always)
+    public mutating func nextMember(
         first: inout Bool, expecting expected: UnsafeBufferPointer<UInt8>
     ) throws(GeometryError) -> (key: JSONKeyToken, matched: Bool)? {
+        let n = expected.count
+        // Compact text (no white space): `,"key":` (or `"key":` first) compared in one go.
+        if let base = bytes.baseAddress, let wanted = expected.baseAddress, index &+ n &+ 4 <= bytes.count {
+            let quote = first ? index : index &+ 1
+            if first || base[index] == UInt8(ascii: ","), base[quote] == UInt8(ascii: "\""),
+                base[quote &+ n &+ 1] == UInt8(ascii: "\""), base[quote &+ n &+ 2] == UInt8(ascii: ":"),
+                Self.same(base + quote + 1, wanted, n)
+            {
+                first = false
+                let token = JSONKeyToken(start: quote &+ 1, end: quote &+ 1 &+ n, escaped: false, position: position(quote))
+                index = quote &+ n &+ 3
+                skipWhitespace()
+                return (token, true)
+            }
+        }
         guard try advance(first: &first, close: UInt8(ascii: "}")) else { return nil }
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(at: index, expected: "a string key") }
-        let n = expected.count
         let token: JSONKeyToken
         let matched: Bool
         if let base = bytes.baseAddress, let wanted = expected.baseAddress, index &+ n &+ 2 <= bytes.count,
@@ -167,8 +181,8 @@ extension JSONReader {
     }
 
     /// Whether `count` bytes at `a` and `b` are equal (eight at a time).
-    @inline(__always)
-    private static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    @inlinable @inline(__always)
+    static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         var i = 0
         while i &+ 8 <= count {
             let x = UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
@@ -184,8 +198,8 @@ extension JSONReader {
     }
 
     /// Past a separator or the closing bracket: whether an element follows.
-    @inline(__always)
-    private mutating func advance(first: inout Bool, close: UInt8) throws(GeometryError) -> Bool {
+    @inlinable @inline(__always)
+    mutating func advance(first: inout Bool, close: UInt8) throws(GeometryError) -> Bool {
         skipWhitespace()
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         let byte = bytes[index]
@@ -213,7 +227,7 @@ extension JSONReader {
     /// The offset of the first byte at or after `start` that a string scan must look at: a
     /// quote, a backslash, a control character or a non-ASCII byte (or the end); eight bytes at
     /// a time.
-    @inline(__always)
+    @inlinable @inline(__always)
     func plainRun(from start: Int) -> Int {
         var i = start
         let count = bytes.count
@@ -239,7 +253,7 @@ extension JSONReader {
     /// `true` when the string has no escapes; else stops at its first backslash (or at the end of
     /// the text, for the caller's slower path to report) and answers `false`. Control
     /// characters and invalid UTF-8 are errors.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func skipUnescapedString() throws(GeometryError) -> Bool {
         index = plainRun(from: index)
         while index < bytes.count {
@@ -257,7 +271,7 @@ extension JSONReader {
 
     /// Reads the string at the next byte (a key): where its text lies, and whether it has
     /// escapes.
-    private mutating func readKey() throws(GeometryError) -> JSONKeyToken {
+    @inlinable mutating func readKey() throws(GeometryError) -> JSONKeyToken {
         let position = characterPosition
         let open = index
         index += 1
@@ -274,7 +288,7 @@ extension JSONReader {
     /// Reads the string at the next byte and hands its UTF-8 bytes (escapes decoded) to `body`;
     /// the bytes are valid only inside `body`.
     /// - Throws: for text that is not a valid string (or not a string).
-    package mutating func readString<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(GeometryError) -> Result {
+    @inlinable public mutating func readString<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(GeometryError) -> Result {
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(at: index, expected: "a string") }
         let open = index
@@ -295,7 +309,7 @@ extension JSONReader {
 
     /// Reads `true`, `false` or `null` at the next byte: the boolean, or `nil` for `null`.
     /// - Throws: for anything else.
-    package mutating func readLiteral() throws(GeometryError) -> Bool? {
+    @inlinable public mutating func readLiteral() throws(GeometryError) -> Bool? {
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         switch bytes[index] {
         case UInt8(ascii: "t"):
@@ -356,32 +370,39 @@ extension JSONReader {
 
 /// A member name read by the pull reader: where its text lies (between the quotes) and whether
 /// it has escapes (then its bytes are decoded on demand). A plain value, cheap to copy.
-package struct JSONKeyToken {
+public struct JSONKeyToken {
     /// Where the name's text starts and ends in the input (without the quotes).
-    package var start: Int
-    package var end: Int
+    public var start: Int
+    public var end: Int
     /// Whether the text has escapes (rare in names): its bytes are then decoded when asked for.
-    package var escaped: Bool
+    public var escaped: Bool
     /// The 1-based character position of the opening quote.
-    package var position: Int
+    public var position: Int
+
+    @usableFromInline init(start: Int, end: Int, escaped: Bool, position: Int) {
+        self.start = start
+        self.end = end
+        self.escaped = escaped
+        self.position = position
+    }
 
     /// Whether the name is `name`, byte for byte.
-    @inline(__always)
-    package func equals(_ name: StaticString, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inlinable @inline(__always)
+    public func equals(_ name: StaticString, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         if escaped { return withBytes(in: buffer) { $0.equals(name) } }
         return UnsafeBufferPointer(rebasing: buffer[start..<end]).equals(name)
     }
 
     /// The name's UTF-8 bytes, handed to `body`.
-    @inline(__always)
-    package func withBytes<Result>(in buffer: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    @inlinable @inline(__always)
+    public func withBytes<Result>(in buffer: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         guard escaped else { return body(UnsafeBufferPointer(rebasing: buffer[start..<end])) }
         var decoded = string(in: buffer)
         return decoded.withUTF8 { body($0) }
     }
 
     /// The name as a string.
-    package func string(in buffer: UnsafeBufferPointer<UInt8>) -> String {
+    public func string(in buffer: UnsafeBufferPointer<UInt8>) -> String {
         guard escaped else { return String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self) }
         // Read again (it was validated when first read).
         var reader = JSONReader(pulling: buffer, at: start - 1)
@@ -391,7 +412,7 @@ package struct JSONKeyToken {
 
 extension UnsafeBufferPointer<UInt8> {
     /// Whether these bytes are `text`'s UTF-8, byte for byte.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func equals(_ text: StaticString) -> Bool {
         guard count == text.utf8CodeUnitCount else { return false }
         let base = text.utf8Start

@@ -16,7 +16,7 @@
 ///
 /// Errors are ``GeometryError/Kind/invalidJSON`` with the 1-based character position (counted
 /// in Unicode scalars) of the offending character, or one past the end for truncated input.
-package struct JSONReader {
+public struct JSONReader {
     /// The deepest nesting of arrays and objects accepted.
     package static let maximumDepth = 512
 
@@ -55,31 +55,31 @@ package struct JSONReader {
 
     // MARK: - State
 
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index = 0
+    @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline var index = 0
     /// UTF-8 continuation bytes (and BOM bytes) passed so far, to turn byte offsets into
     /// character positions. Multi-byte characters occur only inside strings.
-    var extraBytes = 0
-    var depth = 0
+    @usableFromInline var extraBytes = 0
+    @usableFromInline var depth = 0
     /// Scratch space for strings with escapes.
     var scratch: [UInt8] = []
     /// The fingerprints of the member names of the objects being read, outermost first (see
     /// `isNewKey`).
     var keyFingerprints: [UInt64] = []
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @usableFromInline init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// The 1-based character position of byte `offset` (valid for offsets at or after the
     /// last multi-byte character counted).
-    func position(_ offset: Int) -> Int { offset - extraBytes + 1 }
+    @inlinable func position(_ offset: Int) -> Int { offset - extraBytes + 1 }
 
-    func error(_ message: String, at offset: Int) -> GeometryError {
+    @usableFromInline func error(_ message: String, at offset: Int) -> GeometryError {
         GeometryError(.invalidJSON, message, position: position(offset))
     }
 
-    func unexpected(at offset: Int, expected: String? = nil) -> GeometryError {
+    @usableFromInline func unexpected(at offset: Int, expected: String? = nil) -> GeometryError {
         guard offset < bytes.count else { return error("unexpected end of input", at: offset) }
         let found = Self.describe(byte: bytes[offset])
         if let expected { return error("expected \(expected), found \(found)", at: offset) }
@@ -109,7 +109,7 @@ package struct JSONReader {
         return value
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
@@ -142,7 +142,7 @@ package struct JSONReader {
         }
     }
 
-    mutating func expectLiteral(_ literal: StaticString) throws(GeometryError) {
+    @usableFromInline mutating func expectLiteral(_ literal: StaticString) throws(GeometryError) {
         let start = index
         let count = literal.utf8CodeUnitCount
         let text = literal.utf8Start
@@ -155,7 +155,7 @@ package struct JSONReader {
         index = start + count
     }
 
-    mutating func enter() throws(GeometryError) {
+    @usableFromInline mutating func enter() throws(GeometryError) {
         depth += 1
         if depth > Self.maximumDepth {
             throw error("arrays and objects nest deeper than \(Self.maximumDepth)", at: index)
@@ -278,7 +278,7 @@ package struct JSONReader {
     // MARK: - Strings
 
     /// Parses a string starting at the opening quote.
-    mutating func parseString() throws(GeometryError) -> String {
+    @usableFromInline mutating func parseString() throws(GeometryError) -> String {
         let openPosition = position(index)
         index += 1
         let contentStart = index
@@ -314,14 +314,14 @@ package struct JSONReader {
         throw GeometryError(.invalidJSON, "unterminated string", position: openPosition)
     }
 
-    func controlCharacter(at offset: Int) -> GeometryError {
+    @usableFromInline func controlCharacter(at offset: Int) -> GeometryError {
         let hex = String(bytes[offset], radix: 16, uppercase: true)
         return error("control character U+" + String(repeating: "0", count: 4 - hex.count) + hex
             + " must be escaped in a string", at: offset)
     }
 
     /// Validates one multi-byte UTF-8 sequence at `index` (RFC 3629) and moves past it.
-    mutating func skipMultibyte() throws(GeometryError) {
+    @usableFromInline mutating func skipMultibyte() throws(GeometryError) {
         let lead = bytes[index]
         let length: Int
         var low: UInt8 = 0x80, high: UInt8 = 0xBF  // range of the second byte
