@@ -4,11 +4,15 @@ import SieveGeometry
 extension StreamingLoader {
     /// Joins the pieces (in input order) into a table: the fields (inferred from every piece's
     /// statistics, or explicit), the object IDs, the columns, the geometry column and type.
+    ///
+    /// The pieces are consumed: each piece's column is freed as soon as it is copied into the
+    /// table's (callers hand them over with `consume`, keeping no other reference), so that a
+    /// load's peak memory is about the table plus one column of the pieces, not both whole.
     static func assemble(
-        _ pieces: [FeatureChunk], context: FeatureReadContext, spatialReference: SpatialReference, globalIdFieldName: String?,
-        displayFieldName: String?
+        _ chunks: consuming [FeatureChunk], context: FeatureReadContext, spatialReference: SpatialReference,
+        globalIdFieldName: String?, displayFieldName: String?
     ) throws(FeatureTableError) -> (FeatureTable, LoadReport) {
-        var pieces = pieces
+        var pieces = consume chunks
         var report = LoadReport()
         for piece in pieces {
             report.skippedCount += piece.skippedCount
@@ -174,7 +178,8 @@ extension StreamingLoader {
                 }
                 var builder = TypedColumnBuilder(type: type, capacity: rows)
                 var next = 0
-                for (p, piece) in pieces.enumerated() {
+                // By index: an iterator would hold the pieces and keep each part alive.
+                for p in pieces.indices {
                     if next < parts[g].count, parts[g][next].piece == p {
                         let slot = parts[g][next].slot
                         pieces[p].columns[slot].write(as: type, into: &builder)
@@ -182,7 +187,7 @@ extension StreamingLoader {
                         pieces[p].columns[slot] = InferredColumn()
                         next += 1
                     } else {
-                        builder.appendNulls(piece.rows)
+                        builder.appendNulls(pieces[p].rows)
                     }
                 }
                 return builder.finish()

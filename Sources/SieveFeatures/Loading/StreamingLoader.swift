@@ -42,7 +42,7 @@ enum StreamingLoader {
             // GeoJSONSeq with record separators.
             let context = FeatureReadContext(format: .geoJSON, explicit: try explicitFields(schema, objectIdFieldName: nil), options: options)
             let pieces = try readFeatures(&reader, buffer: buffer, context: context, sequence: true, progress: progress)
-            return try assemble(pieces, context: context, spatialReference: .wgs84, globalIdFieldName: nil, displayFieldName: nil)
+            return try assemble(consume pieces, context: context, spatialReference: .wgs84, globalIdFieldName: nil, displayFieldName: nil)
         }
         guard first == UInt8(ascii: "{") else {
             let value = try json { () throws(GeometryError) -> JSONValue in
@@ -127,8 +127,9 @@ enum StreamingLoader {
                 reader.rewind(to: rootMark)
                 let context = FeatureReadContext(format: .geoJSON, explicit: try explicitFields(schema, objectIdFieldName: nil), options: options)
                 let pieces = try readFeatures(&reader, buffer: buffer, context: context, sequence: true, progress: progress)
+                let spatialReference = try GeoJSONLoader.crs(crs)
                 return try assemble(
-                    pieces, context: context, spatialReference: try GeoJSONLoader.crs(crs), globalIdFieldName: nil, displayFieldName: nil)
+                    consume pieces, context: context, spatialReference: spatialReference, globalIdFieldName: nil, displayFieldName: nil)
             case let name?:
                 throw FeatureTableError(
                     .invalidGeoJSON, "expected \"type\": \"FeatureCollection\" or \"Feature\", found \(JSONKey.quoted(name))",
@@ -151,10 +152,11 @@ enum StreamingLoader {
                 pieces = try readFeatures(&reader, buffer: buffer, context: context, sequence: false, progress: progress)
                 reader.rewind(to: end)
             }
-            guard let pieces, let geoJSONContext else {
+            guard let geoJSONContext, let chunks = pieces.take() else {
                 throw FeatureTableError(.invalidGeoJSON, "the FeatureCollection has no \"features\" array", position: rootPosition)
             }
-            return try assemble(pieces, context: geoJSONContext, spatialReference: spatialReference, globalIdFieldName: nil, displayFieldName: nil)
+            return try assemble(
+                consume chunks, context: geoJSONContext, spatialReference: spatialReference, globalIdFieldName: nil, displayFieldName: nil)
         }
 
         // Esri JSON.
@@ -196,9 +198,11 @@ enum StreamingLoader {
             options: options, objectIdFieldName: objectIdFieldName)
         reader.rewind(to: featuresMark)
         let esriPieces = try readFeatures(&reader, buffer: buffer, context: context, sequence: false, progress: progress)
+        let globalIdFieldName = try string("globalIdFieldName")
+        let displayFieldName = try string("displayFieldName")
         return try assemble(
-            esriPieces, context: context, spatialReference: spatialReference, globalIdFieldName: try string("globalIdFieldName"),
-            displayFieldName: try string("displayFieldName"))
+            consume esriPieces, context: context, spatialReference: spatialReference, globalIdFieldName: globalIdFieldName,
+            displayFieldName: displayFieldName)
     }
 
     /// The explicit fields resolved: names unique ignoring case, the object-ID field found (the
