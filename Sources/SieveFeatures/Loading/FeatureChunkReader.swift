@@ -401,18 +401,8 @@ struct FeatureChunk {
         guard let byte = reader.peek() else { throw reader.failure("unexpected end of input") }
         switch byte {
         case UInt8(ascii: "\""):
-            let base = buffer.baseAddress
-            var decoded: String?
-            let value = try reader.readString { text -> StagedValue in
-                if let start = text.baseAddress, let base, start >= base, start < base + buffer.count {
-                    let offset = start - base
-                    return .rawText(offset, offset + text.count)
-                }
-                decoded = String(decoding: text, as: UTF8.self)
-                return .null
-            }
-            guard let decoded else { return value }
-            stagedTexts.append(decoded)
+            if let plain = try reader.readPlainString() { return .rawText(plain.lowerBound, plain.upperBound) }
+            stagedTexts.append(try reader.readString { String(decoding: $0, as: UTF8.self) })
             return .text(stagedTexts.count - 1)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             stagedComposites.append(try reader.readValue())

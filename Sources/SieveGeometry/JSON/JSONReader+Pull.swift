@@ -304,6 +304,23 @@ extension JSONReader {
         return text.withUTF8 { body($0) }
     }
 
+    /// Reads the string at the next byte when it has no escapes: where its text lies (between
+    /// the quotes); `nil`, the reader where it was, when it has escapes (then
+    /// ``readString(_:)`` decodes it).
+    /// - Throws: for text that is not a valid string (or not a string).
+    @inlinable public mutating func readPlainString() throws(GeometryError) -> Range<Int>? {
+        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
+        guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(at: index, expected: "a string") }
+        let open = index
+        let savedExtra = extraBytes
+        index += 1
+        let start = index
+        if try skipUnescapedString() { return start..<(index - 1) }
+        index = open
+        extraBytes = savedExtra
+        return nil
+    }
+
     /// Reads the number at the next byte.
     package mutating func readNumber() throws(GeometryError) -> JSONNumber { try parseNumber() }
 
