@@ -352,9 +352,14 @@ struct FeatureChunk {
                     + "a GeoJSON FeatureCollection needs \"type\": \"FeatureCollection\" at its root", featurePosition)
         }
         if problem == nil {
-            problem = commit(
-                id: id, idPosition: idPosition, geometry: geometry, geometryPosition: geometryPosition,
-                featureIndex: featureIndex, buffer: buffer, context: context)
+            do throws(FeatureTableError) {
+                try commit(
+                    id: id, idPosition: idPosition, geometry: geometry, geometryPosition: geometryPosition,
+                    featureIndex: featureIndex, buffer: buffer, context: context)
+                return true
+            } catch {
+                problem = error
+            }
         }
         if var problem {
             if problem.objectID == nil { problem.objectID = objectIDHint(id: id, buffer: buffer, context: context) }
@@ -517,12 +522,12 @@ struct FeatureChunk {
 
     // MARK: - Storing a feature
 
-    /// Checks the staged feature and appends it as a row; the error when it is invalid (then
-    /// nothing was appended).
+    /// Checks the staged feature and appends it as a row; throws the error when it is invalid
+    /// (then nothing was appended).
     private mutating func commit(
         id: StagedValue, idPosition: Int, geometry: StreamedGeometry, geometryPosition: Int, featureIndex: Int,
         buffer: UnsafeBufferPointer<UInt8>, context: FeatureReadContext
-    ) -> FeatureTableError? {
+    ) throws(FeatureTableError) {
         let row = rows
         // The geometry type first: it may reject the feature.
         var geometryName: String?
@@ -540,7 +545,7 @@ struct FeatureChunk {
             if context.format == .esriJSON, let declared = context.declaredType {
                 let fits = geometryName == declared.rawValue || (declared == .multipoint && geometryName == GeometryType.point.rawValue)
                 if !fits {
-                    return FeatureTableError(
+                    throw FeatureTableError(
                         .mixedGeometryTypes,
                         "the feature has an \(geometryName) geometry but the FeatureSet's geometryType is \(declared.rawValue)",
                         position: geometryPosition, featureIndex: featureIndex)
@@ -555,7 +560,7 @@ struct FeatureChunk {
                 if let required = context.options.geometryType {
                     error.message = "the feature has a \(geometryName) geometry, not of the geometry type asked for (\(required.rawValue))"
                 }
-                return error
+                throw error
             }
             self.tracker = tracker
         }
@@ -569,7 +574,7 @@ struct FeatureChunk {
                 let field = fieldOfSlot[slot]
                 guard field >= 0 else { continue }
                 if lastFeatureOfField[field] == featureIndex {
-                    return FeatureTableError(
+                    throw FeatureTableError(
                         .conversionFailed,
                         "the member \(JSONKey.quoted(String(decoding: keys[slot], as: UTF8.self))) names a field another member of the feature "
                             + "already names (field names match ignoring case)",
@@ -590,7 +595,7 @@ struct FeatureChunk {
                     }
                     converted.append((field, try ValueConversion.scalar(json, type: type)))
                 } catch {
-                    return FeatureTableError(
+                    throw FeatureTableError(
                         .conversionFailed, error.message, position: position, featureIndex: featureIndex,
                         fieldName: explicit.fields[field].name)
                 }
@@ -612,13 +617,13 @@ struct FeatureChunk {
                     let described = ValueConversion.describe(.number(number))
                     let message = statistics.integers + statistics.doubles == statistics.values
                         ? "cannot convert \(described) to Double" : "\(described) cannot be stored (numbers must be finite doubles)"
-                    return FeatureTableError(.conversionFailed, message, position: position, featureIndex: featureIndex, fieldName: name)
+                    throw FeatureTableError(.conversionFailed, message, position: position, featureIndex: featureIndex, fieldName: name)
                 }
                 if case .composite(let index) = value {
                     do throws(ConversionFailure) {
                         _ = try ValueConversion.text(stagedComposites[index])
                     } catch {
-                        return FeatureTableError(
+                        throw FeatureTableError(
                             .conversionFailed, error.message, position: position, featureIndex: featureIndex, fieldName: name)
                     }
                 }
@@ -629,7 +634,7 @@ struct FeatureChunk {
                 let first = staged.first(where: { !committed[$0.slot] })
             {
                 let (slot, position) = (first.slot, first.position)
-                return FeatureTableError(
+                throw FeatureTableError(
                     .tooManyFields,
                     "the property \(JSONKey.quoted(String(decoding: keys[slot], as: UTF8.self))) would be distinct property "
                         + "number \(committedCount + 1); a table holds at most \(Schema.maximumFieldCount) fields",
@@ -655,7 +660,6 @@ struct FeatureChunk {
             featureOfRow?.append(featureIndex)
         }
         rows += 1
-        return nil
     }
 
     /// Stores a value known to convert (see ``commit``) in an inferred column.
