@@ -52,6 +52,12 @@ package struct TextColumnBuilder {
         return h ^ (h >> 29)
     }
 
+    /// Makes room for `rows` rows in all (the codes of a dictionary column), so that appending
+    /// up to them copies nothing.
+    package mutating func reserveCapacity(_ rows: Int) {
+        if plain == nil { codes.reserveCapacity(rows) }
+    }
+
     /// Appends a NULL row.
     package mutating func appendNull() {
         count += 1

@@ -160,7 +160,10 @@ struct FeatureChunk {
         do throws(GeometryError) {
             while true {
                 guard readFeature(&reader, buffer: buffer, context: context) else { return }
-                if features & 0xFFF == 0 { progress?.advance(to: reader.offset, features: features) }
+                if features & 0xFFF == 0 {
+                    progress?.advance(to: reader.offset, features: features)
+                    if features == Self.sampleFeatures { reserveForTheRest(reader.offset, limit: limit, buffer: buffer) }
+                }
                 guard let byte = reader.peek() else { throw reader.failure("unexpected end of input") }
                 if byte == UInt8(ascii: "]") {
                     var notFirst = false
@@ -201,8 +204,29 @@ struct FeatureChunk {
                 return
             }
             guard readFeature(&reader, buffer: buffer, context: context) else { return }
-            if features & 0xFFF == 0 { progress?.advance(to: reader.offset, features: features) }
+            if features & 0xFFF == 0 {
+                progress?.advance(to: reader.offset, features: features)
+                if features == Self.sampleFeatures { reserveForTheRest(reader.offset, limit: limit, buffer: buffer) }
+            }
         }
+    }
+
+    /// The features read before the columns are sized for the rest of the stretch.
+    static let sampleFeatures = 4096
+
+    /// Sizes the columns for the features the rest of the stretch (up to `limit`) likely holds,
+    /// estimated from the bytes per feature so far (with 3% to spare), so that they grow
+    /// without copies and page faults on memory they leave. Capacity not used is never touched,
+    /// so it costs address space, not resident memory.
+    private mutating func reserveForTheRest(_ offset: Int, limit: Int, buffer: UnsafeBufferPointer<UInt8>) {
+        let read = offset - start
+        guard read > 0, rows > 0 else { return }
+        let remaining = Swift.max(0, Swift.min(limit, buffer.count) - offset)
+        let estimate = rows + Int((Double(remaining) / Double(read) * Double(features) * 1.03).rounded(.up))
+        geometry.reserveCapacity(estimate)
+        for i in columns.indices { columns[i].reserveCapacity(estimate) }
+        for i in typed.indices { typed[i].reserveCapacity(estimate) }
+        ids.reserveCapacity(estimate)
     }
 
     /// Records the error of the current feature: ends the stretch (strict), or counts it.

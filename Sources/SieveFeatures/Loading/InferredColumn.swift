@@ -44,6 +44,17 @@ struct InferredColumn {
 
     // MARK: - Appending
 
+    /// Makes room for `rows` rows in all in the current storage (the arrays a wider type
+    /// would use are made when it comes).
+    mutating func reserveCapacity(_ rows: Int) {
+        switch storage {
+        case .none: break
+        case .integers: integers.reserveCapacity(rows)
+        case .doubles: doubles.reserveCapacity(rows)
+        case .texts: texts.reserveCapacity(rows)
+        }
+    }
+
     /// Pads with NULL rows up to `row` (exclusive).
     @inline(__always)
     private mutating func pad(to row: Int) {

@@ -23,6 +23,15 @@ struct TypedColumnBuilder {
         }
     }
 
+    /// Makes room for `rows` rows in all.
+    mutating func reserveCapacity(_ rows: Int) {
+        switch type.columnType {
+        case .integer, .date: integers.reserveCapacity(rows)
+        case .double: doubles.reserveCapacity(rows)
+        case .string: texts.reserveCapacity(rows)
+        }
+    }
+
     /// Appends a NULL row.
     mutating func appendNull() {
         if validity == nil { validity = ValidityBitmap(count: count, allValid: true) }
