@@ -77,6 +77,44 @@ package struct TextColumnBuilder {
             plain?.append(utf8: bytes)
             return true
         }
+        guard let (index, isNew) = intern(bytes) else {
+            switchToPlain()
+            plain?.append(utf8: bytes)
+            return true
+        }
+        codes.append(UInt32(index))
+        return isNew
+    }
+
+    /// Appends every row of `other` (its NULL rows as rows whose validity the caller keeps).
+    /// Dictionary columns are joined by adding each of `other`'s distinct strings once and
+    /// renumbering its codes; otherwise row by row.
+    package mutating func append(contentsOf other: TextColumnBuilder) {
+        if plain == nil, other.plain == nil, distinctCount + other.distinctCount <= Self.dictionaryLimit {
+            var renumbered: [UInt32] = []
+            renumbered.reserveCapacity(other.distinctCount)
+            other.distinctBytes.withUnsafeBytes { stored in
+                for index in 0..<other.distinctCount {
+                    let text = UnsafeRawBufferPointer(rebasing: stored[other.distinctOffsets[index]..<other.distinctOffsets[index + 1]])
+                    // Room for every string was checked above.
+                    renumbered.append(UInt32(intern(text)?.index ?? 0))
+                }
+            }
+            codes.reserveCapacity(codes.count + other.codes.count)
+            for code in other.codes {
+                let index = Int(code)
+                codes.append(index < renumbered.count ? renumbered[index] : 0)
+            }
+            count += other.count
+            return
+        }
+        other.forEachRow { _, bytes in append(bytes) }
+    }
+
+    /// The index of `bytes` among the distinct strings, added when new, and whether it was;
+    /// `nil` when it is new and the dictionary is full.
+    @inline(__always)
+    private mutating func intern(_ bytes: UnsafeRawBufferPointer) -> (index: Int, isNew: Bool)? {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: Self.hash(bytes)) & mask
         while true {
@@ -88,25 +126,17 @@ package struct TextColumnBuilder {
                 let same = distinctBytes.withUnsafeBytes { stored in
                     bytes.count == 0 || memcmpBytes(stored.baseAddress.map { $0 + start }, bytes.baseAddress, length)
                 }
-                if same {
-                    codes.append(UInt32(index))
-                    return false
-                }
+                if same { return (index, false) }
             }
             slot = (slot + 1) & mask
         }
-        guard distinctCount < Self.dictionaryLimit else {
-            switchToPlain()
-            plain?.append(utf8: bytes)
-            return true
-        }
+        guard distinctCount < Self.dictionaryLimit else { return nil }
         let index = distinctCount
         distinctBytes.append(contentsOf: bytes)
         distinctOffsets.append(distinctBytes.count)
         slots[slot] = Int32(index)
-        codes.append(UInt32(index))
         if distinctCount * 2 > slots.count { grow() }
-        return true
+        return (index, true)
     }
 
     /// Doubles the table.

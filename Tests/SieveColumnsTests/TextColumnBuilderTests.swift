@@ -98,4 +98,34 @@ struct TextColumnBuilderTests {
             #expect(calls == count)
         }
     }
+
+    /// Joining builders gives the column appending their rows one by one gives: dictionaries
+    /// joined by renumbering codes, and across the dictionary limit (where the join goes row
+    /// by row and turns plain) with NULL rows on both sides.
+    @Test(arguments: [(300, 40, 500, 60), (50_000, 40_000, 50_000, 40_000), (10, 3, 90_000, 80_000)])
+    func joinedBuildersMatchRowByRow(firstCount: Int, firstDistinct: Int, secondCount: Int, secondDistinct: Int) {
+        let first = rows(count: firstCount, distinct: firstDistinct, nullEvery: 7, seed: 11)
+        let second = rows(count: secondCount, distinct: secondDistinct, nullEvery: 5, seed: 12)
+        func builder(_ values: [String?]) -> TextColumnBuilder {
+            var builder = TextColumnBuilder()
+            for value in values {
+                if var value {
+                    value.withUTF8 { builder.append(UnsafeRawBufferPointer($0)) }
+                } else {
+                    builder.appendNull()
+                }
+            }
+            return builder
+        }
+        var joined = builder(first)
+        joined.append(contentsOf: builder(second))
+        let all = first + second
+        var validity = ValidityBitmap(count: 0, allValid: true)
+        for value in all { validity.append(valid: value != nil) }
+        let column = joined.column(validity: validity)
+        let expected = build(all)
+        #expect(column.count == expected.count)
+        #expect((0..<all.count).allSatisfy { column[$0] == expected[$0] })
+        #expect(isDictionary(column) == isDictionary(expected))
+    }
 }

@@ -289,14 +289,7 @@ struct InferredColumn {
                 }
             }
         case .texts:
-            let validity = self.validity
-            texts.forEachRow { row, bytes in
-                if validity?.isValid(row) ?? true {
-                    builder.append(text: bytes)
-                } else {
-                    builder.appendNull()
-                }
-            }
+            builder.append(texts: texts, validity: validity)
         }
     }
 

@@ -72,6 +72,20 @@ struct TypedColumnBuilder {
         markValid()
     }
 
+    /// Appends the rows of a text column as they are; `rowValidity` marks its NULL rows (`nil`:
+    /// none).
+    mutating func append(texts other: TextColumnBuilder, validity rowValidity: ValidityBitmap?) {
+        texts.append(contentsOf: other)
+        let n = other.count
+        if let rowValidity, rowValidity.nullCount > 0 {
+            if validity == nil { validity = ValidityBitmap(count: count, allValid: true) }
+            for row in 0..<n { validity?.append(valid: rowValidity.isValid(row)) }
+        } else if validity != nil {
+            for _ in 0..<n { validity?.append(valid: true) }
+        }
+        count += n
+    }
+
     /// Appends a text row.
     mutating func append(text: String) {
         texts.append(text)
