@@ -558,6 +558,9 @@ struct FeatureChunk {
         var candidate: Geometry?
         switch geometry {
         case .null: break
+        case .point where tracker.settledOnPoints && (context.declaredType == nil || context.declaredType == .point):
+            // Another point in a table of points: nothing to check.
+            break
         case .point(let x, let y):
             geometryName = "Point"
             candidate = .point(Point(x: x, y: y))

@@ -34,6 +34,9 @@ package struct GeometryTypeTracker {
     /// The first feature with a geometry (its index and type name), for messages.
     var firstFeature: (index: Int, name: String)? { first }
 
+    /// Whether the type is point and a point was seen: another point changes nothing.
+    var settledOnPoints: Bool { type == .point && sawPoint }
+
     /// Whether the type was asked for (``require(_:)``): no other type may join it.
     private var required = false
 
