@@ -23,17 +23,23 @@ struct TextColumnBuilderTests {
         }
     }
 
-    func build(_ values: [String?]) -> StringColumn {
+    /// A builder holding `values`, appended as bytes (NULL rows as NULL).
+    func builder(_ values: [String?]) -> TextColumnBuilder {
         var builder = TextColumnBuilder()
-        var validity = ValidityBitmap(count: 0, allValid: true)
         for value in values {
-            validity.append(valid: value != nil)
             if var value {
                 value.withUTF8 { builder.append(UnsafeRawBufferPointer($0)) }
             } else {
                 builder.appendNull()
             }
         }
+        return builder
+    }
+
+    func build(_ values: [String?]) -> StringColumn {
+        var builder = builder(values)
+        var validity = ValidityBitmap(count: 0, allValid: true)
+        for value in values { validity.append(valid: value != nil) }
         return builder.column(validity: values.contains(nil) ? validity : nil)
     }
 
@@ -69,14 +75,7 @@ struct TextColumnBuilderTests {
     @Test(arguments: [(40, 5), (200_000, 200_000)])
     func convertedRowsAreTheRowsConverted(count: Int, distinct: Int) {
         let values = rows(count: count, distinct: distinct, nullEvery: 9, seed: 3)
-        var builder = TextColumnBuilder()
-        for value in values {
-            if var value {
-                value.withUTF8 { builder.append(UnsafeRawBufferPointer($0)) }
-            } else {
-                builder.appendNull()
-            }
-        }
+        let builder = builder(values)
         var plain: [String] = []
         builder.forEachRow { _, bytes in plain.append(String(decoding: bytes, as: UTF8.self)) }
         var converted: [String] = []
@@ -106,17 +105,6 @@ struct TextColumnBuilderTests {
     func joinedBuildersMatchRowByRow(firstCount: Int, firstDistinct: Int, secondCount: Int, secondDistinct: Int) {
         let first = rows(count: firstCount, distinct: firstDistinct, nullEvery: 7, seed: 11)
         let second = rows(count: secondCount, distinct: secondDistinct, nullEvery: 5, seed: 12)
-        func builder(_ values: [String?]) -> TextColumnBuilder {
-            var builder = TextColumnBuilder()
-            for value in values {
-                if var value {
-                    value.withUTF8 { builder.append(UnsafeRawBufferPointer($0)) }
-                } else {
-                    builder.appendNull()
-                }
-            }
-            return builder
-        }
         var joined = builder(first)
         joined.append(contentsOf: builder(second))
         let all = first + second

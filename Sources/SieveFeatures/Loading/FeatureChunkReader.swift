@@ -274,14 +274,10 @@ struct FeatureChunk {
             var firstMember = true
             var memberPosition = 0
             while true {
-                // Usually the key the previous feature had at this position: one comparison.
-                let member: (key: JSONKeyToken, matched: Bool)?
-                if memberPosition < recentFeatureKeys.count, let expected = recentFeatureKeys[memberPosition].bytes(in: buffer) {
-                    member = try reader.nextMember(first: &firstMember, expecting: expected)
-                } else {
-                    member = try reader.nextMember(first: &firstMember).map { ($0, false) }
-                }
-                guard let (key, matched) = member else { break }
+                guard
+                    let (key, matched) = try RecentKey.nextMember(
+                        &reader, first: &firstMember, at: memberPosition, recent: recentFeatureKeys, buffer: buffer)
+                else { break }
                 let role: MemberRole
                 if matched {
                     role = recentRoles[memberPosition]
@@ -465,14 +461,9 @@ struct FeatureChunk {
         var first = true
         var position = 0
         while true {
-            // Usually the key the previous feature had at this position: one comparison.
-            let member: (key: JSONKeyToken, matched: Bool)?
-            if position < recentKeys.count, let expected = recentKeys[position].bytes(in: buffer) {
-                member = try reader.nextMember(first: &first, expecting: expected)
-            } else {
-                member = try reader.nextMember(first: &first).map { ($0, false) }
-            }
-            guard let (key, matched) = member else { break }
+            guard
+                let (key, matched) = try RecentKey.nextMember(&reader, first: &first, at: position, recent: recentKeys, buffer: buffer)
+            else { break }
             let valuePosition = reader.characterPosition
             let slot: Int
             if matched {
@@ -764,6 +755,19 @@ struct RecentKey {
     @inline(__always)
     func bytes(in buffer: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
         start < 0 ? nil : UnsafeBufferPointer(rebasing: buffer[start..<end])
+    }
+
+    /// The next member of the object `reader` is in: its key, and whether it is `recent`'s key
+    /// at `position` (usually the previous object's key at the same position, recognized by one
+    /// comparison).
+    @inline(__always)
+    static func nextMember(
+        _ reader: inout JSONReader, first: inout Bool, at position: Int, recent: [RecentKey], buffer: UnsafeBufferPointer<UInt8>
+    ) throws(GeometryError) -> (key: JSONKeyToken, matched: Bool)? {
+        if position < recent.count, let expected = recent[position].bytes(in: buffer) {
+            return try reader.nextMember(first: &first, expecting: expected)
+        }
+        return try reader.nextMember(first: &first).map { ($0, false) }
     }
 
     /// Records `key` as the key read at `position` (positions are recorded in order, so the

@@ -289,17 +289,7 @@ extension JSONReader {
     /// the bytes are valid only inside `body`.
     /// - Throws: for text that is not a valid string (or not a string).
     @inlinable public mutating func readString<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(GeometryError) -> Result {
-        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
-        guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(at: index, expected: "a string") }
-        let open = index
-        let savedExtra = extraBytes
-        index += 1
-        let start = index
-        if try skipUnescapedString() {
-            return body(UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)]))
-        }
-        index = open
-        extraBytes = savedExtra
+        if let plain = try readPlainString() { return body(UnsafeBufferPointer(rebasing: bytes[plain])) }
         var text = try parseString()
         return text.withUTF8 { body($0) }
     }
