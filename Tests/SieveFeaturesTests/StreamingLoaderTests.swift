@@ -132,6 +132,25 @@ struct StreamingLoaderTests {
         #expect(table.objectIDs.contains(6) && !table.objectIDs.contains(5))
     }
 
+    /// A feature skipped for an attribute does not decide the geometry type either, with
+    /// inferred and with explicit fields.
+    @Test func skippedFeaturesDoNotDecideTheGeometryType() throws {
+        let text = """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"a":1e400},"geometry":{"type":"Point","coordinates":[1,2]}},
+            {"type":"Feature","properties":{"a":1},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}}]}
+            """
+        for schema in [nil, [Field(name: "a", type: .integer)]] {
+            let (table, report) = try FeatureTable.loadReporting(
+                json: Array(text.utf8), schema: schema, options: LoadOptions(onInvalid: .skip))
+            #expect(report.skippedCount == 1)
+            #expect(report.firstSkipped.first?.featureIndex == 0)
+            #expect(table.count == 1)
+            #expect(table.schema.geometryType == .polygon)
+            #expect(table.value(row: 0, field: "a") == .integer(1))
+        }
+    }
+
     @Test func errorsCarryLineColumnAndByteOffset() {
         let text = "{\"type\":\"FeatureCollection\",\n\"features\":[\n{\"type\":\"Feature\",\"properties\":{\"é\":1},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,true]}}]}"
         let error = featureTableError { _ = try FeatureTable.load(geoJSON: text) }

@@ -97,6 +97,8 @@ struct FeatureChunk {
     private var keySlots: [[UInt8]: Int] = [:]
     /// The key slot each member position held in the previous object.
     private var cachedSlots: [Int] = []
+    /// The rows the columns have room for (see `reserveForTheRest`).
+    private var reservedRows = 0
     /// The text of the key each member position held in the previous object.
     private var recentKeys: [RecentKey] = []
     /// The same for the members of the feature objects themselves, with their roles.
@@ -162,7 +164,7 @@ struct FeatureChunk {
                 guard readFeature(&reader, buffer: buffer, context: context) else { return }
                 if features & 0xFFF == 0 {
                     progress?.advance(to: reader.offset, features: features)
-                    if features == Self.sampleFeatures { reserveForTheRest(reader.offset, limit: limit, buffer: buffer) }
+                    if rows + Self.sampleFeatures > reservedRows { reserveForTheRest(reader.offset, limit: limit, buffer: buffer) }
                 }
                 guard let byte = reader.peek() else { throw reader.failure("unexpected end of input") }
                 if byte == UInt8(ascii: "]") {
@@ -206,27 +208,33 @@ struct FeatureChunk {
             guard readFeature(&reader, buffer: buffer, context: context) else { return }
             if features & 0xFFF == 0 {
                 progress?.advance(to: reader.offset, features: features)
-                if features == Self.sampleFeatures { reserveForTheRest(reader.offset, limit: limit, buffer: buffer) }
+                if rows + Self.sampleFeatures > reservedRows { reserveForTheRest(reader.offset, limit: limit, buffer: buffer) }
             }
         }
     }
 
-    /// The features read before the columns are sized for the rest of the stretch.
+    /// How often (in features) the columns' room is checked, and the features read before they
+    /// are first sized for the rest of the stretch.
     static let sampleFeatures = 4096
 
-    /// Sizes the columns for the features the rest of the stretch (up to `limit`) likely holds,
-    /// estimated from the bytes per feature so far (with 3% to spare), so that they grow
-    /// without copies and page faults on memory they leave. Capacity not used is never touched,
-    /// so it costs address space, not resident memory.
+    /// Sizes the columns for the rows the rest of the stretch (up to `limit`) likely holds,
+    /// estimated from the bytes per row so far (with 3% to spare), so that they grow without
+    /// copies and page faults on memory they leave; capacity not used is never touched, so it
+    /// costs address space, not resident memory. At most 16 times the rows so far: a file whose
+    /// first features are much smaller than the rest would otherwise reserve far more than it
+    /// fills (the next check, once the rows near the room, sizes again).
     private mutating func reserveForTheRest(_ offset: Int, limit: Int, buffer: UnsafeBufferPointer<UInt8>) {
         let read = offset - start
         guard read > 0, rows > 0 else { return }
         let remaining = Swift.max(0, Swift.min(limit, buffer.count) - offset)
-        let estimate = rows + Int((Double(remaining) / Double(read) * Double(features) * 1.03).rounded(.up))
-        geometry.reserveCapacity(estimate)
-        for i in columns.indices { columns[i].reserveCapacity(estimate) }
-        for i in typed.indices { typed[i].reserveCapacity(estimate) }
-        ids.reserveCapacity(estimate)
+        let estimate = rows + Int((Double(remaining) / Double(read) * Double(rows) * 1.03).rounded(.up))
+        let target = Swift.min(estimate, rows * 16)
+        guard target > reservedRows else { return }
+        reservedRows = target
+        geometry.reserveCapacity(target)
+        for i in columns.indices { columns[i].reserveCapacity(target) }
+        for i in typed.indices { typed[i].reserveCapacity(target) }
+        ids.reserveCapacity(target)
     }
 
     /// Records the error of the current feature: ends the stretch (strict), or counts it.
@@ -559,6 +567,9 @@ struct FeatureChunk {
             geometryName = name
             candidate = value
         }
+        // The geometry type with this feature's geometry, kept until the attributes are checked
+        // too: a feature rejected for an attribute must not decide the table's geometry type.
+        var checkedTracker: GeometryTypeTracker?
         if let candidate, let geometryName {
             if context.format == .esriJSON, let declared = context.declaredType {
                 let fits = geometryName == declared.rawValue || (declared == .multipoint && geometryName == GeometryType.point.rawValue)
@@ -580,7 +591,7 @@ struct FeatureChunk {
                 }
                 throw error
             }
-            self.tracker = tracker
+            checkedTracker = tracker
         }
         // Attribute values, converted before anything is stored.
         if let explicit = context.explicit {
@@ -619,6 +630,7 @@ struct FeatureChunk {
                 }
             }
             // Store.
+            if let checkedTracker { tracker = checkedTracker }
             for (field, value) in converted {
                 typed[field].appendNulls(row - typed[field].count)
                 typed[field].append(value)
@@ -658,6 +670,8 @@ struct FeatureChunk {
                         + "number \(committedCount + 1); a table holds at most \(Schema.maximumFieldCount) fields",
                     position: position, featureIndex: featureIndex)
             }
+            // Store.
+            if let checkedTracker { tracker = checkedTracker }
             for member in staged {
                 let (slot, value) = (member.slot, member.value)
                 Self.set(&columns[slot], value, row: row, buffer: buffer, texts: stagedTexts, composites: stagedComposites)
