@@ -420,16 +420,20 @@ struct OutputFormatTests {
 
     // MARK: Streaming
 
-    /// Every format is written in pieces of about the chunk size, joined to the whole text.
-    @Test func everyFormatStreams() throws {
-        let rows = 2_000
+    /// A point table of `rows` rows: OBJECTID 1…rows, a double field `v` and a point per row.
+    static func pointTable(rows: Int, value: (Int) -> Double, point: (Int) -> Point) throws -> FeatureTable {
         let schema = try Schema(
             fields: [Field(name: "OBJECTID", type: .oid), Field(name: "v", type: .double)], objectIdFieldName: "OBJECTID",
             geometryType: .point)
-        let table = try FeatureTable(
+        return try FeatureTable(
             schema: schema,
-            columns: [.integer(Int64Column(values: (1...Int64(rows)).map { $0 })), .double(DoubleColumn(values: (0..<rows).map { Double($0) / 3 }))],
-            geometries: (0..<rows).map { .point(Point(x: Double($0) / 7, y: -Double($0) / 9)) })
+            columns: [.integer(Int64Column(values: (1...Int64(rows)).map { $0 })), .double(DoubleColumn(values: (0..<rows).map(value)))],
+            geometries: (0..<rows).map { .point(point($0)) })
+    }
+
+    /// Every format is written in pieces of about the chunk size, joined to the whole text.
+    @Test func everyFormatStreams() throws {
+        let table = try Self.pointTable(rows: 2_000, value: { Double($0) / 3 }, point: { Point(x: Double($0) / 7, y: -Double($0) / 9) })
         let result = try table.queryFeatures(QueryParameters())
         for format in FeatureOutputFormat.allCases {
             for options in [FeatureWriterOptions(), FeatureWriterOptions(pretty: true, coordinatePrecision: 5)] {
@@ -446,14 +450,7 @@ struct OutputFormatTests {
     /// feature and every byte of the text, and the features of a report are whole features in
     /// the bytes handed on so far.
     @Test func writeProgressFollowsThePieces() throws {
-        let rows = 1_500
-        let schema = try Schema(
-            fields: [Field(name: "OBJECTID", type: .oid), Field(name: "v", type: .double)], objectIdFieldName: "OBJECTID",
-            geometryType: .point)
-        let table = try FeatureTable(
-            schema: schema,
-            columns: [.integer(Int64Column(values: (1...Int64(rows)).map { $0 })), .double(DoubleColumn(values: (0..<rows).map { Double($0) }))],
-            geometries: (0..<rows).map { .point(Point(x: Double($0), y: 1)) })
+        let table = try Self.pointTable(rows: 1_500, value: { Double($0) }, point: { Point(x: Double($0), y: 1) })
         let result = try table.queryFeatures(QueryParameters(whereClause: "v < 1200"))
         for format in FeatureOutputFormat.allCases {
             var handed = 0
