@@ -43,4 +43,31 @@ struct ReadmeExampleTests {
         // Mozambique and Zimbabwe (Botswana, Namibia, eSwatini and Lesotho have fewer).
         #expect(Set(names) == [.string("Mozambique"), .string("Zimbabwe")])
     }
+
+    @Test func dataInAndOut() throws {
+        let citiesPath = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/naturalearth_cities.geojson").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geosieve-readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let geoPackagePath = folder.appendingPathComponent("cities.gpkg").path
+
+        // --- README example begins ---
+        let options = LoadOptions(onInvalid: .skip, progress: { print("\($0.bytesRead) of \($0.totalBytes) bytes") })
+        let (cities, report) = try FeatureTable.loadReporting(contentsOfFile: citiesPath, options: options)
+        try GeoPackage.write(cities, to: geoPackagePath, options: GeoPackageWriteOptions(layerName: "cities"))
+        let reread = try GeoPackage.read(at: geoPackagePath).table
+        let saints = try reread.queryFeatures(QueryParameters(whereClause: "name LIKE 'San %'"))
+        var lines: [UInt8] = []
+        saints.write(.geoJSONSeq, chunkSize: 1 << 16) { piece in lines += piece }  // one feature a line
+        // --- README example ends ---
+
+        #expect(report.skippedCount == 0)
+        #expect(reread.count == cities.count)
+        // San Marino, San José, San Salvador, San Francisco (not Sanaa, Santo Domingo, Santiago).
+        #expect(Set(saints.map { $0.value(ofField: "name") })
+            == [.string("San Marino"), .string("San José"), .string("San Salvador"), .string("San Francisco")])
+        #expect(String(decoding: lines, as: UTF8.self).split(separator: "\n").count == 4)
+    }
 }
