@@ -33,8 +33,8 @@ public struct GeometryColumn: Sendable {
         @usableFromInline var rawValue: UInt8
 
         static let none = RowFlags(rawValue: 0)
-        static let zBit: UInt8 = 0x10
-        static let mBit: UInt8 = 0x20
+        @usableFromInline static let zBit: UInt8 = 0x10
+        @usableFromInline static let mBit: UInt8 = 0x20
 
         @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -65,7 +65,7 @@ public struct GeometryColumn: Sendable {
         }
 
         @inlinable var layout: CoordinateLayout {
-            CoordinateLayout(hasZ: rawValue & 0x10 != 0, hasM: rawValue & 0x20 != 0)
+            CoordinateLayout(hasZ: rawValue & Self.zBit != 0, hasM: rawValue & Self.mBit != 0)
         }
     }
 
@@ -583,7 +583,7 @@ extension GeometryColumn {
 
         /// Whether row `row`'s positions carry z or m (kept in ``GeometryColumn/z`` and
         /// ``GeometryColumn/m``, not in ``xy``).
-        @inlinable public func hasZOrM(row: Int) -> Bool { flags[row] & 0x30 != 0 }
+        @inlinable public func hasZOrM(row: Int) -> Bool { flags[row] & (RowFlags.zBit | RowFlags.mBit) != 0 }
 
         /// The layout of row `row`'s positions: whether its positions' values in ``z`` and ``m``
         /// belong to it.
