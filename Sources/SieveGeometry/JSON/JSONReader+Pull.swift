@@ -134,21 +134,22 @@ extension JSONReader {
         return token
     }
 
-    /// ``nextMember(first:)`` for objects whose members usually come in a known order: when
-    /// the next key is `expected` (plain printable ASCII without `"` or `\\`, which the caller
-    /// guarantees), it is recognized by one comparison, without scanning it; `matched` says so.
-    /// Any other key is read as ``nextMember(first:)`` reads it.
+    /// ``nextMember(first:)`` for objects whose members usually come in a known order, with
+    /// `matched` saying whether the key is `expected` (plain printable ASCII without `"` or
+    /// `\\`, which the caller guarantees). In compact text (`,"key":`) the expected key is
+    /// recognized by one comparison, without scanning it; anything else is read as
+    /// ``nextMember(first:)`` reads it and then compared.
     @inlinable @inline(__always)
     public mutating func nextMember(
         first: inout Bool, expecting expected: UnsafeBufferPointer<UInt8>
     ) throws(GeometryError) -> (key: JSONKeyToken, matched: Bool)? {
         let n = expected.count
         // Compact text (no white space): `,"key":` (or `"key":` first) compared in one go.
-        if let base = bytes.baseAddress, let wanted = expected.baseAddress, index &+ n &+ 4 <= bytes.count {
+        if let base = bytes.baseAddress, index &+ n &+ 4 <= bytes.count {
             let quote = first ? index : index &+ 1
             if first || base[index] == UInt8(ascii: ","), base[quote] == UInt8(ascii: "\""),
                 base[quote &+ n &+ 1] == UInt8(ascii: "\""), base[quote &+ n &+ 2] == UInt8(ascii: ":"),
-                Self.same(base + quote + 1, wanted, n)
+                Self.same(UnsafeBufferPointer(start: base + quote + 1, count: n), expected)
             {
                 first = false
                 let token = JSONKeyToken(start: quote &+ 1, end: quote &+ 1 &+ n, escaped: false, position: position(quote))
@@ -157,32 +158,18 @@ extension JSONReader {
                 return (token, true)
             }
         }
-        guard try advance(first: &first, close: UInt8(ascii: "}")) else { return nil }
-        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
-        guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(at: index, expected: "a string key") }
-        let token: JSONKeyToken
-        let matched: Bool
-        if let base = bytes.baseAddress, let wanted = expected.baseAddress, index &+ n &+ 2 <= bytes.count,
-            base[index &+ n &+ 1] == UInt8(ascii: "\""), Self.same(base + index + 1, wanted, n)
-        {
-            token = JSONKeyToken(start: index &+ 1, end: index &+ 1 &+ n, escaped: false, position: characterPosition)
-            index &+= n &+ 2
-            matched = true
-        } else {
-            token = try readKey()
-            matched = false
-        }
-        skipWhitespace()
-        guard index < bytes.count else { throw error("unexpected end of input", at: index) }
-        guard bytes[index] == UInt8(ascii: ":") else { throw unexpected(at: index, expected: "':'") }
-        index += 1
-        skipWhitespace()
-        return (token, matched)
+        // Anything else (white space, another key, escapes): read the key, then compare it.
+        guard let key = try nextMember(first: &first) else { return nil }
+        let matched = !key.escaped && Self.same(UnsafeBufferPointer(rebasing: bytes[key.start..<key.end]), expected)
+        return (key, matched)
     }
 
-    /// Whether `count` bytes at `a` and `b` are equal (eight at a time).
+    /// Whether `a` and `b` hold the same bytes (compared eight at a time).
     @inlinable @inline(__always)
-    static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = a.count
+        guard count == b.count else { return false }
+        guard count > 0, let a = a.baseAddress, let b = b.baseAddress else { return true }
         var i = 0
         while i &+ 8 <= count {
             let x = UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
