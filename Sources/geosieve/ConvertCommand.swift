@@ -62,16 +62,7 @@ struct ConvertCommand: ParsableCommand {
         var query = QueryParameters(whereClause: try argumentText(whereClause, argument: "--where"))
         try spatialFilter.apply(to: &query)
         if let outSR { query.outSpatialReference = try QueryCommand.spatialReference(outSR, option: "--out-sr") }
-        let table: FeatureTable
-        let sourceLayer: String
-        if let geoPackage = GeoPackageSource.parse(source) {
-            (table, sourceLayer) = try GeoPackageSource.load(
-                path: geoPackage.path, layer: geoPackage.layer, fields: nil,
-                progress: loading.progressLine(verb: "loading \(geoPackage.path)"))
-        } else {
-            table = try QueryCommand.loadTable(source, fields: nil, loading: loading)
-            sourceLayer = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
-        }
+        let (table, sourceLayer) = try QueryCommand.loadSource(source, fields: nil, loading: loading)
         do {
             let result = try table.queryFeatures(query)
             try outputOptions.write(

@@ -84,16 +84,7 @@ struct IdentifyCommand: ParsableCommand {
             mapExtent: Envelope(xmin: extent[0], ymin: extent[1], xmax: extent[2], ymax: extent[3]),
             width: wh[0], height: wh[1], maxResults: maxResults,
             whereClause: try argumentText(whereClause, argument: "--where"), returnGeometry: returnGeometry)
-        let table: FeatureTable
-        let layerName: String
-        if let geoPackage = GeoPackageSource.parse(source) {
-            (table, layerName) = try GeoPackageSource.load(
-                path: geoPackage.path, layer: geoPackage.layer, fields: nil,
-                progress: loading.progressLine(verb: "loading \(geoPackage.path)"))
-        } else {
-            table = try QueryCommand.loadTable(source, fields: nil, loading: loading)
-            layerName = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
-        }
+        let (table, layerName) = try QueryCommand.loadSource(source, fields: nil, loading: loading)
         var json: [UInt8] = []
         do {
             try table.identify(parameters).writeJSON(layerID: 0, layerName: layerName, into: &json)

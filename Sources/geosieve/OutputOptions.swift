@@ -147,13 +147,6 @@ struct OutputOptions: ParsableArguments {
         try OutputFile.write(to: output) { sink in try sink(bytes) }
     }
 
-    /// The GeoPackage layer name a source gives by default: its layer (`FILE.gpkg:LAYER`), else
-    /// its file name without extension.
-    static func layerName(ofSource source: String) -> String {
-        if let layer = GeoPackageSource.parse(source)?.layer { return layer }
-        return URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
-    }
-
     /// Writes `result` as a GeoPackage: the table's rows as they are when the result is a plain
     /// subset of it (no copy), else a table made of the result (its fields, order and output
     /// spatial reference, whose SRS row the file gets).

@@ -123,7 +123,7 @@ struct QueryCommand: ParsableCommand {
 
         let format = try outputOptions.checkedFormat(returningFeatures: returnMode == .features)
         let fields = try schema.map { path in try loadFields(path) }
-        let table = try Self.loadTable(source, fields: fields, loading: loading)
+        let (table, layerName) = try Self.loadSource(source, fields: fields, loading: loading)
         do {
             if let orderBy { query.orderBy = try SortField.list(orderBy, schema: table.schema) }
             let output: [UInt8]
@@ -144,8 +144,7 @@ struct QueryCommand: ParsableCommand {
                 // Written in pieces as they are made: a large result never sits in memory whole.
                 let result = try table.queryFeatures(query)
                 try outputOptions.write(
-                    result, format: format, sourceLayer: OutputOptions.layerName(ofSource: source),
-                    progress: loading.writeProgressLine(output: outputOptions.output))
+                    result, format: format, sourceLayer: layerName, progress: loading.writeProgressLine(output: outputOptions.output))
                 return
             }
             try outputOptions.writeDocument(output)
@@ -202,14 +201,22 @@ struct QueryCommand: ParsableCommand {
     }
 
     /// The table in `path` (read whole, whatever its size: a regular file, a pipe, …; `-` is
-    /// standard input), loaded as `loading` asks.
-    static func loadTable(_ path: String, fields: [Field]?, loading: LoadingOptions? = nil) throws -> FeatureTable {
+    /// standard input; `FILE.gpkg[:LAYER]` a GeoPackage layer), loaded as `loading` asks, and
+    /// its layer name: the GeoPackage layer read, else the file name without extension.
+    static func loadSource(
+        _ path: String, fields: [Field]?, loading: LoadingOptions? = nil
+    ) throws -> (table: FeatureTable, layerName: String) {
         if let source = GeoPackageSource.parse(path) {
             return try GeoPackageSource.load(
                 path: source.path, layer: source.layer, fields: fields,
-                progress: loading?.progressLine(verb: "loading \(source.path)")
-            ).table
+                progress: loading?.progressLine(verb: "loading \(source.path)"))
         }
+        let table = try loadTable(path, fields: fields, loading: loading)
+        return (table, URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
+    }
+
+    /// A GeoJSON or Esri JSON table (see ``loadSource(_:fields:loading:)``).
+    private static func loadTable(_ path: String, fields: [Field]?, loading: LoadingOptions?) throws -> FeatureTable {
         let name = path == "-" ? "standard input" : path
         // Standard input is read whole; a file is mapped and read once by the loader.
         let bytes = path == "-" ? try InputFiles.contents(of: path, limit: nil, option: nil) : nil
