@@ -162,10 +162,7 @@ struct FeatureChunk {
         do throws(GeometryError) {
             while true {
                 guard readFeature(&reader, buffer: buffer, context: context) else { return }
-                if features & 0xFFF == 0 {
-                    progress?.advance(to: reader.offset, features: features)
-                    if rows + Self.sampleFeatures > reservedRows { reserveForTheRest(reader.offset, limit: limit, buffer: buffer) }
-                }
+                if features & 0xFFF == 0 { checkpoint(reader.offset, limit: limit, buffer: buffer, progress: &progress) }
                 guard let byte = reader.peek() else { throw reader.failure("unexpected end of input") }
                 if byte == UInt8(ascii: "]") {
                     var notFirst = false
@@ -206,16 +203,23 @@ struct FeatureChunk {
                 return
             }
             guard readFeature(&reader, buffer: buffer, context: context) else { return }
-            if features & 0xFFF == 0 {
-                progress?.advance(to: reader.offset, features: features)
-                if rows + Self.sampleFeatures > reservedRows { reserveForTheRest(reader.offset, limit: limit, buffer: buffer) }
-            }
+            if features & 0xFFF == 0 { checkpoint(reader.offset, limit: limit, buffer: buffer, progress: &progress) }
         }
     }
 
     /// How often (in features) the columns' room is checked, and the features read before they
-    /// are first sized for the rest of the stretch.
+    /// are first sized for the rest of the stretch (a multiple of 4,096, the `features & 0xFFF`
+    /// of the reading loops).
     static let sampleFeatures = 4096
+
+    /// Every 4,096 features: reports progress, and sizes the columns when the rows near their
+    /// room.
+    private mutating func checkpoint(
+        _ offset: Int, limit: Int, buffer: UnsafeBufferPointer<UInt8>, progress: inout ProgressCounter?
+    ) {
+        progress?.advance(to: offset, features: features)
+        if rows + Self.sampleFeatures > reservedRows { reserveForTheRest(offset, limit: limit, buffer: buffer) }
+    }
 
     /// Sizes the columns for the rows the rest of the stretch (up to `limit`) likely holds,
     /// estimated from the bytes per row so far (with 3% to spare), so that they grow without
@@ -292,11 +296,7 @@ struct FeatureChunk {
                 } else {
                     role = MemberRole(key, format: context.format, buffer: buffer)
                     RecentKey.remember(key, at: memberPosition, in: &recentFeatureKeys, buffer: buffer)
-                    if memberPosition < recentRoles.count {
-                        recentRoles[memberPosition] = role
-                    } else if memberPosition == recentRoles.count {
-                        recentRoles.append(role)
-                    }
+                    recentRoles.record(role, at: memberPosition)
                 }
                 memberPosition += 1
                 let valuePosition = reader.characterPosition
@@ -529,11 +529,7 @@ struct FeatureChunk {
     /// Records that member position `position` held key `slot`; returns it.
     @inline(__always)
     private mutating func remember(_ slot: Int, at position: Int) -> Int {
-        if position < cachedSlots.count {
-            cachedSlots[position] = slot
-        } else if position == cachedSlots.count {
-            cachedSlots.append(slot)
-        }
+        cachedSlots.record(slot, at: position)
         return slot
     }
 
@@ -557,8 +553,9 @@ struct FeatureChunk {
         var candidate: Geometry?
         switch geometry {
         case .null: break
-        case .point where tracker.settledOnPoints && (context.declaredType == nil || context.declaredType == .point):
-            // Another point in a table of points: nothing to check.
+        case .point where tracker.settledOnPoints:
+            // Another point in a table of points (a GeoJSON one: Esri JSON points come as
+            // geometries, checked against the FeatureSet's type below): nothing to check.
             break
         case .point(let x, let y):
             geometryName = "Point"
@@ -630,7 +627,6 @@ struct FeatureChunk {
                 }
             }
             // Store.
-            if let checkedTracker { tracker = checkedTracker }
             for (field, value) in converted {
                 typed[field].appendNulls(row - typed[field].count)
                 typed[field].append(value)
@@ -671,12 +667,13 @@ struct FeatureChunk {
                     position: position, featureIndex: featureIndex)
             }
             // Store.
-            if let checkedTracker { tracker = checkedTracker }
             for member in staged {
                 let (slot, value) = (member.slot, member.value)
                 Self.set(&columns[slot], value, row: row, buffer: buffer, texts: stagedTexts, composites: stagedComposites)
             }
         }
+        // Checked: nothing below fails.
+        if let checkedTracker { tracker = checkedTracker }
         for member in staged where !committed[member.slot] {
             committed[member.slot] = true
             committedCount += 1
@@ -787,14 +784,21 @@ struct RecentKey {
     /// Records `key` as the key read at `position` (positions are recorded in order, so the
     /// list grows by at most one).
     static func remember(_ key: JSONKeyToken, at position: Int, in list: inout [RecentKey], buffer: UnsafeBufferPointer<UInt8>) {
-        var recent = RecentKey(start: key.start, end: key.end)
-        if key.escaped || buffer[key.start..<key.end].contains(where: { $0 >= 0x80 }) {
-            recent = RecentKey(start: -1, end: -1)
-        }
-        if position < list.count {
-            list[position] = recent
-        } else if position == list.count {
-            list.append(recent)
+        let plain = !key.escaped && !buffer[key.start..<key.end].contains(where: { $0 >= 0x80 })
+        list.record(plain ? RecentKey(start: key.start, end: key.end) : RecentKey(start: -1, end: -1), at: position)
+    }
+}
+
+extension Array {
+    /// Records what member position `position` of an object held: replaces the element there,
+    /// or appends it when the position is new (positions arrive in order, so the array grows
+    /// by at most one).
+    @inline(__always)
+    mutating func record(_ element: Element, at position: Int) {
+        if position < count {
+            self[position] = element
+        } else if position == count {
+            append(element)
         }
     }
 }
