@@ -87,6 +87,19 @@ struct StreamingLoaderTests {
             let many = try FeatureTable.loadReporting(json: bytes, options: LoadOptions(threads: threads)).table
             Self.expectSame(one, many)
         }
+        // Explicit fields: the pieces' typed columns are joined (texts renumbered, NULL rows of
+        // missing members kept).
+        let fields = [
+            Field(name: "n", type: .integer), Field(name: "name", type: .string), Field(name: "when", type: .date),
+            Field(name: "flag", type: .smallInteger),
+        ]
+        let explicitOne = try FeatureTable.loadReporting(json: bytes, schema: fields, options: LoadOptions(threads: 1)).table
+        #expect(explicitOne.value(row: 0, field: "name") == one.value(row: 0, field: "name"))
+        #expect(explicitOne.value(row: 3, field: "when") == one.value(row: 3, field: "when"))
+        #expect(explicitOne.value(row: 1, field: "when") == .null)
+        for threads in [2, 3] {
+            Self.expectSame(explicitOne, try FeatureTable.loadReporting(json: bytes, schema: fields, options: LoadOptions(threads: threads)).table)
+        }
         // The same features as GeoJSONSeq (with and without record separators), and the
         // collection loaded through its text.
         let sequence = Array(features.joined(separator: "\n").utf8)

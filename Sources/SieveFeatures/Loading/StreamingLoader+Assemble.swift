@@ -251,22 +251,3 @@ extension StreamingLoader {
         return "\(name)_\(n)"
     }
 }
-
-extension TypedColumnBuilder {
-    /// Appends the rows of another builder of the same type.
-    mutating func append(contentsOf other: TypedColumnBuilder) {
-        var other = other
-        let column = other.finish()
-        for row in 0..<other.count {
-            if column.isNull(row) {
-                appendNull()
-                continue
-            }
-            switch column {
-            case .integer(let values), .date(let values): append(integer: values.values[row])
-            case .double(let values): append(double: values.values[row])
-            case .string(let values): append(text: values[row] ?? "")
-            }
-        }
-    }
-}

@@ -16,11 +16,7 @@ struct TypedColumnBuilder {
 
     init(type: FieldType, capacity: Int = 0) {
         self.type = type
-        switch type.columnType {
-        case .integer, .date: integers.reserveCapacity(capacity)
-        case .double: doubles.reserveCapacity(capacity)
-        case .string: break
-        }
+        reserveCapacity(capacity)
     }
 
     /// Makes room for `rows` rows in all.
@@ -76,7 +72,22 @@ struct TypedColumnBuilder {
     /// none).
     mutating func append(texts other: TextColumnBuilder, validity rowValidity: ValidityBitmap?) {
         texts.append(contentsOf: other)
-        let n = other.count
+        appendValidity(rows: other.count, from: rowValidity)
+    }
+
+    /// Appends the rows of another builder of the same type: values in bulk (dictionary texts
+    /// renumbered, see ``TextColumnBuilder/append(contentsOf:)``), then their validity.
+    mutating func append(contentsOf other: TypedColumnBuilder) {
+        switch type.columnType {
+        case .integer, .date: integers.append(contentsOf: other.integers)
+        case .double: doubles.append(contentsOf: other.doubles)
+        case .string: texts.append(contentsOf: other.texts)
+        }
+        appendValidity(rows: other.count, from: other.validity)
+    }
+
+    /// Counts `n` rows whose values were appended, valid as `rowValidity` says (`nil`: all).
+    private mutating func appendValidity(rows n: Int, from rowValidity: ValidityBitmap?) {
         if let rowValidity, rowValidity.nullCount > 0 {
             if validity == nil { validity = ValidityBitmap(count: count, allValid: true) }
             for row in 0..<n { validity?.append(valid: rowValidity.isValid(row)) }
