@@ -330,7 +330,7 @@ struct GeoPackageReader {
         while try statement.step() {
             let fid = statement.int64(0)
             objectIDs.append(fid)
-            if let progress, let keys, row & 0x3FFF == 0x3FFF {
+            if row & 0x3FFF == 0x3FFF, let progress, let keys {
                 progress(GeoPackageReadProgress(features: row + 1, fraction: keys.fraction(of: fid)))
             }
             if hasGeometry {

@@ -95,7 +95,7 @@ extension FeatureQueryResult {
         case .csv:
             try writeCSV(into: &bytes, options: options, output: &output, flush: flush)
         }
-        try output.finish(&bytes, flush: flush)
+        try output.hand(&bytes, flush: flush)
     }
 
     /// The writer of the table's stored geometries, straight from its geometry column, when the
@@ -526,12 +526,8 @@ struct OutputChunks {
         if bytes.count >= chunkSize { try hand(&bytes, flush: flush) }
     }
 
-    /// Hands the rest on and reports the end.
-    mutating func finish<Failure: Error>(_ bytes: inout [UInt8], flush: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
-        try hand(&bytes, flush: flush)
-    }
-
-    private mutating func hand<Failure: Error>(_ bytes: inout [UInt8], flush: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
+    /// Hands `bytes` to `flush`, empties them and reports progress (also the end of a write).
+    mutating func hand<Failure: Error>(_ bytes: inout [UInt8], flush: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
         try flush(bytes)
         state.bytesWritten = (state.bytesWritten ?? 0) + bytes.count
         bytes.removeAll(keepingCapacity: true)
