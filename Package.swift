@@ -3,9 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "GeoSieve",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "GeoSieve", targets: ["GeoSieve"]),
+        .library(name: "SieveBuffers", targets: ["SieveBuffers"]),
         .library(name: "SieveGeometry", targets: ["SieveGeometry"]),
         .library(name: "SieveGEOS", targets: ["SieveGEOS"]),
         .library(name: "SieveColumns", targets: ["SieveColumns"]),
@@ -33,8 +34,11 @@ let package = Package(
             pkgConfig: "proj",
             providers: [.apt(["libproj-dev"]), .brew(["proj"])]
         ),
+        // Append-only shared buffers: the storage of columns and geometry columns, which lets an
+        // edited table publish a snapshot per batch without copying what the snapshot holds.
+        .target(name: "SieveBuffers"),
         // Geometry value types, spatial references and codecs. Pure Swift, no C.
-        .target(name: "SieveGeometry"),
+        .target(name: "SieveGeometry", dependencies: ["SieveBuffers"]),
         // The GEOS bridge: contexts, owned geometries, prepared geometries, relationships.
         .target(name: "SieveGEOS", dependencies: ["SieveGeometry", "CGEOS"]),
         // Any spatial reference through PROJ: per-thread contexts, cached transformations,
@@ -42,7 +46,7 @@ let package = Package(
         .target(name: "SieveProjection", dependencies: ["SieveGeometry", "CPROJ"]),
         // Typed columns with validity bitmaps, dictionary-encoded strings, civil-time helpers:
         // the data layout the where-clause kernels scan and the feature table stores.
-        .target(name: "SieveColumns"),
+        .target(name: "SieveColumns", dependencies: ["SieveBuffers"]),
         // The quadtree over envelopes: bulk load, insert/remove/move, window, radius, nearest.
         .target(
             name: "SieveIndex",
@@ -54,7 +58,7 @@ let package = Package(
             ]
         ),
         // The where-clause language: lexer, Pratt parser, binder, vectorized evaluator.
-        .target(name: "SieveSQL", dependencies: ["SieveColumns"]),
+        .target(name: "SieveSQL", dependencies: ["SieveBuffers", "SieveColumns"]),
         // Schema, the columnar feature table, loading, queries.
         .target(
             name: "SieveFeatures",
@@ -71,7 +75,7 @@ let package = Package(
         .target(
             name: "GeoSieve",
             dependencies: [
-                "SieveGeometry", "SieveGEOS", "SieveColumns", "SieveSQL", "SieveIndex", "SieveProjection", "SieveFeatures",
+                "SieveBuffers", "SieveGeometry", "SieveGEOS", "SieveColumns", "SieveSQL", "SieveIndex", "SieveProjection", "SieveFeatures",
                 "SieveStore",
             ]
         ),
@@ -93,6 +97,10 @@ let package = Package(
         ),
         // Shared helpers of the test targets (seeded generators); not a product.
         .target(name: "SieveTestSupport", path: "Tests/SieveTestSupport"),
+        .testTarget(
+            name: "SieveBuffersTests",
+            dependencies: ["SieveBuffers"]
+        ),
         .testTarget(
             name: "SieveGeometryTests",
             dependencies: ["SieveGeometry", "SieveTestSupport"]

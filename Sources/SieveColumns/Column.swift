@@ -1,3 +1,5 @@
+import SieveBuffers
+
 /// The value type of a column, as the where-clause engine sees it.
 public enum ColumnType: String, Hashable, Sendable, CustomStringConvertible {
     /// 64-bit signed integers (OID, SmallInteger, Integer, BigInteger fields).
@@ -15,30 +17,40 @@ public enum ColumnType: String, Hashable, Sendable, CustomStringConvertible {
 /// A column of 64-bit values: integers, or dates as epoch milliseconds.
 public struct Int64Column: Hashable, Sendable {
     /// The values; a NULL row holds 0.
-    public var values: [Int64]
+    public var values: ColumnBuffer<Int64>
     /// Which rows are not NULL; `nil` when none is NULL.
     public var validity: ValidityBitmap?
 
     /// Creates a column.
-    public init(values: [Int64], validity: ValidityBitmap? = nil) {
+    public init(values: ColumnBuffer<Int64>, validity: ValidityBitmap? = nil) {
         precondition(validity == nil || validity?.count == values.count, "validity length differs")
         self.values = values
         self.validity = validity
+    }
+
+    /// Creates a column from an array of values.
+    public init(values: [Int64], validity: ValidityBitmap? = nil) {
+        self.init(values: ColumnBuffer(values), validity: validity)
     }
 }
 
 /// A column of doubles.
 public struct DoubleColumn: Hashable, Sendable {
     /// The values; a NULL row holds 0.
-    public var values: [Double]
+    public var values: ColumnBuffer<Double>
     /// Which rows are not NULL; `nil` when none is NULL.
     public var validity: ValidityBitmap?
 
     /// Creates a column.
-    public init(values: [Double], validity: ValidityBitmap? = nil) {
+    public init(values: ColumnBuffer<Double>, validity: ValidityBitmap? = nil) {
         precondition(validity == nil || validity?.count == values.count, "validity length differs")
         self.values = values
         self.validity = validity
+    }
+
+    /// Creates a column from an array of values.
+    public init(values: [Double], validity: ValidityBitmap? = nil) {
+        self.init(values: ColumnBuffer(values), validity: validity)
     }
 }
 
@@ -54,7 +66,7 @@ public struct StringColumn: Hashable, Sendable {
         /// Row `i`'s string is `strings[i]` (empty for NULL rows).
         case plain(StringStorage)
         /// Row `i`'s string is `dictionary[codes[i]]` (code 0 for NULL rows).
-        case dictionary(codes: [UInt32], dictionary: StringStorage)
+        case dictionary(codes: ColumnBuffer<UInt32>, dictionary: StringStorage)
     }
 
     /// The storage.
@@ -84,7 +96,7 @@ public struct StringColumn: Hashable, Sendable {
     public init(_ strings: [String?], dictionaryLimit: Int = 65_536) {
         var distinct: [ExactString: UInt32] = [:]
         var dictionary = StringStorage()
-        var codes: [UInt32] = []
+        var codes = ColumnBuffer<UInt32>()
         codes.reserveCapacity(strings.count)
         var validity = ValidityBitmap(count: 0, allValid: true)
         var hasNull = false
@@ -297,7 +309,7 @@ extension Column {
     /// The bytes the column's arrays hold (their elements, not spare capacity): values, codes,
     /// string bytes and offsets, dictionaries and validity bitmaps.
     public var byteCount: Int {
-        func bitmap(_ validity: ValidityBitmap?) -> Int { 8 * (validity?.words.count ?? 0) }
+        func bitmap(_ validity: ValidityBitmap?) -> Int { 8 * (validity?.wordCount ?? 0) }
         func storage(_ strings: StringStorage) -> Int { strings.bytes.count + 8 * strings.offsets.count }
         switch self {
         case .integer(let column), .date(let column): return 8 * column.values.count + bitmap(column.validity)

@@ -1,3 +1,5 @@
+import SieveBuffers
+
 /// Strings packed end to end in one UTF-8 byte buffer with an offsets array, Arrow style:
 /// string `i` is `bytes[offsets[i] ..< offsets[i + 1]]`.
 ///
@@ -5,9 +7,9 @@
 /// a `LIKE 'San%'` a prefix compare) without creating `String` values.
 public struct StringStorage: Hashable, Sendable {
     /// All strings' UTF-8 bytes.
-    public private(set) var bytes: [UInt8]
+    public private(set) var bytes: ColumnBuffer<UInt8>
     /// `count + 1` offsets into ``bytes``, starting with 0.
-    public private(set) var offsets: [Int]
+    public private(set) var offsets: ColumnBuffer<Int>
 
     /// An empty storage.
     public init() {

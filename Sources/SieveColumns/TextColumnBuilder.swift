@@ -1,3 +1,4 @@
+import SieveBuffers
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -24,7 +25,7 @@ package struct TextColumnBuilder {
     /// Open-addressing table of distinct-string indices (`-1` empty), a power of two long.
     private var slots: [Int32] = Array(repeating: -1, count: 1024)
     /// Each row's code into the distinct strings (0 for NULL rows), while counting them.
-    private var codes: [UInt32] = []
+    private var codes = ColumnBuffer<UInt32>()
     /// Once there are more distinct strings than any dictionary may hold: every row's string.
     private var plain: StringStorage?
     /// Rows so far.
@@ -179,7 +180,7 @@ package struct TextColumnBuilder {
             }
         }
         plain = storage
-        codes = []
+        codes = ColumnBuffer()
         distinctBytes = []
         distinctOffsets = [0]
         slots = []

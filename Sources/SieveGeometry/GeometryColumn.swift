@@ -1,3 +1,5 @@
+import SieveBuffers
+
 /// The geometries of a table's rows, stored by column: flat arrays for the whole column instead
 /// of one ``Geometry`` value, with its own heap buffers, per row.
 ///
@@ -81,38 +83,38 @@ public struct GeometryColumn: Sendable {
     public private(set) var storage: Storage
 
     /// One byte per row (see `RowFlags`).
-    @usableFromInline var flags: [UInt8] = []
+    @usableFromInline var flags = ColumnBuffer<UInt8>()
 
     // Point storage: one element per row.
     /// Each row's x (point storage) or envelope minimum x (shape storage).
-    @usableFromInline var x: [Double] = []
+    @usableFromInline var x = ColumnBuffer<Double>()
     /// Each row's y (point storage) or envelope minimum y (shape storage).
-    @usableFromInline var y: [Double] = []
+    @usableFromInline var y = ColumnBuffer<Double>()
 
     // Shape storage.
     /// Each row's envelope maximum x (shape storage only).
-    @usableFromInline var maxX: [Double] = []
+    @usableFromInline var maxX = ColumnBuffer<Double>()
     /// Each row's envelope maximum y (shape storage only).
-    @usableFromInline var maxY: [Double] = []
+    @usableFromInline var maxY = ColumnBuffer<Double>()
     /// Each row's first part (for a collection: its index in `collections`).
-    @usableFromInline var rowPartStart: [Int] = []
+    @usableFromInline var rowPartStart = ColumnBuffer<Int>()
     /// Each row's part count.
-    @usableFromInline var rowPartCount: [Int32] = []
+    @usableFromInline var rowPartCount = ColumnBuffer<Int32>()
     /// Part `p`'s rings are `partRingStart[p] ..< partRingStart[p + 1]` (one more element than
     /// parts; a row's parts are appended together, so their rings are contiguous).
-    @usableFromInline var partRingStart: [Int] = [0]
+    @usableFromInline var partRingStart: ColumnBuffer<Int> = [0]
     /// Ring `r`'s positions are `ringPositionStart[r] ..< ringPositionStart[r + 1]`.
-    @usableFromInline var ringPositionStart: [Int] = [0]
+    @usableFromInline var ringPositionStart: ColumnBuffer<Int> = [0]
     /// Interleaved x, y of every position (shape storage), or empty.
-    public private(set) var xy: [Double] = []
+    public private(set) var xy = ColumnBuffer<Double>()
     /// The collections, referred to by `rowPartStart`.
     var collections: [Geometry] = []
 
     // Both storages.
     /// Each position's z (point storage: each row's), or empty when no row has z.
-    public private(set) var z: [Double] = []
+    public private(set) var z = ColumnBuffer<Double>()
     /// Each position's m (point storage: each row's), or empty when no row has m.
-    public private(set) var m: [Double] = []
+    public private(set) var m = ColumnBuffer<Double>()
     /// Whether ``z`` is kept (a row has had z), so it holds one value per position. (`z` alone
     /// cannot tell: it is empty too when the first row with z comes before any position.)
     public private(set) var hasZ = false
@@ -158,13 +160,13 @@ public struct GeometryColumn: Sendable {
     // MARK: - Envelopes
 
     /// Each row's envelope minimum x (NaN for a row without geometry or with an empty one).
-    public var xmin: [Double] { x }
+    public var xmin: ColumnBuffer<Double> { x }
     /// Each row's envelope minimum y (NaN for a row without geometry or with an empty one).
-    public var ymin: [Double] { y }
+    public var ymin: ColumnBuffer<Double> { y }
     /// Each row's envelope maximum x (NaN for a row without geometry or with an empty one).
-    public var xmax: [Double] { storage == .points ? x : maxX }
+    public var xmax: ColumnBuffer<Double> { storage == .points ? x : maxX }
     /// Each row's envelope maximum y (NaN for a row without geometry or with an empty one).
-    public var ymax: [Double] { storage == .points ? y : maxY }
+    public var ymax: ColumnBuffer<Double> { storage == .points ? y : maxY }
 
     /// The envelope of row `row`, or `nil` when the row has no geometry or an empty one.
     public func envelope(row: Int) -> Envelope? {
@@ -187,9 +189,9 @@ public struct GeometryColumn: Sendable {
     public func layout(row: Int) -> CoordinateLayout { RowFlags(rawValue: flags[row]).layout }
 
     /// Point storage: each row's x (NaN for a row without geometry and for the empty point).
-    public var pointX: [Double] { storage == .points ? x : [] }
+    public var pointX: ColumnBuffer<Double> { storage == .points ? x : [] }
     /// Point storage: each row's y (NaN for a row without geometry and for the empty point).
-    public var pointY: [Double] { storage == .points ? y : [] }
+    public var pointY: ColumnBuffer<Double> { storage == .points ? y : [] }
 
     /// Shape storage: the parts of row `row` (indexes for ``partRings(_:)``).
     public func rowParts(_ row: Int) -> Range<Int> {
@@ -272,24 +274,43 @@ public struct GeometryColumn: Sendable {
 
     // MARK: - Writing rows
 
-    /// Appends a row.
+    /// Appends a row. Nothing already in the column is written (only appended to), so a copy
+    /// of the column taken before, such as a table snapshot's, shares its buffers and is never
+    /// copied (see ``ColumnBuffer``).
     public mutating func append(_ geometry: Geometry?) {
         if storage == .points, let geometry, geometry.kind != .point { convertToShapes() }
-        flags.append(0)
-        if storage == .points {
+        guard let geometry else {
+            flags.append(0)
             x.append(.nan)
             y.append(.nan)
-            if hasZ { z.append(0) }
-            if hasM { m.append(.nan) }
-        } else {
-            x.append(.nan)
-            y.append(.nan)
-            maxX.append(.nan)
-            maxY.append(.nan)
-            rowPartStart.append(partRingStart.count - 1)
-            rowPartCount.append(0)
+            if storage == .points {
+                if hasZ { z.append(0) }
+                if hasM { m.append(.nan) }
+            } else {
+                maxX.append(.nan)
+                maxY.append(.nan)
+                rowPartStart.append(partRingStart.count - 1)
+                rowPartCount.append(0)
+            }
+            return
         }
-        if let geometry { write(geometry, row: count - 1) }
+        let layout = geometry.layout
+        keepZAndM(for: layout)
+        let envelope = geometry.envelope
+        flags.append(RowFlags(kind: geometry.kind, layout: layout).rawValue)
+        x.append(envelope.isEmpty ? .nan : envelope.xmin)
+        y.append(envelope.isEmpty ? .nan : envelope.ymin)
+        if storage == .points {
+            let point = geometry.pointValue
+            if hasZ { z.append(point?.z ?? 0) }
+            if hasM { m.append(point?.m ?? .nan) }
+            return
+        }
+        maxX.append(envelope.isEmpty ? .nan : envelope.xmax)
+        maxY.append(envelope.isEmpty ? .nan : envelope.ymax)
+        let (partStart, partCount) = appendParts(of: geometry)
+        rowPartStart.append(partStart)
+        rowPartCount.append(partCount)
     }
 
     /// Appends a point row: the fast path of loaders (no ``Geometry`` value is built).
@@ -337,15 +358,8 @@ public struct GeometryColumn: Sendable {
     /// Writes `geometry` into row `row`, which holds no geometry and, in shape storage, no parts.
     private mutating func write(_ geometry: Geometry, row: Int) {
         let layout = geometry.layout
+        keepZAndM(for: layout)
         flags[row] = RowFlags(kind: geometry.kind, layout: layout).rawValue
-        if layout.hasZ && !hasZ {
-            z = [Double](repeating: 0, count: storage == .points ? count : xy.count / 2)
-            hasZ = true
-        }
-        if layout.hasM && !hasM {
-            m = [Double](repeating: .nan, count: storage == .points ? count : xy.count / 2)
-            hasM = true
-        }
         let envelope = geometry.envelope
         if !envelope.isEmpty {
             x[row] = envelope.xmin
@@ -356,47 +370,69 @@ public struct GeometryColumn: Sendable {
             }
         }
         if storage == .points {
-            guard case .point(let point) = geometry else { return }
             // The empty point keeps NaN x and y (its envelope is empty).
-            if hasZ { z[row] = point.z ?? 0 }
-            if hasM { m[row] = point.m ?? .nan }
+            let point = geometry.pointValue
+            if hasZ { z[row] = point?.z ?? 0 }
+            if hasM { m[row] = point?.m ?? .nan }
             return
         }
-        rowPartStart[row] = partRingStart.count - 1
+        let (partStart, partCount) = appendParts(of: geometry)
+        rowPartStart[row] = partStart
+        rowPartCount[row] = partCount
+    }
+
+    /// Starts keeping z (or m) for every position once a geometry with z (or m) arrives: the
+    /// rows before get 0 for z and NaN for m.
+    private mutating func keepZAndM(for layout: CoordinateLayout) {
+        if layout.hasZ && !hasZ {
+            z = ColumnBuffer(repeating: 0, count: storage == .points ? count : xy.count / 2)
+            hasZ = true
+        }
+        if layout.hasM && !hasM {
+            m = ColumnBuffer(repeating: .nan, count: storage == .points ? count : xy.count / 2)
+            hasM = true
+        }
+    }
+
+    /// Shape storage: appends the parts, rings and positions of `geometry` (a collection to
+    /// ``collections``), and returns what the row's part start and part count are.
+    private mutating func appendParts(of geometry: Geometry) -> (start: Int, count: Int32) {
+        let layout = geometry.layout
+        let start = partRingStart.count - 1
         switch geometry {
         case .point(let point):
             appendRing(CoordinateBuffer(points: [point], layout: layout), 0..<1)
             partRingStart.append(ringPositionStart.count - 1)
-            rowPartCount[row] = 1
+            return (start, 1)
         case .multipoint(let multipoint):
-            guard !multipoint.isEmpty else { return }
+            guard !multipoint.isEmpty else { return (start, 0) }
             appendRing(multipoint.coordinates, 0..<multipoint.coordinates.count)
             partRingStart.append(ringPositionStart.count - 1)
-            rowPartCount[row] = 1
+            return (start, 1)
         case .polyline(let polyline):
             for path in 0..<polyline.pathCount {
                 appendRing(polyline.coordinates, polyline.pathRange(path))
                 partRingStart.append(ringPositionStart.count - 1)
             }
-            rowPartCount[row] = Int32(polyline.pathCount)
+            return (start, Int32(polyline.pathCount))
         case .polygon(let polygon):
             for part in 0..<polygon.partCount {
                 for ring in polygon.partRingRange(part) { appendRing(polygon.coordinates, polygon.ringRange(ring)) }
                 partRingStart.append(ringPositionStart.count - 1)
             }
-            rowPartCount[row] = Int32(polygon.partCount)
+            return (start, Int32(polygon.partCount))
         case .envelope:
-            break
+            return (start, 0)
         case .collection:
-            rowPartStart[row] = collections.count
             collections.append(geometry)
+            return (collections.count - 1, 0)
         }
     }
 
     /// Appends the positions `range` of `buffer` as one ring.
     private mutating func appendRing(_ buffer: CoordinateBuffer, _ range: Range<Int>) {
         let layout = buffer.layout
-        xy.reserveGrowing(xy.count + 2 * range.count)
+        xy.reserveCapacity(xy.count + 2 * range.count)
         for i in range {
             xy.append(buffer.x(at: i))
             xy.append(buffer.y(at: i))
@@ -463,16 +499,16 @@ public struct GeometryColumn: Sendable {
         column.reserveCapacity(rows.count)
         column.hasZ = hasZ && rows.contains { flags[$0] & RowFlags.zBit != 0 }
         column.hasM = hasM && rows.contains { flags[$0] & RowFlags.mBit != 0 }
-        column.flags = rows.map { flags[$0] }
-        column.x = rows.map { x[$0] }
-        column.y = rows.map { y[$0] }
+        column.flags = ColumnBuffer(rows.lazy.map { flags[$0] })
+        column.x = ColumnBuffer(rows.lazy.map { x[$0] })
+        column.y = ColumnBuffer(rows.lazy.map { y[$0] })
         if storage == .points {
-            if column.hasZ { column.z = rows.map { z[$0] } }
-            if column.hasM { column.m = rows.map { m[$0] } }
+            if column.hasZ { column.z = ColumnBuffer(rows.lazy.map { z[$0] }) }
+            if column.hasM { column.m = ColumnBuffer(rows.lazy.map { m[$0] }) }
             return column
         }
-        column.maxX = rows.map { maxX[$0] }
-        column.maxY = rows.map { maxY[$0] }
+        column.maxX = ColumnBuffer(rows.lazy.map { maxX[$0] })
+        column.maxY = ColumnBuffer(rows.lazy.map { maxY[$0] })
         for row in rows {
             if RowFlags(rawValue: flags[row]).kind == .collection {
                 column.rowPartStart.append(column.collections.count)
@@ -542,23 +578,23 @@ extension GeometryColumn {
     /// The view shares the column's arrays (no copy); it stays valid, and unchanged, when the
     /// column is changed afterwards.
     public struct Shapes: Sendable {
-        @usableFromInline let flags: [UInt8]
-        @usableFromInline let minX: [Double]
-        @usableFromInline let minY: [Double]
-        @usableFromInline let maxX: [Double]
-        @usableFromInline let maxY: [Double]
-        @usableFromInline let rowPartStart: [Int]
-        @usableFromInline let rowPartCount: [Int32]
+        @usableFromInline let flags: ColumnBuffer<UInt8>
+        @usableFromInline let minX: ColumnBuffer<Double>
+        @usableFromInline let minY: ColumnBuffer<Double>
+        @usableFromInline let maxX: ColumnBuffer<Double>
+        @usableFromInline let maxY: ColumnBuffer<Double>
+        @usableFromInline let rowPartStart: ColumnBuffer<Int>
+        @usableFromInline let rowPartCount: ColumnBuffer<Int32>
         /// Part `p`'s rings are `partOffsets[p] ..< partOffsets[p + 1]`.
-        public let partOffsets: [Int]
+        public let partOffsets: ColumnBuffer<Int>
         /// Ring `r`'s positions are `ringOffsets[r] ..< ringOffsets[r + 1]`.
-        public let ringOffsets: [Int]
+        public let ringOffsets: ColumnBuffer<Int>
         /// Interleaved x, y of every position: position `i` is at `xy[2 * i]`, `xy[2 * i + 1]`.
-        public let xy: [Double]
+        public let xy: ColumnBuffer<Double>
         /// Each position's z (0 for a position of a row without z), or empty when no row has z.
-        public let z: [Double]
+        public let z: ColumnBuffer<Double>
         /// Each position's m (NaN for a position of a row without m), or empty when no row has m.
-        public let m: [Double]
+        public let m: ColumnBuffer<Double>
 
         init(_ column: GeometryColumn) {
             flags = column.flags
@@ -640,4 +676,12 @@ extension GeometryColumn {
     /// The shape storage's arrays, read in place (see ``Shapes``); `nil` in point storage, whose
     /// rows are read from ``pointX`` and ``pointY``.
     public var shapes: Shapes? { storage == .shapes ? Shapes(self) : nil }
+}
+
+extension Geometry {
+    /// The point, when this is one.
+    fileprivate var pointValue: Point? {
+        if case .point(let point) = self { return point }
+        return nil
+    }
 }

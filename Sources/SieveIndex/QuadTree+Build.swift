@@ -23,7 +23,27 @@ extension QuadTree {
 
     /// Replaces the contents with the items `ids` (all of `0 ..< xmin.count` when `nil`), whose
     /// envelopes are `xmin[id] … ymax[id]`; items whose box is not indexable are left out.
-    mutating func bulkLoad(ids: [UInt32]?, xmin: [Double], ymin: [Double], xmax: [Double], ymax: [Double]) {
+    mutating func bulkLoad<C: RandomAccessCollection<Double>>(ids: [UInt32]?, xmin: C, ymin: C, xmax: C, ymax: C)
+    where C.Index == Int {
+        let done: Void? = xmin.withContiguousStorageIfAvailable { x0s in
+            ymin.withContiguousStorageIfAvailable { y0s in
+                xmax.withContiguousStorageIfAvailable { x1s in
+                    ymax.withContiguousStorageIfAvailable { y1s in
+                        bulkLoad(ids: ids, xmin: x0s, ymin: y0s, xmax: x1s, ymax: y1s)
+                    }
+                }
+            } ?? nil ?? nil
+        } ?? nil
+        if done == nil {
+            bulkLoad(ids: ids, xmin: Array(xmin), ymin: Array(ymin), xmax: Array(xmax), ymax: Array(ymax))
+        }
+    }
+
+    /// See ``bulkLoad(ids:xmin:ymin:xmax:ymax:)-generic``, on buffers.
+    mutating func bulkLoad(
+        ids: [UInt32]?, xmin: UnsafeBufferPointer<Double>, ymin: UnsafeBufferPointer<Double>,
+        xmax: UnsafeBufferPointer<Double>, ymax: UnsafeBufferPointer<Double>
+    ) {
         self = QuadTree()
         precondition(ids != nil || xmin.count <= Int(UInt32.max) + 1, "too many items for 32-bit ids")
         let candidates = ids?.count ?? xmin.count
@@ -150,7 +170,7 @@ extension QuadTree {
     /// packed in Z order), fills the id tables, and flags the leaves holding boxes.
     /// - Returns: each leaf's box.
     private mutating func fillLeaves(
-        _ built: [BuiltNode], _ entries: [BuildEntry], largestID: Int, xmax: [Double], ymax: [Double]
+        _ built: [BuiltNode], _ entries: [BuildEntry], largestID: Int, xmax: UnsafeBufferPointer<Double>, ymax: UnsafeBufferPointer<Double>
     ) -> [Box] {
         let n = entries.count
         var ids = [UInt32](repeating: 0, count: n)

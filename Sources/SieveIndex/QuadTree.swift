@@ -199,14 +199,14 @@ public struct QuadTree: Sendable {
     /// NaN (no geometry) or infinite are left out.
     /// - Complexity: O(n) for the keys and the tree, plus a radix sort that stops once ranges fit
     ///   a leaf (a few passes over the keys for any realistic distribution).
-    public init(xmin: [Double], ymin: [Double], xmax: [Double], ymax: [Double]) {
+    public init<C: RandomAccessCollection<Double>>(xmin: C, ymin: C, xmax: C, ymax: C) where C.Index == Int {
         precondition(xmin.count == ymin.count && xmin.count == xmax.count && xmin.count == ymax.count, "bounds arrays differ in length")
         bulkLoad(ids: nil, xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)
     }
 
     /// Builds a tree over the given ids, whose envelopes are `xmin[id] … ymax[id]`. Ids whose
     /// bounds are NaN or infinite are left out.
-    public init(ids: [UInt32], xmin: [Double], ymin: [Double], xmax: [Double], ymax: [Double]) {
+    public init<C: RandomAccessCollection<Double>>(ids: [UInt32], xmin: C, ymin: C, xmax: C, ymax: C) where C.Index == Int {
         precondition(xmin.count == ymin.count && xmin.count == xmax.count && xmin.count == ymax.count, "bounds arrays differ in length")
         bulkLoad(ids: ids, xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)
     }

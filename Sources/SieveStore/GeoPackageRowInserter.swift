@@ -57,11 +57,11 @@ struct ByteArena {
 struct GeoPackageRowInserter {
     /// What a field's values are bound from.
     enum Values {
-        case integers([Int64])
-        case doubles([Double])
-        case dates([Int64])
+        case integers(ColumnBuffer<Int64>)
+        case doubles(ColumnBuffer<Double>)
+        case dates(ColumnBuffer<Int64>)
         case plain(StringStorage)
-        case dictionary(codes: [UInt32], strings: StringStorage)
+        case dictionary(codes: ColumnBuffer<UInt32>, strings: StringStorage)
     }
 
     struct Field {
@@ -80,7 +80,7 @@ struct GeoPackageRowInserter {
 
     let connection: SQLiteConnection
     let table: FeatureTable
-    let objectIDs: [Int64]
+    let objectIDs: ColumnBuffer<Int64>
     let fields: [Field]
     let hasGeometry: Bool
     let srsID: Int32
@@ -95,8 +95,8 @@ struct GeoPackageRowInserter {
     let explicitOne: SQLiteStatement
     let implicitOne: SQLiteStatement
     /// Point storage without z or m: points are written from the coordinate arrays.
-    let pointX: [Double]?
-    let pointY: [Double]?
+    let pointX: ColumnBuffer<Double>?
+    let pointY: ColumnBuffer<Double>?
 
     var arena = ByteArena(capacity: 1 << 16)
     var pending: [Pending] = []
@@ -372,7 +372,7 @@ struct GeoPackageRowInserter {
     /// ``bindTexts(_:_:_:column:width:validity:index:)`` over the storage's bytes.
     @inline(__always)
     private mutating func bindTexts(
-        _ bytes: UnsafeRawBufferPointer, _ offsets: [Int], _ rows: ArraySlice<Int>, _ statement: SQLiteStatement,
+        _ bytes: UnsafeRawBufferPointer, _ offsets: ColumnBuffer<Int>, _ rows: ArraySlice<Int>, _ statement: SQLiteStatement,
         column: Int32,
         width: Int32, validity: ValidityBitmap?, index: (Int) -> Int
     ) throws(GeoPackageError) {

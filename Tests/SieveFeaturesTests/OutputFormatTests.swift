@@ -494,7 +494,7 @@ struct OutputFormatTests {
         #expect(made.schema.fieldNames == ["OBJECTID", "score", "name"])
         #expect(made.schema.displayFieldName == "name")
         #expect(made.spatialReference == SpatialReference(wkid: 3857))
-        #expect(made.objectIDs == result.objectIDs)
+        #expect(made.objectIDs.array == result.objectIDs)
         for (i, feature) in result.enumerated() {
             #expect(made.geometry(row: i) == feature.geometry)
             #expect(made.value(row: i, field: "score") == feature.value(ofField: "score"))

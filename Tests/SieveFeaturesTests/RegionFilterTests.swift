@@ -154,7 +154,7 @@ extension RegionFilterTests {
         let expected = try xs.indices.filter { i in
             mode == .intersects ? try prepared.intersects(x: xs[i], y: ys[i]) : try prepared.contains(x: xs[i], y: ys[i])
         }
-        #expect(try filter.rows(in: tree, geometries: GeometryColumn(geometries), pointXs: xs, pointYs: ys) == expected.map(UInt32.init))
+        #expect(try filter.rows(in: tree, geometries: GeometryColumn(geometries), pointXs: ColumnBuffer(xs), pointYs: ColumnBuffer(ys)) == expected.map(UInt32.init))
         #expect(expected.count > 5000)
     }
 }

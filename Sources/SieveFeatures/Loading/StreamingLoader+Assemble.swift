@@ -93,7 +93,7 @@ extension StreamingLoader {
             return builder.finish()
         }
         func idObjectIDs() -> [Int64] {
-            if case .integer(let values) = idColumn(.bigInteger) { return values.values }
+            if case .integer(let values) = idColumn(.bigInteger) { return values.values.array }
             return []
         }
         var used = Set<String>()
@@ -197,7 +197,7 @@ extension StreamingLoader {
             if let attributeSlot {
                 fields[attributeSlot] = Field(name: fields[attributeSlot].name, type: .oid)
                 objectIdIndex = attributeSlot
-                if case .integer(let values) = built[attributeSlot] { objectIDs = values.values }
+                if case .integer(let values) = built[attributeSlot] { objectIDs = values.values.array }
                 columns = built
             } else {
                 objectIDs = idsAreObjectIDs ? idObjectIDs() : featureOfRow.map { Int64($0 + 1) }

@@ -115,10 +115,10 @@ enum CSVText {
 /// strings are quoted once per distinct value.
 struct CSVCellWriter {
     private enum Source {
-        case integer([Int64])
-        case double([Double])
-        case date([Int64])
-        case dictionary(codes: [UInt32], fields: [[UInt8]])
+        case integer(ColumnBuffer<Int64>)
+        case double(ColumnBuffer<Double>)
+        case date(ColumnBuffer<Int64>)
+        case dictionary(codes: ColumnBuffer<UInt32>, fields: [[UInt8]])
         case plain(StringStorage)
     }
 

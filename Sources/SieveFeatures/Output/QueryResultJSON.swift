@@ -260,7 +260,7 @@ struct GeoJSONFeatureWriter {
     private let result: FeatureQueryResult
     private let layout: JSONLayout
     private let cells: [CellWriter]
-    private let ids: [Int64]
+    private let ids: ColumnBuffer<Int64>
     /// The stored geometries' writer, when the result returns them as stored.
     private let stored: StoredGeometryWriter?
 
@@ -420,11 +420,11 @@ enum JSONOutput {
 /// value.
 struct CellWriter {
     private enum Source {
-        case integer([Int64])
-        case double([Double])
-        case dateText([Int64])
-        case dateMilliseconds([Int64])
-        case dictionary(codes: [UInt32], escaped: [[UInt8]])
+        case integer(ColumnBuffer<Int64>)
+        case double(ColumnBuffer<Double>)
+        case dateText(ColumnBuffer<Int64>)
+        case dateMilliseconds(ColumnBuffer<Int64>)
+        case dictionary(codes: ColumnBuffer<UInt32>, escaped: [[UInt8]])
         case plain(StringStorage)
     }
 

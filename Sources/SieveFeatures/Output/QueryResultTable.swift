@@ -74,7 +74,7 @@ extension FeatureQueryResult {
             let encoding: StringColumn.Encoding
             switch strings.encoding {
             case .dictionary(let codes, let dictionary):
-                encoding = .dictionary(codes: rows.map { codes[$0] }, dictionary: dictionary)
+                encoding = .dictionary(codes: ColumnBuffer(rows.lazy.map { codes[$0] }), dictionary: dictionary)
             case .plain(let storage):
                 var gathered = StringStorage()
                 for row in rows { gathered.append(storage[row]) }

@@ -20,10 +20,10 @@ final class StoredGeometryWriter {
     /// The shape storage's arrays, or `nil` in point storage.
     private let shapes: GeometryColumn.Shapes?
     /// Point storage: x and y per row (empty in shape storage).
-    private let pointX: [Double], pointY: [Double]
+    private let pointX: ColumnBuffer<Double>, pointY: ColumnBuffer<Double>
     /// z and m: per row in point storage, per position in shape storage (empty when no row has
     /// them).
-    private let z: [Double], m: [Double]
+    private let z: ColumnBuffer<Double>, m: ColumnBuffer<Double>
 
     init(_ column: GeometryColumn) {
         self.column = column

@@ -216,7 +216,7 @@ struct RegionFilter {
     /// is a point, pass its coordinates as `pointXs`/`pointYs` (the table's envelope minima): the
     /// test then reads them directly, in batches.
     func rows(
-        in tree: QuadTree, geometries: GeometryColumn, pointXs: [Double]? = nil, pointYs: [Double]? = nil
+        in tree: QuadTree, geometries: GeometryColumn, pointXs: ColumnBuffer<Double>? = nil, pointYs: ColumnBuffer<Double>? = nil
     ) throws(GEOSError) -> [UInt32] {
         // Accepted rows as a bitmap: classification visits rows in tree order, and reading the
         // bits back in order is cheaper than sorting a list.
@@ -371,7 +371,7 @@ extension RegionFilter {
     /// Tests the rows of `batch` (points at `xs[row]`, `ys[row]`), passes the accepted ones to
     /// `accept`, and empties the batch; the first GEOS failure, if any.
     fileprivate func testPoints(
-        _ batch: inout PointBatch, xs: [Double], ys: [Double], accept: (UInt32) -> Void
+        _ batch: inout PointBatch, xs: ColumnBuffer<Double>, ys: ColumnBuffer<Double>, accept: (UInt32) -> Void
     ) -> GEOSError? {
         let count = batch.rows.count
         for i in 0..<count {

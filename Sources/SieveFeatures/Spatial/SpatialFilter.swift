@@ -196,7 +196,7 @@ struct SpatialFilter {
     /// from the column's arrays (`pointXs`/`pointYs` in point storage, where every geometry is a
     /// point; `shapes` otherwise); `nil` for any other geometry.
     @inline(__always)
-    static func point(row: Int, pointXs: [Double], pointYs: [Double], shapes: GeometryColumn.Shapes?) -> (x: Double, y: Double)? {
+    static func point(row: Int, pointXs: ColumnBuffer<Double>, pointYs: ColumnBuffer<Double>, shapes: GeometryColumn.Shapes?) -> (x: Double, y: Double)? {
         guard let shapes else { return (pointXs[row], pointYs[row]) }
         guard shapes.kind(row: row) == .point else { return nil }
         let p = shapes.positions(row: row).lowerBound

@@ -26,13 +26,13 @@ public struct FeatureTable: Sendable {
     /// (``Schema/geometryType`` `nil`).
     public let geometryColumn: GeometryColumn
     /// Each row's envelope minimum x (NaN for a row without geometry or with an empty one).
-    public var xmin: [Double] { geometryColumn.xmin }
+    public var xmin: ColumnBuffer<Double> { geometryColumn.xmin }
     /// Each row's envelope minimum y (NaN for a row without geometry or with an empty one).
-    public var ymin: [Double] { geometryColumn.ymin }
+    public var ymin: ColumnBuffer<Double> { geometryColumn.ymin }
     /// Each row's envelope maximum x (NaN for a row without geometry or with an empty one).
-    public var xmax: [Double] { geometryColumn.xmax }
+    public var xmax: ColumnBuffer<Double> { geometryColumn.xmax }
     /// Each row's envelope maximum y (NaN for a row without geometry or with an empty one).
-    public var ymax: [Double] { geometryColumn.ymax }
+    public var ymax: ColumnBuffer<Double> { geometryColumn.ymax }
     /// The number of rows.
     public let count: Int
     /// The union of all rows' envelopes (``Envelope/empty`` when no row has a geometry).
@@ -159,7 +159,7 @@ public struct FeatureTable: Sendable {
     public var spatialReference: SpatialReference { schema.spatialReference }
 
     /// The object-ID column's values (one per row, never NULL).
-    public var objectIDs: [Int64] {
+    public var objectIDs: ColumnBuffer<Int64> {
         guard case .integer(let column) = columns[schema.objectIdFieldIndex] else { return [] }
         return column.values
     }
@@ -225,7 +225,7 @@ enum ObjectIDIndex: Sendable {
     case hashed([Int64: Int])
 
     /// The consecutive index of `objectIDs`, or `nil` when they are not consecutive.
-    init?(consecutive objectIDs: [Int64]) {
+    init?<C: Collection<Int64>>(consecutive objectIDs: C) {
         guard let first = objectIDs.first else {
             self = .consecutive(first: 0, count: 0)
             return

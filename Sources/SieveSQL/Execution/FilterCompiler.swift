@@ -1,3 +1,4 @@
+import SieveBuffers
 import SieveColumns
 
 /// Turns a bound condition into a tree of ``FilterNode``s, choosing for each part the fastest
@@ -64,7 +65,7 @@ struct FilterCompiler {
         var substituted = columns
         substituted[index] = .string(
             StringColumn(
-                encoding: .dictionary(codes: (0..<UInt32(dictionary.count)).map { $0 } + [0], dictionary: dictionary),
+                encoding: .dictionary(codes: ColumnBuffer((0..<UInt32(dictionary.count)).map { $0 } + [0]), dictionary: dictionary),
                 validity: {
                     var bitmap = ValidityBitmap(count: values.count, allValid: true)
                     bitmap.set(values.count - 1, valid: false)

@@ -1,3 +1,4 @@
+import SieveBuffers
 import SieveColumns
 
 /// One node of a compiled condition. `select` writes into `output` the rows of `input` for
@@ -21,7 +22,7 @@ extension FilterNode {
 /// The counting twin of ``scanRows(_:wantTrue:validity:into:_:)``: no row list is written, so
 /// the loop is a plain reduction the compiler can vectorize.
 @inline(__always)
-func countRows(_ rows: Rows, wantTrue: Bool, validity: UnsafeBufferPointer<UInt64>?, _ test: (Int) -> Bool) -> Int {
+func countRows(_ rows: Rows, wantTrue: Bool, validity: ValidityWords?, _ test: (Int) -> Bool) -> Int {
     var n = 0
     let want: UInt8 = wantTrue ? 1 : 0
     switch rows {
@@ -47,7 +48,7 @@ func countRows(_ rows: Rows, wantTrue: Bool, validity: UnsafeBufferPointer<UInt6
 /// The inner loop shared by every leaf: rows pass when valid and `test` equals `wantTrue`.
 @inline(__always)
 func scanRows(
-    _ rows: Rows, wantTrue: Bool, validity: UnsafeBufferPointer<UInt64>?,
+    _ rows: Rows, wantTrue: Bool, validity: ValidityWords?,
     into output: UnsafeMutablePointer<UInt32>, _ test: (Int) -> Bool
 ) -> Int {
     var n = 0
@@ -91,9 +92,9 @@ func scanRows(
 
 /// Runs `body` with the validity words of a column, or `nil` when it has no NULLs.
 @inline(__always)
-func withValidity<R>(_ validity: ValidityBitmap?, _ body: (UnsafeBufferPointer<UInt64>?) -> R) -> R {
+func withValidity<R>(_ validity: ValidityBitmap?, _ body: (ValidityWords?) -> R) -> R {
     guard let validity else { return body(nil) }
-    return validity.words.withUnsafeBufferPointer { body($0) }
+    return validity.withWords { body($0) }
 }
 
 // MARK: Logic
@@ -204,7 +205,7 @@ final class IsNullNode: FilterNode {
         // The condition is "the row is valid" when negated (IS NOT NULL).
         let wantValid = wantTrue == negated
         guard let validity else { return wantValid ? SortedRows.copy(input, into: output) : 0 }
-        return validity.words.withUnsafeBufferPointer { words in
+        return validity.withWords { words in
             scanRows(input, wantTrue: wantValid, validity: nil, into: output) { i in
                 words[i &>> 6] &>> UInt64(i & 63) & 1 != 0
             }
@@ -216,13 +217,13 @@ final class IsNullNode: FilterNode {
 /// which every integer comparison with a constant, and BETWEEN, reduce to. `inverted` selects
 /// the complement among non-NULL rows (for `<>` and NOT BETWEEN).
 final class IntegerRangeNode: FilterNode {
-    let values: [Int64]
+    let values: ColumnBuffer<Int64>
     let validity: ValidityBitmap?
     let low: Int64
     let high: Int64
     let inverted: Bool
 
-    init(values: [Int64], validity: ValidityBitmap?, low: Int64, high: Int64, inverted: Bool) {
+    init(values: ColumnBuffer<Int64>, validity: ValidityBitmap?, low: Int64, high: Int64, inverted: Bool) {
         self.values = values
         self.validity = validity
         self.low = low
@@ -264,7 +265,7 @@ final class IntegerRangeNode: FilterNode {
 /// A double column compared with double bounds, each open or closed; `inverted` selects the
 /// complement among non-NULL rows.
 final class DoubleRangeNode: FilterNode {
-    let values: [Double]
+    let values: ColumnBuffer<Double>
     let validity: ValidityBitmap?
     let low: Double
     let lowInclusive: Bool
@@ -272,7 +273,7 @@ final class DoubleRangeNode: FilterNode {
     let highInclusive: Bool
     let inverted: Bool
 
-    init(values: [Double], validity: ValidityBitmap?, low: Double, lowInclusive: Bool, high: Double, highInclusive: Bool, inverted: Bool) {
+    init(values: ColumnBuffer<Double>, validity: ValidityBitmap?, low: Double, lowInclusive: Bool, high: Double, highInclusive: Bool, inverted: Bool) {
         self.values = values
         self.validity = validity
         self.low = low
@@ -304,12 +305,12 @@ final class DoubleRangeNode: FilterNode {
 
 /// An integer or date column `IN` a set of constants (NULL-free list).
 final class IntegerSetNode: FilterNode {
-    let values: [Int64]
+    let values: ColumnBuffer<Int64>
     let validity: ValidityBitmap?
     let members: Set<Int64>
     let negated: Bool
 
-    init(values: [Int64], validity: ValidityBitmap?, members: Set<Int64>, negated: Bool) {
+    init(values: ColumnBuffer<Int64>, validity: ValidityBitmap?, members: Set<Int64>, negated: Bool) {
         self.values = values
         self.validity = validity
         self.members = members
@@ -330,13 +331,13 @@ final class IntegerSetNode: FilterNode {
 /// condition was evaluated once per distinct string (and once for NULL), and each row looks its
 /// code up. `truth[code]` is 1 for TRUE, 0 for FALSE, 2 for unknown.
 final class DictionaryTableNode: FilterNode {
-    let codes: [UInt32]
+    let codes: ColumnBuffer<UInt32>
     let validity: ValidityBitmap?
     /// The answers per code, followed by the answer for NULL rows.
     let table: [UInt8]
     let nullSlot: Int
 
-    init(codes: [UInt32], validity: ValidityBitmap?, truth: [UInt8], nullTruth: UInt8) {
+    init(codes: ColumnBuffer<UInt32>, validity: ValidityBitmap?, truth: [UInt8], nullTruth: UInt8) {
         self.codes = codes
         self.validity = validity
         // NULL rows get a table slot of their own, after the codes.
