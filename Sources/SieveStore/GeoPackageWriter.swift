@@ -83,7 +83,7 @@ extension GeoPackage {
             if let rows, let bad = rows.first(where: { !(0..<table.count).contains($0) }) {
                 throw GeoPackageError(.cannotWrite, "row \(bad) is not a row of the table (0..<\(table.count))")
             }
-            var writer = try GeoPackageWriter(table: table, rows: rows ?? Array(0..<table.count), options: options)
+            var writer = try GeoPackageWriter(table: table, rows: rows ?? table.liveRows, options: options)
             try writer.write(to: path)
         } catch {
             throw error.located(path: path, layer: options.layerName)

@@ -26,7 +26,8 @@ extension FeatureTable {
         let radius = parameters.mapTolerance
         let (x, y) = (parameters.x, parameters.y)
         var candidates: [UInt32] = []
-        spatialIndex.query(nearX: x, y: y, radius: radius, into: &candidates)
+        withSpatialIndex { $0.query(nearX: x, y: y, radius: radius, into: &candidates) }
+        candidates = visibleRows(candidates)
         candidates.sort()
         if !clause.selectsEverything {
             candidates = clause.matchingRows(in: columns, rowCount: count, candidates: candidates)

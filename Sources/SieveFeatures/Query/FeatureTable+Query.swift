@@ -60,8 +60,11 @@ extension FeatureTable {
         if query.geometry != nil {
             return try QueryPlan.matchingRows(query, clause: clause, table: self).count
         }
-        return clause.count(
-            in: columns, rowCount: count, candidates: QueryPlan.candidates(query.objectIDs, table: self))
+        let listed = QueryPlan.candidates(query.objectIDs, table: self)
+        let total = clause.count(in: columns, rowCount: count, candidates: listed)
+        // Listed object IDs never find a deleted row; a scan counts them, and they are taken off.
+        guard listed == nil, tombstones.deletedCount > 0 else { return total }
+        return total - clause.count(in: columns, rowCount: count, candidates: tombstones.deletedRows(below: count))
     }
 
     /// The object IDs of the rows the query selects, ascending.

@@ -88,7 +88,9 @@ enum QueryPlan {
     ) -> [UInt32] {
         let listed = candidates(query.objectIDs, table: table)
         guard let spatial = try SpatialFilter(query, table: table) else {
-            return clause.matchingRows(in: table.columns, rowCount: table.count, candidates: listed)
+            // Listed object IDs never find a deleted row; a scan leaves them out afterwards.
+            let rows = clause.matchingRows(in: table.columns, rowCount: table.count, candidates: listed)
+            return listed == nil ? table.tombstones.removingDeleted(from: rows) : rows
         }
         if var rows = try spatial.regionRows(in: table) {
             // Areal intersects/within: the region filter's answer is exact already.

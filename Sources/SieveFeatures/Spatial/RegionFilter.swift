@@ -222,14 +222,19 @@ struct RegionFilter {
         // bits back in order is cheaper than sorting a list.
         var accepted = [UInt64](repeating: 0, count: (geometries.count + 63) / 64)
         var failure: GEOSError?
+        // The tree may hold rows appended after this snapshot (an edited table's tree serves
+        // every snapshot): they are not the column's, and are skipped.
+        let limit = UInt32(truncatingIfNeeded: geometries.count)
         accepted.withUnsafeMutableBufferPointer { bits in
-            func accept(_ row: UInt32) { bits[Int(row) >> 6] |= 1 << UInt64(row & 63) }
+            func accept(_ row: UInt32) {
+                if row < limit { bits[Int(row) >> 6] |= 1 << UInt64(row & 63) }
+            }
             if let pointXs, let pointYs {
                 var batch = PointBatch()
                 tree.classify(
                     classify, inside: accept,
                     boundary: { row in
-                        guard failure == nil, batch.add(row) else { return }
+                        guard failure == nil, row < limit, batch.add(row) else { return }
                         failure = testPoints(&batch, xs: pointXs, ys: pointYs, accept: accept)
                     })
                 if failure == nil { failure = testPoints(&batch, xs: pointXs, ys: pointYs, accept: accept) }
@@ -239,7 +244,7 @@ struct RegionFilter {
                 tree.classify(
                     classify, inside: accept,
                     boundary: { row in
-                        guard failure == nil, let geometry = geometries[Int(row)] else { return }
+                        guard failure == nil, row < limit, let geometry = geometries[Int(row)] else { return }
                         do throws(GEOSError) {
                             if try test(geometry) { accept(row) }
                         } catch {
@@ -255,7 +260,7 @@ struct RegionFilter {
                     tree.classify(
                         classify, inside: accept,
                         boundary: { row in
-                            guard failure == nil, batch.add(row) else { return }
+                            guard failure == nil, row < limit, batch.add(row) else { return }
                             failure = testShapes(&batch, rows, accept: accept)
                         })
                     if failure == nil { failure = testShapes(&batch, rows, accept: accept) }
@@ -416,11 +421,14 @@ extension SpatialFilter {
                 // The grid is built from the polygon as GEOS holds it (on its grid).
                 let grid = table.count >= 10_000 ? PolygonGrid(prepared.geometry.form, prepared: prepared) : nil
                 let filter = RegionFilter(prepared: prepared, context: context, mode: mode, grid: grid)
-                if table.schema.geometryType == .point {
-                    // Point features: their coordinates are their envelopes' corners.
-                    return try filter.rows(in: table.spatialIndex, geometries: table.geometryColumn, pointXs: table.xmin, pointYs: table.ymin)
+                let rows = try table.withSpatialIndex { tree throws(GEOSError) in
+                    if table.schema.geometryType == .point {
+                        // Point features: their coordinates are their envelopes' corners.
+                        return try filter.rows(in: tree, geometries: table.geometryColumn, pointXs: table.xmin, pointYs: table.ymin)
+                    }
+                    return try filter.rows(in: tree, geometries: table.geometryColumn)
                 }
-                return try filter.rows(in: table.spatialIndex, geometries: table.geometryColumn)
+                return table.visibleRows(rows)
             } catch {
                 throw FeatureTableError(
                     .invalidGeometry, "GEOS failed testing \(relationship) against the query geometry: \(error.message)")

@@ -91,7 +91,7 @@ struct SpatialFilter {
             var rows: [UInt32] = []
             rows.reserveCapacity(table.count)
             for (row, x) in table.xmin.enumerated() where !x.isNaN { rows.append(UInt32(row)) }
-            return rows
+            return table.tombstones.removingDeleted(from: rows)
         }
         let box = geometry.envelope
         guard !box.isEmpty else { return [] }
@@ -101,7 +101,8 @@ struct SpatialFilter {
         let d = GEOSResolution.spacing
         let window = Envelope(xmin: box.xmin - d, ymin: box.ymin - d, xmax: box.xmax + d, ymax: box.ymax + d)
         var rows: [UInt32] = []
-        table.spatialIndex.query(intersecting: window, into: &rows)
+        table.withSpatialIndex { $0.query(intersecting: window, into: &rows) }
+        rows = table.visibleRows(rows)
         rows.sort()
         return rows
     }

@@ -33,9 +33,18 @@ public struct FeatureTable: Sendable {
     public var xmax: ColumnBuffer<Double> { geometryColumn.xmax }
     /// Each row's envelope maximum y (NaN for a row without geometry or with an empty one).
     public var ymax: ColumnBuffer<Double> { geometryColumn.ymax }
-    /// The number of rows.
+    /// The number of rows, deleted ones included (see ``featureCount``): rows are numbered
+    /// `0 ..< count`.
     public let count: Int
-    /// The union of all rows' envelopes (``Envelope/empty`` when no row has a geometry).
+    /// Which rows are deleted (none for a table that was loaded or built and never edited).
+    /// An edited table's snapshot keeps deleted rows until ``EditableFeatureTable/compact()``;
+    /// every query, count, index search and identify leaves them out.
+    package let tombstones: RowTombstones
+    /// For a snapshot of an edited table: how to find the rows edits appended by object ID.
+    let lineage: EditLineage?
+    /// The union of all rows' envelopes (``Envelope/empty`` when no row has a geometry). After
+    /// edits it still holds every feature but may be larger than their union (deleting a feature
+    /// does not shrink it) until ``EditableFeatureTable/compact()``.
     public let extent: Envelope
     /// How the table's strings compare in where clauses and in ordering, unless a query names
     /// its own (``QueryParameters/collation``): `Collation.binary` (case-sensitive, the
@@ -43,8 +52,9 @@ public struct FeatureTable: Sendable {
     public private(set) var collation: Collation = .binary
     /// Object ID → row.
     private let objectIDIndex: ObjectIDIndex
-    /// The quadtree, built on first use (see ``spatialIndex``) and shared by copies.
-    let spatialIndexCache = SpatialIndexCache()
+    /// The quadtree, built on first use (see ``spatialIndex``) and shared by copies and by the
+    /// snapshots edited from this table.
+    var spatialIndexCache = SpatialIndexCache()
 
     /// Creates a table from a schema and its columns.
     ///
@@ -146,6 +156,42 @@ public struct FeatureTable: Sendable {
         self.count = count
         self.extent = extent
         self.objectIDIndex = objectIDIndex
+        self.tombstones = RowTombstones()
+        self.lineage = nil
+    }
+
+    /// A snapshot of an edited table: `base`'s schema, collation, object-ID index of its first
+    /// rows and spatial index, with the given columns, rows, extent, deleted rows and lineage.
+    init(
+        editing base: FeatureTable, columns: [Column], geometryColumn: GeometryColumn, count: Int, extent: Envelope,
+        tombstones: RowTombstones, lineage: EditLineage
+    ) {
+        self.schema = base.schema
+        self.collation = base.collation
+        self.objectIDIndex = base.objectIDIndex
+        self.spatialIndexCache = base.spatialIndexCache
+        self.columns = columns
+        self.geometryColumn = geometryColumn
+        self.count = count
+        self.extent = extent
+        self.tombstones = tombstones
+        self.lineage = lineage
+    }
+
+    /// The number of features: the rows not deleted.
+    public var featureCount: Int { count - tombstones.deletedCount }
+
+    /// The number of deleted rows kept until compaction (0 for a table never edited).
+    public var deletedRowCount: Int { tombstones.deletedCount }
+
+    /// Whether row `row` is deleted (an edited table's snapshot keeps deleted rows until
+    /// compaction; no query returns them).
+    public func isDeleted(row: Int) -> Bool { tombstones.isDeleted(row) }
+
+    /// The rows that are not deleted, in row order.
+    public var liveRows: [Int] {
+        guard tombstones.deletedCount > 0 else { return Array(0..<count) }
+        return (0..<count).filter { !tombstones.isDeleted($0) }
     }
 
     /// The bytes the table's data holds: its columns and geometry column (``Column/byteCount``,
@@ -153,12 +199,15 @@ public struct FeatureTable: Sendable {
     /// consecutive in row order, else a hash table of 16-byte entries, counted at its capacity).
     public var byteCount: Int {
         columns.reduce(0) { $0 + $1.byteCount } + geometryColumn.byteCount + objectIDIndex.byteCount
+            + tombstones.byteCount + (lineage?.byteCount ?? 0)
     }
 
     /// The spatial reference of the geometries.
     public var spatialReference: SpatialReference { schema.spatialReference }
 
-    /// The object-ID column's values (one per row, never NULL).
+    /// The object-ID column's values (one per row, never NULL). In a snapshot of an edited table
+    /// a deleted row keeps its object ID, which an updated feature's new row repeats: look rows
+    /// up with ``row(forObjectID:)``.
     public var objectIDs: ColumnBuffer<Int64> {
         guard case .integer(let column) = columns[schema.objectIdFieldIndex] else { return [] }
         return column.values
@@ -187,9 +236,20 @@ public struct FeatureTable: Sendable {
         return column.values[row]
     }
 
-    /// The row holding object ID `objectID`, or `nil`.
+    /// The row holding object ID `objectID`, or `nil` (no such feature, or it is deleted).
     public func row(forObjectID objectID: Int64) -> Int? {
-        objectIDIndex.row(forObjectID: objectID)
+        guard let lineage else { return objectIDIndex.row(forObjectID: objectID) }
+        let row: Int
+        switch lineage.versions.lookup(objectID, rowCount: count, baseRowCount: lineage.baseRowCount) {
+        case .notEdited:
+            guard let base = objectIDIndex.row(forObjectID: objectID) else { return nil }
+            row = base
+        case .row(let version):
+            row = version
+        case .absent:
+            return nil
+        }
+        return tombstones.isDeleted(row) ? nil : row
     }
 
     /// The geometry of row `row` (`nil` for a feature without geometry).

@@ -1,0 +1,291 @@
+import SieveColumns
+import SieveGEOS
+import SieveGeometry
+import Synchronization
+
+/// A feature table that is edited: features are added, updated and deleted in batches
+/// (``applyEdits(adds:updates:deletes:rollbackOnFailure:user:)``), and every batch publishes a
+/// new immutable ``FeatureTable`` snapshot atomically.
+///
+/// **Readers** take ``snapshot`` and query it as any table: a snapshot never changes, whatever
+/// edits follow, and a reader sees the table either before or after a batch, never half of one.
+/// **One writer** at a time applies a batch (concurrent calls wait their turn).
+///
+/// A batch costs time in proportion to its size, not to the table's: rows are appended to the
+/// columns' shared append-only buffers (``ColumnBuffer``) behind the published snapshot, an
+/// update appends the feature's new version and deletes the old row, a delete sets the row's bit
+/// in a chunked bitmap (``RowTombstones``), and the object-ID and spatial indexes grow by the
+/// rows appended. Deleted rows stay until ``compact()`` rebuilds the table from the features
+/// (in object-ID order), which changes no answer.
+///
+/// **Atomicity.** Every edit of a batch is checked before anything is stored (values, domains,
+/// geometry, capabilities, ownership, object IDs), and only then are the valid edits applied,
+/// which cannot fail. With `rollbackOnFailure` (the default) one failed edit fails the batch and
+/// the table is exactly as before.
+///
+/// ```swift
+/// let editable = try EditableFeatureTable(table)
+/// let result = editable.applyEdits(
+///     adds: [FeatureEdit(attributes: ["NAME": .string("Pier 17")], geometry: .point(Point(x: -74.0, y: 40.7)))],
+///     deletes: [12])
+/// result.addResults[0].objectID   // the new feature's object ID
+/// try editable.snapshot.queryFeatureCount(QueryParameters(whereClause: "NAME = 'Pier 17'"))  // 1
+/// ```
+public final class EditableFeatureTable: Sendable {
+    /// What the table allows and fills in.
+    public let options: EditingOptions
+    /// The latest snapshot, swapped under the mutex after each batch.
+    private let published: Mutex<FeatureTable>
+    /// The writer's state; holding its mutex is being the writer.
+    private let writer: Mutex<Writer>
+
+    /// What only the writer reads and writes.
+    struct Writer {
+        /// The latest snapshot (the one published).
+        var current: FeatureTable
+        /// The object ID the next added feature gets (object IDs are never reused).
+        var nextObjectID: Int64
+        /// For each dictionary-encoded string column, string → code, built on its first edit.
+        var dictionaryCodes: [Int: [ExactString: UInt32]] = [:]
+    }
+
+    /// Makes `table` editable. A table that is itself a snapshot of an edited table is
+    /// compacted first; the new table never shares row numbers with it.
+    /// - Throws: ``FeatureTableError`` when compacting fails.
+    public init(_ table: FeatureTable, options: EditingOptions = EditingOptions()) throws(FeatureTableError) {
+        self.options = options
+        let start = try Self.generation(from: table)
+        var largest: Int64 = 0
+        for id in start.objectIDs where id > largest { largest = id }
+        published = Mutex(start)
+        writer = Mutex(Writer(current: start, nextObjectID: largest &+ 1))
+    }
+
+    /// The snapshot edits start from: `table`'s rows (compacted when it has deleted rows or
+    /// edits of its own) under a new lineage, with a spatial index of its own (seeded with the
+    /// tree `table` built, if any).
+    private static func generation(from table: FeatureTable) throws(FeatureTableError) -> FeatureTable {
+        var base = table
+        if table.lineage != nil || table.deletedRowCount > 0 { base = try table.compacted() }
+        return FeatureTable(
+            editing: base.withSpatialIndexOfItsOwn(), columns: base.columns, geometryColumn: base.geometryColumn,
+            count: base.count, extent: base.extent, tombstones: RowTombstones(),
+            lineage: EditLineage(baseRowCount: base.count))
+    }
+
+    /// The latest snapshot: an immutable table that later edits never change.
+    public var snapshot: FeatureTable { published.withLock { $0 } }
+
+    // MARK: - Capabilities
+
+    /// Whether features may be added.
+    public var canAdd: Bool { options.capabilities.contains(.create) }
+
+    /// Whether `user` may update the feature `objectID` (it exists, the table allows updates,
+    /// and ownership permits).
+    public func canUpdate(objectID: Int64, user: String? = nil) -> Bool {
+        let table = snapshot
+        guard options.capabilities.contains(.update), let row = table.row(forObjectID: objectID) else { return false }
+        return ownershipDenial(row: row, table: table, user: user, update: true) == nil
+    }
+
+    /// Whether `user` may delete the feature `objectID`.
+    public func canDelete(objectID: Int64, user: String? = nil) -> Bool {
+        let table = snapshot
+        guard options.capabilities.contains(.delete), let row = table.row(forObjectID: objectID) else { return false }
+        return ownershipDenial(row: row, table: table, user: user, update: false) == nil
+    }
+
+    /// Whether updates may change geometries.
+    public var canUpdateGeometry: Bool {
+        options.capabilities.contains(.update) && options.allowGeometryUpdates && snapshot.schema.geometryType != nil
+    }
+
+    // MARK: - Editing
+
+    /// Adds features. See ``applyEdits(adds:updates:deletes:rollbackOnFailure:user:)``.
+    @discardableResult
+    public func addFeatures(_ features: [FeatureEdit], rollbackOnFailure: Bool = true, user: String? = nil) -> [FeatureEditResult] {
+        applyEdits(adds: features, rollbackOnFailure: rollbackOnFailure, user: user).addResults
+    }
+
+    /// Updates features (each names its feature with the object-ID attribute).
+    @discardableResult
+    public func updateFeatures(_ features: [FeatureEdit], rollbackOnFailure: Bool = true, user: String? = nil)
+        -> [FeatureEditResult]
+    {
+        applyEdits(updates: features, rollbackOnFailure: rollbackOnFailure, user: user).updateResults
+    }
+
+    /// Deletes features by object ID.
+    @discardableResult
+    public func deleteFeatures(objectIDs: [Int64], rollbackOnFailure: Bool = true, user: String? = nil) -> [FeatureEditResult] {
+        applyEdits(deletes: objectIDs, rollbackOnFailure: rollbackOnFailure, user: user).deleteResults
+    }
+
+    /// Deletes the features a where clause and an optional geometry select (as
+    /// ``FeatureTable/queryObjectIDs(_:)`` selects them in the latest snapshot).
+    /// - Throws: What the query throws (a bad where clause or geometry); nothing is deleted then.
+    @discardableResult
+    public func deleteFeatures(
+        where whereClause: String, geometry: Geometry? = nil, spatialRelationship: SpatialRelationship = .intersects,
+        rollbackOnFailure: Bool = true, user: String? = nil
+    ) throws -> [FeatureEditResult] {
+        let ids = try snapshot.queryObjectIDs(
+            QueryParameters(whereClause: whereClause, geometry: geometry, spatialRelationship: spatialRelationship))
+        return deleteFeatures(objectIDs: ids, rollbackOnFailure: rollbackOnFailure, user: user)
+    }
+
+    /// Applies a batch of edits and returns one result per edit, in the ArcGIS REST shape.
+    ///
+    /// Adds get the next object IDs (never one a deleted feature had) and, when the table has a
+    /// GlobalID field, a new global ID. Updates name their feature with the object-ID attribute
+    /// and change only the fields given (and the geometry, when given). Editor-tracking fields
+    /// are filled by the table.
+    ///
+    /// - Parameters:
+    ///   - rollbackOnFailure: When set (the default, and always when the table does not
+    ///     support the parameter), one failed edit fails the whole batch: the failed edits report
+    ///     their error, the others ``EditError/Kind/rolledBack``, and the table is unchanged.
+    ///     When not set, the valid edits are applied and the others report their error.
+    ///   - user: The editing user, for editor tracking and ownership (`nil`: anonymous).
+    public func applyEdits(
+        adds: [FeatureEdit] = [], updates: [FeatureEdit] = [], deletes: [Int64] = [], rollbackOnFailure: Bool = true,
+        user: String? = nil
+    ) -> ApplyEditsResult {
+        writer.withLock { writer in
+            var batch = Batch(table: writer.current, options: options, user: user, now: options.now())
+            let preparedAdds = adds.map { batch.prepareAdd($0) }
+            let preparedUpdates = updates.map { batch.prepareUpdate($0) }
+            let preparedDeletes = deletes.map { batch.prepareDelete($0) }
+            let failed =
+                preparedAdds.contains { $0.error != nil } || preparedUpdates.contains { $0.error != nil }
+                || preparedDeletes.contains { $0.error != nil }
+            if failed, rollbackOnFailure || !options.supportsRollbackOnFailureParameter {
+                let rolledBack = EditError(.rolledBack, "Operation rolled back: another edit of the batch failed.")
+                return ApplyEditsResult(
+                    addResults: preparedAdds.map { FeatureEditResult(objectID: -1, error: $0.error ?? rolledBack) },
+                    updateResults: preparedUpdates.map { FeatureEditResult(objectID: $0.objectID, globalID: $0.row?.globalID, error: $0.error ?? rolledBack) },
+                    deleteResults: preparedDeletes.map { FeatureEditResult(objectID: $0.objectID, globalID: $0.globalID, error: $0.error ?? rolledBack) })
+            }
+            var addResults: [FeatureEditResult] = []
+            addResults.reserveCapacity(adds.count)
+            var appended: [PreparedRow] = []
+            appended.reserveCapacity(adds.count + updates.count)
+            for prepared in preparedAdds {
+                guard var row = prepared.row else {
+                    addResults.append(FeatureEditResult(objectID: -1, error: prepared.error))
+                    continue
+                }
+                row.objectID = writer.nextObjectID
+                writer.nextObjectID &+= 1
+                row.values[writer.current.schema.objectIdFieldIndex] = .integer(row.objectID)
+                addResults.append(FeatureEditResult(objectID: row.objectID, globalID: row.globalID))
+                appended.append(row)
+            }
+            let updateResults = preparedUpdates.map { prepared in
+                if let row = prepared.row { appended.append(row) }
+                return FeatureEditResult(objectID: prepared.objectID, globalID: prepared.row?.globalID, error: prepared.error)
+            }
+            let deletedRows = preparedDeletes.compactMap(\.row)
+            let deleteResults = preparedDeletes.map {
+                FeatureEditResult(objectID: $0.objectID, globalID: $0.globalID, error: $0.error)
+            }
+            if !appended.isEmpty || !deletedRows.isEmpty {
+                let snapshot = Self.apply(appended, deleting: deletedRows, to: &writer)
+                published.withLock { $0 = snapshot }
+                // Index maintenance: once the spatial index is built, the writer inserts the new
+                // rows, so that readers never wait for it.
+                if snapshot.spatialIndexCache.isBuilt { snapshot.withSpatialIndex { _ in } }
+            }
+            return ApplyEditsResult(addResults: addResults, updateResults: updateResults, deleteResults: deleteResults)
+        }
+    }
+
+    /// Appends the rows (new features, new versions), deletes the replaced and deleted rows,
+    /// records the versions and returns the new snapshot (which becomes the writer's current).
+    private static func apply(_ rows: [PreparedRow], deleting deletedRows: [Int], to writer: inout Writer) -> FeatureTable {
+        let table = writer.current
+        // Unwrapping cannot fail: every snapshot a writer holds has a lineage.
+        let lineage = table.lineage ?? EditLineage(baseRowCount: table.count)
+        var columns = table.columns
+        var geometries = table.geometryColumn
+        var tombstones = table.tombstones
+        var extent = table.extent
+        var versions: [(objectID: Int64, row: Int, previous: Int)] = []
+        versions.reserveCapacity(rows.count)
+        var count = table.count
+        for prepared in rows {
+            for (f, value) in prepared.values.enumerated() {
+                ColumnAppend.append(value, to: &columns[f], field: f, codes: &writer.dictionaryCodes)
+            }
+            geometries.append(prepared.geometry)
+            if let envelope = prepared.geometry?.envelope, !envelope.isEmpty { extent.expand(toInclude: envelope) }
+            if let previous = prepared.previousRow { tombstones.delete(previous) }
+            versions.append((prepared.objectID, count, prepared.previousRow ?? -1))
+            count += 1
+        }
+        for row in deletedRows { tombstones.delete(row) }
+        // Recorded before the snapshot is published: older snapshots walk back past these rows.
+        lineage.versions.record(versions)
+        let snapshot = FeatureTable(
+            editing: table, columns: columns, geometryColumn: geometries, count: count, extent: extent,
+            tombstones: tombstones, lineage: lineage)
+        writer.current = snapshot
+        return snapshot
+    }
+
+    /// Rebuilds the table from its features, in object-ID order, dropping deleted rows: the
+    /// memory deleted rows held is released (once no older snapshot holds it), and the quadtree
+    /// is rebuilt over the features alone. Answers do not change. Object IDs keep counting from
+    /// where they were.
+    /// - Throws: ``FeatureTableError`` if the table cannot be rebuilt (it can always be, for a
+    ///   table edits produced).
+    public func compact() throws(FeatureTableError) {
+        try writer.withLock { writer throws(FeatureTableError) in
+            let compacted = try Self.generation(from: writer.current.compacted())
+            writer.current = compacted
+            writer.dictionaryCodes = [:]
+            published.withLock { $0 = compacted }
+        }
+    }
+
+    /// Why ownership forbids `user` to update (or delete) row `row`, or `nil` when it allows.
+    private func ownershipDenial(row: Int, table: FeatureTable, user: String?, update: Bool) -> EditError? {
+        Batch.ownershipDenial(options, table: table, row: row, user: user, update: update)
+    }
+}
+
+/// One row ready to append: every field's value in schema order, the geometry, and for an update
+/// the row it replaces.
+struct PreparedRow {
+    var values: [ScalarValue]
+    var geometry: Geometry?
+    var objectID: Int64
+    var globalID: String?
+    var previousRow: Int?
+}
+
+extension FeatureTable {
+    /// This table with a spatial index cache of its own (holding the tree this table built, if
+    /// any), so that rows appended to it never mix with another table's.
+    func withSpatialIndexOfItsOwn() -> FeatureTable {
+        var copy = self
+        copy.spatialIndexCache = SpatialIndexCache(seed: spatialIndexCache, rowCount: count)
+        return copy
+    }
+
+    /// The features alone, in object-ID order, as a table of their own (no deleted rows, no
+    /// edit lineage), with the same schema and collation.
+    func compacted() throws(FeatureTableError) -> FeatureTable {
+        let result: FeatureQueryResult
+        do {
+            result = try queryFeatures(QueryParameters())
+        } catch let error as FeatureTableError {
+            throw error
+        } catch {
+            throw FeatureTableError(.invalidTable, "the table could not be read back: \(error)")
+        }
+        return try result.makeTable().with(collation: collation)
+    }
+}

@@ -1,0 +1,325 @@
+import Foundation
+import SieveColumns
+import SieveGeometry
+import Testing
+
+@testable import SieveFeatures
+
+/// A point table with one field of each kind the validation rules concern, and no rows.
+func editingSchema(geometryType: GeometryType = .point) throws -> Schema {
+    try Schema(
+        fields: [
+            Field(name: "OBJECTID", type: .oid),
+            Field(name: "NAME", type: .string, length: 10),
+            Field(name: "POP", type: .smallInteger),
+            Field(name: "RATE", type: .single),
+            Field(
+                name: "KIND", type: .integer,
+                domain: .codedValue(name: "Kinds", codes: [CodedValue(name: "A", code: .integer(1)), CodedValue(name: "B", code: .integer(2))])),
+            Field(name: "SCORE", type: .double, domain: .range(name: "Percent", min: .integer(0), max: .integer(100))),
+            Field(name: "CODE", type: .string, nullable: false, defaultValue: .string("none")),
+            Field(name: "STRICT", type: .integer, nullable: false),
+            Field(name: "LOCKED", type: .integer, editable: false),
+            Field(name: "GLOBALID", type: .globalID),
+            Field(name: "SEEN", type: .date),
+            Field(name: "CREATOR", type: .string),
+            Field(name: "CREATED", type: .date),
+            Field(name: "EDITOR", type: .string),
+            Field(name: "EDITED", type: .date),
+        ],
+        objectIdFieldName: "OBJECTID", globalIdFieldName: "GLOBALID", geometryType: geometryType)
+}
+
+/// An empty table of `schema`.
+func emptyTable(_ schema: Schema) throws -> FeatureTable {
+    let columns: [Column] = schema.fields.map { field in
+        switch field.columnType {
+        case .integer: .integer(Int64Column(values: [Int64]()))
+        case .date: .date(Int64Column(values: [Int64]()))
+        case .double: .double(DoubleColumn(values: [Double]()))
+        case .string: .string(StringColumn([String?]()))
+        }
+    }
+    return try FeatureTable(schema: schema, columns: columns)
+}
+
+/// Options with a fixed clock and numbered global IDs, so that results are reproducible.
+func fixedOptions(
+    capabilities: TableCapabilities = .all, tracking: EditorTracking? = nil, allowGeometryUpdates: Bool = true
+) -> EditingOptions {
+    let counter = Counter()
+    return EditingOptions(
+        capabilities: capabilities, allowGeometryUpdates: allowGeometryUpdates, editorTracking: tracking,
+        now: { 1_700_000_000_000 },
+        makeGlobalID: { String(format: "{00000000-0000-4000-8000-%012d}", counter.next()) })
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
+    }
+}
+
+func point(_ x: Double, _ y: Double) -> Geometry { .point(Point(x: x, y: y)) }
+
+/// A valid add for ``editingSchema()``.
+func validAdd(_ name: String, x: Double = 1, y: Double = 1) -> FeatureEdit {
+    FeatureEdit(attributes: ["NAME": .string(name), "STRICT": .integer(7)], geometry: point(x, y))
+}
+
+/// Everything a snapshot answers, as text: every stored column (buffers included), every row's
+/// values, deletion, geometry and envelope, the extent, object-ID look-ups, and the answers of
+/// spatial and where queries.
+func dump(_ table: FeatureTable) throws -> String {
+    var lines: [String] = []
+    lines.append("count \(table.count) features \(table.featureCount) extent \(table.extent)")
+    lines.append("columns \(table.columns)")
+    lines.append("geometry column x \(table.geometryColumn.xmin) y \(table.geometryColumn.ymin)")
+    for row in 0..<table.count {
+        let values = (0..<table.schema.fields.count).map { table.value(row: row, fieldIndex: $0).description }
+        lines.append(
+            "\(row) deleted \(table.isDeleted(row: row)) \(values) \(String(describing: table.geometry(row: row))) \(String(describing: table.envelope(row: row)))"
+        )
+    }
+    for id in Int64(-1)...Int64(table.count + 5) { lines.append("oid \(id) → \(String(describing: table.row(forObjectID: id)))") }
+    for x in stride(from: -2.0, through: 12.0, by: 3.5) {
+        let window = Geometry.envelope(Envelope(xmin: x, ymin: x - 1, xmax: x + 4, ymax: x + 3))
+        lines.append("window \(x) \(try table.queryObjectIDs(QueryParameters(geometry: window)))")
+    }
+    lines.append("all \(try table.queryObjectIDs(QueryParameters()))")
+    lines.append("named \(try table.queryFeatureCount(QueryParameters(whereClause: "NAME LIKE 'f%'")))")
+    return lines.joined(separator: "\n")
+}
+
+@Suite("Editable feature table")
+struct EditingTests {
+    @Test("adds get the next object IDs and global IDs; a snapshot taken before does not change")
+    func addsAndSnapshots() throws {
+        let editable = try EditableFeatureTable(emptyTable(editingSchema()), options: fixedOptions())
+        let before = editable.snapshot
+        let results = editable.addFeatures([validAdd("first"), validAdd("second", x: 5, y: 5)])
+        #expect(results == [
+            FeatureEditResult(objectID: 1, globalID: "{00000000-0000-4000-8000-000000000001}"),
+            FeatureEditResult(objectID: 2, globalID: "{00000000-0000-4000-8000-000000000002}"),
+        ])
+        let after = editable.snapshot
+        #expect(before.count == 0)
+        #expect(try before.queryFeatureCount(QueryParameters()) == 0)
+        #expect(after.featureCount == 2)
+        #expect(try after.queryObjectIDs(QueryParameters(whereClause: "NAME = 'second'")) == [2])
+        // Defaults fill what the add does not give.
+        #expect(after.value(row: 0, field: "CODE") == .string("none"))
+        #expect(after.value(row: 0, field: "POP") == .null)
+        // The spatial index sees the new features; the old snapshot does not.
+        let window = Geometry.envelope(Envelope(xmin: 4, ymin: 4, xmax: 6, ymax: 6))
+        #expect(try after.queryObjectIDs(QueryParameters(geometry: window)) == [2])
+        #expect(try before.queryObjectIDs(QueryParameters(geometry: window)) == [])
+    }
+
+    @Test("an update appends the new version: old snapshots keep the old one, queries see one feature")
+    func updatesAreVersions() throws {
+        let editable = try EditableFeatureTable(emptyTable(editingSchema()), options: fixedOptions())
+        editable.addFeatures([validAdd("alpha"), validAdd("beta", x: 2, y: 2)])
+        let before = editable.snapshot
+        _ = try before.queryObjectIDs(QueryParameters(geometry: point(2, 2)))  // builds the index
+        let results = editable.updateFeatures([
+            FeatureEdit(attributes: ["OBJECTID": .integer(1), "NAME": .string("gamma"), "POP": .integer(12)], geometry: point(9, 9))
+        ])
+        #expect(results == [FeatureEditResult(objectID: 1, globalID: "{00000000-0000-4000-8000-000000000001}")])
+        let after = editable.snapshot
+        #expect(after.count == 3)
+        #expect(after.featureCount == 2)
+        #expect(after.row(forObjectID: 1) == 2)
+        #expect(before.row(forObjectID: 1) == 0)
+        #expect(after.value(row: 2, field: "NAME") == .string("gamma"))
+        #expect(after.value(row: 2, field: "STRICT") == .integer(7))  // unchanged fields carried over
+        #expect(try after.queryObjectIDs(QueryParameters(whereClause: "NAME = 'alpha'")) == [])
+        #expect(try before.queryObjectIDs(QueryParameters(whereClause: "NAME = 'alpha'")) == [1])
+        #expect(try after.queryFeatureCount(QueryParameters()) == 2)
+        #expect(try after.queryObjectIDs(QueryParameters()) == [1, 2])
+        #expect(try after.queryObjectIDs(QueryParameters(geometry: point(1, 1))) == [])
+        #expect(try after.queryObjectIDs(QueryParameters(geometry: point(9, 9))) == [1])
+        #expect(try before.queryObjectIDs(QueryParameters(geometry: point(9, 9))) == [])
+        #expect(try before.queryObjectIDs(QueryParameters(geometry: point(1, 1))) == [1])
+    }
+
+    @Test("deleted features leave every answer, and their object IDs are never given again")
+    func deletes() throws {
+        let editable = try EditableFeatureTable(emptyTable(editingSchema()), options: fixedOptions())
+        editable.addFeatures([validAdd("a"), validAdd("b"), validAdd("c")])
+        #expect(editable.deleteFeatures(objectIDs: [3, 1]) == [FeatureEditResult(objectID: 3, globalID: "{00000000-0000-4000-8000-000000000003}"), FeatureEditResult(objectID: 1, globalID: "{00000000-0000-4000-8000-000000000001}")])
+        let table = editable.snapshot
+        #expect(table.featureCount == 1)
+        #expect(try table.queryFeatureCount(QueryParameters()) == 1)
+        #expect(try table.queryFeatureCount(QueryParameters(whereClause: "STRICT = 7")) == 1)
+        #expect(try table.queryObjectIDs(QueryParameters(geometry: point(1, 1))) == [2])
+        #expect(table.row(forObjectID: 3) == nil)
+        #expect(editable.addFeatures([validAdd("d")]).map(\.objectID) == [4])
+        #expect(try editable.deleteFeatures(where: "NAME IN ('b', 'd')").map(\.objectID) == [2, 4])
+        #expect(editable.snapshot.featureCount == 0)
+    }
+
+    @Test("each validation rule fails the edit with its exact error")
+    func validationErrors() throws {
+        let editable = try EditableFeatureTable(emptyTable(editingSchema()), options: fixedOptions())
+        editable.addFeatures([validAdd("kept")])
+        func addError(_ attributes: [String: ScalarValue], geometry: Geometry? = point(0, 0), spatialReference: SpatialReference? = nil) -> EditError? {
+            var all: [String: ScalarValue] = ["STRICT": .integer(1)]
+            for (key, value) in attributes { all[key] = value }
+            return editable.addFeatures([FeatureEdit(attributes: all, geometry: geometry, spatialReference: spatialReference)])[0].error
+        }
+        #expect(addError(["NMAE": .string("x")]) == EditError(.unknownField, "the table has no field \"NMAE\" (did you mean \"NAME\"?)", fieldName: "NMAE"))
+        #expect(addError(["NAME": .string("x"), "name": .string("y")])?.kind == .repeatedField)
+        #expect(addError(["POP": .string("12")]) == EditError(.wrongType, "the string \"12\" cannot be stored in field POP of type SmallInteger", fieldName: "POP"))
+        #expect(addError(["POP": .double(1.5)]) == EditError(.wrongType, "the number 1.5 cannot be stored in field POP of type SmallInteger", fieldName: "POP"))
+        #expect(addError(["POP": .integer(40_000)]) == EditError(.outOfRange, "Value 40000 is out of range for the number type - field: POP, type: esriFieldTypeSmallInteger, value range is -32768 to 32767", fieldName: "POP"))
+        #expect(addError(["POP": .integer(-32_768)]) == nil)
+        #expect(addError(["RATE": .double(4e38)])?.kind == .outOfRange)
+        #expect(addError(["NAME": .string("abcdefghijk")]) == EditError(.tooLong, "the value of field NAME is 11 characters long; the field holds at most 10", fieldName: "NAME"))
+        #expect(addError(["NAME": .string("abcdefghij")]) == nil)
+        #expect(addError(["STRICT": .null]) == EditError(.nullNotAllowed, "field STRICT is not nullable and the new feature gives it no value", fieldName: "STRICT"))
+        #expect(addError(["CODE": .null]) == EditError(.nullNotAllowed, "field CODE is not nullable and the new feature gives it no value", fieldName: "CODE"))
+        #expect(addError(["KIND": .integer(3)]) == EditError(.outsideDomain, "3 is not a code of domain \"Kinds\" of field KIND (codes: 1, 2)", fieldName: "KIND"))
+        #expect(addError(["KIND": .integer(2)]) == nil)
+        #expect(addError(["SCORE": .double(100.5)]) == EditError(.outsideDomain, "100.5 is outside the range domain \"Percent\" of field SCORE (0 to 100)", fieldName: "SCORE"))
+        #expect(addError(["SCORE": .integer(100)]) == nil)
+        #expect(addError(["LOCKED": .integer(1)]) == EditError(.notEditable, "field LOCKED is not editable", fieldName: "LOCKED"))
+        #expect(addError(["SEEN": .string("yesterday")])?.kind == .wrongType)
+        #expect(addError([:], geometry: .polyline(try Polyline(paths: [[Point(x: 0, y: 0), Point(x: 1, y: 1)]]))) == EditError(.wrongGeometryType, "a polyline cannot be stored in a table of esriGeometryPoint geometries"))
+        #expect(addError([:], spatialReference: SpatialReference(wkid: 999_999))?.kind == .wrongSpatialReference)
+        // Web Mercator is projected into the table's WGS 84.
+        #expect(addError([:], geometry: point(1_113_194.9079327357, 0), spatialReference: .webMercator) == nil)
+        let projected = editable.snapshot
+        let last = projected.count - 1
+        #expect(abs((projected.geometry(row: last)?.envelope.xmin ?? 0) - 10) < 1e-9)
+        // Object IDs and global IDs are the table's own: silently ignored in adds.
+        #expect(addError(["OBJECTID": .integer(999), "GLOBALID": .string("{00000000-0000-0000-0000-000000000000}")]) == nil)
+        #expect(editable.snapshot.row(forObjectID: 999) == nil)
+
+        func updateError(_ edit: FeatureEdit) -> EditError? { editable.updateFeatures([edit])[0].error }
+        #expect(updateError(FeatureEdit(attributes: ["NAME": .string("x")])) == EditError(.missingObjectID, "the update gives no OBJECTID to name the feature", fieldName: "OBJECTID"))
+        #expect(updateError(FeatureEdit(attributes: ["OBJECTID": .integer(77)])) == EditError(.missingObjectID, "Update for the object was not attempted. Object ID 77 does not exist."))
+        #expect(updateError(FeatureEdit(objectID: 1, attributes: ["OBJECTID": .integer(2)])) == EditError(.objectIDChanged, "an update cannot change the object ID (OBJECTID)", fieldName: "OBJECTID"))
+        #expect(updateError(FeatureEdit(objectID: 1, attributes: ["GLOBALID": .string("{00000000-0000-4000-8000-000000000099}")])) == EditError(.notEditable, "field GLOBALID (the global ID) is not editable", fieldName: "GLOBALID"))
+        #expect(updateError(FeatureEdit(objectID: 1, attributes: ["STRICT": .null])) == EditError(.nullNotAllowed, "field STRICT is not nullable", fieldName: "STRICT"))
+        #expect(editable.deleteFeatures(objectIDs: [77])[0].error == EditError(.missingObjectID, "Delete for the object was not attempted. Object ID 77 does not exist."))
+        let twice = editable.applyEdits(updates: [FeatureEdit(objectID: 1, attributes: ["POP": .integer(1)])], deletes: [1], rollbackOnFailure: false)
+        #expect(twice.updateResults[0].success)
+        #expect(twice.deleteResults[0].error == EditError(.repeatedObjectID, "object ID 1 is updated or deleted more than once in the batch"))
+        #expect(EditError(.missingObjectID, "").code == 1019)
+        #expect(EditError(.rolledBack, "").code == 1003)
+        #expect(EditError(.wrongType, "").code == 1000)
+    }
+
+    @Test("invalid polygons are refused with GEOS's reason")
+    func invalidGeometry() throws {
+        let editable = try EditableFeatureTable(emptyTable(editingSchema(geometryType: .polygon)), options: fixedOptions())
+        let bowtie = try Geometry(wkt: "POLYGON ((0 0, 10 10, 10 0, 0 10, 0 0))")
+        let error = editable.addFeatures([FeatureEdit(attributes: ["STRICT": .integer(1)], geometry: bowtie)])[0].error
+        #expect(error == EditError(.invalidGeometry, "the geometry is not valid: Self-intersection at (5.0, 5.0)"))
+        let square = try Geometry(wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))")
+        #expect(editable.addFeatures([FeatureEdit(attributes: ["STRICT": .integer(1)], geometry: square)])[0].success)
+    }
+
+    @Test("capabilities, geometry updates and ownership are enforced, as errors")
+    func permissions() throws {
+        let tracking = EditorTracking(
+            creatorField: "CREATOR", creationDateField: "CREATED", editorField: "EDITOR", editDateField: "EDITED",
+            ownershipBasedAccessControl: true, allowOthersToUpdate: false, allowOthersToDelete: false,
+            allowAnonymousToUpdate: false, allowAnonymousToDelete: false)
+        let editable = try EditableFeatureTable(emptyTable(editingSchema()), options: fixedOptions(tracking: tracking))
+        #expect(editable.addFeatures([validAdd("mine")], user: "Ann")[0].success)
+        let table = editable.snapshot
+        #expect(table.value(row: 0, field: "CREATOR") == .string("Ann"))
+        #expect(table.value(row: 0, field: "CREATED") == .date(1_700_000_000_000))
+        #expect(table.value(row: 0, field: "EDITOR") == .string("Ann"))
+        #expect(editable.canUpdate(objectID: 1, user: "ann"))
+        #expect(!editable.canUpdate(objectID: 1, user: "Bob"))
+        #expect(!editable.canDelete(objectID: 1, user: nil))
+        #expect(editable.updateFeatures([FeatureEdit(objectID: 1, attributes: ["POP": .integer(3)])], user: "Bob")[0].error
+            == EditError(.notOwner, "user \"Bob\" may not update object ID 1, created by \"Ann\""))
+        #expect(editable.deleteFeatures(objectIDs: [1], user: nil)[0].error == EditError(.notOwner, "anonymous editors may not delete features (object ID 1)"))
+        #expect(editable.updateFeatures([FeatureEdit(objectID: 1, attributes: ["POP": .integer(3)])], user: "ANN")[0].success)
+        #expect(editable.snapshot.value(row: 1, field: "EDITOR") == .string("ANN"))
+        #expect(editable.snapshot.value(row: 1, field: "CREATOR") == .string("Ann"))
+
+        let readOnly = try EditableFeatureTable(emptyTable(editingSchema()), options: fixedOptions(capabilities: [.query]))
+        #expect(!readOnly.canAdd)
+        #expect(readOnly.addFeatures([validAdd("x")])[0].error == EditError(.notAllowed, "the table does not allow adding features (capabilities: Query)"))
+        let noGeometryUpdates = try EditableFeatureTable(emptyTable(editingSchema()), options: fixedOptions(allowGeometryUpdates: false))
+        noGeometryUpdates.addFeatures([validAdd("x")])
+        #expect(!noGeometryUpdates.canUpdateGeometry)
+        #expect(noGeometryUpdates.updateFeatures([FeatureEdit(objectID: 1, geometry: point(3, 3))])[0].error == EditError(.notAllowed, "the table does not allow geometry updates (object ID 1)"))
+        let addOnly = try EditableFeatureTable(emptyTable(editingSchema()), options: fixedOptions(capabilities: [.query, .create]))
+        addOnly.addFeatures([validAdd("x")])
+        #expect(addOnly.updateFeatures([FeatureEdit(objectID: 1, attributes: ["POP": .integer(1)])])[0].error?.kind == .notAllowed)
+        #expect(addOnly.deleteFeatures(objectIDs: [1])[0].error == EditError(.notAllowed, "the table does not allow deleting features (capabilities: Query,Create,Editing)"))
+        #expect(TableCapabilities(esriString: "Query, Editing") == .all)
+        #expect(TableCapabilities(esriString: "Query,Update,Editing") == [.query, .update])
+    }
+
+    @Test("a failed batch rolls back: the table is byte-identical, the valid edits report rolled back")
+    func rollbackLeavesTableIdentical() throws {
+        let editable = try EditableFeatureTable(emptyTable(editingSchema()), options: fixedOptions())
+        editable.addFeatures((0..<40).map { validAdd("f\($0)", x: Double($0 % 10), y: Double($0 / 10)) })
+        editable.applyEdits(updates: [FeatureEdit(objectID: 5, attributes: ["NAME": .string("g5")])], deletes: [7])
+        let before = editable.snapshot
+        let dumped = try dump(before)
+        let result = editable.applyEdits(
+            adds: [validAdd("new"), FeatureEdit(attributes: ["POP": .integer(1)])],
+            updates: [FeatureEdit(objectID: 9, attributes: ["NAME": .string("changed")], geometry: point(3, 3))],
+            deletes: [10, 11])
+        let rolledBack = EditError(.rolledBack, "Operation rolled back: another edit of the batch failed.")
+        #expect(result.addResults[0] == FeatureEditResult(objectID: -1, error: rolledBack))
+        #expect(result.addResults[1].error?.kind == .nullNotAllowed)
+        #expect(result.updateResults[0].error == rolledBack)
+        #expect(result.deleteResults.map(\.error) == [rolledBack, rolledBack])
+        let after = editable.snapshot
+        #expect(try dump(after) == dumped)
+        #expect(try dump(before) == dumped)
+        // Without rollback the valid edits apply.
+        let partial = editable.applyEdits(
+            adds: [validAdd("new"), FeatureEdit(attributes: ["POP": .integer(1)])], deletes: [10], rollbackOnFailure: false)
+        #expect(partial.addResults.map(\.success) == [true, false])
+        #expect(partial.addResults[0].objectID == 41)
+        #expect(partial.deleteResults[0].success)
+        #expect(editable.snapshot.featureCount == 39)
+        #expect(try dump(before) == dumped)
+    }
+
+    @Test("the REST JSON of the results")
+    func resultJSON() throws {
+        let editable = try EditableFeatureTable(emptyTable(editingSchema()), options: fixedOptions())
+        let result = editable.applyEdits(adds: [validAdd("a"), FeatureEdit(attributes: ["NOPE": .integer(1)])], deletes: [8], rollbackOnFailure: false)
+        #expect(result.json == #"{"addResults":[{"objectId":1,"globalId":"{00000000-0000-4000-8000-000000000001}","success":true},{"objectId":-1,"success":false,"error":{"code":1000,"description":"the table has no field \"NOPE\""}}],"updateResults":[],"deleteResults":[{"objectId":8,"success":false,"error":{"code":1019,"description":"Delete for the object was not attempted. Object ID 8 does not exist."}}]}"#)
+    }
+
+    @Test("compaction drops deleted rows and changes no answer")
+    func compaction() throws {
+        let table = try FeatureTable.load(contentsOf: fixtureURL("naturalearth_cities.geojson"))
+        let editable = try EditableFeatureTable(table, options: fixedOptions())
+        let ids = try table.queryObjectIDs(QueryParameters())
+        editable.deleteFeatures(objectIDs: ids.enumerated().filter { $0.offset % 2 == 0 }.map(\.element))
+        editable.updateFeatures(ids.enumerated().filter { $0.offset % 3 == 1 }.map { FeatureEdit(objectID: $0.element, geometry: point(Double($0.offset % 50), 10)) })
+        let edited = editable.snapshot
+        func answers(_ t: FeatureTable) throws -> String {
+            let all = try t.queryFeatures(QueryParameters())
+            let window = try t.queryObjectIDs(QueryParameters(geometry: .envelope(Envelope(xmin: 0, ymin: 0, xmax: 30, ymax: 40))))
+            return all.text(.geoJSON) + "\(window)" + "\(try t.queryFeatureCount(QueryParameters(whereClause: "name LIKE 'S%'")))"
+        }
+        let expected = try answers(edited)
+        try editable.compact()
+        let compacted = editable.snapshot
+        #expect(compacted.count == compacted.featureCount)
+        #expect(compacted.count == edited.featureCount)
+        #expect(try answers(compacted) == expected)
+        #expect(compacted.byteCount < edited.byteCount)
+        // Object IDs keep counting after compaction.
+        #expect(editable.addFeatures([FeatureEdit(attributes: ["name": .string("New")], geometry: point(1, 1))])[0].objectID == (ids.max() ?? 0) + 1)
+    }
+}
