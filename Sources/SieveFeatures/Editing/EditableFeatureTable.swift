@@ -193,10 +193,12 @@ public final class EditableFeatureTable: Sendable {
             }
             if !appended.isEmpty || !deletedRows.isEmpty {
                 let snapshot = Self.apply(appended, deleting: deletedRows, to: &writer)
-                published.withLock { $0 = snapshot }
                 // Index maintenance: once the spatial index is built, the writer inserts the new
-                // rows, so that readers never wait for it.
+                // rows before it publishes the snapshot that has them, so that a reader of any
+                // published snapshot finds the tree covering it and only ever reads it (readers
+                // of older snapshots skip the rows beyond theirs).
                 if snapshot.spatialIndexCache.isBuilt { snapshot.withSpatialIndex { _ in } }
+                published.withLock { $0 = snapshot }
             }
             return ApplyEditsResult(addResults: addResults, updateResults: updateResults, deleteResults: deleteResults)
         }

@@ -218,16 +218,17 @@ struct RegionFilter {
     func rows(
         in tree: QuadTree, geometries: GeometryColumn, pointXs: ColumnBuffer<Double>? = nil, pointYs: ColumnBuffer<Double>? = nil
     ) throws(GEOSError) -> [UInt32] {
-        // Accepted rows as a bitmap: classification visits rows in tree order, and reading the
-        // bits back in order is cheaper than sorting a list.
-        var accepted = [UInt64](repeating: 0, count: (geometries.count + 63) / 64)
+        // Accepted rows in tree order, put in row order at the end (see ``AcceptedRows``).
+        var accepted = AcceptedRows(rowCount: geometries.count)
         var failure: GEOSError?
         // The tree may hold rows appended after this snapshot (an edited table's tree serves
         // every snapshot): they are not the column's, and are skipped.
         let limit = UInt32(truncatingIfNeeded: geometries.count)
-        accepted.withUnsafeMutableBufferPointer { bits in
+        // Through a pointer: a captured variable would be checked for exclusive access (at run
+        // time) on every accepted row.
+        withUnsafeMutablePointer(to: &accepted) { acceptedRows in
             func accept(_ row: UInt32) {
-                if row < limit { bits[Int(row) >> 6] |= 1 << UInt64(row & 63) }
+                if row < limit { acceptedRows.pointee.insert(row) }
             }
             if let pointXs, let pointYs {
                 var batch = PointBatch()
@@ -268,8 +269,44 @@ struct RegionFilter {
             }
         }
         if let failure { throw failure }
+        return accepted.sortedRows()
+    }
+}
+
+/// The rows a region filter accepts, collected in tree order and returned in row order: a list
+/// while they are few (sorted at the end), a bitmap of every row once they are many
+/// (classification visits rows in tree order, and reading a bitmap back in order is cheaper than
+/// sorting a long list, while a short list is cheaper to sort than a bitmap of every row is to
+/// clear and scan).
+struct AcceptedRows {
+    private var list: [UInt32] = []
+    private var bits: [UInt64] = []
+    private let rowCount: Int
+    /// Rows kept as a list at most.
+    private let listLimit: Int
+
+    init(rowCount: Int) {
+        self.rowCount = rowCount
+        listLimit = max(64, rowCount / 256)
+    }
+
+    mutating func insert(_ row: UInt32) {
+        if bits.isEmpty {
+            list.append(row)
+            guard list.count > listLimit else { return }
+            bits = [UInt64](repeating: 0, count: (rowCount + 63) / 64)
+            for row in list { bits[Int(row) >> 6] |= 1 << UInt64(row & 63) }
+            list = []
+            return
+        }
+        bits[Int(row) >> 6] |= 1 << UInt64(row & 63)
+    }
+
+    /// The rows, ascending.
+    func sortedRows() -> [UInt32] {
+        guard !bits.isEmpty else { return list.sorted() }
         var rows: [UInt32] = []
-        for (w, word) in accepted.enumerated() where word != 0 {
+        for (w, word) in bits.enumerated() where word != 0 {
             var remaining = word
             while remaining != 0 {
                 rows.append(UInt32(w * 64 + remaining.trailingZeroBitCount))
