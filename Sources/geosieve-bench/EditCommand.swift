@@ -13,7 +13,8 @@ struct EditCommand: ParsableCommand {
             Builds a --rows point table (w1 attributes, uniform points) and prints one JSON line \
             per measurement: "edit.single_adds" (--adds calls of addFeatures with one feature \
             each on the table, its quadtree built and maintained; result = features after; with \
-            "adds_per_s"), "edit.batch" (--rounds applyEdits batches of --batch edits, 40% adds, \
+            "adds_per_s"), "edit.single_adds_empty" (the same adds to an empty table of the same \
+            schema), "edit.batch" (--rounds applyEdits batches of --batch edits, 40% adds, \
             40% updates of attributes and geometry, 20% deletes, each on the table as the previous \
             left it; result = features after), "edit.read_scan" and "edit.read_window" (a \
             where-clause count and 1,000 window queries on a reader thread, first alone, then \
@@ -86,6 +87,23 @@ struct EditCommand: ParsableCommand {
     }
 
     private func singleAdds(_ base: FeatureTable) throws {
+        try singleAdds(to: base, workload: "edit.single_adds")
+        // The same adds to a new, empty table of the same schema (a data-collection session).
+        let empty = try FeatureTable(
+            schema: base.schema,
+            columns: base.columns.map { column -> Column in
+                switch column {
+                case .integer: .integer(Int64Column(values: [Int64]()))
+                case .date: .date(Int64Column(values: [Int64]()))
+                case .double: .double(DoubleColumn(values: [Double]()))
+                case .string: .string(StringColumn([String?]()))
+                }
+            },
+            geometryColumn: GeometryColumn(storage: .points))
+        try singleAdds(to: empty, workload: "edit.single_adds_empty")
+    }
+
+    private func singleAdds(to base: FeatureTable, workload: String) throws {
         var samples: [UInt64] = []
         var final = 0
         for round in 0...rounds {
@@ -104,7 +122,7 @@ struct EditCommand: ParsableCommand {
         }
         let timing = TimingSummary(nanoseconds: samples)
         emit(ResultLine(
-            workload: "edit.single_adds", timing: timing, rows: rows, result: final,
+            workload: workload, timing: timing, rows: base.count, result: final,
             extras: [("adds_per_s", "\(Int(Double(adds) / (timing.medianMilliseconds / 1000)))")]))
     }
 

@@ -63,7 +63,7 @@ struct Batch {
                 values[globalIDField] = .string(id)
                 globalID = id
             }
-            try checkRow(values, changed: Set(values.indices), forAdd: true)
+            try checkRow(values, changed: values.indices, forAdd: true)
             var geometry: Geometry?
             if let given = edit.geometry {
                 geometry = try EditValidation.geometry(
@@ -106,7 +106,7 @@ struct Batch {
             let given = try attributes(edit.attributes, forUpdate: row)
             for (index, value) in given { values[index] = value }
             try track(&values, adding: false)
-            try checkRow(values, changed: Set(given.map(\.index)), forAdd: false)
+            try checkRow(values, changed: given.map(\.index).sorted(), forAdd: false)
             var geometry = table.geometry(row: row)
             if let newGeometry = edit.geometry {
                 guard options.allowGeometryUpdates else {
@@ -151,21 +151,35 @@ struct Batch {
     /// editable, of the right type, in range and length. System fields are skipped (the object
     /// ID of an update is checked to be the feature's, a global ID to be unchanged).
     private func attributes(_ attributes: [String: ScalarValue], forUpdate row: Int?) throws(EditError) -> [(index: Int, value: ScalarValue)] {
+        do throws(EditError) {
+            return try checkedAttributes(attributes, forUpdate: row, in: attributes)
+        } catch {
+            // Which error an edit reports must not depend on dictionary order: the first in the
+            // order of the names.
+            return try checkedAttributes(attributes, forUpdate: row, in: attributes.sorted { $0.key < $1.key })
+        }
+    }
+
+    private func checkedAttributes<S: Sequence<(key: String, value: ScalarValue)>>(
+        _ attributes: [String: ScalarValue], forUpdate row: Int?, in order: S
+    ) throws(EditError) -> [(index: Int, value: ScalarValue)] {
         let schema = table.schema
         var result: [(index: Int, value: ScalarValue)] = []
-        var seen: [Int: String] = [:]
-        // Sorted, so that which error an edit reports does not depend on dictionary order.
-        for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
+        result.reserveCapacity(attributes.count)
+        var named: [(index: Int, name: String)] = []
+        named.reserveCapacity(attributes.count)
+        for (name, value) in order {
             guard let index = schema.index(ofField: name) else {
                 let hint = WhereClauseError.didYouMean(name, among: schema.fieldNames)
                 throw EditError(.unknownField, "the table has no field \(JSONKey.quoted(name))\(hint)", fieldName: name)
             }
             let field = schema.fields[index]
-            if let previous = seen.updateValue(name, forKey: index) {
+            if let previous = named.first(where: { $0.index == index }) {
                 throw EditError(
-                    .repeatedField, "\(JSONKey.quoted(previous)) and \(JSONKey.quoted(name)) both name field \(field.name)",
+                    .repeatedField, "\(JSONKey.quoted(previous.name)) and \(JSONKey.quoted(name)) both name field \(field.name)",
                     fieldName: field.name)
             }
+            named.append((index, name))
             if index == schema.objectIdFieldIndex {
                 if let row, try EditValidation.convert(value, to: field) != .integer(table.objectID(row: row)) {
                     throw EditError(.objectIDChanged, "an update cannot change the object ID (\(field.name))", fieldName: field.name)
@@ -202,9 +216,9 @@ struct Batch {
 
     /// Checks NULLs and domains: NULL in a non-nullable field (any field of an add, the changed
     /// fields of an update), and each changed non-null value against its field's domain.
-    private func checkRow(_ values: [ScalarValue], changed: Set<Int>, forAdd: Bool) throws(EditError) {
+    private func checkRow<C: Collection<Int>>(_ values: [ScalarValue], changed: C, forAdd: Bool) throws(EditError) {
         let fields = table.schema.fields
-        for index in changed.sorted() {
+        for index in changed {
             let field = fields[index]
             let value = values[index]
             if value.isNull {

@@ -269,14 +269,6 @@ struct PreparedRow {
 }
 
 extension FeatureTable {
-    /// This table with a spatial index cache of its own (holding the tree this table built, if
-    /// any), so that rows appended to it never mix with another table's.
-    func withSpatialIndexOfItsOwn() -> FeatureTable {
-        var copy = self
-        copy.spatialIndexCache = SpatialIndexCache(seed: spatialIndexCache, rowCount: count)
-        return copy
-    }
-
     /// The features alone, in object-ID order, as a table of their own (no deleted rows, no
     /// edit lineage), with the same schema and collation.
     func compacted() throws(FeatureTableError) -> FeatureTable {

@@ -17,44 +17,76 @@ import SieveSQL
 /// Spatial queries and identify use a quadtree over the envelopes (``spatialIndex``), built
 /// lazily the first time one is needed and then shared by every copy of the table value.
 public struct FeatureTable: Sendable {
+    /// Everything but the collation, in one immutable object: copying a table (which every
+    /// query, snapshot and edit does) retains one reference, not one per column buffer.
+    private final class Storage: Sendable {
+        let schema: Schema
+        let columns: [Column]
+        let geometryColumn: GeometryColumn
+        let count: Int
+        let extent: Envelope
+        let objectIDIndex: ObjectIDIndex
+        let tombstones: RowTombstones
+        let lineage: EditLineage?
+        let spatialIndexCache: SpatialIndexCache
+
+        init(
+            schema: Schema, columns: [Column], geometryColumn: GeometryColumn, count: Int, extent: Envelope,
+            objectIDIndex: ObjectIDIndex, tombstones: RowTombstones, lineage: EditLineage?, spatialIndexCache: SpatialIndexCache
+        ) {
+            self.schema = schema
+            self.columns = columns
+            self.geometryColumn = geometryColumn
+            self.count = count
+            self.extent = extent
+            self.objectIDIndex = objectIDIndex
+            self.tombstones = tombstones
+            self.lineage = lineage
+            self.spatialIndexCache = spatialIndexCache
+        }
+    }
+
+    private var storage_: Storage
+    private var storage: Storage { storage_ }
+
     /// The fields, object-ID field, geometry type and spatial reference.
-    public let schema: Schema
+    public var schema: Schema { storage.schema }
     /// One column per field of ``schema``, in the same order.
-    public let columns: [Column]
+    public var columns: [Column] { storage.columns }
     /// The rows' geometries, stored by column (see ``GeometryColumn``), one per row: a row
     /// without geometry holds `nil`, as does every row of a table without geometries
     /// (``Schema/geometryType`` `nil`).
-    public let geometryColumn: GeometryColumn
+    public var geometryColumn: GeometryColumn { storage.geometryColumn }
     /// Each row's envelope minimum x (NaN for a row without geometry or with an empty one).
-    public var xmin: ColumnBuffer<Double> { geometryColumn.xmin }
+    public var xmin: ColumnBuffer<Double> { storage.geometryColumn.xmin }
     /// Each row's envelope minimum y (NaN for a row without geometry or with an empty one).
-    public var ymin: ColumnBuffer<Double> { geometryColumn.ymin }
+    public var ymin: ColumnBuffer<Double> { storage.geometryColumn.ymin }
     /// Each row's envelope maximum x (NaN for a row without geometry or with an empty one).
-    public var xmax: ColumnBuffer<Double> { geometryColumn.xmax }
+    public var xmax: ColumnBuffer<Double> { storage.geometryColumn.xmax }
     /// Each row's envelope maximum y (NaN for a row without geometry or with an empty one).
-    public var ymax: ColumnBuffer<Double> { geometryColumn.ymax }
+    public var ymax: ColumnBuffer<Double> { storage.geometryColumn.ymax }
     /// The number of rows, deleted ones included (see ``featureCount``): rows are numbered
     /// `0 ..< count`.
-    public let count: Int
+    public var count: Int { storage.count }
     /// Which rows are deleted (none for a table that was loaded or built and never edited).
     /// An edited table's snapshot keeps deleted rows until ``EditableFeatureTable/compact()``;
     /// every query, count, index search and identify leaves them out.
-    package let tombstones: RowTombstones
+    package var tombstones: RowTombstones { storage.tombstones }
     /// For a snapshot of an edited table: how to find the rows edits appended by object ID.
-    let lineage: EditLineage?
+    var lineage: EditLineage? { storage.lineage }
     /// The union of all rows' envelopes (``Envelope/empty`` when no row has a geometry). After
     /// edits it still holds every feature but may be larger than their union (deleting a feature
     /// does not shrink it) until ``EditableFeatureTable/compact()``.
-    public let extent: Envelope
+    public var extent: Envelope { storage.extent }
     /// How the table's strings compare in where clauses and in ordering, unless a query names
     /// its own (``QueryParameters/collation``): `Collation.binary` (case-sensitive, the
     /// default) or `Collation.nocase`. Set it with ``with(collation:)``.
     public private(set) var collation: Collation = .binary
     /// Object ID → row.
-    private let objectIDIndex: ObjectIDIndex
+    private var objectIDIndex: ObjectIDIndex { storage.objectIDIndex }
     /// The quadtree, built on first use (see ``spatialIndex``) and shared by copies and by the
     /// snapshots edited from this table.
-    var spatialIndexCache = SpatialIndexCache()
+    var spatialIndexCache: SpatialIndexCache { storage.spatialIndexCache }
 
     /// Creates a table from a schema and its columns.
     ///
@@ -150,14 +182,9 @@ public struct FeatureTable: Sendable {
         for row in 0..<count where !xmin[row].isNaN {
             extent.expand(toInclude: Envelope(xmin: xmin[row], ymin: ymin[row], xmax: xmax[row], ymax: ymax[row]))
         }
-        self.schema = schema
-        self.columns = columns
-        self.geometryColumn = geometryColumn
-        self.count = count
-        self.extent = extent
-        self.objectIDIndex = objectIDIndex
-        self.tombstones = RowTombstones()
-        self.lineage = nil
+        storage_ = Storage(
+            schema: schema, columns: columns, geometryColumn: geometryColumn, count: count, extent: extent,
+            objectIDIndex: objectIDIndex, tombstones: RowTombstones(), lineage: nil, spatialIndexCache: SpatialIndexCache())
     }
 
     /// A snapshot of an edited table: `base`'s schema, collation, object-ID index of its first
@@ -166,16 +193,22 @@ public struct FeatureTable: Sendable {
         editing base: FeatureTable, columns: [Column], geometryColumn: GeometryColumn, count: Int, extent: Envelope,
         tombstones: RowTombstones, lineage: EditLineage
     ) {
-        self.schema = base.schema
-        self.collation = base.collation
-        self.objectIDIndex = base.objectIDIndex
-        self.spatialIndexCache = base.spatialIndexCache
-        self.columns = columns
-        self.geometryColumn = geometryColumn
-        self.count = count
-        self.extent = extent
-        self.tombstones = tombstones
-        self.lineage = lineage
+        collation = base.collation
+        storage_ = Storage(
+            schema: base.schema, columns: columns, geometryColumn: geometryColumn, count: count, extent: extent,
+            objectIDIndex: base.objectIDIndex, tombstones: tombstones, lineage: lineage,
+            spatialIndexCache: base.spatialIndexCache)
+    }
+
+    /// This table with a spatial index cache of its own (holding the tree this table built, if
+    /// any), so that rows appended to it never mix with another table's.
+    func withSpatialIndexOfItsOwn() -> FeatureTable {
+        var copy = self
+        copy.storage_ = Storage(
+            schema: schema, columns: columns, geometryColumn: geometryColumn, count: count, extent: extent,
+            objectIDIndex: objectIDIndex, tombstones: tombstones, lineage: lineage,
+            spatialIndexCache: SpatialIndexCache(seed: spatialIndexCache, rowCount: count))
+        return copy
     }
 
     /// The number of features: the rows not deleted.
