@@ -19,6 +19,7 @@ struct GeoSieveCommand: ParsableCommand {
               identify  the features a tap on a map hits, nearest first
               relate    every spatial relationship and the DE-9IM matrix of two geometries
               convert   features from one format to another, filtered as query does
+              edit      adds, updates and deletes (an applyEdits request) applied to a file
 
             Sources are GeoJSON, Esri JSON and GeoPackage (FILE.gpkg[:LAYER]) files. \
             Geometries may be WKT, GeoJSON, Esri JSON, 'xmin,ymin,xmax,ymax' or 'x,y', and \
@@ -26,7 +27,7 @@ struct GeoSieveCommand: ParsableCommand {
             input) or 1 (a file that cannot be read). See 'geosieve help <command>'.
             """,
         version: "0.1.0",
-        subcommands: [RelateCommand.self, QueryCommand.self, IdentifyCommand.self, ConvertCommand.self]
+        subcommands: [RelateCommand.self, QueryCommand.self, IdentifyCommand.self, ConvertCommand.self, EditCommand.self]
     )
 
     /// Parses, runs, and turns every error into the exit status and one line on stderr.

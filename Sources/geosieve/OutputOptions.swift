@@ -118,11 +118,21 @@ struct OutputOptions: ParsableArguments {
     /// a warning on stderr: RFC 8142 features are WGS 84 and cannot name another reference.
     /// `progress`, when given, shows how far the write has come.
     func write(_ result: FeatureQueryResult, format: Format, sourceLayer: String, progress: ProgressLine? = nil) throws {
+        try Self.write(
+            result, format: format, to: output, layerName: layerName ?? sourceLayer, options: try writerOptions(for: format),
+            progress: progress)
+    }
+
+    /// Writes `result` in `format` to `output` (atomically) or standard output, a GeoPackage
+    /// layer named `layerName` (see ``write(_:format:sourceLayer:progress:)``).
+    static func write(
+        _ result: FeatureQueryResult, format: Format, to output: String?, layerName: String, options: FeatureWriterOptions,
+        progress: ProgressLine? = nil
+    ) throws {
         defer { progress?.finish() }
-        let options = try writerOptions(for: format)
         guard let textFormat = format.textFormat else {
             guard let output else { throw CommandFailure("--format gpkg needs --output FILE") }
-            try Self.writeGeoPackage(result, to: output, layerName: layerName ?? sourceLayer, progress: progress)
+            try Self.writeGeoPackage(result, to: output, layerName: layerName, progress: progress)
             return
         }
         if format == .geojsonseq, result.returnsGeometry, result.spatialReference.latestWkid != 4326 {

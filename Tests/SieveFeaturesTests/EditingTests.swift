@@ -323,3 +323,57 @@ struct EditingTests {
         #expect(editable.addFeatures([FeatureEdit(attributes: ["name": .string("New")], geometry: point(1, 1))])[0].objectID == (ids.max() ?? 0) + 1)
     }
 }
+
+@Suite("applyEdits requests")
+struct ApplyEditsRequestTests {
+    @Test("Esri JSON and GeoJSON features, deletes as an array or a REST string")
+    func parsesBothShapes() throws {
+        let schema = try editingSchema()
+        let request = try ApplyEditsRequest(
+            json: #"""
+                {"f":"json","rollbackOnFailure":false,
+                 "adds":[{"attributes":{"NAME":"a","POP":12,"RATE":1.5,"SEEN":"2024-03-01T12:00:00Z","STRICT":true},
+                          "geometry":{"x":1113194.9079327357,"y":0,"spatialReference":{"wkid":3857}}},
+                         {"type":"Feature","properties":{"NAME":"b"},"geometry":{"type":"Point","coordinates":[3,4]}}],
+                 "updates":[{"type":"Feature","id":7,"properties":{"POP":null},"geometry":null}],
+                 "deletes":"4, 5,6"}
+                """#, schema: schema)
+        #expect(request.rollbackOnFailure == false)
+        #expect(request.adds.count == 2)
+        #expect(request.adds[0].attributes["POP"] == .integer(12))
+        #expect(request.adds[0].attributes["RATE"] == .double(1.5))
+        #expect(request.adds[0].attributes["SEEN"] == .date(1_709_294_400_000))
+        #expect(request.adds[0].attributes["STRICT"] == .boolean(true))
+        #expect(request.adds[0].spatialReference == SpatialReference(wkid: 3857))
+        #expect(request.adds[1].geometry == point(3, 4))
+        #expect(request.adds[1].spatialReference == .wgs84)
+        #expect(request.updates[0].objectID == 7)
+        #expect(request.updates[0].attributes["POP"] == .null)
+        #expect(request.updates[0].geometry == nil)
+        #expect(request.deletes == [4, 5, 6])
+        #expect(try ApplyEditsRequest(json: #"{"deletes":[1,"2"]}"#, schema: schema).deletes == [1, 2])
+        // A boolean is no integer: the add fails its edit, with the field named.
+        let editable = try EditableFeatureTable(emptyTable(schema), options: fixedOptions())
+        let result = editable.applyEdits(request)
+        #expect(result.addResults[0].error == EditError(.wrongType, "the boolean true cannot be stored in field STRICT of type Integer", fieldName: "STRICT"))
+    }
+
+    @Test("what makes a request unusable is reported with where it is")
+    func unusable() throws {
+        let schema = try editingSchema()
+        func problem(_ text: String) -> String? {
+            do {
+                _ = try ApplyEditsRequest(json: text, schema: schema)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(problem(#"{"adds":[{"attributes":{"NAME":{"x":1}}}]}"#) == "invalid edits at position 32: adds[0].attributes.NAME: an attribute value must be a string, number, boolean or null, not an object")
+        #expect(problem(#"{"adds":[1]}"#) == "invalid edits at position 10: adds[0]: a feature must be an object, not a number")
+        #expect(problem(#"{"rollbackOnFailure":"yes"}"#) == "invalid edits at position 22: rollbackOnFailure: rollbackOnFailure must be true or false, not a string")
+        #expect(problem(#"{"deletes":[1.5]}"#) == "invalid edits at position 13: deletes[0]: the number 1.5 is not an object ID")
+        #expect(problem(#"{"adds":[{"geometry":{"rings":"x"}}]}"#)?.hasPrefix("invalid edits at position") == true)
+        #expect(problem(#"{"adds":[{"attributes":{}}]"#)?.hasPrefix("invalid JSON") == true)
+    }
+}

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import GeoSieve
+
+/// `geosieve edit SOURCE --edits EDITS.json [--output FILE] [--no-rollback] [--user NAME]`:
+/// applies an ArcGIS REST applyEdits request to a feature file and writes the edited table back.
+struct EditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Apply adds, updates and deletes (an applyEdits request) to a feature file.",
+        discussion: """
+            EDITS.json has the ArcGIS REST applyEdits shape: {"adds":[…],"updates":[…],\
+            "deletes":[…]}, adds and updates being Esri JSON features ({"attributes":{…},\
+            "geometry":{…}}) or GeoJSON features, deletes object IDs (an array, or "1,2,3"). \
+            Updates name their feature with the object-ID attribute (or a GeoJSON feature's id). \
+            Standard output gets the REST response, {"addResults":[…],"updateResults":[…],\
+            "deleteResults":[…]}, one result per edit: {"objectId":…,"globalId":…,"success":…} \
+            with {"code":…,"description":…} when it failed. By default one failed edit fails them \
+            all and nothing changes; with --no-rollback (or "rollbackOnFailure":false in the \
+            request) the valid edits apply. The edited table is written to --output, by default \
+            over SOURCE, only when the batch applied: as a GeoPackage layer (.gpkg, the layer \
+            named as the source's), Esri JSON (.esrijson, or a SOURCE that is an Esri JSON \
+            FeatureSet) or GeoJSON, through a temporary file renamed into place. \
+            Exit status: 0 when every edit succeeded, 1 when some failed (or a file cannot be \
+            read or written), 2 for an unusable edits file (with where the problem is) or any \
+            other bad input.
+            """
+    )
+
+    @Argument(help: "A GeoJSON or Esri JSON feature file, FILE.gpkg or FILE.gpkg:LAYER.")
+    var source: String
+
+    @Option(name: .customLong("edits"), parsing: .unconditional, help: "The applyEdits request (JSON).")
+    var edits: String
+
+    @Option(
+        name: .customLong("output"), parsing: .unconditional,
+        help: "Where to write the edited table (default: over SOURCE).")
+    var output: String?
+
+    @Flag(name: .customLong("no-rollback"), help: "Apply the valid edits even when some fail.")
+    var noRollback = false
+
+    @Option(name: .customLong("user"), parsing: .unconditional, help: "The editing user (editor tracking and ownership).")
+    var user: String?
+
+    func run() throws {
+        let (table, layerName) = try QueryCommand.loadSource(source, fields: nil)
+        let text = try InputFiles.text(
+            InputFiles.contents(of: edits, limit: nil, option: "--edits"), path: edits, option: "--edits")
+        let request: ApplyEditsRequest
+        do {
+            request = try ApplyEditsRequest(json: text, schema: table.schema)
+        } catch {
+            throw CommandFailure("--edits \(edits): \(error)")
+        }
+        let editable = try EditableFeatureTable(table)
+        let result = editable.applyEdits(request, rollbackOnFailure: noRollback ? false : nil, user: user)
+        let applied = result.addResults.contains(where: \.success) || result.updateResults.contains(where: \.success)
+            || result.deleteResults.contains(where: \.success)
+        if applied { try write(editable.snapshot, layerName: layerName) }
+        try OutputFile.write(to: nil) { sink in try sink(Array((result.json + "\n").utf8)) }
+        if !result.allSucceeded {
+            let all = result.addResults + result.updateResults + result.deleteResults
+            let failed = all.filter { !$0.success }.count
+            throw CommandFailure.unreadable(
+                "\(failed) of \(all.count) edits failed" + (applied ? "; the others were applied" : "; nothing was changed"))
+        }
+    }
+
+    /// Writes the edited table to `--output` (or over SOURCE), in the format its name (or the
+    /// source's content) says.
+    private func write(_ table: FeatureTable, layerName: String) throws {
+        let sourcePath = GeoPackageSource.parse(source)?.path ?? source
+        let target = output ?? sourcePath
+        guard target != "-" else { throw CommandFailure("edit cannot write the table back to standard input; use --output") }
+        // A GeoPackage is written whole, with one layer: never over one that holds others.
+        if output == nil, GeoPackageSource.parse(source) != nil {
+            let layers: [String]
+            do throws(GeoPackageError) {
+                layers = try GeoPackage.featureLayers(at: sourcePath)
+            } catch {
+                throw CommandFailure.unreadable("\(error)")
+            }
+            guard layers.count <= 1 else {
+                throw CommandFailure(
+                    "\(sourcePath) holds \(layers.count) feature tables and edit writes a GeoPackage of one; use --output")
+            }
+        }
+        let format: OutputOptions.Format
+        if let named = OutputOptions.Format.of(path: target), named != .geojson {
+            format = named
+        } else if target == sourcePath, Self.isEsriJSON(path: sourcePath) {
+            format = .esrijson
+        } else {
+            format = .geojson
+        }
+        guard format != .csv, format != .geojsonseq || table.spatialReference.latestWkid == 4326 else {
+            throw CommandFailure("edit writes GeoPackage, GeoJSON or Esri JSON, not \(format.rawValue) (\(target))")
+        }
+        do {
+            let result = try table.queryFeatures(QueryParameters())
+            try OutputOptions.write(result, format: format, to: target, layerName: layerName, options: FeatureWriterOptions())
+        } catch let error as CommandFailure {
+            throw error
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+
+    /// Whether the JSON file at `path` is an Esri JSON FeatureSet (its first 64 KiB name
+    /// `"attributes"` or `"geometryType"` and not a GeoJSON `"FeatureCollection"`).
+    static func isEsriJSON(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = String(decoding: handle.readData(ofLength: 1 << 16), as: UTF8.self)
+        if head.contains("\"FeatureCollection\"") { return false }
+        return head.contains("\"geometryType\"") || head.contains("\"attributes\"")
+    }
+}

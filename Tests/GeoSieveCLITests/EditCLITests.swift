@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// `geosieve edit`: an applyEdits request applied to a real dataset, the REST response on
+/// standard output, the edited file written back (GeoJSON, Esri JSON, GeoPackage read by GDAL).
+@Suite("geosieve edit")
+struct EditCLITests {
+    static let boroughs = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/nybb.geojson").path
+
+    /// Adds a polygon (Esri JSON), renames borough 1, deletes borough 5.
+    static let edits = #"""
+        {"adds":[{"attributes":{"BoroCode":6,"BoroName":"Atlantis","Shape_Leng":10.5},
+                  "geometry":{"rings":[[[-74.0,40.0],[-73.9,40.0],[-73.9,40.1],[-74.0,40.0]]],"spatialReference":{"wkid":4326}}}],
+         "updates":[{"attributes":{"OBJECTID":1,"BoroName":"Staten Is."}}],
+         "deletes":[5]}
+        """#
+
+    static func write(_ text: String, _ path: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test("a REST-shaped edits file applied to GeoJSON, written over the source")
+    func editsGeoJSON() throws {
+        try GeoPackageCLITests.withFolder { folder in
+            let source = "\(folder)/boroughs.geojson"
+            try FileManager.default.copyItem(atPath: Self.boroughs, toPath: source)
+            try Self.write(Self.edits, "\(folder)/edits.json")
+            let run = try CLI.run(["edit", source, "--edits", "\(folder)/edits.json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout == #"{"addResults":[{"objectId":6,"success":true}],"updateResults":[{"objectId":1,"success":true}],"deleteResults":[{"objectId":5,"success":true}]}"# + "\n")
+            #expect(try CLI.run(["query", source, "--return", "ids"]).stdout == #"{"objectIdFieldName":"OBJECTID","objectIds":[1,2,3,4,6]}"# + "\n")
+            let names = try CLI.run(["query", source, "--where", "BoroName IN ('Staten Is.', 'Atlantis', 'Bronx')", "--return", "ids"])
+            #expect(names.stdout == #"{"objectIdFieldName":"OBJECTID","objectIds":[1,6]}"# + "\n")
+            // The update kept the geometry: Staten Island still contains this point.
+            let point = try CLI.run(["query", source, "--geometry", "-74.15,40.58", "--return", "ids"])
+            #expect(point.stdout == #"{"objectIdFieldName":"OBJECTID","objectIds":[1]}"# + "\n")
+        }
+    }
+
+    @Test("failed edits: rolled back by default (nothing written), applied in part with --no-rollback")
+    func failures() throws {
+        try GeoPackageCLITests.withFolder { folder in
+            let output = "\(folder)/out.geojson"
+            try Self.write(#"{"adds":[{"attributes":{"BoroCode":"x"}}],"deletes":"2,3"}"#, "\(folder)/edits.json")
+            let rolledBack = try CLI.run(["edit", Self.boroughs, "--edits", "\(folder)/edits.json", "--output", output])
+            #expect(rolledBack.status == 1)
+            #expect(rolledBack.stdout.contains(#"{"objectId":-1,"success":false,"error":{"code":1000,"description":"the string \"x\" cannot be stored in field BoroCode of type Integer"}}"#))
+            #expect(rolledBack.stdout.contains(#"{"objectId":2,"success":false,"error":{"code":1003,"#))
+            #expect(rolledBack.stderr == "error: 3 of 3 edits failed; nothing was changed\n")
+            #expect(!FileManager.default.fileExists(atPath: output))
+            let partial = try CLI.run(["edit", Self.boroughs, "--edits", "\(folder)/edits.json", "--output", output, "--no-rollback"])
+            #expect(partial.status == 1)
+            #expect(partial.stdout.hasSuffix(#""deleteResults":[{"objectId":2,"success":true},{"objectId":3,"success":true}]}"# + "\n"))
+            #expect(try CLI.run(["query", output, "--return", "ids"]).stdout == #"{"objectIdFieldName":"OBJECTID","objectIds":[1,4,5]}"# + "\n")
+        }
+    }
+
+    @Test("an unusable edits file exits 2 with where the problem is")
+    func unusableEdits() throws {
+        try GeoPackageCLITests.withFolder { folder in
+            let cases: [(String, String)] = [
+                (#"{"adds":[{"attributes":{"BoroCode":6}"#, "error: --edits \(folder)/edits.json: invalid JSON at position 38: "),
+                (#"{"adds":[{"attributes":{"BoroCode":[1]}}]}"#, "error: --edits \(folder)/edits.json: invalid edits at position 36: adds[0].attributes.BoroCode: an attribute value must be a string, number, boolean or null, not an array\n"),
+                (#"{"deletes":"1,x"}"#, "error: --edits \(folder)/edits.json: invalid edits at position 12: deletes: \"x\" is not an object ID\n"),
+                (#"{"updates":{}}"#, "error: --edits \(folder)/edits.json: invalid edits at position 12: updates: must be an array of features, not an object\n"),
+                (#"[1]"#, "error: --edits \(folder)/edits.json: invalid edits at position 1: the edits must be a JSON object with adds, updates and deletes, not an array\n"),
+            ]
+            for (text, message) in cases {
+                try Self.write(text, "\(folder)/edits.json")
+                let run = try CLI.run(["edit", Self.boroughs, "--edits", "\(folder)/edits.json", "--output", "\(folder)/x.geojson"])
+                #expect(run.status == 2, "\(text)")
+                #expect(run.stderr.hasPrefix(message), "\(run.stderr)")
+                #expect(run.stdout.isEmpty)
+            }
+        }
+    }
+
+    @Test("GeoPackage in and out; GDAL reads the edited layer")
+    func geoPackage() throws {
+        try GeoPackageCLITests.withFolder { folder in
+            let gpkg = "\(folder)/boroughs.gpkg"
+            #expect(try CLI.run(["convert", Self.boroughs, "--output", gpkg]).status == 0)
+            try Self.write(Self.edits, "\(folder)/edits.json")
+            let edited = "\(folder)/edited.gpkg"
+            let run = try CLI.run(["edit", gpkg, "--edits", "\(folder)/edits.json", "--output", edited])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try CLI.run(["query", edited, "--return", "ids"]).stdout == #"{"objectIdFieldName":"OBJECTID","objectIds":[1,2,3,4,6]}"# + "\n")
+            // Over the source (a GeoPackage of one layer) too.
+            #expect(try CLI.run(["edit", gpkg, "--edits", "\(folder)/edits.json"]).status == 0)
+            #expect(try CLI.run(["query", gpkg, "--return", "ids"]).stdout == #"{"objectIdFieldName":"OBJECTID","objectIds":[1,2,3,4,6]}"# + "\n")
+            guard let ogrinfo = OutputCLITests.executable("ogrinfo") else { return }
+            let info = try OutputCLITests.runTool(ogrinfo, ["-ro", "-al", "-geom=NO", edited])
+            #expect(info.contains("Feature Count: 5"))
+            #expect(info.contains("BoroName (String) = Atlantis"))
+            #expect(info.contains("BoroName (String) = Staten Is."))
+            #expect(!info.contains("Bronx"))
+            // The R-tree holds the five features (the layer keeps the name convert gave it).
+            let rtree = try OutputCLITests.runTool(ogrinfo, ["-ro", "-q", edited, "-sql", "SELECT count(*) AS n FROM rtree_nybb_geom"])
+            #expect(rtree.contains("n (Integer) = 5"))
+        }
+    }
+
+    @Test("an Esri JSON source is written back as Esri JSON")
+    func esriJSONSource() throws {
+        try GeoPackageCLITests.withFolder { folder in
+            let esri = "\(folder)/boroughs.json"
+            #expect(try CLI.run(["convert", Self.boroughs, "--output", "\(folder)/b.esrijson"]).status == 0)
+            try FileManager.default.moveItem(atPath: "\(folder)/b.esrijson", toPath: esri)
+            try Self.write(#"{"deletes":[2]}"#, "\(folder)/edits.json")
+            #expect(try CLI.run(["edit", esri, "--edits", "\(folder)/edits.json", "--user", "ann"]).status == 0)
+            let text = try String(contentsOfFile: esri, encoding: .utf8)
+            #expect(text.hasPrefix(#"{"objectIdFieldName":"OBJECTID","geometryType":"esriGeometryPolygon""#))
+            #expect(try CLI.run(["query", esri, "--return", "ids"]).stdout == #"{"objectIdFieldName":"OBJECTID","objectIds":[1,3,4,5]}"# + "\n")
+        }
+    }
+}
