@@ -233,6 +233,14 @@ public struct QuadTree: Sendable {
         return inner[0].box(0).envelope
     }
 
+    /// The bytes the tree's arrays hold (their elements, not spare capacity): nodes, cells,
+    /// item slots (garbage included) and the id tables.
+    public var byteCount: Int {
+        inner.count * MemoryLayout<InnerNode>.stride + innerCells.count * 8 + leafCapacities.count * 16
+            + parents.count * 4 + spans.count * 8 + itemIDs.count * 4 + itemLow.count * 8 + itemHigh.count * 8
+            + slotOfID.count * 4 + leafOfID.count * 4
+    }
+
     /// Whether the tree holds `id`.
     public func contains(_ id: UInt32) -> Bool {
         Int(id) < slotOfID.count && slotOfID[Int(id)] >= 0

@@ -20,8 +20,8 @@ struct EditCommand: ParsableCommand {
             where-clause count and 1,000 window queries on a reader thread, first alone, then \
             while a writer applies batches of 100 mixed edits without pause; median_ms is during \
             the edits; with "alone_ms" and "slowdown"), "edit.compaction" (deleting every other \
-            feature and compacting; with "bytes_before", "bytes_after" and "ratio", the table's \
-            byteCount after over before).
+            feature and compacting; with the table's byteCount and its quadtree's, before and \
+            after, and "ratio", their sum after over before).
             """
     )
 
@@ -215,23 +215,30 @@ struct EditCommand: ParsableCommand {
 
     private func compaction(_ base: FeatureTable) throws {
         var samples: [UInt64] = []
-        var before = 0, after = 0
+        var before = (table: 0, index: 0), after = (table: 0, index: 0)
         for round in 0...rounds {
             let editable = try EditableFeatureTable(base)
-            before = editable.snapshot.byteCount
-            let ids = editable.snapshot.objectIDs
+            let start = editable.snapshot
+            before = (start.byteCount, start.spatialIndex.byteCount)
+            let ids = start.objectIDs
             let half = stride(from: 0, to: ids.count, by: 2).map { ids[$0] }
             let timed = try MonotonicClock.measure { () throws -> Int in
                 editable.deleteFeatures(objectIDs: half)
                 try editable.compact()
                 return editable.snapshot.featureCount
             }
-            after = editable.snapshot.byteCount
+            let compacted = editable.snapshot
+            after = (compacted.byteCount, compacted.spatialIndex.byteCount)
             if round > 0 { samples.append(timed.nanoseconds) }
         }
+        let ratio = Double(after.table + after.index) / Double(before.table + before.index)
         emit(ResultLine(
             workload: "edit.compaction", timing: TimingSummary(nanoseconds: samples), rows: rows, result: rows - rows / 2 - rows % 2,
-            extras: [("bytes_before", "\(before)"), ("bytes_after", "\(after)"), ("ratio", String(format: "%.3f", Double(after) / Double(before)))]))
+            extras: [
+                ("table_bytes_before", "\(before.table)"), ("index_bytes_before", "\(before.index)"),
+                ("table_bytes_after", "\(after.table)"), ("index_bytes_after", "\(after.index)"),
+                ("ratio", String(format: "%.3f", ratio)),
+            ]))
     }
 }
 

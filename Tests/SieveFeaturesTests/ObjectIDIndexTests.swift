@@ -50,6 +50,16 @@ struct ObjectIDIndexTests {
         try check(ids)
     }
 
+    @Test("increasing object IDs with gaps are searched in the column: no memory of their own")
+    func increasingWithGaps() throws {
+        let ids = (Int64(1)...5000).map { $0 * 3 - ($0 % 7 == 0 ? 1 : 0) }
+        try check(ids)
+        let table = try table(ids)
+        #expect(table.byteCount == Column.integer(Int64Column(values: ids)).byteCount + table.geometryColumn.byteCount)
+        // Repeated IDs in increasing order are still duplicates.
+        #expect(throws: FeatureTableError.self) { try self.table([1, 2, 2, 3]) }
+    }
+
     @Test func manyConsecutiveAndOneOut() throws {
         let ids = (Int64(1)...1000).map { $0 }
         try check(ids)

@@ -223,6 +223,8 @@ extension StreamingLoader {
         let index: ObjectIDIndex
         if let consecutive = ObjectIDIndex(consecutive: objectIDs) {
             index = consecutive
+        } else if case .integer(let ids) = columns[objectIdIndex], let ordered = ObjectIDIndex.ordered(ids.values) {
+            index = ordered
         } else {
             var rows: [Int64: Int] = [:]
             rows.reserveCapacity(objectIDs.count)

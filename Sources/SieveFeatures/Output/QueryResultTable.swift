@@ -35,6 +35,14 @@ extension FeatureQueryResult {
             globalIdFieldName: kept(source.globalIdFieldName), displayFieldName: kept(source.displayFieldName),
             geometryType: returnsGeometry ? source.geometryType : nil, spatialReference: spatialReference)
         let columns = fieldIndices.map { Self.gather(table.columns[$0], rows: rows) }
+        if returnsGeometry, projectedGeometries == nil, case .integer(let ids) = columns[schema.objectIdFieldIndex],
+            ids.validity == nil, let index = ObjectIDIndex.ordered(ids.values)
+        {
+            // Results in object-ID order (the default): indexed by the column itself.
+            return FeatureTable(
+                validatedSchema: schema, columns: columns, geometryColumn: table.geometryColumn.gathering(rows),
+                objectIDIndex: index)
+        }
         if returnsGeometry, projectedGeometries == nil, let rowByObjectID = Self.rowByObjectID(columns[schema.objectIdFieldIndex]) {
             // The stored geometries, gathered from the column's arrays (no Geometry per row).
             return FeatureTable(

@@ -155,7 +155,7 @@ public struct FeatureTable: Sendable {
             throw FeatureTableError(
                 .invalidTable, "the object-ID column holds NULL", fieldName: schema.objectIdFieldName)
         }
-        if let consecutive = ObjectIDIndex(consecutive: oidColumn.values) { return consecutive }
+        if let ordered = ObjectIDIndex.ordered(oidColumn.values) { return ordered }
         var rowByObjectID: [Int64: Int] = [:]
         rowByObjectID.reserveCapacity(count)
         for (row, id) in oidColumn.values.enumerated() {
@@ -314,8 +314,23 @@ public struct FeatureTable: Sendable {
 enum ObjectIDIndex: Sendable {
     /// Row `r` holds object ID `first + r`.
     case consecutive(first: Int64, count: Int)
+    /// Object IDs increasing in row order, with gaps (as after deletes and compaction): found by
+    /// binary search in the object-ID column itself, with no memory of its own.
+    case increasing(ColumnBuffer<Int64>)
     /// Any other object IDs (unique).
     case hashed([Int64: Int])
+
+    /// The index of `objectIDs`: consecutive, increasing, or `nil` when they are neither (the
+    /// caller hashes them).
+    static func ordered(_ objectIDs: ColumnBuffer<Int64>) -> ObjectIDIndex? {
+        if let consecutive = ObjectIDIndex(consecutive: objectIDs) { return consecutive }
+        var previous = Int64.min
+        for (row, id) in objectIDs.enumerated() {
+            guard row == 0 || id > previous else { return nil }
+            previous = id
+        }
+        return .increasing(objectIDs)
+    }
 
     /// The consecutive index of `objectIDs`, or `nil` when they are not consecutive.
     init?<C: Collection<Int64>>(consecutive objectIDs: C) {
@@ -336,6 +351,7 @@ enum ObjectIDIndex: Sendable {
     var count: Int {
         switch self {
         case .consecutive(_, let count): count
+        case .increasing(let ids): ids.count
         case .hashed(let rows): rows.count
         }
     }
@@ -348,6 +364,13 @@ enum ObjectIDIndex: Sendable {
             // Unsigned: IDs below `first` wrap to large offsets and fail the test.
             let offset = UInt64(bitPattern: objectID &- first)
             return offset < UInt64(count) ? Int(offset) : nil
+        case .increasing(let ids):
+            var low = 0, high = ids.count
+            while low < high {
+                let middle = (low + high) / 2
+                if ids[middle] < objectID { low = middle + 1 } else { high = middle }
+            }
+            return low < ids.count && ids[low] == objectID ? low : nil
         case .hashed(let rows):
             return rows[objectID]
         }
@@ -356,7 +379,7 @@ enum ObjectIDIndex: Sendable {
     /// The bytes the index holds: a hash table's 16-byte entries and its bitmap, at capacity.
     var byteCount: Int {
         switch self {
-        case .consecutive: 0
+        case .consecutive, .increasing: 0
         case .hashed(let rows): rows.capacity * 16 + rows.capacity / 8
         }
     }
