@@ -70,4 +70,32 @@ struct ReadmeExampleTests {
             == [.string("San Marino"), .string("San José"), .string("San Salvador"), .string("San Francisco")])
         #expect(String(decoding: lines, as: UTF8.self).split(separator: "\n").count == 4)
     }
+
+    @Test func editing() throws {
+        let citiesPath = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/naturalearth_cities.geojson").path
+        let cities = try FeatureTable.load(contentsOf: URL(fileURLWithPath: citiesPath))
+
+        // --- README example begins ---
+        let editable = try EditableFeatureTable(cities)
+        let before = editable.snapshot
+        let result = editable.applyEdits(
+            adds: [FeatureEdit(attributes: ["name": .string("Atlantis")], geometry: .point(Point(x: -30, y: 30)))],
+            updates: [FeatureEdit(objectID: 1, attributes: ["name": .string("Vatican")])],
+            deletes: [2])
+        print(result.json)  // {"addResults":[{"objectId":…,"success":true}],"updateResults":[…],"deleteResults":[…]}
+        let after = editable.snapshot  // one feature more, one less; `before` is unchanged
+        // --- README example ends ---
+
+        #expect(result.allSucceeded)
+        #expect(result.addResults[0].objectID == Int64(cities.count) + 1)
+        #expect(before.featureCount == cities.count)
+        #expect(after.featureCount == cities.count)
+        #expect(try after.queryObjectIDs(QueryParameters(whereClause: "name = 'Atlantis'")) == [Int64(cities.count) + 1])
+        #expect(try before.queryObjectIDs(QueryParameters(whereClause: "name = 'Atlantis'")) == [])
+        #expect(after.value(row: try #require(after.row(forObjectID: 1)), field: "name") == .string("Vatican"))
+        #expect(after.row(forObjectID: 2) == nil)
+        #expect(before.row(forObjectID: 2) != nil)
+    }
 }
