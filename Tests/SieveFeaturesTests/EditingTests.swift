@@ -377,3 +377,90 @@ struct ApplyEditsRequestTests {
         #expect(problem(#"{"adds":[{"attributes":{}}]"#)?.hasPrefix("invalid JSON") == true)
     }
 }
+
+@Suite("Local edits")
+struct LocalEditsTests {
+    /// A table of three features (object IDs 1, 2, 3) with its edits committed.
+    func threeFeatures() throws -> EditableFeatureTable {
+        let editable = try EditableFeatureTable(emptyTable(editingSchema()), options: fixedOptions())
+        editable.addFeatures([validAdd("a", x: 1, y: 1), validAdd("b", x: 2, y: 2), validAdd("c", x: 3, y: 3)])
+        editable.commitLocalEdits()
+        return editable
+    }
+
+    @Test("the net edits since the last commit, in the applyEdits shape")
+    func netEdits() throws {
+        let editable = try threeFeatures()
+        #expect(!editable.hasLocalEdits)
+        editable.applyEdits(
+            adds: [validAdd("d", x: 4, y: 4), validAdd("gone", x: 5, y: 5)],
+            updates: [FeatureEdit(objectID: 1, attributes: ["POP": .integer(7)]), FeatureEdit(objectID: 2, attributes: ["NAME": .string("b")])],
+            deletes: [3])
+        editable.deleteFeatures(objectIDs: [5])  // added, then deleted: no edit
+        #expect(editable.hasLocalEdits)
+        let edits = editable.localEdits
+        #expect(edits.deletes == [3])
+        #expect(edits.updates.map(\.objectID) == [1])  // 2 was set to the value it had
+        #expect(edits.updates[0].attributes == ["OBJECTID": .integer(1), "POP": .integer(7)])
+        #expect(edits.updates[0].geometry == nil)
+        #expect(edits.adds.count == 1)
+        #expect(edits.adds[0].attributes["NAME"] == .string("d"))
+        #expect(edits.adds[0].attributes["OBJECTID"] == nil)
+        #expect(edits.adds[0].attributes["GLOBALID"] == .string("{00000000-0000-4000-8000-000000000004}"))
+        // The JSON reads back as the same request.
+        let reread = try ApplyEditsRequest(json: edits.json, schema: editable.snapshot.schema)
+        #expect(reread.deletes == [3])
+        #expect(reread.updates[0].attributes == edits.updates[0].attributes)
+        #expect(reread.adds[0].geometry == point(4, 4))
+        #expect(edits.json.hasPrefix(#"{"adds":[{"attributes":{"CODE":"none","CREATED":null,"#))
+        // Committing makes them the base.
+        #expect(editable.commitLocalEdits().deletes == [3])
+        #expect(!editable.hasLocalEdits)
+        #expect(editable.localEdits.adds.isEmpty)
+    }
+
+    @Test("undo puts every feature back as committed, object IDs and global IDs included")
+    func undo() throws {
+        let editable = try threeFeatures()
+        let committed = editable.snapshot
+        let committedDump = try dump(committed)
+        _ = try committed.queryObjectIDs(QueryParameters(geometry: point(1, 1)))  // index built: undo maintains it
+        editable.applyEdits(
+            adds: [validAdd("d", x: 4, y: 4)],
+            updates: [FeatureEdit(objectID: 1, attributes: ["NAME": .string("changed")], geometry: point(9, 9))],
+            deletes: [2])
+        let edited = editable.snapshot
+        editable.undoLocalEdits()
+        let undone = editable.snapshot
+        #expect(!editable.hasLocalEdits)
+        #expect(try undone.queryObjectIDs(QueryParameters()) == [1, 2, 3])
+        for id in Int64(1)...3 {
+            let then = try #require(committed.row(forObjectID: id)), now = try #require(undone.row(forObjectID: id))
+            for field in 0..<committed.schema.fields.count {
+                #expect(undone.value(row: now, fieldIndex: field) == committed.value(row: then, fieldIndex: field))
+            }
+            #expect(undone.geometry(row: now) == committed.geometry(row: then))
+        }
+        #expect(try undone.queryObjectIDs(QueryParameters(geometry: point(1, 1))) == [1])
+        #expect(try undone.queryObjectIDs(QueryParameters(geometry: point(9, 9))) == [])
+        #expect(try undone.queryObjectIDs(QueryParameters(geometry: point(2, 2))) == [2])
+        // Snapshots taken before are unchanged; the undone add's object ID is not given again.
+        #expect(try dump(committed) == committedDump)
+        #expect(edited.row(forObjectID: 2) == nil)
+        #expect(try edited.queryObjectIDs(QueryParameters()) == [1, 3, 4])
+        #expect(editable.addFeatures([validAdd("e")])[0].objectID == 5)
+    }
+
+    @Test("undo after a compaction")
+    func undoAcrossCompaction() throws {
+        let editable = try threeFeatures()
+        editable.deleteFeatures(objectIDs: [1])
+        editable.updateFeatures([FeatureEdit(objectID: 3, attributes: ["POP": .integer(99)])])
+        try editable.compact()
+        editable.undoLocalEdits()
+        let table = editable.snapshot
+        #expect(try table.queryObjectIDs(QueryParameters()) == [1, 2, 3])
+        #expect(try table.queryFeatureCount(QueryParameters(whereClause: "POP = 99")) == 0)
+        #expect(try table.queryObjectIDs(QueryParameters(geometry: point(1, 1))) == [1])
+    }
+}

@@ -168,6 +168,32 @@ public struct ApplyEditsRequest: Sendable {
     }
 }
 
+extension ApplyEditsRequest {
+    /// The request as REST applyEdits JSON, readable by ``init(json:schema:)``:
+    /// `{"adds":[…],"updates":[…],"deletes":[…]}`, features in Esri JSON (attributes by name in
+    /// name order, dates as epoch milliseconds, the geometry with its spatial reference when the
+    /// edit names one), and `"rollbackOnFailure"` when the request sets it.
+    public var json: String {
+        func feature(_ edit: FeatureEdit) -> JSONValue {
+            var attributes = JSONObject()
+            for (name, value) in edit.attributes.sorted(by: { $0.key < $1.key }) {
+                attributes.append(name, ValueConversion.json(value))
+            }
+            var object = JSONObject([("attributes", .object(attributes))])
+            if let geometry = edit.geometry, let value = try? geometry.esriJSONValue(spatialReference: edit.spatialReference) {
+                object.append("geometry", value)
+            }
+            return .object(object)
+        }
+        var root = JSONObject([
+            ("adds", .array(adds.map(feature))), ("updates", .array(updates.map(feature))),
+            ("deletes", .array(deletes.map { .number(JSONNumber($0)) })),
+        ])
+        if let rollbackOnFailure { root.append("rollbackOnFailure", .bool(rollbackOnFailure)) }
+        return JSONWriter.string(.object(root))
+    }
+}
+
 extension FeatureTableError.Kind {
     /// An applyEdits request that cannot be read: a member of the wrong shape, an unreadable
     /// geometry, an attribute value that is an array or object.

@@ -47,6 +47,10 @@ public final class EditableFeatureTable: Sendable {
         var nextObjectID: Int64
         /// For each dictionary-encoded string column, string → code, built on its first edit.
         var dictionaryCodes: [Int: [ExactString: UInt32]] = [:]
+        /// The snapshot of the last ``commitLocalEdits()`` (or of the start).
+        var committed: FeatureTable
+        /// The object IDs edits touched since then.
+        var touched: Set<Int64> = []
     }
 
     /// Makes `table` editable. A table that is itself a snapshot of an edited table is
@@ -58,7 +62,7 @@ public final class EditableFeatureTable: Sendable {
         var largest: Int64 = 0
         for id in start.objectIDs where id > largest { largest = id }
         published = Mutex(start)
-        writer = Mutex(Writer(current: start, nextObjectID: largest &+ 1))
+        writer = Mutex(Writer(current: start, nextObjectID: largest &+ 1, committed: start))
     }
 
     /// The snapshot edits start from: `table`'s rows (compacted when it has deleted rows or
@@ -191,6 +195,8 @@ public final class EditableFeatureTable: Sendable {
             let deleteResults = preparedDeletes.map {
                 FeatureEditResult(objectID: $0.objectID, globalID: $0.globalID, error: $0.error)
             }
+            for row in appended { writer.touched.insert(row.objectID) }
+            for prepared in preparedDeletes where prepared.row != nil { writer.touched.insert(prepared.objectID) }
             if !appended.isEmpty || !deletedRows.isEmpty {
                 let snapshot = Self.apply(appended, deleting: deletedRows, to: &writer)
                 // Index maintenance: once the spatial index is built, the writer inserts the new
@@ -250,6 +256,112 @@ public final class EditableFeatureTable: Sendable {
             writer.dictionaryCodes = [:]
             published.withLock { $0 = compacted }
         }
+    }
+
+    // MARK: - Local edits
+
+    /// Whether edits since the last ``commitLocalEdits()`` (or since the table was made
+    /// editable) change any feature: what a service table still has to send.
+    public var hasLocalEdits: Bool {
+        let edits = localEdits
+        return !edits.adds.isEmpty || !edits.updates.isEmpty || !edits.deletes.isEmpty
+    }
+
+    /// The net edits since the last ``commitLocalEdits()``, as the applyEdits request that
+    /// would bring a copy of the table as it was then to the table as it is: features added
+    /// (and not deleted since) as adds with all their attributes but the object ID; features
+    /// that were there and changed as updates with the object ID, the attributes that differ
+    /// and the geometry when it differs; features that were there and are gone as deletes. A
+    /// feature added and deleted again, or changed and changed back, is no edit. In object-ID
+    /// order. ``ApplyEditsRequest/json`` writes it.
+    public var localEdits: ApplyEditsRequest {
+        writer.withLock { writer in Self.netEdits(from: writer.committed, to: writer.current, touched: writer.touched) }
+    }
+
+    /// Makes the current state the one later local edits are counted from, and returns the
+    /// edits that were pending (see ``localEdits``).
+    @discardableResult
+    public func commitLocalEdits() -> ApplyEditsRequest {
+        writer.withLock { writer in
+            let edits = Self.netEdits(from: writer.committed, to: writer.current, touched: writer.touched)
+            writer.committed = writer.current
+            writer.touched = []
+            return edits
+        }
+    }
+
+    /// Puts every feature back as it was at the last ``commitLocalEdits()``, as one more batch
+    /// (O(features touched)): features added since are deleted, deleted ones come back with
+    /// their object IDs, global IDs and values, changed ones get their values back. Object IDs
+    /// of the features added since are not given out again. Snapshots taken before stay as
+    /// they are.
+    public func undoLocalEdits() {
+        writer.withLock { writer in
+            let current = writer.current, committed = writer.committed
+            var restored: [PreparedRow] = []
+            var deleted: [Int] = []
+            for objectID in writer.touched.sorted() {
+                let now = current.row(forObjectID: objectID)
+                guard let then = committed.row(forObjectID: objectID) else {
+                    if let now { deleted.append(now) }
+                    continue
+                }
+                if let now, Self.sameFeature(committed, then, current, now) { continue }
+                let values = (0..<committed.schema.fields.count).map { committed.value(row: then, fieldIndex: $0) }
+                restored.append(
+                    PreparedRow(
+                        values: values, geometry: committed.geometry(row: then), objectID: objectID, globalID: nil,
+                        previousRow: current.versionRow(forObjectID: objectID)))
+            }
+            writer.touched = []
+            guard !restored.isEmpty || !deleted.isEmpty else { return }
+            let snapshot = Self.apply(restored, deleting: deleted, to: &writer)
+            if snapshot.spatialIndexCache.isBuilt { snapshot.withSpatialIndex { _ in } }
+            published.withLock { $0 = snapshot }
+        }
+    }
+
+    /// Whether row `a` of `x` and row `b` of `y` hold the same values and geometry.
+    private static func sameFeature(_ x: FeatureTable, _ a: Int, _ y: FeatureTable, _ b: Int) -> Bool {
+        guard x.geometry(row: a) == y.geometry(row: b) else { return false }
+        return (0..<x.schema.fields.count).allSatisfy { x.value(row: a, fieldIndex: $0) == y.value(row: b, fieldIndex: $0) }
+    }
+
+    /// The net edits from `committed` to `current` over the `touched` object IDs.
+    private static func netEdits(from committed: FeatureTable, to current: FeatureTable, touched: Set<Int64>) -> ApplyEditsRequest {
+        var request = ApplyEditsRequest()
+        let schema = current.schema
+        let spatialReference = schema.geometryType == nil ? nil : schema.spatialReference
+        for objectID in touched.sorted() {
+            let then = committed.row(forObjectID: objectID), now = current.row(forObjectID: objectID)
+            switch (then, now) {
+            case (nil, let now?):
+                var attributes: [String: ScalarValue] = [:]
+                for (index, field) in schema.fields.enumerated() where index != schema.objectIdFieldIndex {
+                    attributes[field.name] = current.value(row: now, fieldIndex: index)
+                }
+                request.adds.append(
+                    FeatureEdit(attributes: attributes, geometry: current.geometry(row: now), spatialReference: spatialReference))
+            case (let then?, let now?):
+                var attributes: [String: ScalarValue] = [schema.objectIdFieldName: .integer(objectID)]
+                for index in schema.fields.indices where index != schema.objectIdFieldIndex {
+                    let value = current.value(row: now, fieldIndex: index)
+                    if value != committed.value(row: then, fieldIndex: index) { attributes[schema.fields[index].name] = value }
+                }
+                let geometry = current.geometry(row: now)
+                let moved = geometry != committed.geometry(row: then)
+                guard attributes.count > 1 || moved else { continue }
+                request.updates.append(
+                    FeatureEdit(
+                        objectID: objectID, attributes: attributes, geometry: moved ? geometry : nil,
+                        spatialReference: moved ? spatialReference : nil))
+            case (.some, nil):
+                request.deletes.append(objectID)
+            case (nil, nil):
+                continue
+            }
+        }
+        return request
     }
 
     /// Why ownership forbids `user` to update (or delete) row `row`, or `nil` when it allows.

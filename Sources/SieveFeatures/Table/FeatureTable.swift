@@ -285,6 +285,17 @@ public struct FeatureTable: Sendable {
         return tombstones.isDeleted(row) ? nil : row
     }
 
+    /// The row of the latest version of `objectID` in this snapshot, deleted or not: what an
+    /// edit appending a new version records as the version it follows.
+    func versionRow(forObjectID objectID: Int64) -> Int? {
+        guard let lineage else { return objectIDIndex.row(forObjectID: objectID) }
+        switch lineage.versions.lookup(objectID, rowCount: count, baseRowCount: lineage.baseRowCount) {
+        case .notEdited: return objectIDIndex.row(forObjectID: objectID)
+        case .row(let row): return row
+        case .absent: return nil
+        }
+    }
+
     /// The geometry of row `row` (`nil` for a feature without geometry).
     public func geometry(row: Int) -> Geometry? {
         geometryColumn[row]
