@@ -127,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveFeaturesTests",
-            dependencies: ["SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveProjection", "SieveTestSupport"]
+            dependencies: ["SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveProjection", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveStoreTests",

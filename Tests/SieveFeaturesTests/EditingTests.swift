@@ -1,5 +1,6 @@
 import Foundation
 import SieveColumns
+import SieveGEOS
 import SieveGeometry
 import Testing
 
@@ -224,6 +225,30 @@ struct EditingTests {
         #expect(error == EditError(.invalidGeometry, "the geometry is not valid: Self-intersection at (5.0, 5.0)"))
         let square = try Geometry(wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))")
         #expect(editable.addFeatures([FeatureEdit(attributes: ["STRICT": .integer(1)], geometry: square)])[0].success)
+    }
+
+    @Test("with makeValid, an invalid polygon is stored as GEOS repairs it")
+    func makeValid() throws {
+        var options = fixedOptions()
+        options.makeValid = true
+        let editable = try EditableFeatureTable(emptyTable(editingSchema(geometryType: .polygon)), options: options)
+        let bowtie = try Geometry(wkt: "POLYGON ((0 0, 10 10, 10 0, 0 10, 0 0))")
+        let result = editable.addFeatures([FeatureEdit(attributes: ["STRICT": .integer(1)], geometry: bowtie)])[0]
+        #expect(result.success)
+        // The bowtie's two triangles, each of area 25: a valid polygon of two parts.
+        let stored = try #require(editable.snapshot.geometry(row: 0))
+        guard case .polygon(let polygon) = stored else {
+            Issue.record("not a polygon: \(stored)")
+            return
+        }
+        #expect(polygon.partCount == 2)
+        #expect(stored.envelope == Envelope(xmin: 0, ymin: 0, xmax: 10, ymax: 10))
+        let valid = try GEOSContext.withCurrent { context in try GEOSGeometry(stored, context: context).validity().isValid }
+        #expect(valid)
+        // Valid geometries are stored as given.
+        let square = try Geometry(wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))")
+        #expect(editable.addFeatures([FeatureEdit(attributes: ["STRICT": .integer(1)], geometry: square)])[0].success)
+        #expect(editable.snapshot.geometry(row: 1) == square)
     }
 
     @Test("capabilities, geometry updates and ownership are enforced, as errors")

@@ -67,7 +67,7 @@ struct Batch {
             var geometry: Geometry?
             if let given = edit.geometry {
                 geometry = try EditValidation.geometry(
-                    given, spatialReference: edit.spatialReference, schema: schema, validates: options.validatesGeometry)
+                    given, spatialReference: edit.spatialReference, schema: schema, validates: options.validatesGeometry, repairs: options.makeValid)
             }
             return Outcome(row: PreparedRow(values: values, geometry: geometry, objectID: -1, globalID: globalID), objectID: -1)
         } catch {
@@ -113,7 +113,7 @@ struct Batch {
                     throw EditError(.notAllowed, "the table does not allow geometry updates (object ID \(id))")
                 }
                 geometry = try EditValidation.geometry(
-                    newGeometry, spatialReference: edit.spatialReference, schema: schema, validates: options.validatesGeometry)
+                    newGeometry, spatialReference: edit.spatialReference, schema: schema, validates: options.validatesGeometry, repairs: options.makeValid)
             }
             let globalID = globalIDField.flatMap { index -> String? in
                 if case .string(let id) = values[index] { return id }

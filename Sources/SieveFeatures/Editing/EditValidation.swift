@@ -153,7 +153,7 @@ enum EditValidation {
     /// projected from `spatialReference` when it differs from the table's, and checked for
     /// validity (polygons and polylines, when `validates`).
     static func geometry(
-        _ geometry: Geometry, spatialReference: SpatialReference?, schema: Schema, validates: Bool
+        _ geometry: Geometry, spatialReference: SpatialReference?, schema: Schema, validates: Bool, repairs: Bool = false
     ) throws(EditError) -> Geometry {
         guard let type = schema.geometryType else {
             throw EditError(.wrongGeometryType, "the table has no geometries, but the edit gives a \(geometry.kind)")
@@ -175,12 +175,23 @@ enum EditValidation {
         }
         guard validates, geometry.kind == .polygon || geometry.kind == .polyline else { return stored }
         let validity: Validity
+        let repaired: Geometry?
         do throws(GEOSError) {
-            validity = try GEOSContext.withCurrent { context throws(GEOSError) in
-                try GEOSGeometry(stored, context: context).validity()
+            (validity, repaired) = try GEOSContext.withCurrent { context throws(GEOSError) in
+                let geos = try GEOSGeometry(stored, context: context)
+                let validity = try geos.validity()
+                return (validity, !validity.isValid && repairs ? try geos.madeValid() : nil)
             }
         } catch {
-            throw EditError(.invalidGeometry, "GEOS cannot read the geometry: \(error.message)")
+            throw EditError(.invalidGeometry, "GEOS cannot read or repair the geometry: \(error.message)")
+        }
+        if let repaired {
+            guard accepts(type, repaired.kind), !repaired.isEmpty else {
+                throw EditError(
+                    .invalidGeometry,
+                    "the geometry is not valid (\(validity.reason ?? "no reason given")) and its repair is \(repaired.isEmpty ? "empty" : "a \(repaired.kind)"), not a \(geometry.kind)")
+            }
+            return repaired
         }
         guard validity.isValid else {
             var message = "the geometry is not valid: \(validity.reason ?? "no reason given")"

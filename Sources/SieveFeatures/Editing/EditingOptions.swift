@@ -117,6 +117,10 @@ public struct EditingOptions: Sendable {
     public var supportsRollbackOnFailureParameter: Bool
     /// Whether polygons and polylines are checked for validity (GEOS) before they are stored.
     public var validatesGeometry: Bool
+    /// Whether an invalid polygon or polyline is repaired by GEOS (`makeValid`, the structure
+    /// method) and stored repaired, instead of failing its edit; a geometry nothing survives of,
+    /// or that becomes another type, still fails.
+    public var makeValid: Bool
     /// The clock of editor tracking: now, in epoch milliseconds (UTC).
     public var now: @Sendable () -> Int64
     /// The global IDs given to new features: a random UUID in braces, upper-case, as Esri
@@ -126,7 +130,7 @@ public struct EditingOptions: Sendable {
     /// Creates options; every argument has the permissive default.
     public init(
         capabilities: TableCapabilities = .all, allowGeometryUpdates: Bool = true, editorTracking: EditorTracking? = nil,
-        supportsRollbackOnFailureParameter: Bool = true, validatesGeometry: Bool = true,
+        supportsRollbackOnFailureParameter: Bool = true, validatesGeometry: Bool = true, makeValid: Bool = false,
         now: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
         makeGlobalID: @escaping @Sendable () -> String = { "{" + UUID().uuidString.uppercased() + "}" }
     ) {
@@ -135,6 +139,7 @@ public struct EditingOptions: Sendable {
         self.editorTracking = editorTracking
         self.supportsRollbackOnFailureParameter = supportsRollbackOnFailureParameter
         self.validatesGeometry = validatesGeometry
+        self.makeValid = makeValid
         self.now = now
         self.makeGlobalID = makeGlobalID
     }
