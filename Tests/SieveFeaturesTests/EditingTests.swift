@@ -489,3 +489,62 @@ struct LocalEditsTests {
         #expect(try table.queryObjectIDs(QueryParameters(geometry: point(1, 1))) == [1])
     }
 }
+
+@Suite("Feature types and templates")
+struct FeatureTypesTests {
+    static let layerJSON = #"""
+        {"typeIdField":"KIND",
+         "types":[
+           {"id":1,"name":"Hydrant","domains":{"SCORE":{"type":"range","name":"Pressure","range":[10,20]},"POP":{"type":"inherited"}},
+            "templates":[{"name":"Red hydrant","description":"A hydrant","drawingTool":"esriFeatureEditToolPoint",
+                          "prototype":{"attributes":{"name":"red","STRICT":5,"KIND":1}}}]},
+           {"id":2,"name":"Valve","domains":{},"templates":[]}],
+         "templates":[]}
+        """#
+
+    func schema() throws -> Schema {
+        try editingSchema().withTypes(esriLayerJSON: Self.layerJSON)
+    }
+
+    @Test("types and templates read from layer JSON and written back")
+    func roundTrip() throws {
+        let schema = try schema()
+        #expect(schema.typeIdFieldName == "KIND")
+        #expect(schema.types.map(\.name) == ["Hydrant", "Valve"])
+        #expect(schema.types[0].id == .integer(1))
+        #expect(schema.types[0].domains == ["SCORE": .range(name: "Pressure", min: .double(10), max: .double(20))])
+        #expect(schema.types[0].templates[0].prototypeAttributes == ["NAME": .string("red"), "STRICT": .integer(5), "KIND": .integer(1)])
+        let again = try editingSchema().withTypes(esriLayerJSON: schema.esriTypesJSON)
+        #expect(again == schema)
+        #expect(throws: FeatureTableError.self) { try editingSchema().withTypes(esriLayerJSON: #"{"types":[{"id":1,"name":"x"}]}"#) }
+        #expect(throws: FeatureTableError.self) { try editingSchema().withTypes(esriLayerJSON: #"{"typeIdField":"NOPE"}"#) }
+        #expect(throws: FeatureTableError.self) {
+            try editingSchema().withTypes(esriLayerJSON: #"{"typeIdField":"KIND","types":[{"id":1,"name":"a"},{"id":1,"name":"b"}]}"#)
+        }
+    }
+
+    @Test("createFeature prefills defaults, the prototype and the type; the type's domain applies")
+    func createAndValidate() throws {
+        let table = try emptyTable(schema())
+        let editable = try EditableFeatureTable(table, options: fixedOptions())
+        let hydrant = table.schema.types[0]
+        let fromTemplate = editable.snapshot.createFeature(template: hydrant.templates[0], geometry: point(1, 1))
+        #expect(fromTemplate.attributes == ["CODE": .string("none"), "NAME": .string("red"), "STRICT": .integer(5), "KIND": .integer(1)])
+        let valve = editable.snapshot.createFeature(type: table.schema.types[1])
+        #expect(valve.attributes == ["CODE": .string("none"), "KIND": .integer(2)])
+        #expect(editable.snapshot.createFeature(type: hydrant).attributes["NAME"] == .string("red"))
+        // The hydrant's SCORE must lie in its own range (10…20), not the field's (0…100).
+        var tooLow = fromTemplate
+        tooLow.attributes["SCORE"] = .integer(50)
+        #expect(editable.addFeatures([tooLow])[0].error == EditError(.outsideDomain, "50.0 is outside the range domain \"Pressure\" of field SCORE (10.0 to 20.0)", fieldName: "SCORE"))
+        var inRange = fromTemplate
+        inRange.attributes["SCORE"] = .integer(15)
+        #expect(editable.addFeatures([inRange])[0].success)
+        // A valve takes the field's domain; changing a feature's type checks the new type's.
+        var valveScore = valve
+        valveScore.attributes["STRICT"] = .integer(1)
+        valveScore.attributes["SCORE"] = .integer(50)
+        #expect(editable.addFeatures([valveScore])[0].success)
+        #expect(editable.updateFeatures([FeatureEdit(objectID: 2, attributes: ["KIND": .integer(1)])])[0].error?.kind == .outsideDomain)
+    }
+}

@@ -217,8 +217,20 @@ struct Batch {
     /// Checks NULLs and domains: NULL in a non-nullable field (any field of an add, the changed
     /// fields of an update), and each changed non-null value against its field's domain.
     private func checkRow<C: Collection<Int>>(_ values: [ScalarValue], changed: C, forAdd: Bool) throws(EditError) {
-        let fields = table.schema.fields
-        for index in changed {
+        let schema = table.schema
+        let fields = schema.fields
+        // The feature's type decides the domains of the fields it lists; when an update changes
+        // the type, those fields are checked too.
+        let typeField = schema.typeIdFieldName.flatMap { schema.index(ofField: $0) }
+        let type = typeField.flatMap { schema.featureType(forTypeID: values[$0]) }
+        var checked = Array(changed)
+        if let typeField, let type, changed.contains(typeField) {
+            for name in type.domains.keys {
+                if let index = schema.index(ofField: name), !checked.contains(index) { checked.append(index) }
+            }
+            checked.sort()
+        }
+        for index in checked {
             let field = fields[index]
             let value = values[index]
             if value.isNull {
@@ -232,7 +244,9 @@ struct Batch {
                 }
                 continue
             }
-            if let domain = field.domain { try EditValidation.checkDomain(value, field: field, domain: domain) }
+            if let domain = schema.domain(ofField: index, type: type) {
+                try EditValidation.checkDomain(value, field: field, domain: domain)
+            }
         }
     }
 

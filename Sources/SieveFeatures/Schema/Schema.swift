@@ -21,6 +21,12 @@ public struct Schema: Hashable, Sendable {
     public let geometryType: GeometryType?
     /// The spatial reference of the geometries.
     public let spatialReference: SpatialReference
+    /// The field whose value says a feature's type (Esri `typeIdField`), if any.
+    public let typeIdFieldName: String?
+    /// The feature types (Esri `types`): each with its ID, domains and templates.
+    public let types: [FeatureType]
+    /// The layer's own templates (Esri `templates`, used when there are no types).
+    public let templates: [FeatureTemplate]
     /// Lower-cased name → index.
     private let indexByName: [String: Int]
 
@@ -42,7 +48,8 @@ public struct Schema: Hashable, Sendable {
     public init(
         fields: [Field], objectIdFieldName: String, globalIdFieldName: String? = nil,
         displayFieldName: String? = nil, geometryType: GeometryType? = nil,
-        spatialReference: SpatialReference = .wgs84
+        spatialReference: SpatialReference = .wgs84, typeIdFieldName: String? = nil, types: [FeatureType] = [],
+        templates: [FeatureTemplate] = []
     ) throws(FeatureTableError) {
         guard fields.count <= Self.maximumFieldCount else {
             throw FeatureTableError(
@@ -92,6 +99,20 @@ public struct Schema: Hashable, Sendable {
             }
             resolvedDisplay = fields[index].name
         }
+        var resolvedTypeID: String?
+        if let typeIdFieldName, !typeIdFieldName.isEmpty {
+            guard let index = indexByName[typeIdFieldName.lowercased()] else {
+                throw FeatureTableError(
+                    .invalidSchema, "the type-ID field \(JSONKey.quoted(typeIdFieldName)) is not among the fields",
+                    fieldName: typeIdFieldName)
+            }
+            resolvedTypeID = fields[index].name
+        } else if !types.isEmpty {
+            throw FeatureTableError(.invalidSchema, "feature types need a type-ID field")
+        }
+        for (i, type) in types.enumerated() where types[..<i].contains(where: { Schema.sameTypeID($0.id, type.id) }) {
+            throw FeatureTableError(.invalidSchema, "two feature types have the ID \(type.id)")
+        }
         self.fields = fields
         self.objectIdFieldIndex = oidIndex
         self.objectIdFieldName = fields[oidIndex].name
@@ -99,6 +120,9 @@ public struct Schema: Hashable, Sendable {
         self.displayFieldName = resolvedDisplay
         self.geometryType = geometryType
         self.spatialReference = spatialReference
+        self.typeIdFieldName = resolvedTypeID
+        self.types = types
+        self.templates = templates
         self.indexByName = indexByName
     }
 
