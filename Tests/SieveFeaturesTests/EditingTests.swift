@@ -548,3 +548,75 @@ struct FeatureTypesTests {
         #expect(editable.updateFeatures([FeatureEdit(objectID: 2, attributes: ["KIND": .integer(1)])])[0].error?.kind == .outsideDomain)
     }
 }
+
+@Suite("Attachments")
+struct AttachmentTests {
+    func table(tracking: EditorTracking? = nil) throws -> EditableFeatureTable {
+        var options = fixedOptions(tracking: tracking)
+        options.hasAttachments = true
+        let editable = try EditableFeatureTable(emptyTable(editingSchema()), options: options)
+        editable.addFeatures([validAdd("a"), validAdd("b")], user: "ann")
+        return editable
+    }
+
+    @Test("add, query, fetch, update and delete; IDs unique per table and never reused")
+    func lifecycle() throws {
+        let editable = try table()
+        let before = editable.snapshot
+        #expect(editable.addAttachment(objectID: 1, name: "a.jpg", contentType: "image/jpeg", data: [1, 2, 3]) == FeatureEditResult(objectID: 1))
+        #expect(editable.addAttachment(objectID: 2, name: "b.txt", contentType: "text/plain", data: Array("hi".utf8)).objectID == 2)
+        #expect(editable.addAttachment(objectID: 1, name: "c.png", contentType: "image/png", data: []).objectID == 3)
+        let table = editable.snapshot
+        #expect(table.queryAttachmentInfos(objectID: 1) == [
+            AttachmentInfo(id: 1, parentObjectID: 1, name: "a.jpg", contentType: "image/jpeg", size: 3),
+            AttachmentInfo(id: 3, parentObjectID: 1, name: "c.png", contentType: "image/png", size: 0),
+        ])
+        #expect(AttachmentInfo.json(table.queryAttachmentInfos(objectID: 2)) == #"{"attachmentInfos":[{"id":2,"parentObjectId":2,"name":"b.txt","contentType":"text/plain","size":2}]}"#)
+        #expect(table.fetchAttachment(objectID: 1, attachmentID: 1) == [1, 2, 3])
+        #expect(table.fetchAttachment(objectID: 2, attachmentID: 1) == nil)  // not feature 2's
+        #expect(before.queryAttachmentInfos(objectID: 1) == [])
+        #expect(editable.updateAttachment(objectID: 1, attachmentID: 1, name: "a2.jpg", data: [9]).success)
+        #expect(editable.snapshot.queryAttachmentInfos(objectID: 1)[0] == AttachmentInfo(id: 1, parentObjectID: 1, name: "a2.jpg", contentType: "image/jpeg", size: 1))
+        #expect(table.fetchAttachment(objectID: 1, attachmentID: 1) == [1, 2, 3])
+        #expect(editable.updateAttachment(objectID: 1, attachmentID: 2, data: []).error == EditError(.missingAttachment, "feature 1 has no attachment 2"))
+        #expect(editable.deleteAttachments(objectID: 1, attachmentIDs: [3, 2]).map(\.success) == [true, false])
+        #expect(editable.addAttachment(objectID: 1, name: "d", contentType: "x/y", data: []).objectID == 4)
+        #expect(editable.addAttachment(objectID: 9, name: "d", contentType: "x/y", data: []).error == EditError(.missingObjectID, "Object ID 9 does not exist."))
+        #expect(editable.deleteAttachments(objectID: 9, attachmentIDs: [1, 2]).map(\.error?.kind) == [.missingObjectID, .missingObjectID])
+    }
+
+    @Test("deleting a feature deletes its attachments; a rolled-back batch keeps them; undo brings them back")
+    func withFeatures() throws {
+        let editable = try table()
+        editable.commitLocalEdits()
+        editable.addAttachment(objectID: 1, name: "a", contentType: "text/plain", data: [1])
+        editable.addAttachment(objectID: 2, name: "b", contentType: "text/plain", data: [2])
+        editable.commitLocalEdits()
+        let rolledBack = editable.applyEdits(adds: [FeatureEdit(attributes: ["POP": .integer(1)])], deletes: [1])
+        #expect(!rolledBack.allSucceeded)
+        #expect(editable.snapshot.queryAttachmentInfos(objectID: 1).map(\.id) == [1])
+        #expect(editable.deleteFeatures(objectIDs: [1])[0].success)
+        #expect(editable.snapshot.fetchAttachment(objectID: 1, attachmentID: 1) == nil)
+        #expect(editable.snapshot.attachments.infos(of: 1).isEmpty)
+        editable.deleteAttachments(objectID: 2, attachmentIDs: [2])
+        editable.undoLocalEdits()
+        #expect(editable.snapshot.fetchAttachment(objectID: 1, attachmentID: 1) == [1])
+        #expect(editable.snapshot.fetchAttachment(objectID: 2, attachmentID: 2) == [2])
+        try editable.compact()
+        #expect(editable.snapshot.fetchAttachment(objectID: 2, attachmentID: 2) == [2])
+        #expect(editable.addAttachment(objectID: 2, name: "c", contentType: "text/plain", data: []).objectID == 3)
+    }
+
+    @Test("attachments need a table that keeps them, the Update capability and ownership")
+    func permissions() throws {
+        let plain = try EditableFeatureTable(emptyTable(editingSchema()), options: fixedOptions())
+        plain.addFeatures([validAdd("a")])
+        #expect(plain.addAttachment(objectID: 1, name: "a", contentType: "x/y", data: []).error == EditError(.notAllowed, "the table has no attachments"))
+        #expect(!plain.canEditAttachments(objectID: 1))
+        let tracking = EditorTracking(creatorField: "CREATOR", ownershipBasedAccessControl: true, allowOthersToUpdate: false)
+        let owned = try table(tracking: tracking)
+        #expect(owned.canEditAttachments(objectID: 1, user: "ann"))
+        #expect(owned.addAttachment(objectID: 1, name: "a", contentType: "x/y", data: [], user: "bob").error?.kind == .notOwner)
+        #expect(owned.addAttachment(objectID: 1, name: "a", contentType: "x/y", data: [], user: "ann").success)
+    }
+}

@@ -51,6 +51,8 @@ public final class EditableFeatureTable: Sendable {
         var committed: FeatureTable
         /// The object IDs edits touched since then.
         var touched: Set<Int64> = []
+        /// The ID the next attachment gets (attachment IDs are never reused).
+        var nextAttachmentID: Int64 = 1
     }
 
     /// Makes `table` editable. A table that is itself a snapshot of an edited table is
@@ -62,7 +64,9 @@ public final class EditableFeatureTable: Sendable {
         var largest: Int64 = 0
         for id in start.objectIDs where id > largest { largest = id }
         published = Mutex(start)
-        writer = Mutex(Writer(current: start, nextObjectID: largest &+ 1, committed: start))
+        var state = Writer(current: start, nextObjectID: largest &+ 1, committed: start)
+        state.nextAttachmentID = start.attachments.largestID &+ 1
+        writer = Mutex(state)
     }
 
     /// The snapshot edits start from: `table`'s rows (compacted when it has deleted rows or
@@ -74,7 +78,7 @@ public final class EditableFeatureTable: Sendable {
         return FeatureTable(
             editing: base.withSpatialIndexOfItsOwn(), columns: base.columns, geometryColumn: base.geometryColumn,
             count: base.count, extent: base.extent, tombstones: RowTombstones(),
-            lineage: EditLineage(baseRowCount: base.count))
+            lineage: EditLineage(baseRowCount: base.count), attachments: table.attachments)
     }
 
     /// The latest snapshot: an immutable table that later edits never change.
@@ -197,8 +201,15 @@ public final class EditableFeatureTable: Sendable {
             }
             for row in appended { writer.touched.insert(row.objectID) }
             for prepared in preparedDeletes where prepared.row != nil { writer.touched.insert(prepared.objectID) }
+            // Deleting a feature deletes its attachments, in the same snapshot.
+            var attachments: AttachmentStore?
+            if !writer.current.attachments.isEmpty {
+                var store = writer.current.attachments
+                for prepared in preparedDeletes where prepared.row != nil { store.removeAll(of: prepared.objectID) }
+                attachments = store
+            }
             if !appended.isEmpty || !deletedRows.isEmpty {
-                let snapshot = Self.apply(appended, deleting: deletedRows, to: &writer)
+                let snapshot = Self.apply(appended, deleting: deletedRows, attachments: attachments, to: &writer)
                 // Index maintenance: once the spatial index is built, the writer inserts the new
                 // rows before it publishes the snapshot that has them, so that a reader of any
                 // published snapshot finds the tree covering it and only ever reads it (readers
@@ -212,7 +223,9 @@ public final class EditableFeatureTable: Sendable {
 
     /// Appends the rows (new features, new versions), deletes the replaced and deleted rows,
     /// records the versions and returns the new snapshot (which becomes the writer's current).
-    private static func apply(_ rows: [PreparedRow], deleting deletedRows: [Int], to writer: inout Writer) -> FeatureTable {
+    private static func apply(
+        _ rows: [PreparedRow], deleting deletedRows: [Int], attachments: AttachmentStore? = nil, to writer: inout Writer
+    ) -> FeatureTable {
         let table = writer.current
         // Unwrapping cannot fail: every snapshot a writer holds has a lineage.
         let lineage = table.lineage ?? EditLineage(baseRowCount: table.count)
@@ -238,7 +251,7 @@ public final class EditableFeatureTable: Sendable {
         lineage.versions.record(versions)
         let snapshot = FeatureTable(
             editing: table, columns: columns, geometryColumn: geometries, count: count, extent: extent,
-            tombstones: tombstones, lineage: lineage)
+            tombstones: tombstones, lineage: lineage, attachments: attachments)
         writer.current = snapshot
         return snapshot
     }
@@ -251,7 +264,8 @@ public final class EditableFeatureTable: Sendable {
     ///   table edits produced).
     public func compact() throws(FeatureTableError) {
         try writer.withLock { writer throws(FeatureTableError) in
-            let compacted = try Self.generation(from: writer.current.compacted())
+            let current = writer.current
+            let compacted = try Self.generation(from: current.compacted().withAttachments(current.attachments))
             writer.current = compacted
             writer.dictionaryCodes = [:]
             published.withLock { $0 = compacted }
@@ -313,9 +327,19 @@ public final class EditableFeatureTable: Sendable {
                         values: values, geometry: committed.geometry(row: then), objectID: objectID, globalID: nil,
                         previousRow: current.versionRow(forObjectID: objectID)))
             }
+            // Attachments of the features touched come back as they were.
+            var attachments = current.attachments
+            if !attachments.isEmpty || !committed.attachments.isEmpty {
+                for objectID in writer.touched {
+                    attachments.removeAll(of: objectID)
+                    for info in committed.attachments.infos(of: objectID) {
+                        if let attachment = committed.attachments.attachment(info.id, of: objectID) { attachments.put(attachment) }
+                    }
+                }
+            }
             writer.touched = []
-            guard !restored.isEmpty || !deleted.isEmpty else { return }
-            let snapshot = Self.apply(restored, deleting: deleted, to: &writer)
+            guard !restored.isEmpty || !deleted.isEmpty || attachments != current.attachments else { return }
+            let snapshot = Self.apply(restored, deleting: deleted, attachments: attachments, to: &writer)
             if snapshot.spatialIndexCache.isBuilt { snapshot.withSpatialIndex { _ in } }
             published.withLock { $0 = snapshot }
         }
@@ -362,6 +386,44 @@ public final class EditableFeatureTable: Sendable {
             }
         }
         return request
+    }
+
+    /// Runs an edit of the attachments of feature `objectID` as one batch: checks that the
+    /// table keeps attachments and allows updates, that the feature exists and that `user` may
+    /// update it, then lets `body` change a copy of the attachments (and the next attachment
+    /// ID), and publishes the result when an edit succeeded.
+    func editAttachments(
+        objectID: Int64, user: String?,
+        _ body: (inout AttachmentStore, inout Int64) throws(EditError) -> [FeatureEditResult]
+    ) -> [FeatureEditResult] {
+        writer.withLock { writer in
+            let table = writer.current
+            do throws(EditError) {
+                guard options.hasAttachments else { throw EditError(.notAllowed, "the table has no attachments") }
+                guard options.capabilities.contains(.update) else {
+                    throw EditError(.notAllowed, "the table does not allow updating features (capabilities: \(options.capabilities))")
+                }
+                guard let row = table.row(forObjectID: objectID) else {
+                    throw EditError(.missingObjectID, "Object ID \(objectID) does not exist.")
+                }
+                if let denial = ownershipDenial(row: row, table: table, user: user, update: true) { throw denial }
+                var store = table.attachments
+                var next = writer.nextAttachmentID
+                let results = try body(&store, &next)
+                writer.nextAttachmentID = next
+                guard results.contains(where: \.success) else { return results }
+                let snapshot = FeatureTable(
+                    editing: table, columns: table.columns, geometryColumn: table.geometryColumn, count: table.count,
+                    extent: table.extent, tombstones: table.tombstones, lineage: table.lineage ?? EditLineage(baseRowCount: table.count),
+                    attachments: store)
+                writer.current = snapshot
+                writer.touched.insert(objectID)
+                published.withLock { $0 = snapshot }
+                return results
+            } catch {
+                return [FeatureEditResult(objectID: -1, error: error)]
+            }
+        }
     }
 
     /// Why ownership forbids `user` to update (or delete) row `row`, or `nil` when it allows.

@@ -115,6 +115,8 @@ public struct EditingOptions: Sendable {
     /// Whether `rollbackOnFailure: false` is honoured (Esri
     /// `supportsRollbackOnFailureParameter`); when not, every batch rolls back on a failure.
     public var supportsRollbackOnFailureParameter: Bool
+    /// Whether the table keeps attachments (Esri `hasAttachments`).
+    public var hasAttachments: Bool
     /// Whether polygons and polylines are checked for validity (GEOS) before they are stored.
     public var validatesGeometry: Bool
     /// Whether an invalid polygon or polyline is repaired by GEOS (`makeValid`, the structure
@@ -130,7 +132,8 @@ public struct EditingOptions: Sendable {
     /// Creates options; every argument has the permissive default.
     public init(
         capabilities: TableCapabilities = .all, allowGeometryUpdates: Bool = true, editorTracking: EditorTracking? = nil,
-        supportsRollbackOnFailureParameter: Bool = true, validatesGeometry: Bool = true, makeValid: Bool = false,
+        supportsRollbackOnFailureParameter: Bool = true, hasAttachments: Bool = false, validatesGeometry: Bool = true,
+        makeValid: Bool = false,
         now: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
         makeGlobalID: @escaping @Sendable () -> String = { "{" + UUID().uuidString.uppercased() + "}" }
     ) {
@@ -138,6 +141,7 @@ public struct EditingOptions: Sendable {
         self.allowGeometryUpdates = allowGeometryUpdates
         self.editorTracking = editorTracking
         self.supportsRollbackOnFailureParameter = supportsRollbackOnFailureParameter
+        self.hasAttachments = hasAttachments
         self.validatesGeometry = validatesGeometry
         self.makeValid = makeValid
         self.now = now

@@ -29,10 +29,12 @@ public struct FeatureTable: Sendable {
         let tombstones: RowTombstones
         let lineage: EditLineage?
         let spatialIndexCache: SpatialIndexCache
+        let attachments: AttachmentStore
 
         init(
             schema: Schema, columns: [Column], geometryColumn: GeometryColumn, count: Int, extent: Envelope,
-            objectIDIndex: ObjectIDIndex, tombstones: RowTombstones, lineage: EditLineage?, spatialIndexCache: SpatialIndexCache
+            objectIDIndex: ObjectIDIndex, tombstones: RowTombstones, lineage: EditLineage?, spatialIndexCache: SpatialIndexCache,
+            attachments: AttachmentStore = AttachmentStore()
         ) {
             self.schema = schema
             self.columns = columns
@@ -43,6 +45,7 @@ public struct FeatureTable: Sendable {
             self.tombstones = tombstones
             self.lineage = lineage
             self.spatialIndexCache = spatialIndexCache
+            self.attachments = attachments
         }
     }
 
@@ -87,6 +90,8 @@ public struct FeatureTable: Sendable {
     /// The quadtree, built on first use (see ``spatialIndex``) and shared by copies and by the
     /// snapshots edited from this table.
     var spatialIndexCache: SpatialIndexCache { storage.spatialIndexCache }
+    /// The attachments of the features (an edited table's; none otherwise).
+    var attachments: AttachmentStore { storage.attachments }
 
     /// Creates a table from a schema and its columns.
     ///
@@ -191,13 +196,23 @@ public struct FeatureTable: Sendable {
     /// rows and spatial index, with the given columns, rows, extent, deleted rows and lineage.
     init(
         editing base: FeatureTable, columns: [Column], geometryColumn: GeometryColumn, count: Int, extent: Envelope,
-        tombstones: RowTombstones, lineage: EditLineage
+        tombstones: RowTombstones, lineage: EditLineage, attachments: AttachmentStore? = nil
     ) {
         collation = base.collation
         storage_ = Storage(
             schema: base.schema, columns: columns, geometryColumn: geometryColumn, count: count, extent: extent,
             objectIDIndex: base.objectIDIndex, tombstones: tombstones, lineage: lineage,
-            spatialIndexCache: base.spatialIndexCache)
+            spatialIndexCache: base.spatialIndexCache, attachments: attachments ?? base.attachments)
+    }
+
+    /// This table with `attachments` (the same rows, indexes and caches).
+    func withAttachments(_ attachments: AttachmentStore) -> FeatureTable {
+        var copy = self
+        copy.storage_ = Storage(
+            schema: schema, columns: columns, geometryColumn: geometryColumn, count: count, extent: extent,
+            objectIDIndex: objectIDIndex, tombstones: tombstones, lineage: lineage, spatialIndexCache: spatialIndexCache,
+            attachments: attachments)
+        return copy
     }
 
     /// This table with a spatial index cache of its own (holding the tree this table built, if
@@ -207,7 +222,7 @@ public struct FeatureTable: Sendable {
         copy.storage_ = Storage(
             schema: schema, columns: columns, geometryColumn: geometryColumn, count: count, extent: extent,
             objectIDIndex: objectIDIndex, tombstones: tombstones, lineage: lineage,
-            spatialIndexCache: SpatialIndexCache(seed: spatialIndexCache, rowCount: count))
+            spatialIndexCache: SpatialIndexCache(seed: spatialIndexCache, rowCount: count), attachments: attachments)
         return copy
     }
 
@@ -232,7 +247,7 @@ public struct FeatureTable: Sendable {
     /// consecutive in row order, else a hash table of 16-byte entries, counted at its capacity).
     public var byteCount: Int {
         columns.reduce(0) { $0 + $1.byteCount } + geometryColumn.byteCount + objectIDIndex.byteCount
-            + tombstones.byteCount + (lineage?.byteCount ?? 0)
+            + tombstones.byteCount + (lineage?.byteCount ?? 0) + attachments.byteCount
     }
 
     /// The spatial reference of the geometries.
