@@ -365,17 +365,42 @@ struct GeoPackageReader {
         }
         var columns = [Column.integer(Int64Column(values: objectIDs))]
         for k in readers.indices { columns.append(readers[k].column(count: row)) }
+        let attachments = try readAttachments()
         do throws(FeatureTableError) {
             let schema = try Schema(
                 fields: schemaFields, objectIdFieldName: objectIDName, geometryType: geometryType,
                 spatialReference: spatialReference)
-            let table = try FeatureTable(
+            var table = try FeatureTable(
                 schema: schema, columns: columns, geometryColumn: hasGeometry ? geometries : GeometryColumn())
+            if let attachments { table = table.withAttachments(attachments) }
             return GeoPackageLayer(name: layer, table: table, geometryColumn: geometryColumn, skippedFields: skipped)
         } catch {
             throw GeoPackageError(
                 .invalidValue, error.message, featureID: error.objectID, fieldName: error.fieldName)
         }
+    }
+
+    /// The layer's attachments, when the file has an attributes table `LAYER__ATTACH` with the
+    /// columns GeoSieve writes (and GDAL uses for File Geodatabase attachments): ATTACHMENTID,
+    /// REL_OBJECTID, CONTENT_TYPE, ATT_NAME and DATA; `nil` when it has none.
+    private func readAttachments() throws(GeoPackageError) -> AttachmentStore? {
+        let name = GeoPackageWriter.attachmentTable(of: layer)
+        let listed = try connection.rows(
+            "SELECT table_name FROM gpkg_contents WHERE data_type = 'attributes' AND table_name = \(sqlLiteral(name))")
+        guard !listed.isEmpty else { return nil }
+        let statement = try connection.prepare(
+            "SELECT ATTACHMENTID, REL_OBJECTID, CONTENT_TYPE, ATT_NAME, DATA FROM \(sqlIdentifier(name)) ORDER BY ATTACHMENTID")
+        var store = AttachmentStore()
+        while try statement.step() {
+            let data = Array(statement.bytes(4))
+            store.put(
+                AttachmentStore.Attachment(
+                    info: AttachmentInfo(
+                        id: statement.int64(0), parentObjectID: statement.int64(1), name: statement.text(3) ?? "",
+                        contentType: statement.text(2) ?? "", size: data.count),
+                    data: data))
+        }
+        return store
     }
 
     /// The smallest and largest object IDs (an empty table: 0 and 0).

@@ -299,7 +299,52 @@ struct GeoPackageWriter {
             try columns.run()
             if let layout { try writeSpatialIndex(connection, layout.wait()) }
         }
+        try writeAttachments(connection)
         try connection.execute("COMMIT")
+    }
+
+    /// The attachment table's name for `layer`: `LAYER__ATTACH`, as GDAL names the attachment
+    /// table of a File Geodatabase layer.
+    static func attachmentTable(of layer: String) -> String { layer + "__ATTACH" }
+
+    /// The attachments of the written features, in an attributes table `LAYER__ATTACH` with
+    /// GDAL's File Geodatabase columns: `ATTACHMENTID` (the key), `REL_OBJECTID` (the feature's
+    /// object ID), `CONTENT_TYPE`, `ATT_NAME`, `DATA_SIZE` and `DATA` (the bytes). Nothing when
+    /// no written feature has an attachment.
+    private func writeAttachments(_ connection: SQLiteConnection) throws(GeoPackageError) {
+        guard !table.attachments.isEmpty else { return }
+        let written = Set(rows.map { table.objectID(row: $0) })
+        let attachments = table.attachments.all.filter { written.contains($0.info.parentObjectID) }
+        guard !attachments.isEmpty else { return }
+        let name = Self.attachmentTable(of: options.layerName)
+        try connection.execute(
+            "CREATE TABLE \(sqlIdentifier(name)) (ATTACHMENTID INTEGER PRIMARY KEY NOT NULL, REL_OBJECTID INTEGER NOT NULL, "
+                + "CONTENT_TYPE TEXT NOT NULL, ATT_NAME TEXT NOT NULL, DATA_SIZE INTEGER NOT NULL, DATA BLOB NOT NULL)")
+        let contents = try connection.prepare(
+            "INSERT INTO gpkg_contents (table_name, data_type, identifier, description) VALUES (?, 'attributes', ?, ?)")
+        try contents.bind(1, text: name)
+        try contents.bind(2, text: name)
+        try contents.bind(3, text: "attachments of \(options.layerName)")
+        try contents.run()
+        let insert = try connection.prepare("INSERT INTO \(sqlIdentifier(name)) VALUES (?, ?, ?, ?, ?, ?)")
+        for attachment in attachments {
+            try insert.bind(1, int64: attachment.info.id)
+            try insert.bind(2, int64: attachment.info.parentObjectID)
+            try insert.bind(3, text: attachment.info.contentType)
+            try insert.bind(4, text: attachment.info.name)
+            try insert.bind(5, int64: Int64(attachment.data.count))
+            // The blob is bound without a copy: the statement runs while the bytes are lent.
+            var failure: GeoPackageError?
+            attachment.data.withUnsafeBytes { bytes in
+                do throws(GeoPackageError) {
+                    try insert.bind(6, blob: bytes)
+                    try insert.run()
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+        }
     }
 
     /// `gpkg_spatial_ref_sys`, `gpkg_contents`, `gpkg_geometry_columns` and `gpkg_extensions`

@@ -13,6 +13,15 @@ public struct AttachmentInfo: Hashable, Sendable {
     /// The size of the data in bytes.
     public var size: Int
 
+    /// Creates an attachment description.
+    public init(id: Int64, parentObjectID: Int64, name: String, contentType: String, size: Int) {
+        self.id = id
+        self.parentObjectID = parentObjectID
+        self.name = name
+        self.contentType = contentType
+        self.size = size
+    }
+
     /// The REST JSON object.
     var jsonValue: JSONValue {
         .object(
@@ -31,16 +40,26 @@ public struct AttachmentInfo: Hashable, Sendable {
 /// The attachments of a table snapshot: each attachment's info and bytes by ID, and the IDs of
 /// each feature's attachments in the order they were added. A value: an edit of attachments
 /// copies the two maps (O(attachments)), which stay small beside the columns.
-struct AttachmentStore: Sendable, Equatable {
-    struct Attachment: Sendable, Equatable {
-        var info: AttachmentInfo
-        var data: [UInt8]
+package struct AttachmentStore: Sendable, Equatable {
+    package struct Attachment: Sendable, Equatable {
+        package var info: AttachmentInfo
+        package var data: [UInt8]
+
+        package init(info: AttachmentInfo, data: [UInt8]) {
+            self.info = info
+            self.data = data
+        }
     }
 
     private(set) var byID: [Int64: Attachment] = [:]
     private(set) var byParent: [Int64: [Int64]] = [:]
 
-    var isEmpty: Bool { byID.isEmpty }
+    package init() {}
+
+    package var isEmpty: Bool { byID.isEmpty }
+
+    /// Every attachment, by ID.
+    package var all: [Attachment] { byID.keys.sorted().compactMap { byID[$0] } }
 
     func infos(of objectID: Int64) -> [AttachmentInfo] {
         (byParent[objectID] ?? []).compactMap { byID[$0]?.info }
@@ -51,7 +70,7 @@ struct AttachmentStore: Sendable, Equatable {
         return attachment
     }
 
-    mutating func put(_ attachment: Attachment) {
+    package mutating func put(_ attachment: Attachment) {
         let id = attachment.info.id
         if byID.updateValue(attachment, forKey: id) == nil { byParent[attachment.info.parentObjectID, default: []].append(id) }
     }

@@ -91,7 +91,7 @@ public struct FeatureTable: Sendable {
     /// snapshots edited from this table.
     var spatialIndexCache: SpatialIndexCache { storage.spatialIndexCache }
     /// The attachments of the features (an edited table's; none otherwise).
-    var attachments: AttachmentStore { storage.attachments }
+    package var attachments: AttachmentStore { storage.attachments }
 
     /// Creates a table from a schema and its columns.
     ///
@@ -206,7 +206,7 @@ public struct FeatureTable: Sendable {
     }
 
     /// This table with `attachments` (the same rows, indexes and caches).
-    func withAttachments(_ attachments: AttachmentStore) -> FeatureTable {
+    package func withAttachments(_ attachments: AttachmentStore) -> FeatureTable {
         var copy = self
         copy.storage_ = Storage(
             schema: schema, columns: columns, geometryColumn: geometryColumn, count: count, extent: extent,

@@ -1,0 +1,47 @@
+import Foundation
+import SieveColumns
+import SieveFeatures
+import SieveGeometry
+import SieveStore
+import Testing
+
+/// Attachments written to a GeoPackage as the `LAYER__ATTACH` table and read back.
+@Suite("GeoPackage attachments")
+struct GeoPackageAttachmentTests {
+    @Test("attachments of the written features survive a round trip; deleted features' do not")
+    func roundTrip() throws {
+        let schema = try Schema(
+            fields: [Field(name: "OBJECTID", type: .oid), Field(name: "NAME", type: .string)], objectIdFieldName: "OBJECTID",
+            geometryType: .point)
+        let empty = try FeatureTable(
+            schema: schema, columns: [.integer(Int64Column(values: [Int64]())), .string(StringColumn([String?]()))])
+        let editable = try EditableFeatureTable(empty, options: EditingOptions(hasAttachments: true))
+        editable.addFeatures([
+            FeatureEdit(attributes: ["NAME": .string("a")], geometry: .point(Point(x: 1, y: 2))),
+            FeatureEdit(attributes: ["NAME": .string("b")], geometry: .point(Point(x: 3, y: 4))),
+        ])
+        let photo: [UInt8] = (0..<1000).map { UInt8($0 % 251) }
+        #expect(editable.addAttachment(objectID: 1, name: "photo.jpg", contentType: "image/jpeg", data: photo).success)
+        #expect(editable.addAttachment(objectID: 2, name: "note.txt", contentType: "text/plain", data: Array("hello".utf8)).success)
+        #expect(editable.addAttachment(objectID: 2, name: "empty", contentType: "application/octet-stream", data: []).success)
+        editable.deleteFeatures(objectIDs: [1])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gpkg-attach-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("t.gpkg").path
+        try GeoPackage.write(editable.snapshot, to: path, options: GeoPackageWriteOptions(layerName: "sites"))
+        let back = try GeoPackage.read(at: path).table
+        #expect(back.queryAttachmentInfos(objectID: 2) == [
+            AttachmentInfo(id: 2, parentObjectID: 2, name: "note.txt", contentType: "text/plain", size: 5),
+            AttachmentInfo(id: 3, parentObjectID: 2, name: "empty", contentType: "application/octet-stream", size: 0),
+        ])
+        #expect(back.fetchAttachment(objectID: 2, attachmentID: 2) == Array("hello".utf8))
+        #expect(back.queryAttachmentInfos(objectID: 1) == [])
+        // Only feature tables are layers.
+        #expect(try GeoPackage.featureLayers(at: path) == ["sites"])
+        // Editing the read table keeps counting attachment IDs after the largest.
+        let reopened = try EditableFeatureTable(back, options: EditingOptions(hasAttachments: true))
+        #expect(reopened.addAttachment(objectID: 2, name: "x", contentType: "text/plain", data: [1]).objectID == 4)
+        #expect(reopened.snapshot.fetchAttachment(objectID: 2, attachmentID: 2) == Array("hello".utf8))
+    }
+}
