@@ -108,9 +108,12 @@ struct GeoPackageRowInserter {
 
     init(
         connection: SQLiteConnection, table: FeatureTable, layer: String, geometryColumn: String?, fieldIndices: [Int],
-        srsID: Int32, multi: Bool
+        srsID: Int32, multi: Bool, namingEveryID: Bool = false
     ) throws(GeoPackageError) {
         self.connection = connection
+        // Into a table that has rows already, object IDs are always named: SQLite would number
+        // rows from the table's largest, not from the last inserted.
+        if namingEveryID { largestID = .max }
         self.table = table
         self.srsID = srsID
         self.multi = multi

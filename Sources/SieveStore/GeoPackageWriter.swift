@@ -316,7 +316,13 @@ struct GeoPackageWriter {
         let written = Set(rows.map { table.objectID(row: $0) })
         let attachments = table.attachments.all.filter { written.contains($0.info.parentObjectID) }
         guard !attachments.isEmpty else { return }
-        let name = Self.attachmentTable(of: options.layerName)
+        try Self.createAttachmentTable(connection, layer: options.layerName)
+        try Self.insertAttachments(connection, attachments, layer: options.layerName)
+    }
+
+    /// Creates `LAYER__ATTACH` and its `gpkg_contents` row (an attributes table).
+    static func createAttachmentTable(_ connection: SQLiteConnection, layer: String) throws(GeoPackageError) {
+        let name = attachmentTable(of: layer)
         try connection.execute(
             "CREATE TABLE \(sqlIdentifier(name)) (ATTACHMENTID INTEGER PRIMARY KEY NOT NULL, REL_OBJECTID INTEGER NOT NULL, "
                 + "CONTENT_TYPE TEXT NOT NULL, ATT_NAME TEXT NOT NULL, DATA_SIZE INTEGER NOT NULL, DATA BLOB NOT NULL)")
@@ -324,9 +330,15 @@ struct GeoPackageWriter {
             "INSERT INTO gpkg_contents (table_name, data_type, identifier, description) VALUES (?, 'attributes', ?, ?)")
         try contents.bind(1, text: name)
         try contents.bind(2, text: name)
-        try contents.bind(3, text: "attachments of \(options.layerName)")
+        try contents.bind(3, text: "attachments of \(layer)")
         try contents.run()
-        let insert = try connection.prepare("INSERT INTO \(sqlIdentifier(name)) VALUES (?, ?, ?, ?, ?, ?)")
+    }
+
+    /// Inserts attachments into `LAYER__ATTACH`.
+    static func insertAttachments(
+        _ connection: SQLiteConnection, _ attachments: [AttachmentStore.Attachment], layer: String
+    ) throws(GeoPackageError) {
+        let insert = try connection.prepare("INSERT INTO \(sqlIdentifier(attachmentTable(of: layer))) VALUES (?, ?, ?, ?, ?, ?)")
         for attachment in attachments {
             try insert.bind(1, int64: attachment.info.id)
             try insert.bind(2, int64: attachment.info.parentObjectID)

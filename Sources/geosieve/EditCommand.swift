@@ -17,10 +17,11 @@ struct EditCommand: ParsableCommand {
             "deleteResults":[…]}, one result per edit: {"objectId":…,"globalId":…,"success":…} \
             with {"code":…,"description":…} when it failed. By default one failed edit fails them \
             all and nothing changes; with --no-rollback (or "rollbackOnFailure":false in the \
-            request) the valid edits apply. The edited table is written to --output, by default \
-            over SOURCE, only when the batch applied: as a GeoPackage layer (.gpkg, the layer \
-            named as the source's), Esri JSON (.esrijson, or a SOURCE that is an Esri JSON \
-            FeatureSet) or GeoJSON, through a temporary file renamed into place. \
+            request) the valid edits apply. Edits are saved only when some applied: into a \
+            GeoPackage SOURCE in place, in one transaction (its other tables kept, the R-tree \
+            updated); to --output, or over any other SOURCE, as a GeoPackage (.gpkg), Esri JSON \
+            (.esrijson, or a SOURCE that is an Esri JSON FeatureSet) or GeoJSON file, written to a \
+            temporary file renamed into place. \
             Exit status: 0 when every edit succeeded, 1 when some failed (or a file cannot be \
             read or written), 2 for an unusable edits file (with where the problem is) or any \
             other bad input.
@@ -58,7 +59,19 @@ struct EditCommand: ParsableCommand {
         let result = editable.applyEdits(request, rollbackOnFailure: noRollback ? false : nil, user: user)
         let applied = result.addResults.contains(where: \.success) || result.updateResults.contains(where: \.success)
             || result.deleteResults.contains(where: \.success)
-        if applied { try write(editable.snapshot, layerName: layerName) }
+        if applied {
+            if output == nil, let gpkg = GeoPackageSource.parse(source) {
+                // A GeoPackage is saved in place, in one transaction: its other tables stay.
+                let (written, deleted) = editable.localEditObjectIDs
+                do throws(GeoPackageError) {
+                    try GeoPackage.save(editable.snapshot, writing: written, deleting: deleted, to: gpkg.path, layer: layerName)
+                } catch {
+                    throw CommandFailure.unreadable("\(error)")
+                }
+            } else {
+                try write(editable.snapshot, layerName: layerName)
+            }
+        }
         try OutputFile.write(to: nil) { sink in try sink(Array((result.json + "\n").utf8)) }
         if !result.allSucceeded {
             let all = result.addResults + result.updateResults + result.deleteResults
@@ -74,19 +87,6 @@ struct EditCommand: ParsableCommand {
         let sourcePath = GeoPackageSource.parse(source)?.path ?? source
         let target = output ?? sourcePath
         guard target != "-" else { throw CommandFailure("edit cannot write the table back to standard input; use --output") }
-        // A GeoPackage is written whole, with one layer: never over one that holds others.
-        if output == nil, GeoPackageSource.parse(source) != nil {
-            let layers: [String]
-            do throws(GeoPackageError) {
-                layers = try GeoPackage.featureLayers(at: sourcePath)
-            } catch {
-                throw CommandFailure.unreadable("\(error)")
-            }
-            guard layers.count <= 1 else {
-                throw CommandFailure(
-                    "\(sourcePath) holds \(layers.count) feature tables and edit writes a GeoPackage of one; use --output")
-            }
-        }
         let format: OutputOptions.Format
         if let named = OutputOptions.Format.of(path: target), named != .geojson {
             format = named

@@ -85,7 +85,7 @@ struct EditCLITests {
             let run = try CLI.run(["edit", gpkg, "--edits", "\(folder)/edits.json", "--output", edited])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(try CLI.run(["query", edited, "--return", "ids"]).stdout == #"{"objectIdFieldName":"OBJECTID","objectIds":[1,2,3,4,6]}"# + "\n")
-            // Over the source (a GeoPackage of one layer) too.
+            // Over the source (in place) too.
             #expect(try CLI.run(["edit", gpkg, "--edits", "\(folder)/edits.json"]).status == 0)
             #expect(try CLI.run(["query", gpkg, "--return", "ids"]).stdout == #"{"objectIdFieldName":"OBJECTID","objectIds":[1,2,3,4,6]}"# + "\n")
             guard let ogrinfo = OutputCLITests.executable("ogrinfo") else { return }
@@ -97,6 +97,33 @@ struct EditCLITests {
             // The R-tree holds the five features (the layer keeps the name convert gave it).
             let rtree = try OutputCLITests.runTool(ogrinfo, ["-ro", "-q", edited, "-sql", "SELECT count(*) AS n FROM rtree_nybb_geom"])
             #expect(rtree.contains("n (Integer) = 5"))
+        }
+    }
+
+    @Test("a GeoPackage source is edited in place: other layers kept, the R-tree updated (GDAL reads both)")
+    func geoPackageInPlace() throws {
+        guard let ogr2ogr = OutputCLITests.executable("ogr2ogr"), let ogrinfo = OutputCLITests.executable("ogrinfo") else { return }
+        try GeoPackageCLITests.withFolder { folder in
+            let gpkg = "\(folder)/city.gpkg"
+            #expect(try CLI.run(["convert", Self.boroughs, "--output", gpkg]).status == 0)
+            let cities = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/naturalearth_cities.geojson").path
+            _ = try OutputCLITests.runTool(ogr2ogr, ["-update", "-f", "GPKG", gpkg, cities, "-nln", "cities"])
+            #expect(try OutputCLITests.runTool(ogrinfo, ["-ro", "-q", gpkg]).contains("cities"))
+            try Self.write(Self.edits, "\(folder)/edits.json")
+            let run = try CLI.run(["edit", "\(gpkg):nybb", "--edits", "\(folder)/edits.json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try CLI.run(["query", "\(gpkg):nybb", "--return", "ids"]).stdout == #"{"objectIdFieldName":"OBJECTID","objectIds":[1,2,3,4,6]}"# + "\n")
+            #expect(try CLI.run(["query", "\(gpkg):cities", "--return", "count"]).stdout.contains("243"))
+            // GDAL's spatial filter goes through the R-tree: the added feature is found there, the
+            // deleted one is not.
+            let window = try OutputCLITests.runTool(ogrinfo, ["-ro", "-q", "-geom=NO", "-spat", "-74", "40", "-73.9", "40.1", gpkg, "nybb"])
+            #expect(window.contains("BoroName (String) = Atlantis"))
+            let bronx = try OutputCLITests.runTool(ogrinfo, ["-ro", "-q", "-geom=NO", "-spat", "-73.9", "40.85", "-73.85", "40.88", gpkg, "nybb"])
+            #expect(!bronx.contains("Bronx"))
+            let rtree = try OutputCLITests.runTool(ogrinfo, ["-ro", "-q", gpkg, "-sql", "SELECT count(*) AS n FROM rtree_nybb_geom"])
+            #expect(rtree.contains("n (Integer) = 5"))
+            let updated = try OutputCLITests.runTool(ogrinfo, ["-ro", "-q", "-geom=NO", "-where", "OBJECTID = 1", gpkg, "nybb"])
+            #expect(updated.contains("BoroName (String) = Staten Is."))
         }
     }
 

@@ -292,6 +292,23 @@ public final class EditableFeatureTable: Sendable {
         writer.withLock { writer in Self.netEdits(from: writer.committed, to: writer.current, touched: writer.touched) }
     }
 
+    /// The object IDs of the local edits (see ``localEdits``), for saving them in place: the
+    /// features added or changed since the last ``commitLocalEdits()`` (`written`), and those
+    /// there then and gone now (`deleted`), each ascending.
+    public var localEditObjectIDs: (written: [Int64], deleted: [Int64]) {
+        writer.withLock { writer in
+            var written: [Int64] = [], deleted: [Int64] = []
+            for objectID in writer.touched.sorted() {
+                if writer.current.row(forObjectID: objectID) != nil {
+                    written.append(objectID)
+                } else if writer.committed.row(forObjectID: objectID) != nil {
+                    deleted.append(objectID)
+                }
+            }
+            return (written, deleted)
+        }
+    }
+
     /// Makes the current state the one later local edits are counted from, and returns the
     /// edits that were pending (see ``localEdits``).
     @discardableResult
