@@ -180,7 +180,9 @@ struct EditingTests {
         #expect(addError(["POP": .double(1.5)]) == EditError(.wrongType, "the number 1.5 cannot be stored in field POP of type SmallInteger", fieldName: "POP"))
         #expect(addError(["POP": .integer(40_000)]) == EditError(.outOfRange, "Value 40000 is out of range for the number type - field: POP, type: esriFieldTypeSmallInteger, value range is -32768 to 32767", fieldName: "POP"))
         #expect(addError(["POP": .integer(-32_768)]) == nil)
-        #expect(addError(["RATE": .double(4e38)])?.kind == .outOfRange)
+        #expect(addError(["RATE": .double(4e38)]) == EditError(.outOfRange, "Value 4e+38 is out of range for the number type - field: RATE, type: esriFieldTypeSingle, value range is -3.4028235e38 to 3.4028235e38", fieldName: "RATE"))
+        #expect(addError(["KIND": .integer(3_000_000_000)]) == EditError(.outOfRange, "Value 3000000000 is out of range for the number type - field: KIND, type: esriFieldTypeInteger, value range is -2147483648 to 2147483647", fieldName: "KIND"))
+        #expect(addError(["POP": .double(1e300)]) == EditError(.outOfRange, "Value 1e+300 is out of range for the number type - field: POP, type: esriFieldTypeSmallInteger, value range is -32768 to 32767", fieldName: "POP"))
         #expect(addError(["NAME": .string("abcdefghijk")]) == EditError(.tooLong, "the value of field NAME is 11 characters long; the field holds at most 10", fieldName: "NAME"))
         #expect(addError(["NAME": .string("abcdefghij")]) == nil)
         #expect(addError(["STRICT": .null]) == EditError(.nullNotAllowed, "field STRICT is not nullable and the new feature gives it no value", fieldName: "STRICT"))
@@ -192,7 +194,10 @@ struct EditingTests {
         #expect(addError(["LOCKED": .integer(1)]) == EditError(.notEditable, "field LOCKED is not editable", fieldName: "LOCKED"))
         #expect(addError(["SEEN": .string("yesterday")])?.kind == .wrongType)
         #expect(addError([:], geometry: .polyline(try Polyline(paths: [[Point(x: 0, y: 0), Point(x: 1, y: 1)]]))) == EditError(.wrongGeometryType, "a polyline cannot be stored in a table of esriGeometryPoint geometries"))
-        #expect(addError([:], spatialReference: SpatialReference(wkid: 999_999))?.kind == .wrongSpatialReference)
+        let unknownReference = addError([:], spatialReference: SpatialReference(wkid: 999_999))
+        #expect(unknownReference?.kind == .wrongSpatialReference)
+        #expect(unknownReference?.message.hasPrefix("the geometry is in wkid 999999 and cannot be projected into the table's wkid 4326: ") == true)
+        #expect(addError(["SEEN": .boolean(true)]) == EditError(.wrongType, "the boolean true cannot be stored in field SEEN of type Date", fieldName: "SEEN"))
         // Web Mercator is projected into the table's WGS 84.
         #expect(addError([:], geometry: point(1_113_194.9079327357, 0), spatialReference: .webMercator) == nil)
         let projected = editable.snapshot
