@@ -99,7 +99,7 @@ let package = Package(
         .target(name: "SieveTestSupport", path: "Tests/SieveTestSupport"),
         .testTarget(
             name: "SieveBuffersTests",
-            dependencies: ["SieveBuffers"]
+            dependencies: ["SieveBuffers", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveGeometryTests",

@@ -1,4 +1,5 @@
 import SieveBuffers
+import SieveTestSupport
 import Testing
 
 @Suite("ColumnBuffer")
@@ -74,7 +75,7 @@ struct ColumnBufferTests {
 
     @Test("random operations on copies agree with arrays (seeded)")
     func randomAgainstArrays() {
-        var generator = SplitMix(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         var buffers: [ColumnBuffer<Int>] = [[]]
         var arrays: [[Int]] = [[]]
         for step in 0..<20_000 {
@@ -130,18 +131,5 @@ struct ColumnBufferTests {
             #expect(Array(result[100...]) == (0..<1_000).map { task * 1_000_000 + $0 })
         }
         #expect(shared.array == Array(0..<100))
-    }
-}
-
-/// A small seeded generator (SplitMix64).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveGeometry
+import SieveTestSupport
 import Testing
 
 @testable import SieveFeatures
@@ -15,18 +16,6 @@ struct EditingModelTests {
         var pop: Int64?
         var x: Double
         var y: Double
-    }
-
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     }
 
     static func schema() throws -> Schema {
@@ -57,7 +46,7 @@ struct EditingModelTests {
 
     @Test("random batches, rollbacks, undo and compaction agree with the model", arguments: [1, 2, 3] as [UInt64])
     func randomBatches(seed: UInt64) throws {
-        var random = Generator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let editable = try EditableFeatureTable(emptyTable(Self.schema()), options: fixedOptions())
         var model: [Int64: Feature] = [:]
         var committed = model
@@ -66,7 +55,7 @@ struct EditingModelTests {
         let names = ["ann", "bob", "al", "cy", "toolongname"]
         for step in 0..<120 {
             if step == 0 { _ = try editable.snapshot.queryObjectIDs(QueryParameters(geometry: point(1, 1))) }
-            switch random.below(20) {
+            switch random.int(20) {
             case 0:
                 try editable.compact()
                 continue
@@ -85,12 +74,12 @@ struct EditingModelTests {
             var valid = true
             var touched = Set<Int64>()
             var addCount = 0
-            for _ in 0..<(1 + random.below(6)) {
-                let name = names[random.below(names.count)]
-                let pop: Int64? = random.below(5) == 0 ? nil : Int64(random.below(1200))
-                let x = Double(random.below(11)), y = Double(random.below(11))
+            for _ in 0..<(1 + random.int(6)) {
+                let name = names[random.int(names.count)]
+                let pop: Int64? = random.int(5) == 0 ? nil : Int64(random.int(1200))
+                let x = Double(random.int(11)), y = Double(random.int(11))
                 let existing = batchModel.keys.sorted()
-                switch random.below(3) {
+                switch random.int(3) {
                 case 0:
                     var attributes: [String: ScalarValue] = ["NAME": .string(name)]
                     attributes["POP"] = pop.map { .integer($0) } ?? .null
@@ -98,9 +87,9 @@ struct EditingModelTests {
                     if name.count > 6 { valid = false }
                     addCount += 1
                 case 1 where !existing.isEmpty:
-                    let id = existing[random.below(existing.count)]
+                    let id = existing[random.int(existing.count)]
                     if !touched.insert(id).inserted { valid = false }
-                    let moves = random.below(2) == 0
+                    let moves = random.int(2) == 0
                     updates.append(FeatureEdit(objectID: id, attributes: ["NAME": .string(name)], geometry: moves ? point(x, y) : nil))
                     if name.count > 6 { valid = false }
                     batchModel[id]?.name = name
@@ -109,7 +98,7 @@ struct EditingModelTests {
                         batchModel[id]?.y = y
                     }
                 default:
-                    let id = existing.isEmpty || random.below(8) == 0 ? Int64(10_000) : existing[random.below(existing.count)]
+                    let id = existing.isEmpty || random.int(8) == 0 ? Int64(10_000) : existing[random.int(existing.count)]
                     if id == 10_000 || !touched.insert(id).inserted { valid = false }
                     deletes.append(id)
                     batchModel[id] = nil

@@ -8,13 +8,18 @@ import Testing
 /// Attachments written to a GeoPackage as the `LAYER__ATTACH` table and read back.
 @Suite("GeoPackage attachments")
 struct GeoPackageAttachmentTests {
-    @Test("attachments of the written features survive a round trip; deleted features' do not")
-    func roundTrip() throws {
+    /// An empty point table with a NAME field.
+    static func emptyPointTable() throws -> FeatureTable {
         let schema = try Schema(
             fields: [Field(name: "OBJECTID", type: .oid), Field(name: "NAME", type: .string)], objectIdFieldName: "OBJECTID",
             geometryType: .point)
-        let empty = try FeatureTable(
+        return try FeatureTable(
             schema: schema, columns: [.integer(Int64Column(values: [Int64]())), .string(StringColumn([String?]()))])
+    }
+
+    @Test("attachments of the written features survive a round trip; deleted features' do not")
+    func roundTrip() throws {
+        let empty = try Self.emptyPointTable()
         let editable = try EditableFeatureTable(empty, options: EditingOptions(hasAttachments: true))
         editable.addFeatures([
             FeatureEdit(attributes: ["NAME": .string("a")], geometry: .point(Point(x: 1, y: 2))),
@@ -47,11 +52,7 @@ struct GeoPackageAttachmentTests {
 
     @Test("edits saved in place: the layer's rows and attachments follow, a failed save changes nothing")
     func saveInPlace() throws {
-        let schema = try Schema(
-            fields: [Field(name: "OBJECTID", type: .oid), Field(name: "NAME", type: .string)], objectIdFieldName: "OBJECTID",
-            geometryType: .point)
-        let empty = try FeatureTable(
-            schema: schema, columns: [.integer(Int64Column(values: [Int64]())), .string(StringColumn([String?]()))])
+        let empty = try Self.emptyPointTable()
         let first = try EditableFeatureTable(empty, options: EditingOptions(hasAttachments: true))
         first.addFeatures((1...5).map { FeatureEdit(attributes: ["NAME": .string("f\($0)")], geometry: .point(Point(x: Double($0), y: 0))) })
         first.addAttachment(objectID: 2, name: "two", contentType: "text/plain", data: [2])

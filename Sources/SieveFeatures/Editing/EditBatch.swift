@@ -92,16 +92,7 @@ struct Batch {
                 throw EditError(.missingObjectID, "the update gives no \(oidField.name) to name the feature", fieldName: oidField.name)
             }
             objectID = id
-            guard options.capabilities.contains(.update) else {
-                throw EditError(.notAllowed, "the table does not allow updating features (capabilities: \(options.capabilities))")
-            }
-            guard let row = table.row(forObjectID: id) else {
-                throw EditError(.missingObjectID, "Update for the object was not attempted. Object ID \(id) does not exist.")
-            }
-            guard touched.insert(id).inserted else {
-                throw EditError(.repeatedObjectID, "object ID \(id) is updated or deleted more than once in the batch")
-            }
-            if let denial = ownershipDenial(row: row, update: true) { throw denial }
+            let row = try existingFeature(id, update: true)
             var values = (0..<schema.fields.count).map { table.value(row: row, fieldIndex: $0) }
             let given = try attributes(edit.attributes, forUpdate: row)
             for (index, value) in given { values[index] = value }
@@ -129,22 +120,32 @@ struct Batch {
 
     mutating func prepareDelete(_ objectID: Int64) -> DeleteOutcome {
         do throws(EditError) {
-            guard options.capabilities.contains(.delete) else {
-                throw EditError(.notAllowed, "the table does not allow deleting features (capabilities: \(options.capabilities))")
-            }
-            guard let row = table.row(forObjectID: objectID) else {
-                throw EditError(.missingObjectID, "Delete for the object was not attempted. Object ID \(objectID) does not exist.")
-            }
-            guard touched.insert(objectID).inserted else {
-                throw EditError(.repeatedObjectID, "object ID \(objectID) is updated or deleted more than once in the batch")
-            }
-            if let denial = ownershipDenial(row: row, update: false) { throw denial }
+            let row = try existingFeature(objectID, update: false)
             var globalID: String?
             if let globalIDField, case .string(let id) = table.value(row: row, fieldIndex: globalIDField) { globalID = id }
             return DeleteOutcome(row: row, objectID: objectID, globalID: globalID)
         } catch {
             return DeleteOutcome(row: nil, objectID: objectID, error: error)
         }
+    }
+
+    /// The row of feature `objectID` for an update (or a delete), checked: the table allows
+    /// it, the feature exists, the batch has not touched it yet, and ownership permits.
+    private mutating func existingFeature(_ objectID: Int64, update: Bool) throws(EditError) -> Int {
+        guard options.capabilities.contains(update ? .update : .delete) else {
+            throw EditError(
+                .notAllowed,
+                "the table does not allow \(update ? "updating" : "deleting") features (capabilities: \(options.capabilities))")
+        }
+        guard let row = table.row(forObjectID: objectID) else {
+            throw EditError(
+                .missingObjectID, "\(update ? "Update" : "Delete") for the object was not attempted. Object ID \(objectID) does not exist.")
+        }
+        guard touched.insert(objectID).inserted else {
+            throw EditError(.repeatedObjectID, "object ID \(objectID) is updated or deleted more than once in the batch")
+        }
+        if let denial = ownershipDenial(row: row, update: update) { throw denial }
+        return row
     }
 
     /// The given attributes as (field index, stored value), checked: known fields, each once,
