@@ -278,6 +278,19 @@ struct EditingTests {
         #expect(editable.snapshot.value(row: 1, field: "EDITOR") == .string("ANN"))
         #expect(editable.snapshot.value(row: 1, field: "CREATOR") == .string("Ann"))
 
+        // Others' features are hidden from queries when allowOthersToQuery is off.
+        editable.addFeatures([validAdd("bob's")], user: "bob")
+        editable.addFeatures([validAdd("nobody's")])
+        let all = QueryParameters(whereClause: "NAME IS NOT NULL")
+        #expect(try editable.snapshot.queryObjectIDs(editable.parameters(all, visibleTo: "ANN")) == [1, 2, 3])
+        #expect(try editable.snapshot.queryObjectIDs(editable.parameters(all, visibleTo: "Bob")) == [1, 2, 3])
+        var hidden = tracking
+        hidden.allowOthersToQuery = false
+        let private_ = try EditableFeatureTable(editable.snapshot, options: fixedOptions(tracking: hidden))
+        #expect(try private_.snapshot.queryObjectIDs(private_.parameters(all, visibleTo: "ANN")) == [1])
+        #expect(try private_.snapshot.queryObjectIDs(private_.parameters(all, visibleTo: "o'brien")) == [])
+        #expect(try private_.snapshot.queryObjectIDs(private_.parameters(all, visibleTo: nil)) == [3])
+
         let readOnly = try EditableFeatureTable(emptyTable(editingSchema()), options: fixedOptions(capabilities: [.query]))
         #expect(!readOnly.canAdd)
         #expect(readOnly.addFeatures([validAdd("x")])[0].error == EditError(.notAllowed, "the table does not allow adding features (capabilities: Query)"))

@@ -474,3 +474,20 @@ extension FeatureTable {
         return try result.makeTable().with(collation: collation)
     }
 }
+
+extension EditableFeatureTable {
+    /// `query` as `user` may run it: unchanged, unless ownership-based access control hides
+    /// others' features (`allowOthersToQuery` off), in which case its where clause also asks for
+    /// features `user` created (compared ignoring case), or for an anonymous user features
+    /// nobody created.
+    public func parameters(_ query: QueryParameters, visibleTo user: String?) -> QueryParameters {
+        guard let tracking = options.editorTracking, tracking.ownershipBasedAccessControl, !tracking.allowOthersToQuery,
+            let creator = tracking.creatorField
+        else { return query }
+        var visible = query
+        let owner =
+            user.map { "UPPER(\(creator)) = UPPER(\(ScalarValue.string($0).description))" } ?? "\(creator) IS NULL"
+        visible.whereClause = "(\(query.whereClause)) AND \(owner)"
+        return visible
+    }
+}
