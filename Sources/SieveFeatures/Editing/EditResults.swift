@@ -41,8 +41,11 @@ public struct FeatureEdit: Sendable {
 public struct EditError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The category of an ``EditError``.
     public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The kind's name, as the error's description starts with it.
         public var rawValue: String
+        /// Creates a kind from its name.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The kind's name.
         public var description: String { rawValue }
 
         /// An attribute names no field of the table.
@@ -106,6 +109,7 @@ public struct EditError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `kind: message`.
     public var description: String { "\(kind): \(message)" }
 }
 

@@ -2,7 +2,9 @@ import Foundation
 
 /// What a table lets clients do, as the `capabilities` string of Esri layer JSON lists it.
 public struct TableCapabilities: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    /// The bits of the set.
     public let rawValue: Int
+    /// A set from its bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Queries (`Query`).
