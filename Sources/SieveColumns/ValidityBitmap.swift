@@ -63,22 +63,6 @@ public struct ValidityBitmap: Hashable, Sendable {
         }
     }
 
-    /// Appends `n` rows, all valid or all NULL.
-    public mutating func append(valid: Bool, count n: Int) {
-        var left = n
-        while left > 0, count & 63 != 0 {
-            append(valid: valid)
-            left -= 1
-        }
-        if left >= 64 {
-            let words = left / 64
-            fullWords.append(contentsOf: repeatElement(valid ? ~0 : 0, count: words))
-            count += words * 64
-            left -= words * 64
-        }
-        for _ in 0..<left { append(valid: valid) }
-    }
-
     /// Number of NULL rows.
     public var nullCount: Int {
         let full = fullWords.withUnsafeBufferPointer { words in words.reduce(0) { $0 + $1.nonzeroBitCount } }

@@ -25,21 +25,22 @@ extension QuadTree {
     /// envelopes are `xmin[id] … ymax[id]`; items whose box is not indexable are left out.
     mutating func bulkLoad<C: RandomAccessCollection<Double>>(ids: [UInt32]?, xmin: C, ymin: C, xmax: C, ymax: C)
     where C.Index == Int {
-        let done: Void? = xmin.withContiguousStorageIfAvailable { x0s in
-            ymin.withContiguousStorageIfAvailable { y0s in
-                xmax.withContiguousStorageIfAvailable { x1s in
-                    ymax.withContiguousStorageIfAvailable { y1s in
-                        bulkLoad(ids: ids, xmin: x0s, ymin: y0s, xmax: x1s, ymax: y1s)
-                    }
+        Self.withBuffer(xmin) { x0s in
+            Self.withBuffer(ymin) { y0s in
+                Self.withBuffer(xmax) { x1s in
+                    Self.withBuffer(ymax) { y1s in bulkLoad(ids: ids, xmin: x0s, ymin: y0s, xmax: x1s, ymax: y1s) }
                 }
-            } ?? nil ?? nil
-        } ?? nil
-        if done == nil {
-            bulkLoad(ids: ids, xmin: Array(xmin), ymin: Array(ymin), xmax: Array(xmax), ymax: Array(ymax))
+            }
         }
     }
 
-    /// See ``bulkLoad(ids:xmin:ymin:xmax:ymax:)-generic``, on buffers.
+    /// Calls `body` with the elements of `values` in one buffer: in place when they are
+    /// contiguous (arrays, column buffers), else copied into an array.
+    private static func withBuffer<C: RandomAccessCollection<Double>>(_ values: C, _ body: (UnsafeBufferPointer<Double>) -> Void) {
+        if values.withContiguousStorageIfAvailable(body) == nil { Array(values).withUnsafeBufferPointer(body) }
+    }
+
+    /// The bulk load itself, on buffers.
     mutating func bulkLoad(
         ids: [UInt32]?, xmin: UnsafeBufferPointer<Double>, ymin: UnsafeBufferPointer<Double>,
         xmax: UnsafeBufferPointer<Double>, ymax: UnsafeBufferPointer<Double>

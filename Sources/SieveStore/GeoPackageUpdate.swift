@@ -85,7 +85,8 @@ extension GeoPackage {
     ) throws(GeoPackageError) {
         let name = GeoPackageWriter.attachmentTable(of: layer)
         let exists = try !connection.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", [name]).isEmpty
-        let attachments = table.attachments.all.filter { Set(written).contains($0.info.parentObjectID) }
+        let writtenIDs = Set(written)
+        let attachments = table.attachments.all.filter { writtenIDs.contains($0.info.parentObjectID) }
         guard exists || !attachments.isEmpty else { return }
         if !exists { try GeoPackageWriter.createAttachmentTable(connection, layer: layer) }
         let remove = try connection.prepare("DELETE FROM \(sqlIdentifier(name)) WHERE REL_OBJECTID = ?")

@@ -209,16 +209,19 @@ public final class EditableFeatureTable: Sendable {
                 attachments = store
             }
             if !appended.isEmpty || !deletedRows.isEmpty {
-                let snapshot = Self.apply(appended, deleting: deletedRows, attachments: attachments, to: &writer)
-                // Index maintenance: once the spatial index is built, the writer inserts the new
-                // rows before it publishes the snapshot that has them, so that a reader of any
-                // published snapshot finds the tree covering it and only ever reads it (readers
-                // of older snapshots skip the rows beyond theirs).
-                if snapshot.spatialIndexCache.isBuilt { snapshot.withSpatialIndex { _ in } }
-                published.withLock { $0 = snapshot }
+                publish(Self.apply(appended, deleting: deletedRows, attachments: attachments, to: &writer))
             }
             return ApplyEditsResult(addResults: addResults, updateResults: updateResults, deleteResults: deleteResults)
         }
+    }
+
+    /// Makes `snapshot` the latest. Index maintenance first: once the spatial index is built,
+    /// the writer inserts the new rows before it publishes the snapshot that has them, so that a
+    /// reader of any published snapshot finds the tree covering it and only ever reads it
+    /// (readers of older snapshots skip the rows beyond theirs).
+    private func publish(_ snapshot: FeatureTable) {
+        if snapshot.spatialIndexCache.isBuilt { snapshot.withSpatialIndex { _ in } }
+        published.withLock { $0 = snapshot }
     }
 
     /// Appends the rows (new features, new versions), deletes the replaced and deleted rows,
@@ -268,7 +271,7 @@ public final class EditableFeatureTable: Sendable {
             let compacted = try Self.generation(from: current.compacted().withAttachments(current.attachments))
             writer.current = compacted
             writer.dictionaryCodes = [:]
-            published.withLock { $0 = compacted }
+            publish(compacted)
         }
     }
 
@@ -356,9 +359,7 @@ public final class EditableFeatureTable: Sendable {
             }
             writer.touched = []
             guard !restored.isEmpty || !deleted.isEmpty || attachments != current.attachments else { return }
-            let snapshot = Self.apply(restored, deleting: deleted, attachments: attachments, to: &writer)
-            if snapshot.spatialIndexCache.isBuilt { snapshot.withSpatialIndex { _ in } }
-            published.withLock { $0 = snapshot }
+            publish(Self.apply(restored, deleting: deleted, attachments: attachments, to: &writer))
         }
     }
 
@@ -435,7 +436,7 @@ public final class EditableFeatureTable: Sendable {
                     attachments: store)
                 writer.current = snapshot
                 writer.touched.insert(objectID)
-                published.withLock { $0 = snapshot }
+                publish(snapshot)
                 return results
             } catch {
                 return [FeatureEditResult(objectID: -1, error: error)]

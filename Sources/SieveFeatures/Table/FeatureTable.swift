@@ -207,23 +207,23 @@ public struct FeatureTable: Sendable {
 
     /// This table with `attachments` (the same rows, indexes and caches).
     package func withAttachments(_ attachments: AttachmentStore) -> FeatureTable {
+        replacing(attachments: attachments)
+    }
+
+    /// This table with other attachments or another spatial index cache (the same rows).
+    private func replacing(attachments: AttachmentStore? = nil, spatialIndexCache cache: SpatialIndexCache? = nil) -> FeatureTable {
         var copy = self
         copy.storage_ = Storage(
             schema: schema, columns: columns, geometryColumn: geometryColumn, count: count, extent: extent,
-            objectIDIndex: objectIDIndex, tombstones: tombstones, lineage: lineage, spatialIndexCache: spatialIndexCache,
-            attachments: attachments)
+            objectIDIndex: objectIDIndex, tombstones: tombstones, lineage: lineage,
+            spatialIndexCache: cache ?? spatialIndexCache, attachments: attachments ?? self.attachments)
         return copy
     }
 
     /// This table with a spatial index cache of its own (holding the tree this table built, if
     /// any), so that rows appended to it never mix with another table's.
     func withSpatialIndexOfItsOwn() -> FeatureTable {
-        var copy = self
-        copy.storage_ = Storage(
-            schema: schema, columns: columns, geometryColumn: geometryColumn, count: count, extent: extent,
-            objectIDIndex: objectIDIndex, tombstones: tombstones, lineage: lineage,
-            spatialIndexCache: SpatialIndexCache(seed: spatialIndexCache, rowCount: count), attachments: attachments)
-        return copy
+        replacing(spatialIndexCache: SpatialIndexCache(seed: spatialIndexCache, rowCount: count))
     }
 
     /// The number of features: the rows not deleted.
