@@ -1,7 +1,6 @@
 import SieveColumns
 import SieveGEOS
 import SieveGeometry
-import Synchronization
 
 /// A feature table that is edited: features are added, updated and deleted in batches
 /// (``applyEdits(adds:updates:deletes:rollbackOnFailure:user:)``), and every batch publishes a
@@ -35,9 +34,9 @@ public final class EditableFeatureTable: Sendable {
     /// What the table allows and fills in.
     public let options: EditingOptions
     /// The latest snapshot, swapped under the mutex after each batch.
-    private let published: Mutex<FeatureTable>
+    private let published: Locked<FeatureTable>
     /// The writer's state; holding its mutex is being the writer.
-    private let writer: Mutex<Writer>
+    private let writer: Locked<Writer>
 
     /// What only the writer reads and writes.
     struct Writer {
@@ -63,10 +62,10 @@ public final class EditableFeatureTable: Sendable {
         let start = try Self.generation(from: table)
         var largest: Int64 = 0
         for id in start.objectIDs where id > largest { largest = id }
-        published = Mutex(start)
+        published = Locked(start)
         var state = Writer(current: start, nextObjectID: largest &+ 1, committed: start)
         state.nextAttachmentID = start.attachments.largestID &+ 1
-        writer = Mutex(state)
+        writer = Locked(state)
     }
 
     /// The snapshot edits start from: `table`'s rows (compacted when it has deleted rows or

@@ -39,7 +39,7 @@ final class SpatialIndexCache: @unchecked Sendable {
 
     private let slots = [Slot(), Slot()]
     private let active = Atomic<Int>(0)
-    private let maintenance = Mutex(())
+    private let maintenance = Locked(())
 
     init() {}
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// How a snapshot of an edited table finds a feature's row by object ID when edits have appended
 /// rows after those of the table the edits started from (the *base*).
 ///
@@ -46,7 +44,7 @@ final class VersionMap: Sendable {
         case absent
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The row of `objectID` in a snapshot of `rowCount` rows (deleted or not).
     func lookup(_ objectID: Int64, rowCount: Int, baseRowCount: Int) -> Lookup {
