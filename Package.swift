@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SieveProjection", targets: ["SieveProjection"]),
         .library(name: "SieveFeatures", targets: ["SieveFeatures"]),
         .library(name: "SieveStore", targets: ["SieveStore"]),
+        .library(name: "SieveMap", targets: ["SieveMap"]),
         .executable(name: "geosieve", targets: ["geosieve"]),
         .executable(name: "geosieve-bench", targets: ["geosieve-bench"]),
     ],
@@ -71,12 +72,18 @@ let package = Package(
         ),
         // Files in and out through SQLite: OGC GeoPackage read and write.
         .target(name: "SieveStore", dependencies: ["SieveFeatures", "SieveGeometry", "SieveColumns", "CSQLite"]),
+        // Feature layers and the map: definition expressions, display filters, scale ranges,
+        // selection, renderers, identify across layers and SVG drawing, on the feature table.
+        .target(
+            name: "SieveMap",
+            dependencies: ["SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveIndex"]
+        ),
         // Umbrella module re-exporting the public modules.
         .target(
             name: "GeoSieve",
             dependencies: [
                 "SieveBuffers", "SieveGeometry", "SieveGEOS", "SieveColumns", "SieveSQL", "SieveIndex", "SieveProjection", "SieveFeatures",
-                "SieveStore",
+                "SieveStore", "SieveMap",
             ]
         ),
         // The command-line tool.
@@ -132,6 +139,10 @@ let package = Package(
         .testTarget(
             name: "SieveStoreTests",
             dependencies: ["SieveStore", "SieveFeatures", "SieveGeometry", "SieveGEOS", "SieveColumns", "CSQLite", "SieveTestSupport"]
+        ),
+        .testTarget(
+            name: "SieveMapTests",
+            dependencies: ["SieveMap", "SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "CSQLite", "SieveTestSupport"]
         ),
         .testTarget(
             name: "GeoSieveTests",

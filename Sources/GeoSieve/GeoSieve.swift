@@ -5,6 +5,7 @@
 @_exported import SieveGEOS
 @_exported import SieveIndex
 @_exported import SieveProjection
+@_exported import SieveMap
 @_exported import SieveSQL
 @_exported import SieveStore
 @_exported import SieveGeometry
