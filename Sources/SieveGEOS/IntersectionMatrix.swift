@@ -1,3 +1,5 @@
+import SieveGeometry
+
 /// A DE-9IM intersection matrix: for each pair of (interior, boundary, exterior) of two
 /// geometries a and b, the dimension of their intersection.
 ///
@@ -80,14 +82,10 @@ public struct IntersectionMatrix: Hashable, Sendable, CustomStringConvertible {
 
     /// Checks a DE-9IM pattern and returns it upper-cased as bytes.
     static func validatedPattern(_ pattern: String) throws(GEOSError) -> [UInt8] {
-        let bytes = Array(pattern.uppercased().utf8)
-        let allowed = Set("TF*012".utf8)
-        guard bytes.count == 9, bytes.allSatisfy({ allowed.contains($0) }) else {
-            throw GEOSError(
-                .invalidPattern,
-                "\"\(pattern)\" is not a DE-9IM pattern: expected 9 characters from T, F, *, 0, 1, 2")
+        if let problem = SpatialRelationship.patternProblem(pattern) {
+            throw GEOSError(.invalidPattern, problem)
         }
-        return bytes
+        return Array(pattern.uppercased().utf8)
     }
 
     private func matching(_ pattern: String) -> Bool {

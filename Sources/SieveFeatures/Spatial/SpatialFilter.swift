@@ -62,26 +62,11 @@ struct SpatialFilter {
 
     /// Whether features disjoint from the query geometry can satisfy the relationship, so that
     /// every row with a geometry is a candidate and not just those near the query envelope.
-    var admitsDisjoint: Bool {
-        switch relationship {
-        case .disjoint: return true
-        case .relate(let pattern): return !Self.patternNeedsIntersection(pattern)
-        default: return false
-        }
-    }
+    var admitsDisjoint: Bool { relationship.admitsDisjoint }
 
-    /// Whether a DE-9IM pattern demands a non-empty intersection of interiors or boundaries
-    /// (one of the cells II, IB, BI, BB is `T`, `0`, `1` or `2`). Invalid patterns answer
-    /// `false`; they are rejected before any row is tested.
+    /// See ``SpatialRelationship/patternNeedsIntersection(_:)``.
     static func patternNeedsIntersection(_ pattern: String) -> Bool {
-        let cells = Array(pattern.utf8)
-        guard cells.count == 9 else { return false }
-        return [0, 1, 3, 4].contains { index in
-            switch cells[index] {
-            case UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: "0"), UInt8(ascii: "1"), UInt8(ascii: "2"): true
-            default: false
-            }
-        }
+        SpatialRelationship.patternNeedsIntersection(pattern)
     }
 
     /// The candidate rows, ascending: rows whose envelope intersects the query envelope, or
