@@ -31,22 +31,7 @@ extension FeatureTable {
     ///   table's spatial reference, or an invalid relate pattern; of kind
     ///   ``FeatureTableError/Kind/invalidGeometry`` when GEOS fails on a feature's geometry.
     public func queryFeatures(_ query: QueryParameters) throws -> FeatureQueryResult {
-        let (clause, sort) = try QueryPlan.prepare(query, table: self)
-        let fieldIndices = try QueryPlan.outFieldIndices(query.outFields, schema: schema)
-        let matching = try QueryPlan.matchingRows(query, clause: clause, table: self)
-        let ordered = QueryPlan.ordered(
-            QueryPlan.inObjectIDOrder(matching, table: self), by: sort, table: self, collation: clause.collation)
-        let (rows, exceeded) = QueryPlan.page(ordered, query)
-        let returnsGeometry = query.returnGeometry && schema.geometryType != nil
-        let projector = try OutputProjection.projector(query, table: self)
-        var projected: [Geometry?]?
-        if let projector, returnsGeometry {
-            projected = try OutputProjection.geometries(rows: rows, table: self, projector: projector)
-        }
-        return FeatureQueryResult(
-            table: self, rows: rows, fieldIndices: fieldIndices,
-            returnsGeometry: returnsGeometry, exceededTransferLimit: exceeded,
-            spatialReference: projector?.target ?? spatialReference, projectedGeometries: projected)
+        try PreparedQuery(query, table: self).features(in: self)
     }
 
     /// How many rows the query selects (where clause AND object IDs AND spatial filter).
@@ -56,15 +41,7 @@ extension FeatureTable {
     /// nevertheless checked, as are the out fields.
     /// - Throws: As ``queryFeatures(_:)``.
     public func queryFeatureCount(_ query: QueryParameters) throws -> Int {
-        let (clause, _) = try QueryPlan.prepare(query, table: self)
-        if query.geometry != nil {
-            return try QueryPlan.matchingRows(query, clause: clause, table: self).count
-        }
-        let listed = QueryPlan.candidates(query.objectIDs, table: self)
-        let total = clause.count(in: columns, rowCount: count, candidates: listed)
-        // Listed object IDs never find a deleted row; a scan counts them, and they are taken off.
-        guard listed == nil, tombstones.deletedCount > 0 else { return total }
-        return total - clause.count(in: columns, rowCount: count, candidates: tombstones.deletedRows(below: count))
+        try PreparedQuery(query, table: self).count(in: self)
     }
 
     /// The object IDs of the rows the query selects, ascending.
@@ -73,11 +50,7 @@ extension FeatureTable {
     /// apply, though they are checked.
     /// - Throws: As ``queryFeatures(_:)``.
     public func queryObjectIDs(_ query: QueryParameters) throws -> [Int64] {
-        let (clause, _) = try QueryPlan.prepare(query, table: self)
-        let ids = objectIDs
-        var result = try QueryPlan.matchingRows(query, clause: clause, table: self).map { ids[Int($0)] }
-        result.sort()
-        return result
+        try PreparedQuery(query, table: self).objectIDs(in: self)
     }
 
     /// How many rows the query selects and the union of their envelopes.
@@ -89,27 +62,7 @@ extension FeatureTable {
     /// extent is that of the selected geometries projected into it.
     /// - Throws: As ``queryFeatures(_:)``.
     public func queryExtent(_ query: QueryParameters) throws -> (count: Int, extent: Envelope) {
-        let (clause, _) = try QueryPlan.prepare(query, table: self)
-        let projector = try OutputProjection.projector(query, table: self)
-        let rows = try QueryPlan.matchingRows(query, clause: clause, table: self)
-        if let projector {
-            return (rows.count, try OutputProjection.extent(rows: rows, table: self, projector: projector))
-        }
-        var x0 = Double.infinity, y0 = Double.infinity
-        var x1 = -Double.infinity, y1 = -Double.infinity
-        // The envelope arrays once (they are the geometry column's, computed properties).
-        let (xmins, ymins, xmaxs, ymaxs) = (xmin, ymin, xmax, ymax)
-        for row in rows {
-            let r = Int(row)
-            let xmin = xmins[r]
-            guard !xmin.isNaN else { continue }
-            x0 = Swift.min(x0, xmin)
-            y0 = Swift.min(y0, ymins[r])
-            x1 = Swift.max(x1, xmaxs[r])
-            y1 = Swift.max(y1, ymaxs[r])
-        }
-        guard x0 <= x1, y0 <= y1 else { return (rows.count, .empty) }
-        return (rows.count, Envelope(xmin: x0, ymin: y0, xmax: x1, ymax: y1))
+        try PreparedQuery(query, table: self).extent(in: self)
     }
 }
 

@@ -86,8 +86,15 @@ enum QueryPlan {
     static func matchingRows(_ query: QueryParameters, clause: CompiledWhereClause, table: FeatureTable) throws(
         FeatureTableError
     ) -> [UInt32] {
+        try matchingRows(query, clause: clause, spatial: SpatialFilter(query, table: table), table: table)
+    }
+
+    /// ``matchingRows(_:clause:table:)`` with the spatial filter resolved already.
+    static func matchingRows(
+        _ query: QueryParameters, clause: CompiledWhereClause, spatial: SpatialFilter?, table: FeatureTable
+    ) throws(FeatureTableError) -> [UInt32] {
         let listed = candidates(query.objectIDs, table: table)
-        guard let spatial = try SpatialFilter(query, table: table) else {
+        guard let spatial else {
             // Listed object IDs never find a deleted row; a scan leaves them out afterwards.
             let rows = clause.matchingRows(in: table.columns, rowCount: table.count, candidates: listed)
             return listed == nil ? table.tombstones.removingDeleted(from: rows) : rows
