@@ -171,23 +171,21 @@ struct QueryCommand: ParsableCommand {
     /// `--object-ids 1,2,3`.
     private func parseObjectIDs() throws -> [Int64]? {
         guard let objectIDs else { return nil }
-        return try objectIDs.split(separator: ",", omittingEmptySubsequences: false).map { item in
-            let text = item.trimmingCharacters(in: .whitespaces)
-            guard let id = Int64(text) else {
-                throw CommandFailure("--object-ids: \(JSONKey.quoted(text)) is not an integer object ID")
-            }
-            return id
+        do {
+            return try QueryParameters.objectIDList(objectIDs, parameter: "--object-ids")
+        } catch {
+            throw CommandFailure(error.message)
         }
     }
 
     /// `--out-fields '*'` or `--out-fields a,b`.
     private func parseOutFields() throws -> [String]? {
         guard let outFields else { return nil }
-        let names = outFields.split(separator: ",", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces)
+        do {
+            return try QueryParameters.outFieldList(outFields, parameter: "--out-fields")
+        } catch {
+            throw CommandFailure(error.message)
         }
-        if names.contains("") { throw CommandFailure("--out-fields: empty field name in \(JSONKey.quoted(outFields))") }
-        return names
     }
 
     /// The fields of a `--schema` file.

@@ -32,22 +32,8 @@ struct SpatialFilterOptions: ParsableArguments {
     /// Sets the query's geometry, its spatial reference and the relationship; checks that the
     /// options go together.
     func apply(to query: inout QueryParameters) throws {
-        let relationship: SpatialRelationship
-        switch spatialRel ?? .intersects {
-        case .intersects: relationship = .intersects
-        case .contains: relationship = .contains
-        case .within: relationship = .within
-        case .touches: relationship = .touches
-        case .crosses: relationship = .crosses
-        case .overlaps: relationship = .overlaps
-        case .equals: relationship = .equals
-        case .disjoint: relationship = .disjoint
-        case .envelopeIntersects: relationship = .envelopeIntersects
-        case .relate:
-            guard let relation else {
-                throw CommandFailure("--spatial-rel relate needs --relation PATTERN (9 of T F * 0 1 2)")
-            }
-            relationship = .relate(pattern: relation)
+        if spatialRel == .relate, relation == nil {
+            throw CommandFailure("--spatial-rel relate needs --relation PATTERN (9 of T F * 0 1 2)")
         }
         if relation != nil, spatialRel != .relate {
             throw CommandFailure("--relation is only allowed with --spatial-rel relate")
@@ -59,14 +45,12 @@ struct SpatialFilterOptions: ParsableArguments {
         }
         let inReference = try inSR.map { code in try QueryCommand.spatialReference(code, option: "--in-sr") }
         let text = try argumentText(geometry, argument: "--geometry")
-        let parsed: (geometry: Geometry, spatialReference: SpatialReference?)
         do {
-            parsed = try Geometry.parse(text)
+            let relationship = try SpatialRelationship(name: (spatialRel ?? .intersects).rawValue, relation: relation)
+            try query.setSpatialFilter(
+                geometry: text, inSpatialReference: inReference, relationship: relationship, parameter: "--geometry")
         } catch {
-            throw CommandFailure("--geometry: \(error)")
+            throw CommandFailure(error.message)
         }
-        query.geometry = parsed.geometry
-        query.inSpatialReference = inReference ?? parsed.spatialReference
-        query.spatialRelationship = relationship
     }
 }
