@@ -236,6 +236,10 @@ struct RendererClassificationTests {
         let divisor = try #require(try bindError(breaks(Self.popBreaks, normalization: .byField("TYPE"))))
         #expect(divisor.kind == .invalidFieldType)
         #expect(divisor.path == "normalizationField")
+        // A unique-value renderer reads one to three fields.
+        let four = try #require(try bindError(unique(["TYPE", "CODE", "RATIO", "POP"], ["x"])))
+        #expect(four.kind == .invalidRenderer)
+        #expect(try bindError(unique([], ["x"]))?.kind == .invalidRenderer)
         // Unique values take any field type.
         #expect(try bindError(unique(["WHEN"], ["0"])) == nil)
     }

@@ -12,7 +12,9 @@ extension Renderer {
     ///   is the sum of the field over the table's features (deleted rows and NULLs left out).
     /// - Throws: ``RendererError/Kind/unknownField`` naming a field the table lacks (with a
     ///   close name when there is one); ``RendererError/Kind/invalidFieldType`` when a class
-    ///   breaks field or normalization field is not numeric (integer or double).
+    ///   breaks field or normalization field is not numeric (integer or double);
+    ///   ``RendererError/Kind/invalidRenderer`` for a unique-value renderer without one to
+    ///   three fields.
     public func bind(to table: FeatureTable, normalizationTotal: Double? = nil) throws(RendererError) -> BoundRenderer {
         try BoundRenderer(renderer: self, table: table, normalizationTotal: normalizationTotal)
     }
@@ -66,6 +68,10 @@ public struct BoundRenderer: Sendable {
         switch renderer {
         case .simple: break
         case .uniqueValue(let unique):
+            guard (1...3).contains(unique.fields.count) else {
+                throw RendererError(
+                    .invalidRenderer, "a unique-value renderer reads one to three fields, not \(unique.fields.count)", path: "field1")
+            }
             for (i, name) in unique.fields.enumerated() { indices.append(try resolve(name, "field\(i + 1)")) }
         case .classBreaks(let breaks):
             let index = try resolve(breaks.field, "field")

@@ -18,12 +18,11 @@ public struct DrawingInfo: Hashable, Sendable {
     /// for none (`null`).
     public private(set) var labelingInfoJSON: String?
 
-    /// Creates a drawing info without labelling.
-    /// - Precondition: `transparency` is in 0…100.
+    /// Creates a drawing info without labelling; `transparency` is clamped to 0…100 (NaN
+    /// reads as 0).
     public init(renderer: Renderer, transparency: Double = 0) {
-        precondition((0...100).contains(transparency), "transparency is a percentage, 0…100")
         self.renderer = renderer
-        self.transparency = transparency
+        self.transparency = transparency.isNaN ? 0 : min(max(transparency, 0), 100)
         self.labelingInfoJSON = nil
     }
 

@@ -114,13 +114,12 @@ public struct UniqueValueRenderer: Hashable, Sendable {
     /// The legend label of the default class.
     public var defaultLabel: String?
 
-    /// Creates a unique-value renderer.
-    /// - Precondition: `fields` holds one to three names.
+    /// Creates a unique-value renderer. `fields` should hold one to three names; binding
+    /// (``Renderer/bind(to:normalizationTotal:)``) rejects any other number.
     public init(
         fields: [String], fieldDelimiter: String = ",", uniqueValueInfos: [UniqueValueInfo], defaultSymbol: Symbol? = nil,
         defaultLabel: String? = nil
     ) {
-        precondition((1...3).contains(fields.count), "a unique-value renderer reads one to three fields")
         self.fields = fields
         self.fieldDelimiter = fieldDelimiter
         self.uniqueValueInfos = uniqueValueInfos

@@ -160,7 +160,7 @@ extension UniqueValueRenderer {
     var jsonValue: JSONValue {
         var object = JSONObjectBuilder()
         object.add("type", .string("uniqueValue"))
-        object.add("field1", .string(fields[0]))
+        object.add("field1", .string(fields.first ?? ""))
         object.add("field2", fields.count > 1 ? .string(fields[1]) : .null())
         object.add("field3", fields.count > 2 ? .string(fields[2]) : .null())
         object.add("fieldDelimiter", .string(fieldDelimiter))
