@@ -130,6 +130,46 @@ public final class ProjectionContext {
         return proj_get_name(system.object).map { String(cString: $0) } ?? "wkid \(reference.wkid)"
     }
 
+    /// The linear or angular unit of the reference's first axis: whether it is angular
+    /// (geographic references: degrees) and how many metres (linear) or radians (angular) one
+    /// unit is — 1 for metres, 0.3048006096… for US survey feet, π/180 for degrees.
+    /// - Throws: ``ProjectionError/Kind/unknownSpatialReference`` when PROJ does not know it;
+    ///   ``ProjectionError/Kind/unsupportedSpatialReference`` when it has no coordinate system
+    ///   PROJ can describe (a compound or bound reference is read through its horizontal part).
+    public func unit(of reference: SpatialReference) throws(ProjectionError) -> (isAngular: Bool, toSI: Double) {
+        let system = try system(reference)
+        var horizontal = system.object
+        var owned: [OpaquePointer] = []
+        defer { for object in owned { proj_destroy(object) } }
+        if proj_get_type(horizontal) == PJ_TYPE_COMPOUND_CRS, let first = proj_crs_get_sub_crs(handle.context, horizontal, 0) {
+            owned.append(first)
+            horizontal = first
+        }
+        if proj_get_type(horizontal) == PJ_TYPE_BOUND_CRS, let base = proj_get_source_crs(handle.context, horizontal) {
+            owned.append(base)
+            horizontal = base
+        }
+        guard let cs = proj_crs_get_coordinate_system(handle.context, horizontal) else {
+            handle.takeMessage()
+            throw ProjectionError(
+                .unsupportedSpatialReference, "wkid \(reference.wkid) has no coordinate system PROJ can describe",
+                source: reference.wkid)
+        }
+        owned.append(cs)
+        var factor = 0.0
+        guard proj_cs_get_axis_info(handle.context, cs, 0, nil, nil, nil, &factor, nil, nil, nil) != 0, factor > 0,
+            factor.isFinite
+        else {
+            handle.takeMessage()
+            throw ProjectionError(
+                .unsupportedSpatialReference, "wkid \(reference.wkid): PROJ gives no unit for its first axis",
+                source: reference.wkid)
+        }
+        let type = proj_get_type(horizontal)
+        let angular = type == PJ_TYPE_GEOGRAPHIC_2D_CRS || type == PJ_TYPE_GEOGRAPHIC_3D_CRS || type == PJ_TYPE_GEOGRAPHIC_CRS
+        return (angular, factor)
+    }
+
     /// The OGC WKT 1 definition (GDAL's dialect, as GeoPackage's `gpkg_spatial_ref_sys.definition`
     /// holds it) of the coordinate reference system a WKID resolves to.
     /// - Throws: ``ProjectionError/Kind/unknownSpatialReference`` when PROJ does not know it;

@@ -20,9 +20,20 @@ extension FeatureTable {
     ///   a negative `maxResults`; `WhereClauseError` (SieveSQL) for a bad where clause;
     ///   ``FeatureTableError/Kind/invalidGeometry`` when GEOS fails on a feature's geometry.
     public func identify(_ parameters: IdentifyParameters) throws -> IdentifyResults {
+        try identify(parameters, restrictedBy: nil)
+    }
+
+    /// ``identify(_:)`` among the rows that also satisfy `restriction` (a layer's definition
+    /// expression and display filter, compiled against this table's schema), ANDed with the
+    /// parameters' where clause.
+    /// - Throws: As ``identify(_:)``.
+    public func identify(_ parameters: IdentifyParameters, restrictedBy restriction: CompiledWhereClause?) throws
+        -> IdentifyResults
+    {
         try parameters.validate()
-        let clause = try CompiledWhereClause(
+        var clause = try CompiledWhereClause(
             parameters.whereClause, schema: schema, collation: parameters.collation ?? collation)
+        if let restriction, !restriction.selectsEverything { clause = clause.and(restriction) }
         let radius = parameters.mapTolerance
         let (x, y) = (parameters.x, parameters.y)
         var candidates: [UInt32] = []

@@ -1,0 +1,222 @@
+import SieveColumns
+import SieveFeatures
+import SieveGeometry
+import SieveSQL
+
+/// Where a layer reads its features: a table whose ``currentTable`` is the data as it is now.
+///
+/// A ``FeatureTable`` is its own source (it never changes); an ``EditableFeatureTable`` gives
+/// its latest published snapshot, so a layer over it sees every edit at once.
+public protocol FeatureTableSource: Sendable {
+    /// The table as it is now.
+    var currentTable: FeatureTable { get }
+}
+
+extension FeatureTable: FeatureTableSource {
+    /// The table itself.
+    public var currentTable: FeatureTable { self }
+}
+
+extension EditableFeatureTable: FeatureTableSource {
+    /// The latest published snapshot.
+    public var currentTable: FeatureTable { snapshot }
+}
+
+/// A feature layer: a table seen through a definition expression, drawn with a renderer, with a
+/// display filter, a scale range and a selection — the ArcGIS `FeatureLayer`.
+///
+/// - The **definition expression** limits every query, count, extent, statistic, selection
+///   and identify of the layer: it is ANDed with the caller's where clause. Nothing is cached:
+///   each call reads the table as it is then, so a feature edited into or out of the expression
+///   is counted correctly at once, and changing the expression re-filters immediately.
+/// - The **display filter** (``displayFilterDefinition``) limits only what is drawn:
+///   ``displayedFeatures(in:scale:)`` and ``displayedFeatureCount(in:scale:)``, and identify,
+///   which finds drawn features only. ``queryFeatureCount(_:)`` ignores it.
+/// - The **scale range** (``minScale``, ``maxScale``; 0 = no bound) and ``isVisible`` decide
+///   whether the layer draws at all at a map scale (see ``MapScale``).
+/// - The **selection** holds features by object ID: a deleted feature leaves it, an updated
+///   one stays selected, edits of other features do not touch it.
+///
+/// A layer is a value (`Sendable`); the table it reads is shared. Copies of a layer share the
+/// table but not their definition expression, display filter or selection.
+///
+/// ```swift
+/// var layer = try FeatureLayer(source: countries, name: "countries")
+/// try layer.setDefinitionExpression("continent = 'Africa'")
+/// try layer.queryFeatureCount(QueryParameters())            // African countries only
+/// try layer.selectFeatures(QueryParameters(whereClause: "pop_est > 1e8"), mode: .new)
+/// ```
+public struct FeatureLayer: Sendable {
+    /// Where the features come from.
+    public let source: any FeatureTableSource
+    /// The layer's name (its title in a map and its id in an SVG).
+    public var name: String
+    /// Whether the layer is drawn and identified (with ``IdentifyLayerOption/top`` and
+    /// ``IdentifyLayerOption/visible``). Default `true`.
+    public var isVisible: Bool = true
+    /// The most zoomed-out scale the layer draws at (a scale denominator); 0 for no bound.
+    public var minScale: Double = 0
+    /// The most zoomed-in scale the layer draws at; 0 for no bound.
+    public var maxScale: Double = 0
+    /// How features are drawn: the symbol class of each.
+    public var renderer: Renderer
+    /// The definition expression; empty for none.
+    public private(set) var definitionExpression: String = ""
+    /// The compiled definition expression, `nil` when empty.
+    private var definitionClause: CompiledWhereClause?
+    /// How display filters choose the features drawn; `nil` for none.
+    public private(set) var displayFilterDefinition: DisplayFilterDefinition?
+    /// The display filters' clauses, compiled, by name.
+    private var displayClauses: [String: CompiledWhereClause] = [:]
+    /// The selected object IDs, ascending, each once.
+    var selection: [Int64] = []
+
+    /// A layer over `source`, drawn with `renderer` (default: ``Renderer/default(for:)`` of the
+    /// table's geometry type; a table without geometry gets a simple renderer that is never
+    /// used to draw).
+    public init(source: any FeatureTableSource, name: String, renderer: Renderer? = nil) {
+        self.source = source
+        self.name = name
+        let table = source.currentTable
+        self.renderer = renderer ?? Renderer.default(for: table.schema.geometryType ?? .point)
+    }
+
+    /// The table as it is now.
+    public var table: FeatureTable { source.currentTable }
+
+    /// Sets the definition expression (empty or only spaces for none), checked against the
+    /// table's fields. Selected features the new expression excludes leave the selection.
+    /// - Throws: `WhereClauseError` for an expression that does not parse or bind; the layer is
+    ///   unchanged then.
+    public mutating func setDefinitionExpression(_ sql: String) throws {
+        let table = self.table
+        if sql.allSatisfy(\.isWhitespace) {
+            definitionExpression = ""
+            definitionClause = nil
+            return
+        }
+        let clause = try CompiledWhereClause(sql, schema: table.schema, collation: table.collation)
+        definitionExpression = sql
+        definitionClause = clause
+        if !selection.isEmpty { selection = try liveSelection(in: table).objectIDs }
+    }
+
+    /// The compiled definition expression (`1=1` when there is none).
+    public var definitionWhereClause: CompiledWhereClause {
+        definitionClause ?? CompiledWhereClause.all(collation: table.collation)
+    }
+
+    /// Sets the display filter definition (`nil` for none), compiling each filter's where
+    /// clause against the table's fields.
+    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for an empty or repeated name, an
+    ///   empty where clause, an active filter that is not available, or a scale range with
+    ///   `maxScale` above `minScale`; `WhereClauseError` for a clause that does not parse or
+    ///   bind (prefixed with the filter's name). The layer is unchanged then.
+    public mutating func setDisplayFilterDefinition(_ definition: DisplayFilterDefinition?) throws {
+        guard let definition else {
+            displayFilterDefinition = nil
+            displayClauses = [:]
+            return
+        }
+        try definition.validate()
+        let table = self.table
+        var clauses: [String: CompiledWhereClause] = [:]
+        for (name, sql) in definition.clauses {
+            do {
+                clauses[name] = try CompiledWhereClause(sql, schema: table.schema, collation: table.collation)
+            } catch {
+                throw FeatureTableError(.invalidQuery, "display filter \(JSONKey.quoted(name)): \(error)")
+            }
+        }
+        displayFilterDefinition = definition
+        displayClauses = clauses
+    }
+
+    /// The display filter clause in force at `scale`, or `nil` when none applies.
+    func displayClause(atScale scale: Double) -> CompiledWhereClause? {
+        guard let definition = displayFilterDefinition else { return nil }
+        let name: String?
+        switch definition {
+        case .manual(let active, _): name = active
+        case .scale(let filters): name = filters.first { $0.applies(atScale: scale) }?.name
+        }
+        return name.flatMap { displayClauses[$0] }
+    }
+
+    // MARK: Queries (the definition expression applies; the display filter does not)
+
+    /// `query` prepared against the current table with the definition expression ANDed in.
+    /// - Throws: As ``PreparedQuery/init(_:table:definitionExpression:)``.
+    public func prepare(_ query: QueryParameters) throws -> (query: PreparedQuery, table: FeatureTable) {
+        let table = self.table
+        return (try PreparedQuery(query, table: table, definitionExpression: definitionClause), table)
+    }
+
+    /// The features `query` selects among the layer's (see ``FeatureTable/queryFeatures(_:)``).
+    public func queryFeatures(_ query: QueryParameters) throws -> FeatureQueryResult {
+        let (prepared, table) = try prepare(query)
+        return try prepared.features(in: table)
+    }
+
+    /// How many of the layer's features `query` selects. The display filter does not apply.
+    public func queryFeatureCount(_ query: QueryParameters = QueryParameters()) throws -> Int {
+        let (prepared, table) = try prepare(query)
+        return try prepared.count(in: table)
+    }
+
+    /// The object IDs of the layer's features `query` selects, ascending.
+    public func queryObjectIDs(_ query: QueryParameters = QueryParameters()) throws -> [Int64] {
+        let (prepared, table) = try prepare(query)
+        return try prepared.objectIDs(in: table)
+    }
+
+    /// How many of the layer's features `query` selects and the union of their envelopes.
+    public func queryExtent(_ query: QueryParameters = QueryParameters()) throws -> (count: Int, extent: Envelope) {
+        let (prepared, table) = try prepare(query)
+        return try prepared.extent(in: table)
+    }
+
+    /// The extent of every feature of the layer (empty when none has a geometry).
+    public func fullExtent() throws -> Envelope { try queryExtent().extent }
+
+    // MARK: Display
+
+    /// Whether the layer draws at `scale`: visible and within its scale range.
+    public func isDrawn(atScale scale: Double) -> Bool {
+        isVisible && MapScale.isInRange(scale, minScale: minScale, maxScale: maxScale)
+    }
+
+    /// The rows drawn in a view of `extent` at `scale`, ascending: none when the layer is not
+    /// drawn at that scale; else the features whose envelope meets the extent (through the
+    /// quadtree) that pass the definition expression and the display filter in force.
+    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for an extent that is not finite or
+    ///   has a negative size.
+    public func displayedRows(in extent: Envelope, scale: Double) throws -> (rows: [UInt32], table: FeatureTable) {
+        let table = self.table
+        guard isDrawn(atScale: scale) else { return ([], table) }
+        guard extent.xmin.isFinite, extent.ymin.isFinite, extent.xmax.isFinite, extent.ymax.isFinite,
+            extent.xmin <= extent.xmax, extent.ymin <= extent.ymax
+        else {
+            throw FeatureTableError(.invalidQuery, "the map extent must be finite with xmin ≤ xmax and ymin ≤ ymax")
+        }
+        let window = QueryParameters(geometry: .envelope(extent), spatialRelationship: .envelopeIntersects)
+        var prepared = try PreparedQuery(window, table: table, definitionExpression: definitionClause)
+        if let display = displayClause(atScale: scale) { prepared = prepared.and(display) }
+        return (try prepared.matchingRows(in: table), table)
+    }
+
+    /// How many features are drawn in a view of `extent` at `scale`: the definition expression
+    /// and the display filter apply.
+    public func displayedFeatureCount(in extent: Envelope, scale: Double) throws -> Int {
+        try displayedRows(in: extent, scale: scale).rows.count
+    }
+
+    /// The features drawn in a view of `extent` at `scale`, in ascending object-ID order.
+    public func displayedFeatures(in extent: Envelope, scale: Double, returnGeometry: Bool = true) throws
+        -> FeatureQueryResult
+    {
+        let (rows, table) = try displayedRows(in: extent, scale: scale)
+        let prepared = try PreparedQuery(QueryParameters(returnGeometry: returnGeometry), table: table)
+        return try prepared.features(in: table, rows: rows)
+    }
+}
