@@ -27,7 +27,9 @@ struct GeoSieveCommand: ParsableCommand {
             input) or 1 (a file that cannot be read). See 'geosieve help <command>'.
             """,
         version: "0.1.0",
-        subcommands: [RelateCommand.self, QueryCommand.self, IdentifyCommand.self, ConvertCommand.self, EditCommand.self]
+        subcommands: [
+            RelateCommand.self, QueryCommand.self, IdentifyCommand.self, CountCommand.self, ConvertCommand.self, EditCommand.self,
+        ]
     )
 
     /// Parses, runs, and turns every error into the exit status and one line on stderr.

@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import GeoSieve
 
-/// `geosieve identify SOURCE --point X,Y --tolerance PX --map-extent XMIN,YMIN,XMAX,YMAX
-/// --size W,H [--max-results N] [--return-geometry] [--where SQL] [--output FILE] [--pretty]`: which features a tap at a
-/// map point hits, printed as ArcGIS REST's identify response.
+/// `geosieve identify SOURCE[:NAME]... --point X,Y --tolerance PX --map-extent XMIN,YMIN,XMAX,YMAX
+/// --size W,H [--layer-option top|visible|all] [--definition-expression SQL] [--max-results N]
+/// [--return-geometry] [--where SQL] [--output FILE] [--pretty]`: which features a tap at a
+/// map point hits, per layer, printed as ArcGIS REST's identify response.
 ///
 /// Exit status: 0 on success; 1 when SOURCE cannot be read; 2 for bad arguments (a tolerance
 /// outside 0…100, a size that is not positive, malformed numbers), a bad where clause and a
@@ -12,9 +13,13 @@ import GeoSieve
 struct IdentifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "identify",
-        abstract: "Identify the features of a GeoJSON or Esri JSON file near a map point.",
+        abstract: "Identify the features of one or more layers near a map point.",
         discussion: """
-            The search radius in map units is TOLERANCE × (map extent width / view width); a \
+            Each SOURCE is a layer (SOURCE:NAME names it); the first is drawn first, at the \
+            bottom, and results list the top layer first. --layer-option top (default) answers \
+            from the topmost layer with a hit, visible from every layer, all likewise (the \
+            command's layers are always visible). --definition-expression and --where limit \
+            every layer. The search radius in map units is TOLERANCE × (map extent width / view width); a \
             feature is hit when its geometry lies within that distance of the point (a circle; \
             polygons containing the point are hit at distance 0). Hits come nearest first, ties \
             by object ID, at most --max-results of them (default 1; 0 for all). Output: \
@@ -29,8 +34,13 @@ struct IdentifyCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A GeoJSON FeatureCollection, Feature or GeoJSONSeq, an Esri JSON FeatureSet, '-' for standard input, or a GeoPackage layer: FILE.gpkg or FILE.gpkg:LAYER.")
-    var source: String
+    @Argument(help: "Layers, bottom first: GeoJSON, Esri JSON, '-' for standard input, or FILE.gpkg[:LAYER]; SOURCE:NAME names a layer.")
+    var sources: [String]
+
+    @Option(name: .customLong("layer-option"), help: "top (default), visible or all.")
+    var layerOption: IdentifyLayerOption = .top
+
+    @OptionGroup var layerOptions: LayerOptions
 
     @OptionGroup(title: "Loading") var loading: LoadingOptions
 
@@ -79,18 +89,42 @@ struct IdentifyCommand: ParsableCommand {
             throw CommandFailure("--map-extent: expected XMIN < XMAX and YMIN < YMAX, not \(JSONKey.abbreviated(mapExtent))")
         }
         guard maxResults >= 0 else { throw CommandFailure("--max-results must not be negative, not \(maxResults)") }
-        let parameters = IdentifyParameters(
-            x: xy[0], y: xy[1], tolerance: tolerance,
+        guard !sources.isEmpty else { throw CommandFailure("identify needs at least one SOURCE") }
+        if sources.filter({ $0 == "-" }).count > 1 { throw CommandFailure("standard input ('-') can be read once") }
+        let whereText = try argumentText(whereClause, argument: "--where")
+        var definition = try layerOptions.definitionText()
+        if !whereText.allSatisfy(\.isWhitespace), whereText != "1=1" {
+            definition = definition.map { "(\($0)) AND (\(whereText))" } ?? whereText
+        }
+        var layers: [FeatureLayer] = []
+        for source in sources {
+            var layer = try LayerArgument(source).load(definitionExpression: nil)
+            if let definition {
+                do {
+                    try layer.setDefinitionExpression(definition)
+                } catch {
+                    throw CommandFailure("\(error)")
+                }
+            }
+            layers.append(layer)
+        }
+        let map = Map(layers: layers)
+        let parameters = MapIdentifyParameters(
+            point: Point(x: xy[0], y: xy[1]), tolerance: tolerance,
             mapExtent: Envelope(xmin: extent[0], ymin: extent[1], xmax: extent[2], ymax: extent[3]),
-            width: wh[0], height: wh[1], maxResults: maxResults,
-            whereClause: try argumentText(whereClause, argument: "--where"), returnGeometry: returnGeometry)
-        let (table, layerName) = try QueryCommand.loadSource(source, fields: nil, loading: loading)
-        var json: [UInt8] = []
+            viewWidth: wh[0], viewHeight: wh[1], layerOption: layerOption, maxResultsPerLayer: maxResults,
+            returnGeometry: returnGeometry)
+        let answers: [IdentifyLayerResult]
         do {
-            try table.identify(parameters).writeJSON(layerID: 0, layerName: layerName, into: &json)
+            answers = try map.identify(parameters)
         } catch {
             throw CommandFailure("\(error)")
         }
+        // When every layer identified failed, the command fails with the first error.
+        if !answers.isEmpty, answers.allSatisfy({ $0.error != nil }), let error = answers.first?.error {
+            throw CommandFailure("\(error)")
+        }
+        let json = Map.identifyJSON(answers)
         var bytes = JSONLayout(pretty: pretty, coordinates: .shortest).relaid(json) ?? json
         bytes.append(UInt8(ascii: "\n"))
         try OutputFile.write(to: output) { write in try write(bytes) }
@@ -106,3 +140,5 @@ struct IdentifyCommand: ParsableCommand {
         return values
     }
 }
+
+extension IdentifyLayerOption: ExpressibleByArgument {}

@@ -139,7 +139,7 @@ public struct IdentifyResults: RandomAccessCollection, Sendable {
     /// The hits, nearest first (ties by ascending object ID).
     public let results: [IdentifyResult]
 
-    init(table: FeatureTable, results: [IdentifyResult]) {
+    package init(table: FeatureTable, results: [IdentifyResult]) {
         self.table = table
         self.results = results
     }
@@ -172,13 +172,21 @@ public struct IdentifyResults: RandomAccessCollection, Sendable {
 
     /// Appends ``json(layerID:layerName:)`` to `bytes` as UTF-8.
     public func writeJSON(layerID: Int = 0, layerName: String, into bytes: inout [UInt8]) {
+        bytes.append(contentsOf: #"{"results":["#.utf8)
+        writeResultObjects(layerID: layerID, layerName: layerName, into: &bytes)
+        bytes.append(contentsOf: "]}".utf8)
+    }
+
+    /// Appends the result objects of ``json(layerID:layerName:)`` — the members of its
+    /// `results` array, separated by commas, without the brackets — to `bytes`: how a response
+    /// over several layers lists each layer's hits in one array.
+    public func writeResultObjects(layerID: Int, layerName: String, into bytes: inout [UInt8]) {
         let schema = table.schema
         let cells = schema.fields.indices.map { CellWriter(table.columns[$0], name: schema.fields[$0].name, datesAsText: false) }
         var layerPrefix = Array(#"{"layerId":"#.utf8)
         JSONOutput.appendInteger(Int64(layerID), to: &layerPrefix)
         layerPrefix.append(contentsOf: #","layerName":"#.utf8)
         JSONWriter.writeString(layerName, into: &layerPrefix)
-        bytes.append(contentsOf: #"{"results":["#.utf8)
         for (i, result) in results.enumerated() {
             if i > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes.append(contentsOf: layerPrefix)
@@ -202,6 +210,5 @@ public struct IdentifyResults: RandomAccessCollection, Sendable {
             }
             bytes.append(UInt8(ascii: "}"))
         }
-        bytes.append(contentsOf: "]}".utf8)
     }
 }

@@ -20,7 +20,7 @@ public struct IdentifyLayerResult: Sendable {
     /// The layer's name.
     public let layerName: String
     /// The features hit, nearest first; empty when the layer failed (see ``error``).
-    public let results: [IdentifyResult]
+    public let results: IdentifyResults
     /// Whether the layer had more hits than ``MapIdentifyParameters/maxResultsPerLayer``.
     public let isTransferLimitExceeded: Bool
     /// Why this layer could not be identified (a bad definition expression for its table, a
@@ -156,14 +156,50 @@ public struct Map: Sendable {
                 maxResults: limit, returnGeometry: p.returnGeometry)
             var restriction = layer.definitionWhereClause
             if let display = layer.displayClause(atScale: scale) { restriction = restriction.and(display) }
-            var hits = try table.identify(query, restrictedBy: restriction).results
+            var hits = try table.identify(query, restrictedBy: restriction)
             let exceeded = p.maxResultsPerLayer > 0 && hits.count > p.maxResultsPerLayer
-            if exceeded { hits.removeLast(hits.count - p.maxResultsPerLayer) }
+            if exceeded { hits = IdentifyResults(table: table, results: Array(hits.results.prefix(p.maxResultsPerLayer))) }
             return IdentifyLayerResult(
                 layerIndex: index, layerName: layer.name, results: hits, isTransferLimitExceeded: exceeded, error: nil)
         } catch {
             return IdentifyLayerResult(
-                layerIndex: index, layerName: layer.name, results: [], isTransferLimitExceeded: false, error: error)
+                layerIndex: index, layerName: layer.name, results: IdentifyResults(table: layer.table, results: []),
+                isTransferLimitExceeded: false, error: error)
         }
+    }
+}
+
+extension Map {
+    /// The identify response over several layers, shaped as ArcGIS REST's MapServer
+    /// `identify`: `{"results":[…]}` with every layer's hits in the order given (top layer
+    /// first), each carrying its `layerId` (the layer's index in ``layers``) and `layerName`
+    /// (see ``IdentifyResults/json(layerID:layerName:)``), then, when layers failed,
+    /// `"errors":[{"layerId":…,"layerName":"…","message":"…"}]`.
+    public static func identifyJSON(_ answers: [IdentifyLayerResult]) -> [UInt8] {
+        var bytes = Array(#"{"results":["#.utf8)
+        var first = true
+        for answer in answers where !answer.results.isEmpty {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            answer.results.writeResultObjects(layerID: answer.layerIndex, layerName: answer.layerName, into: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+        let failed = answers.filter { $0.error != nil }
+        if !failed.isEmpty {
+            bytes.append(contentsOf: #","errors":["#.utf8)
+            for (i, answer) in failed.enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(contentsOf: #"{"layerId":"#.utf8)
+                bytes.append(contentsOf: String(answer.layerIndex).utf8)
+                bytes.append(contentsOf: #","layerName":"#.utf8)
+                JSONWriter.writeString(answer.layerName, into: &bytes)
+                bytes.append(contentsOf: #","message":"#.utf8)
+                JSONWriter.writeString(answer.error.map { "\($0)" } ?? "", into: &bytes)
+                bytes.append(UInt8(ascii: "}"))
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
     }
 }

@@ -1,0 +1,183 @@
+import ArgumentParser
+import Foundation
+import GeoSieve
+
+/// A layer argument: `SOURCE` or `SOURCE:NAME` (the name a layer is shown under). A GeoPackage
+/// `FILE.gpkg:LAYER` names its layer that way already; for other sources, `PATH:NAME` is split
+/// at the last colon when no file is called `PATH:NAME` and a file `PATH` exists.
+struct LayerArgument {
+    /// The source, as `QueryCommand.loadSource` reads it.
+    let source: String
+    /// The name given after the colon, if any.
+    let name: String?
+
+    init(_ argument: String) {
+        if GeoPackageSource.parse(argument) != nil || argument == "-" || FileManager.default.fileExists(atPath: argument) {
+            source = argument
+            name = nil
+            return
+        }
+        if let colon = argument.lastIndex(of: ":") {
+            let path = String(argument[..<colon])
+            let name = String(argument[argument.index(after: colon)...])
+            if !name.isEmpty, FileManager.default.fileExists(atPath: path) || GeoPackageSource.parse(path) != nil {
+                self.source = path
+                self.name = name
+                return
+            }
+        }
+        source = argument
+        name = nil
+    }
+
+    /// The layer this argument names, loaded, with `definitionExpression` applied.
+    func load(definitionExpression: String?, loading: LoadingOptions? = nil) throws -> FeatureLayer {
+        let (table, layerName) = try QueryCommand.loadSource(source, fields: nil, loading: loading)
+        var layer = FeatureLayer(source: table, name: name ?? layerName)
+        if let definitionExpression {
+            try LayerOptions.apply(definitionExpression, to: &layer)
+        }
+        return layer
+    }
+}
+
+/// The layer options `query`, `identify`, `count` and `render` share.
+struct LayerOptions: ParsableArguments {
+    @Option(
+        name: .customLong("definition-expression"), parsing: .unconditional,
+        help: "A where clause limiting every query, count, selection and identify of the layer, or @FILE.")
+    var definitionExpression: String?
+
+    /// The definition expression's text (read from its file for @FILE).
+    func definitionText() throws -> String? {
+        try definitionExpression.map { try argumentText($0, argument: "--definition-expression") }
+    }
+
+    /// Sets `sql` as `layer`'s definition expression, with the option's name in the error.
+    static func apply(_ sql: String, to layer: inout FeatureLayer) throws {
+        do {
+            try layer.setDefinitionExpression(sql)
+        } catch {
+            throw CommandFailure("--definition-expression: \(error)")
+        }
+    }
+}
+
+/// The view options: `--map-extent`, `--size` and `--scale`.
+struct ViewOptions: ParsableArguments {
+    @Option(name: .customLong("map-extent"), parsing: .unconditional, help: "The map extent shown: XMIN,YMIN,XMAX,YMAX.")
+    var mapExtent: String
+
+    @Option(parsing: .unconditional, help: "The view size in pixels: W,H.")
+    var size: String
+
+    @Option(
+        parsing: .unconditional,
+        help: "The map scale (denominator); default: from the extent and the view width at 96 DPI.")
+    var scale: Double?
+
+    /// The extent, checked.
+    func extent() throws -> Envelope {
+        let e = try IdentifyCommand.numbers(mapExtent, count: 4, argument: "--map-extent", form: "XMIN,YMIN,XMAX,YMAX")
+        guard e[0] < e[2], e[1] < e[3] else {
+            throw CommandFailure("--map-extent: expected XMIN < XMAX and YMIN < YMAX, not \(JSONKey.abbreviated(mapExtent))")
+        }
+        return Envelope(xmin: e[0], ymin: e[1], xmax: e[2], ymax: e[3])
+    }
+
+    /// The view size, checked: positive.
+    func viewSize() throws -> (width: Double, height: Double) {
+        let wh = try IdentifyCommand.numbers(size, count: 2, argument: "--size", form: "W,H")
+        guard wh[0] > 0, wh[1] > 0 else {
+            throw CommandFailure("--size: width and height must be positive, not \(JSONKey.abbreviated(size))")
+        }
+        return (wh[0], wh[1])
+    }
+
+    /// `--scale`, or the scale of the view in `spatialReference`.
+    func mapScale(spatialReference: SpatialReference) throws -> Double {
+        if let scale {
+            guard scale.isFinite, scale > 0 else { throw CommandFailure("--scale must be a positive number, not \(scale)") }
+            return scale
+        }
+        do {
+            return try MapScale.scale(extent: extent(), width: viewSize().width, spatialReference: spatialReference)
+        } catch let error as CommandFailure {
+            throw error
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+}
+
+/// `geosieve count SOURCE --map-extent … --size W,H [--definition-expression SQL]
+/// [--display-filter SQL] [--scale N]`: how many features of a layer lie in a view, and how
+/// many of them are drawn.
+struct CountCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "count",
+        abstract: "Count a layer's features in a map view, and those its display filter draws.",
+        discussion: """
+            Prints {"count":N,"displayedCount":M}. count is the number of features whose \
+            envelope meets --map-extent and that pass the definition expression; displayedCount \
+            is how many of them are drawn: the display filter applies too, and 0 when the scale \
+            lies outside --min-scale/--max-scale. A display filter never changes count, as \
+            ArcGIS's queryFeatureCount ignores it; a definition expression changes both. The \
+            scale is --scale, or the extent's ground width over the view's width at 96 DPI.
+
+            Example:
+              geosieve count countries.geojson --map-extent -180,-90,180,90 --size 1440,720 \\
+                  --definition-expression "continent = 'Africa'" --display-filter "pop_est > 5e7"
+            """
+    )
+
+    @Argument(help: "A GeoJSON, Esri JSON or GeoPackage (FILE.gpkg[:LAYER]) source.")
+    var source: String
+
+    @OptionGroup var layerOptions: LayerOptions
+
+    @Option(
+        name: .customLong("display-filter"), parsing: .unconditional,
+        help: "A where clause limiting which features are drawn (not counted), or @FILE.")
+    var displayFilter: String?
+
+    @Option(name: .customLong("min-scale"), parsing: .unconditional, help: "The layer's minimum scale (0: none).")
+    var minScale: Double = 0
+
+    @Option(name: .customLong("max-scale"), parsing: .unconditional, help: "The layer's maximum scale (0: none).")
+    var maxScale: Double = 0
+
+    @OptionGroup var view: ViewOptions
+
+    @OptionGroup(title: "Loading") var loading: LoadingOptions
+
+    func run() throws {
+        let extent = try view.extent()
+        _ = try view.viewSize()
+        guard minScale.isFinite, maxScale.isFinite, minScale >= 0, maxScale >= 0 else {
+            throw CommandFailure("--min-scale and --max-scale must be finite and not negative")
+        }
+        var layer = try LayerArgument(source).load(definitionExpression: layerOptions.definitionText(), loading: loading)
+        layer.minScale = minScale
+        layer.maxScale = maxScale
+        if let displayFilter {
+            let sql = try argumentText(displayFilter, argument: "--display-filter")
+            do {
+                try layer.setDisplayFilterDefinition(
+                    .manual(activeFilter: DisplayFilter(name: "display filter", whereClause: sql), availableFilters: []))
+            } catch {
+                throw CommandFailure("--display-filter: \(error)")
+            }
+        }
+        let scale = try view.mapScale(spatialReference: layer.table.spatialReference)
+        let count: Int, displayed: Int
+        do {
+            count = try layer.queryFeatureCount(
+                QueryParameters(returnGeometry: false, geometry: .envelope(extent), spatialRelationship: .envelopeIntersects))
+            displayed = try layer.displayedFeatureCount(in: extent, scale: scale)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        try OutputFile.write(to: nil) { write in try write(Array("{\"count\":\(count),\"displayedCount\":\(displayed)}\n".utf8)) }
+    }
+}
