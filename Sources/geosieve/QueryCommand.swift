@@ -102,6 +102,8 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var spatialFilter: SpatialFilterOptions
 
+    @OptionGroup var layerOptions: LayerOptions
+
     @OptionGroup(title: "Loading") var loading: LoadingOptions
 
     @OptionGroup(title: "Output") var outputOptions: OutputOptions
@@ -124,17 +126,20 @@ struct QueryCommand: ParsableCommand {
         let format = try outputOptions.checkedFormat(returningFeatures: returnMode == .features)
         let fields = try schema.map { path in try loadFields(path) }
         let (table, layerName) = try Self.loadSource(source, fields: fields, loading: loading)
+        // The layer's definition expression (none by default) limits every answer.
+        var layer = FeatureLayer(source: table, name: layerName)
+        if let definition = try layerOptions.definitionText() { try LayerOptions.apply(definition, to: &layer) }
         do {
             if let orderBy { query.orderBy = try SortField.list(orderBy, schema: table.schema) }
             let output: [UInt8]
             switch returnMode {
             case .count:
-                output = Array(QueryResponseJSON.count(try table.queryFeatureCount(query)).utf8)
+                output = Array(QueryResponseJSON.count(try layer.queryFeatureCount(query)).utf8)
             case .ids:
-                let ids = try table.queryObjectIDs(query)
+                let ids = try layer.queryObjectIDs(query)
                 output = Array(QueryResponseJSON.objectIDs(ids, objectIdFieldName: table.schema.objectIdFieldName).utf8)
             case .extent:
-                let (count, extent) = try table.queryExtent(query)
+                let (count, extent) = try layer.queryExtent(query)
                 output = Array(
                     QueryResponseJSON.extent(
                         count: count, extent: extent,
@@ -142,7 +147,7 @@ struct QueryCommand: ParsableCommand {
                     ).utf8)
             case .features:
                 // Written in pieces as they are made: a large result never sits in memory whole.
-                let result = try table.queryFeatures(query)
+                let result = try layer.queryFeatures(query)
                 try outputOptions.write(
                     result, format: format, sourceLayer: layerName, progress: loading.writeProgressLine(output: outputOptions.output))
                 return

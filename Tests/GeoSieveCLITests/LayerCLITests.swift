@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// `geosieve count`, `identify` over several layers and `query --definition-expression` end to
+/// end. Expected counts come from the fixture read by Foundation's JSON parser.
+@Suite("geosieve layers: count, multi-layer identify, definition expressions")
+struct LayerCLITests {
+    static let countries = SpatialCLITests.countries
+    static let cities = SpatialCLITests.cities
+    static let world = ["--map-extent", "-180,-90,180,90", "--size", "1440,720"]
+
+    /// (continent, pop_est) of every country, by Foundation.
+    static func countryRecords() throws -> [(continent: String, population: Double)] {
+        let data = try Data(contentsOf: CLI.packageRoot.appendingPathComponent(countries))
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let features = try #require(root["features"] as? [[String: Any]])
+        return features.compactMap { feature in
+            guard let p = feature["properties"] as? [String: Any], let c = p["continent"] as? String,
+                let n = p["pop_est"] as? NSNumber
+            else { return nil }
+            return (c, n.doubleValue)
+        }
+    }
+
+    @Test func countIgnoresTheDisplayFilterDisplayedCountDoesNot() throws {
+        let all = try Self.countryRecords()
+        let africa = all.filter { $0.continent == "Africa" }
+        let plain = try SpatialCLITests.json(["count", Self.countries] + Self.world)
+        #expect(plain["count"] as? Int == all.count)
+        #expect(plain["displayedCount"] as? Int == all.count)
+        let both = try SpatialCLITests.json(
+            ["count", Self.countries, "--definition-expression", "continent = 'Africa'", "--display-filter", "pop_est > 5e7"]
+                + Self.world)
+        #expect(both["count"] as? Int == africa.count)
+        #expect(both["displayedCount"] as? Int == africa.filter { $0.population > 5e7 }.count)
+        // Outside the layer's scale range nothing is drawn; the count stays.
+        let zoomedOut = try SpatialCLITests.json(["count", Self.countries, "--min-scale", "1000000"] + Self.world)
+        #expect(zoomedOut["count"] as? Int == all.count)
+        #expect(zoomedOut["displayedCount"] as? Int == 0)
+        let scaled = try SpatialCLITests.json(["count", Self.countries, "--min-scale", "1000000", "--scale", "500000"] + Self.world)
+        #expect(scaled["displayedCount"] as? Int == all.count)
+    }
+
+    @Test func countErrors() throws {
+        let bad = try SpatialCLITests.failure(["count", Self.countries, "--definition-expression", "nope = 1"] + Self.world)
+        #expect(bad.contains("--definition-expression"))
+        let filter = try SpatialCLITests.failure(["count", Self.countries, "--display-filter", "pop_est >"] + Self.world)
+        #expect(filter.contains("--display-filter"))
+        _ = try SpatialCLITests.failure(["count", Self.countries, "--map-extent", "1,1,0,0", "--size", "10,10"])
+        _ = try SpatialCLITests.failure(["count", Self.countries, "--scale", "-3"] + Self.world)
+    }
+
+    @Test func identifyAcrossLayersTopFirst() throws {
+        let tap = ["--point", "2.353,48.858", "--tolerance", "4"] + Self.world
+        let visible = try SpatialCLITests.json(
+            ["identify", Self.countries, Self.cities + ":towns", "--layer-option", "visible"] + tap)
+        let results = try #require(visible["results"] as? [[String: Any]])
+        #expect(results.map { $0["layerName"] as? String } == ["towns", "naturalearth_lowres"])
+        #expect(results.map { $0["layerId"] as? Int } == [1, 0])
+        #expect((results[0]["attributes"] as? [String: Any])?["name"] as? String == "Paris")
+        #expect((results[1]["attributes"] as? [String: Any])?["name"] as? String == "France")
+        let top = try SpatialCLITests.json(["identify", Self.countries, Self.cities] + tap)
+        #expect((top["results"] as? [[String: Any]])?.map { $0["layerId"] as? Int } == [1])
+        // The definition expression limits every layer.
+        let limited = try SpatialCLITests.json(
+            ["identify", Self.countries, Self.cities, "--layer-option", "all", "--definition-expression", "name <> 'Paris'"] + tap)
+        let names = (limited["results"] as? [[String: Any]])?.compactMap { ($0["attributes"] as? [String: Any])?["name"] as? String }
+        #expect(names == ["France"])
+    }
+
+    @Test func queryWithADefinitionExpression() throws {
+        let all = try Self.countryRecords()
+        let count = try SpatialCLITests.json(
+            ["query", Self.countries, "--definition-expression", "continent = 'Asia'", "--where", "pop_est > 1e8", "--return", "count"])
+        #expect(count["count"] as? Int == all.filter { $0.continent == "Asia" && $0.population > 1e8 }.count)
+        let bad = try SpatialCLITests.failure(["query", Self.countries, "--definition-expression", "continent ="])
+        #expect(bad.contains("--definition-expression"))
+    }
+}
