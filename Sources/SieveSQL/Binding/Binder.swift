@@ -23,6 +23,12 @@ struct Binder {
         return bound
     }
 
+    /// Binds an expression whose value is wanted (a ``CompiledValueExpression``): any operand
+    /// or condition, of any type.
+    func bindValue(_ node: SQLExpression) throws(WhereClauseError) -> BoundExpression {
+        try bind(node)
+    }
+
     func bind(_ node: SQLExpression) throws(WhereClauseError) -> BoundExpression {
         let bound = try bindUnfolded(node)
         return fold(bound)
