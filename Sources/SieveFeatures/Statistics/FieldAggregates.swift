@@ -88,15 +88,33 @@ struct FieldAggregates {
             var any = false
             rows.withUnsafeBufferPointer { rows in
                 ids.withUnsafeBufferPointer { ids in
-                    for p in 0..<rows.count {
-                        let row = Int(rows[p])
-                        if let validity, !validity.isValid(row) { continue }
-                        let slot = Int(ids[p])
-                        let (sum, overflow) = sums[slot].addingReportingOverflow(values[row])
-                        sums[slot] = sum
-                        if overflow {
-                            overflowed[slot] = true
-                            any = true
+                    sums.withUnsafeMutableBufferPointer { sums in
+                        overflowed.withUnsafeMutableBufferPointer { overflowed in
+                            if slots == 1, validity == nil {
+                                // One group: the sum stays in a register.
+                                var sum: Int64 = 0
+                                var overflow = false
+                                for p in 0..<rows.count {
+                                    let (next, carried) = sum.addingReportingOverflow(values[Int(rows[p])])
+                                    sum = next
+                                    overflow = overflow || carried
+                                }
+                                sums[0] = sum
+                                overflowed[0] = overflow
+                                any = overflow
+                                return
+                            }
+                            for p in 0..<rows.count {
+                                let row = Int(rows[p])
+                                if let validity, !validity.isValid(row) { continue }
+                                let slot = Int(ids[p])
+                                let (sum, overflow) = sums[slot].addingReportingOverflow(values[row])
+                                sums[slot] = sum
+                                if overflow {
+                                    overflowed[slot] = true
+                                    any = true
+                                }
+                            }
                         }
                     }
                 }
@@ -153,6 +171,19 @@ struct FieldAggregates {
                 ids.withUnsafeBufferPointer { ids in
                     high.withUnsafeMutableBufferPointer { high in
                         low.withUnsafeMutableBufferPointer { low in
+                            if slots == 1, validity == nil {
+                                // One group: the compensated sum stays in registers.
+                                var s = 0.0, c = 0.0
+                                for p in 0..<rows.count {
+                                    let x = values[Int(rows[p])]
+                                    let t = s + x
+                                    c += abs(s) >= abs(x) ? (s - t) + x : (x - t) + s
+                                    s = t
+                                }
+                                high[0] = s
+                                low[0] = c
+                                return
+                            }
                             for p in 0..<rows.count {
                                 let row = Int(rows[p])
                                 if let validity, !validity.isValid(row) { continue }
@@ -255,6 +286,18 @@ struct FieldAggregates {
                 means.withUnsafeBufferPointer { means in
                     squares.withUnsafeMutableBufferPointer { squares in
                         linear.withUnsafeMutableBufferPointer { linear in
+                            if slots == 1, validity == nil {
+                                let mean = means[0]
+                                var square = 0.0, sum = 0.0
+                                for p in 0..<rows.count {
+                                    let d = value(Int(rows[p])) - mean
+                                    square += d * d
+                                    sum += d
+                                }
+                                squares[0] = square
+                                linear[0] = sum
+                                return
+                            }
                             for p in 0..<rows.count {
                                 let row = Int(rows[p])
                                 if let validity, !validity.isValid(row) { continue }

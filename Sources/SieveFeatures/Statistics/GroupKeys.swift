@@ -54,12 +54,24 @@ struct GroupKeys {
         }
         var firstRow = [Int](repeating: -1, count: cardinality)
         var rowCounts = [Int64](repeating: 0, count: cardinality)
-        for p in 0..<n {
-            let slot = Int(codes[p])
-            if firstRow[slot] < 0 { firstRow[slot] = Int(rows[p]) }
-            rowCounts[slot] += 1
+        if fields.isEmpty {
+            firstRow[0] = Int(rows.first ?? 0)
+            rowCounts[0] = Int64(n)
+        } else {
+            codes.withUnsafeBufferPointer { codes in
+                rows.withUnsafeBufferPointer { rows in
+                    firstRow.withUnsafeMutableBufferPointer { firstRow in
+                        rowCounts.withUnsafeMutableBufferPointer { rowCounts in
+                            for p in 0..<n {
+                                let slot = Int(codes[p])
+                                if firstRow[slot] < 0 { firstRow[slot] = Int(rows[p]) }
+                                rowCounts[slot] += 1
+                            }
+                        }
+                    }
+                }
+            }
         }
-        if fields.isEmpty, n == 0 { firstRow[0] = 0 }
         self.ids = codes
         self.slotCount = cardinality
         self.firstRow = firstRow
@@ -94,12 +106,14 @@ struct GroupKeys {
                 var codes = [UInt32](repeating: 0, count: rows.count)
                 dictionaryCodes.withUnsafeBufferPointer { source in
                     remap.withUnsafeBufferPointer { remap in
-                        if let validity {
-                            for (p, row) in rows.enumerated() where validity.isValid(Int(row)) {
-                                codes[p] = remap[Int(source[Int(row)])] &+ 1
+                        rows.withUnsafeBufferPointer { rows in
+                            codes.withUnsafeMutableBufferPointer { codes in
+                                for p in 0..<rows.count {
+                                    let row = Int(rows[p])
+                                    if let validity, !validity.isValid(row) { continue }
+                                    codes[p] = remap[Int(source[row])] &+ 1
+                                }
                             }
-                        } else {
-                            for (p, row) in rows.enumerated() { codes[p] = remap[Int(source[Int(row)])] &+ 1 }
                         }
                     }
                 }
