@@ -7,8 +7,8 @@
 # 2. runs `geosieve-bench stats --emit-data DATA` (DATA: a temporary folder, or --keep-data DIR);
 # 3. runs Benchmarks/stats_peers.py DATA with a Python holding duckdb (STATS_VENV, default
 #    .build/w1-venv, shared with run_w1.sh — .build/ is git-ignored; created and filled with
-#    `pip install duckdb` when missing; STATS_PYTHON picks the interpreter that creates it,
-#    default python3);
+#    `pip install duckdb` when missing, unless STATS_PYTHON — default python3 — already imports
+#    duckdb, which is then used instead; STATS_PYTHON also creates the venv);
 # 4. checks that both engines return the same number of groups and the same sum (exit 1 if not);
 # 5. prints every JSON line, then a table of times and the ratio against the target
 #    (DuckDB/GeoSieve >= 2).
@@ -37,10 +37,15 @@ swift build -c release --product geosieve-bench >&2
 bin="$(swift build -c release --product geosieve-bench --show-bin-path)/geosieve-bench"
 
 venv="${STATS_VENV:-.build/w1-venv}"
-if ! "$venv/bin/python" -c "import duckdb" 2>/dev/null; then
-    echo "== setting up $venv (pip install duckdb)" >&2
-    "${STATS_PYTHON:-python3}" -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check duckdb >&2
+python="$venv/bin/python"
+if ! "$python" -c "import duckdb" 2>/dev/null; then
+    if "${STATS_PYTHON:-python3}" -c "import duckdb" 2>/dev/null; then
+        python="${STATS_PYTHON:-python3}"
+    else
+        echo "== setting up $venv (pip install duckdb)" >&2
+        "${STATS_PYTHON:-python3}" -m venv "$venv"
+        "$venv/bin/pip" install --quiet --disable-pip-version-check duckdb >&2
+    fi
 fi
 
 if [ -n "$keep" ]; then
@@ -55,11 +60,11 @@ results="$data/results.jsonl"
 echo "== geosieve-bench stats --rows $rows --seed $seed --rounds $rounds --emit-data $data" >&2
 "$bin" stats --rows "$rows" --seed "$seed" --rounds "$rounds" --emit-data "$data" > "$results"
 echo "== peer: DuckDB (threads=1) on $data/stats.csv" >&2
-"$venv/bin/python" Benchmarks/stats_peers.py "$data" --rounds "$rounds" >> "$results"
+"$python" Benchmarks/stats_peers.py "$data" --rounds "$rounds" >> "$results"
 
 cat "$results"
 echo
-"$venv/bin/python" - "$results" <<'PY'
+"$python" - "$results" <<'PY'
 import json
 import sys
 

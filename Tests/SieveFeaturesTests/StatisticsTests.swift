@@ -115,6 +115,9 @@ struct StatisticsTests {
             try Self.run(table, statistics, groupBy: ["cat"], having: having).rows.map { $0[0] }
         }
         #expect(try groups("COUNT(OBJECTID) > 1") == [.string("a"), .string("b")])
+        // COUNT(*) counts rows; inside quotes it is text.
+        #expect(try groups("count ( * ) = 3 OR MAX(name) = 'COUNT(*)'") == [.string("a")])
+        #expect(try groups("COUNT(*) = 1 OR MIN(name) = 'x'") == [.null])
         #expect(try groups("avg(X) >= 4") == [.null, .string("b")])
         // Aliases, group fields and aggregates not among the statistics.
         #expect(try groups("cnt > 1 AND Max(name) = 'zoo'") == [.string("a")])

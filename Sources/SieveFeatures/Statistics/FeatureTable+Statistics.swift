@@ -57,7 +57,8 @@ extension FeatureTable {
     ///   Without group fields there is exactly one row, even over no row.
     /// - ``StatisticsQueryParameters/having`` keeps the groups for which it is TRUE (NULL and
     ///   FALSE drop the group). Its aggregate calls `COUNT`, `SUM`, `MIN`, `MAX`, `AVG`,
-    ///   `STDDEV` (`STDDEV_SAMP`), `VAR` (`VARIANCE`, `VAR_SAMP`), any case, take one field.
+    ///   `STDDEV` (`STDDEV_SAMP`), `VAR` (`VARIANCE`, `VAR_SAMP`), any case, take one field;
+    ///   `COUNT(*)` counts the group's rows.
     /// - Rows come ordered by ``StatisticsQueryParameters/orderBy``, then by the group fields
     ///   ascending (NULL first).
     ///

@@ -341,13 +341,15 @@ struct FieldAggregates {
         var offsets = [Int](repeating: 0, count: counts.count + 1)
         for (slot, count) in counts.enumerated() { offsets[slot + 1] = offsets[slot] + Int(count) }
         var next = Array(offsets.dropLast())
-        var placed: [T?] = Array(repeating: nil, count: offsets[counts.count])
+        var sorted: [T] = []
+        if let first = rows.first(where: { validity?.isValid(Int($0)) ?? true }) {
+            sorted = Array(repeating: value(Int(first)), count: offsets[counts.count])
+        }
         for (p, row) in rows.enumerated() where validity?.isValid(Int(row)) ?? true {
             let slot = Int(ids[p])
-            placed[next[slot]] = value(Int(row))
+            sorted[next[slot]] = value(Int(row))
             next[slot] += 1
         }
-        var sorted = placed.compactMap { $0 }
         for slot in counts.indices where offsets[slot + 1] - offsets[slot] > 1 {
             sorted[offsets[slot]..<offsets[slot + 1]].sort(by: less)
         }

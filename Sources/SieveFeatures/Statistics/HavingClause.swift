@@ -26,7 +26,7 @@ struct HavingClause {
     init(_ sql: String, schema: Schema, outputNames: [String], hiddenPrefix: String) throws(FeatureTableError) {
         let tree: SQLExpression
         do {
-            tree = try WhereClause.parse(sql)
+            tree = try WhereClause.parse(Self.countingRows(sql, objectIDField: schema.objectIdFieldName))
         } catch {
             throw FeatureTableError(.invalidQuery, "having \(JSONKey.quoted(sql)): \(error)")
         }
@@ -69,7 +69,7 @@ struct HavingClause {
                 stack += node.children
             }
         }
-        var bytes = Array(sql.utf8)
+        var bytes = Array(Self.countingRows(sql, objectIDField: schema.objectIdFieldName).utf8)
         for replacement in replacements.sorted(by: { $0.range.lower > $1.range.lower }) {
             var quoted = Array("\"".utf8)
             quoted += replacement.name.utf8
@@ -79,6 +79,60 @@ struct HavingClause {
         self.sql = sql
         self.rewritten = String(decoding: bytes, as: UTF8.self)
         self.aggregates = aggregates
+    }
+
+    /// `sql` with each `COUNT(*)` (any case, spaces allowed inside) outside quotes written as
+    /// `COUNT("<object-ID field>")`, which counts the same rows: the where-clause grammar has
+    /// no `*` argument.
+    static func countingRows(_ sql: String, objectIDField: String) -> String {
+        let bytes = Array(sql.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var i = 0
+        func skipSpaces(_ j: Int) -> Int {
+            var j = j
+            while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A || bytes[j] == 0x0D { j += 1 }
+            return j
+        }
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
+                // Copy the quoted text as it is (a doubled quote stays inside).
+                var j = i + 1
+                while j < bytes.count {
+                    if bytes[j] == byte {
+                        if j + 1 < bytes.count, bytes[j + 1] == byte { j += 2; continue }
+                        break
+                    }
+                    j += 1
+                }
+                let end = Swift.min(j + 1, bytes.count)
+                result += bytes[i..<end]
+                i = end
+                continue
+            }
+            let startsWord = i == 0 || !(bytes[i - 1] == UInt8(ascii: "_") || (bytes[i - 1] | 0x20 >= 0x61 && bytes[i - 1] | 0x20 <= 0x7A)
+                || (bytes[i - 1] >= 0x30 && bytes[i - 1] <= 0x39))
+            if startsWord, i + 5 <= bytes.count, String(decoding: bytes[i..<(i + 5)], as: UTF8.self).uppercased() == "COUNT" {
+                let open = skipSpaces(i + 5)
+                if open < bytes.count, bytes[open] == UInt8(ascii: "(") {
+                    let star = skipSpaces(open + 1)
+                    if star < bytes.count, bytes[star] == UInt8(ascii: "*") {
+                        let close = skipSpaces(star + 1)
+                        if close < bytes.count, bytes[close] == UInt8(ascii: ")") {
+                            result += Array("COUNT(\"".utf8)
+                            result += Array(objectIDField.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"").utf8)
+                            result += Array("\")".utf8)
+                            i = close + 1
+                            continue
+                        }
+                    }
+                }
+            }
+            result.append(byte)
+            i += 1
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// `line L, column C` of `range` in `sql`.
