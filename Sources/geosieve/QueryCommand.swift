@@ -104,6 +104,20 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var layerOptions: LayerOptions
 
+    @Option(
+        parsing: .unconditional,
+        help: "Statistics instead of features: TYPE:FIELD[:ALIAS],… with TYPE count, sum, min, max, avg, stddev, var, percentile_cont(P), percentile_disc(P).")
+    var statistics: String?
+
+    @Option(name: .customLong("group-by"), parsing: .unconditional, help: "Comma-separated fields to group --statistics by.")
+    var groupBy: String?
+
+    @Option(parsing: .unconditional, help: "A condition over aggregates keeping groups of --statistics, e.g. 'COUNT(fid) > 3', or @FILE.")
+    var having: String?
+
+    @Flag(help: "The distinct combinations of --out-fields' values instead of features (REST returnDistinctValues).")
+    var distinct = false
+
     @OptionGroup(title: "Loading") var loading: LoadingOptions
 
     @OptionGroup(title: "Output") var outputOptions: OutputOptions
@@ -123,13 +137,21 @@ struct QueryCommand: ParsableCommand {
             query.outSpatialReference = try Self.spatialReference(outSR, option: "--out-sr")
         }
 
-        let format = try outputOptions.checkedFormat(returningFeatures: returnMode == .features)
+        let aggregate = statistics != nil || distinct
+        try checkAggregateOptions()
+        let format = try outputOptions.checkedFormat(returningFeatures: returnMode == .features && !aggregate)
         let fields = try schema.map { path in try loadFields(path) }
         let (table, layerName) = try Self.loadSource(source, fields: fields, loading: loading)
         // The layer's definition expression (none by default) limits every answer.
         var layer = FeatureLayer(source: table, name: layerName)
         if let definition = try layerOptions.definitionText() { try LayerOptions.apply(definition, to: &layer) }
         do {
+            if aggregate {
+                // Statistics order by group fields or output names, checked by the statistics query.
+                let order = try orderBy.map { try SortField.list($0) } ?? []
+                try outputOptions.writeDocument(try aggregateOutput(query, orderBy: order, layer: layer))
+                return
+            }
             if let orderBy { query.orderBy = try SortField.list(orderBy, schema: table.schema) }
             let output: [UInt8]
             switch returnMode {
@@ -158,6 +180,35 @@ struct QueryCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
+    }
+
+    /// Checks that the statistics options go together.
+    private func checkAggregateOptions() throws {
+        if statistics != nil, distinct { throw CommandFailure("--statistics and --distinct cannot be combined") }
+        if statistics == nil {
+            if groupBy != nil { throw CommandFailure("--group-by needs --statistics") }
+            if having != nil { throw CommandFailure("--having needs --statistics") }
+        }
+        if statistics != nil || distinct, returnMode != .features {
+            throw CommandFailure("--statistics and --distinct print their own result; --return \(returnMode.rawValue) cannot be combined")
+        }
+        if distinct, outFields == nil { throw CommandFailure("--distinct needs --out-fields naming the fields") }
+    }
+
+    /// The statistics or distinct values, as ArcGIS REST writes them.
+    private func aggregateOutput(_ query: QueryParameters, orderBy: [SortField], layer: FeatureLayer) throws -> [UInt8] {
+        if distinct {
+            var query = query
+            query.orderBy = orderBy
+            return try layer.queryDistinctValues(query).esriJSONBytes
+        }
+        guard let statistics else { return [] }
+        let definitions = try StatisticDefinition.list(try argumentText(statistics, argument: "--statistics"))
+        let groups = try groupBy.map { try QueryParameters.outFieldList($0, parameter: "--group-by") } ?? []
+        let havingText = try having.map { try argumentText($0, argument: "--having") }
+        let parameters = StatisticsQueryParameters(
+            query: query, statistics: definitions, groupByFields: groups, having: havingText, orderBy: orderBy)
+        return try layer.queryStatistics(parameters).esriJSONBytes
     }
 
     /// The spatial reference of `--in-sr`/`--out-sr`: a positive WKID that PROJ knows (4326 and

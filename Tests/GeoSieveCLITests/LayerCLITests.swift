@@ -76,4 +76,47 @@ struct LayerCLITests {
         let bad = try SpatialCLITests.failure(["query", Self.countries, "--definition-expression", "continent ="])
         #expect(bad.contains("--definition-expression"))
     }
+
+    @Test func statisticsGroupedHavingOrdered() throws {
+        let all = try Self.countryRecords().filter { $0.population > 1e6 }
+        let object = try SpatialCLITests.json([
+            "query", Self.countries, "--definition-expression", "pop_est > 1000000",
+            "--statistics", "count:fid:n,sum:pop_est:total,max:pop_est", "--group-by", "continent",
+            "--having", "COUNT(fid) > 10", "--order-by", "n DESC",
+        ])
+        let features = try #require(object["features"] as? [[String: Any]])
+        let rows = features.compactMap { $0["attributes"] as? [String: Any] }
+        // The oracle: group the Foundation-read records by continent.
+        var groups: [String: [Double]] = [:]
+        for record in all { groups[record.continent, default: []].append(record.population) }
+        let expected = groups.filter { $0.value.count > 10 }
+            .sorted { $0.value.count > $1.value.count || ($0.value.count == $1.value.count && $0.key < $1.key) }
+        #expect(rows.map { $0["continent"] as? String } == expected.map(\.key))
+        #expect(rows.map { $0["n"] as? Int } == expected.map(\.value.count))
+        for (row, group) in zip(rows, expected) {
+            let total = try #require(row["total"] as? Double)
+            #expect(abs(total - group.value.reduce(0, +)) <= 1e-6 * total)
+            #expect(row["MAX_pop_est"] as? Double == group.value.max())
+        }
+        let fields = try #require(object["fields"] as? [[String: Any]])
+        #expect(fields.map { $0["name"] as? String } == ["continent", "n", "total", "MAX_pop_est"])
+    }
+
+    @Test func distinctValuesAndStatisticsErrors() throws {
+        let continents = Set(try Self.countryRecords().map(\.continent)).sorted()
+        let object = try SpatialCLITests.json(["query", Self.countries, "--distinct", "--out-fields", "continent"])
+        let values = (object["features"] as? [[String: Any]])?.compactMap { ($0["attributes"] as? [String: Any])?["continent"] as? String }
+        #expect(values == continents)
+        #expect(try SpatialCLITests.failure(["query", Self.countries, "--statistics", "bogus:fid"]).contains("bogus"))
+        #expect(try SpatialCLITests.failure(["query", Self.countries, "--group-by", "continent"]).contains("--statistics"))
+        #expect(try SpatialCLITests.failure(["query", Self.countries, "--distinct"]).contains("--out-fields"))
+        #expect(
+            try SpatialCLITests.failure(["query", Self.countries, "--statistics", "count:fid", "--return", "count"]).contains("--return"))
+        #expect(
+            try SpatialCLITests.failure(["query", Self.countries, "--statistics", "sum:name"]).contains("name"))
+        #expect(
+            try SpatialCLITests.failure([
+                "query", Self.countries, "--statistics", "count:fid", "--group-by", "continent", "--having", "pop_est > 3",
+            ]).contains("pop_est"))
+    }
 }

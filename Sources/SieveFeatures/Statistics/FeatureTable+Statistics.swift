@@ -97,6 +97,14 @@ extension FeatureTable {
     ///   fields are missing or `*`, or an order field is not among them.
     public func queryDistinctValues(_ query: QueryParameters) throws -> StatisticsResult {
         let (clause, _) = try QueryPlan.prepare(query, table: self)
+        return try distinctValues(query, rows: QueryPlan.matchingRows(query, clause: clause, table: self))
+    }
+
+    /// ``queryDistinctValues(_:)`` over the given rows (ascending, each once; deleted rows are
+    /// left out), ignoring the query's own row selection: how a layer lists distinct values
+    /// among the rows its definition expression and the query select together.
+    /// - Throws: As ``queryDistinctValues(_:)``.
+    public func distinctValues(_ query: QueryParameters, rows: [UInt32]) throws -> StatisticsResult {
         guard let outFields = query.outFields, !outFields.isEmpty, !outFields.contains(where: { $0.trimmingWhitespace() == "*" })
         else {
             throw FeatureTableError(.invalidQuery, "returnDistinctValues needs outFields naming the fields, not * or nothing")
@@ -104,8 +112,7 @@ extension FeatureTable {
         let parameters = StatisticsQueryParameters(
             query: query, statistics: [], groupByFields: outFields.map { String($0.trimmingWhitespace()) }, orderBy: query.orderBy)
         let plan = try StatisticsPlan(parameters, table: self, distinct: true)
-        let rows = try QueryPlan.matchingRows(query, clause: clause, table: self)
-        let result = try plan.run(rows: rows, table: self)
+        let result = try plan.run(rows: tombstones.removingDeleted(from: rows), table: self)
         let offset = min(query.resultOffset ?? 0, result.rows.count)
         let end = query.maxFeatures.map { offset + min($0, result.rows.count - offset) } ?? result.rows.count
         return StatisticsResult(fields: result.fields, rows: Array(result.rows[offset..<end]))
