@@ -134,7 +134,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveFeaturesTests",
-            dependencies: ["SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveProjection", "CSQLite", "SieveTestSupport"]
+            dependencies: ["SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveProjection", "CSQLite", "SieveTestSupport", "SieveMap"]
         ),
         .testTarget(
             name: "SieveStoreTests",

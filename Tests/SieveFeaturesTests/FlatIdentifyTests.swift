@@ -6,6 +6,7 @@ import SieveTestSupport
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveMap
 
 /// Identify measures point features from the coordinate arrays and materializes only the other
 /// features for GEOS: its hits must be those computed from the materialized rows.

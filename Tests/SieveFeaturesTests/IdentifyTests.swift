@@ -1,6 +1,7 @@
 import Foundation
 import SieveColumns
 import SieveFeatures
+import SieveMap
 import SieveGeometry
 import Testing
 

@@ -268,12 +268,6 @@ struct QuerySemanticsTests {
         #expect(all.extent == Envelope(xmin: -5, ymin: -1, xmax: 3, ymax: 7.5))
         let onlyNull = try table.queryExtent(QueryParameters(objectIDs: [10]))
         #expect(onlyNull.count == 1 && onlyNull.extent.isEmpty)
-        #expect(
-            QueryResponseJSON.extent(count: onlyNull.count, extent: onlyNull.extent, spatialReference: .wgs84)
-                == #"{"count":1,"extent":{"xmin":null,"ymin":null,"xmax":null,"ymax":null,"spatialReference":{"wkid":4326}}}"#)
-        #expect(
-            QueryResponseJSON.extent(count: 5, extent: all.extent, spatialReference: SpatialReference(wkid: 102100))
-                == #"{"count":5,"extent":{"xmin":-5,"ymin":-1,"xmax":3,"ymax":7.5,"spatialReference":{"wkid":102100,"latestWkid":3857}}}"#)
     }
 
     @Test func geoJSONOutput() throws {
@@ -317,13 +311,6 @@ struct QuerySemanticsTests {
         #expect(reloaded.geometry(row: 1) == .point(Point(x: 3, y: -1)))
         let bare = try table.queryFeatures(QueryParameters(objectIDs: [20], outFields: ["n"], returnGeometry: false))
         #expect(bare.esriJSON.hasSuffix(#""features":[{"attributes":{"OBJECTID":20,"n":null}}]}"#))
-    }
-
-    @Test func responseDocuments() {
-        #expect(QueryResponseJSON.count(0) == #"{"count":0}"#)
-        #expect(
-            QueryResponseJSON.objectIDs([1, -2, Int64.max, Int64.min], objectIdFieldName: "OID")
-                == #"{"objectIdFieldName":"OID","objectIds":[1,-2,9223372036854775807,-9223372036854775808]}"#)
     }
 
     /// A large result is written whole in both formats, and the GeoJSON reads back with every

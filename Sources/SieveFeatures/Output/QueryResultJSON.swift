@@ -319,64 +319,10 @@ struct GeoJSONFeatureWriter {
     }
 }
 
-/// The JSON documents of the query responses that carry no features, shaped as the ArcGIS REST
-/// API answers `returnCountOnly`, `returnIdsOnly` and `returnExtentOnly`.
-public enum QueryResponseJSON {
-    /// `{"count":N}`.
-    public static func count(_ count: Int) -> String {
-        var bytes = Array(#"{"count":"#.utf8)
-        JSONOutput.appendInteger(Int64(count), to: &bytes)
-        bytes.append(UInt8(ascii: "}"))
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// `{"objectIdFieldName":"OBJECTID","objectIds":[1,2,3]}`, the IDs in the order given.
-    public static func objectIDs(_ ids: [Int64], objectIdFieldName: String) -> String {
-        var bytes = Array(#"{"objectIdFieldName":"#.utf8)
-        JSONWriter.writeString(objectIdFieldName, into: &bytes)
-        bytes.append(contentsOf: #","objectIds":["#.utf8)
-        for (i, id) in ids.enumerated() {
-            if i > 0 { bytes.append(UInt8(ascii: ",")) }
-            JSONOutput.appendInteger(id, to: &bytes)
-        }
-        bytes.append(contentsOf: "]}".utf8)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// `{"count":N,"extent":{"xmin":…,"ymin":…,"xmax":…,"ymax":…,"spatialReference":{"wkid":4326}}}`.
-    ///
-    /// An empty extent (no selected row has a geometry) is written as Esri JSON writes an empty
-    /// envelope: `{"xmin":null,"ymin":null,"xmax":null,"ymax":null,"spatialReference":{…}}`.
-    /// The spatial reference carries `latestWkid` when it differs from `wkid`
-    /// (`{"wkid":102100,"latestWkid":3857}`).
-    public static func extent(count: Int, extent: Envelope, spatialReference: SpatialReference) -> String {
-        var bytes = Array(#"{"count":"#.utf8)
-        JSONOutput.appendInteger(Int64(count), to: &bytes)
-        bytes.append(contentsOf: #","extent":{"#.utf8)
-        let empty = extent.isEmpty
-        for (i, (name, value)) in [("xmin", extent.xmin), ("ymin", extent.ymin), ("xmax", extent.xmax), ("ymax", extent.ymax)]
-            .enumerated()
-        {
-            if i > 0 { bytes.append(UInt8(ascii: ",")) }
-            JSONWriter.writeString(name, into: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            if empty {
-                bytes.append(contentsOf: "null".utf8)
-            } else {
-                JSONWriter.writeDouble(value, into: &bytes)
-            }
-        }
-        bytes.append(contentsOf: #","spatialReference":"#.utf8)
-        JSONOutput.appendSpatialReference(spatialReference, to: &bytes)
-        bytes.append(contentsOf: "}}".utf8)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
 /// Small byte-level JSON helpers for the writers.
-enum JSONOutput {
+package enum JSONOutput {
     /// Appends the decimal digits of `value`.
-    static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
+    package static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
         if value == 0 {
             bytes.append(UInt8(ascii: "0"))
             return
@@ -396,7 +342,7 @@ enum JSONOutput {
     }
 
     /// `{"wkid":N}` (with `"latestWkid"` when it differs) as a value.
-    static func spatialReferenceValue(_ reference: SpatialReference) -> JSONValue {
+    package static func spatialReferenceValue(_ reference: SpatialReference) -> JSONValue {
         var object = JSONObject()
         object.append("wkid", .integer(reference.wkid))
         if reference.latestWkid != reference.wkid { object.append("latestWkid", .integer(reference.latestWkid)) }
@@ -404,7 +350,7 @@ enum JSONOutput {
     }
 
     /// Appends `{"wkid":N}` (with `"latestWkid"` when it differs).
-    static func appendSpatialReference(_ reference: SpatialReference, to bytes: inout [UInt8]) {
+    package static func appendSpatialReference(_ reference: SpatialReference, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: #"{"wkid":"#.utf8)
         appendInteger(Int64(reference.wkid), to: &bytes)
         if reference.latestWkid != reference.wkid {
@@ -418,7 +364,7 @@ enum JSONOutput {
 /// Writes one field's `"name":value` member for any row, set up once per field: the member
 /// name is escaped once, and a dictionary column's strings are escaped once per distinct
 /// value.
-struct CellWriter {
+package struct CellWriter {
     private enum Source {
         case integer(ColumnBuffer<Int64>)
         case double(ColumnBuffer<Double>)
@@ -434,7 +380,7 @@ struct CellWriter {
 
     /// A writer for `column`, whose field is `name`; dates as ISO 8601 text when `datesAsText`,
     /// else as epoch milliseconds; `colon` separates the name from the value.
-    init(_ column: Column, name: String, datesAsText: Bool, colon: [UInt8] = [UInt8(ascii: ":")]) {
+    package init(_ column: Column, name: String, datesAsText: Bool, colon: [UInt8] = [UInt8(ascii: ":")]) {
         var key: [UInt8] = []
         JSONWriter.writeString(name, into: &key)
         key.append(contentsOf: colon)
@@ -461,7 +407,7 @@ struct CellWriter {
 
     /// Appends `"name":value` for `row`.
     @inline(__always)
-    func write(row: Int, into bytes: inout [UInt8]) {
+    package func write(row: Int, into bytes: inout [UInt8]) {
         bytes.append(contentsOf: key)
         if let validity, !validity.isValid(row) {
             bytes.append(contentsOf: "null".utf8)

@@ -20,7 +20,7 @@ import SieveProjection
 /// contains q (prepared q within f); `touches`, `crosses`, `overlaps`, `disjoint` and `equals`
 /// are symmetric in GEOS and evaluated on the prepared q (equals unprepared); `relate(pattern)`
 /// is the DE-9IM matrix of f against q, unprepared.
-struct SpatialFilter {
+package struct SpatialFilter {
     /// The query geometry in the table's spatial reference.
     let geometry: Geometry
     /// The relationship, read "feature REL query geometry".
@@ -182,7 +182,7 @@ struct SpatialFilter {
     /// from the column's arrays (`pointXs`/`pointYs` in point storage, where every geometry is a
     /// point; `shapes` otherwise); `nil` for any other geometry.
     @inline(__always)
-    static func point(row: Int, pointXs: ColumnBuffer<Double>, pointYs: ColumnBuffer<Double>, shapes: GeometryColumn.Shapes?) -> (x: Double, y: Double)? {
+    package static func point(row: Int, pointXs: ColumnBuffer<Double>, pointYs: ColumnBuffer<Double>, shapes: GeometryColumn.Shapes?) -> (x: Double, y: Double)? {
         guard let shapes else { return (pointXs[row], pointYs[row]) }
         guard shapes.kind(row: row) == .point else { return nil }
         let p = shapes.positions(row: row).lowerBound

@@ -139,13 +139,13 @@ extension FeatureTable {
 
     /// Calls `body` with the spatial index (see ``spatialIndex``) without copying it, so that
     /// edits never have to copy the tree a search is reading.
-    func withSpatialIndex<R, E: Error>(_ body: (QuadTree) throws(E) -> R) throws(E) -> R {
+    package func withSpatialIndex<R, E: Error>(_ body: (QuadTree) throws(E) -> R) throws(E) -> R {
         try spatialIndexCache.withTree(for: self, body)
     }
 
     /// `rows` (ids from the spatial index) without those this snapshot does not have or has
     /// deleted, in the same order.
-    func visibleRows(_ rows: [UInt32]) -> [UInt32] {
+    package func visibleRows(_ rows: [UInt32]) -> [UInt32] {
         // Only an edited table's tree holds rows beyond a snapshot's.
         guard tombstones.deletedCount > 0 || lineage != nil else { return rows }
         return rows.filter { Int($0) < count && !tombstones.isDeleted(Int($0)) }

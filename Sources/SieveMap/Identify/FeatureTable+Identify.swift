@@ -1,4 +1,5 @@
 import SieveColumns
+import SieveFeatures
 import SieveGEOS
 import SieveGeometry
 import SieveIndex

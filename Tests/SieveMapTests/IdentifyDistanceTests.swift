@@ -2,6 +2,7 @@ import SieveGeometry
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveMap
 
 /// Identify's distances at the ends of the `Double` range: point features a subnormal or a
 /// near-overflow distance away are measured to a few units in the last place, and hit exactly
