@@ -15,7 +15,7 @@ import SieveSQL
 /// ```swift
 /// let prepared = try PreparedQuery(QueryParameters(whereClause: "pop_est > 1e7"), table: table)
 ///     .and(try CompiledWhereClause("continent = 'Asia'", schema: table.schema))
-/// let count = try prepared.count(in: editable.table)   // any snapshot of the same table
+/// let count = try prepared.count(in: editable.snapshot)   // any snapshot of the same table
 /// ```
 ///
 /// A prepared query runs on any table with the same schema and spatial reference as the one it

@@ -41,7 +41,7 @@ extension EditableFeatureTable: FeatureTableSource {
 /// table but not their definition expression, display filter or selection.
 ///
 /// ```swift
-/// var layer = try FeatureLayer(source: countries, name: "countries")
+/// var layer = FeatureLayer(source: countries, name: "countries")
 /// try layer.setDefinitionExpression("continent = 'Africa'")
 /// try layer.queryFeatureCount(QueryParameters())            // African countries only
 /// try layer.selectFeatures(QueryParameters(whereClause: "pop_est > 1e8"), mode: .new)
