@@ -1,6 +1,8 @@
 import SieveFeatures
 import SieveGeometry
+import SieveColumns
 import SieveMap
+import SieveTestSupport
 import Testing
 
 /// Geometries drawn on a 100 × 100 pixel view of 0…10 map units (10 pixels per unit, y down
@@ -111,7 +113,8 @@ struct SVGGeometryTests {
         ])
         let (_, areaPaths, areaStatistics) = try renderSquare(polygons, style: DrawStyle(fill: .black))
         #expect(areaStatistics.drawn == 2 && areaStatistics.culled == 2)
-        #expect(subpathCount(areaPaths.first?.attributes["d"] ?? "") == 2)
+        // The partly inside one is drawn whole, negative pixel positions included.
+        #expect(areaPaths.first?.attributes["d"] == "M10 90 20 90 20 80zM90 10 150 10 150 -50z")
 
         // An 8 px circle reaches 4 px (0.4 units) beyond its point.
         let points = try svgTable(["POINT (10.125 5)", "POINT (12 5)", "POINT (5 -0.25)", "POINT (5 -3)"], geometryType: .point)
@@ -186,5 +189,65 @@ struct SVGGeometryTests {
         #expect(statistics.drawn == 1 && statistics.culled == 0)
         // 0.75 pt = 1 px: radius 0.5 around the centre (50.5, 50.5) of pixel (50, 50).
         #expect(try svgPaths(map.svg()).map { $0.attributes["d"] } == ["M50 50.5a0.5 0.5 0 1 0 1 0a0.5 0.5 0 1 0 -1 0z"])
+    }
+
+    @Test("infinite coordinates that reach a table through the public API are not drawn")
+    func infinitePoints() throws {
+        let schema = try Schema(
+            fields: [Field(name: "OBJECTID", type: .oid)], objectIdFieldName: "OBJECTID", geometryType: .point)
+        let geometries: [Geometry?] = [
+            .point(Point(x: .infinity, y: 1)), .point(Point(x: 1, y: -.infinity)), .point(Point(x: 5, y: 5)),
+        ]
+        let table = try FeatureTable(
+            schema: schema, columns: [.integer(Int64Column(values: [1, 2, 3]))], geometries: geometries)
+        let (svg, paths, statistics) = try renderSquare(table, style: DrawStyle(fill: .black, marker: .square, markerSize: 1.5))
+        #expect(statistics.drawn == 1)
+        #expect(paths.map { $0.attributes["d"] } == ["M49.5 49.5l2 0 0 2 -2 0z"])
+        #expect(!svg.contains("nan") && !svg.contains("inf"))
+    }
+
+    @Test("random geometries of every kind, most reaching outside the view, give well-formed SVG")
+    func randomGeometries() throws {
+        var generator = SeededGenerator(seed: 7)
+        var wkts: [String?] = []
+        func coordinate() -> String {
+            "\(generator.uniform(-20, 30)) \(generator.uniform(-20, 30))"
+        }
+        for i in 0..<300 {
+            switch i % 5 {
+            case 0: wkts.append("POINT (\(coordinate()))")
+            case 1: wkts.append("MULTIPOINT ((\(coordinate())), (\(coordinate())))")
+            case 2: wkts.append("LINESTRING (\(coordinate()), \(coordinate()), \(coordinate()))")
+            case 3:
+                let (x, y) = (generator.uniform(-20, 30), generator.uniform(-20, 30))
+                let size = generator.uniform(0.001, 8)
+                wkts.append("POLYGON ((\(x) \(y), \(x + size) \(y), \(x + size) \(y + size), \(x) \(y)))")
+            default: wkts.append(nil)
+            }
+        }
+        let table = try svgTable(wkts, geometryType: nil)
+        var map = try SVGMapWriter(extent: Envelope(xmin: 0, ymin: 0, xmax: 10, ymax: 10), width: 640, height: 480)
+        var styles: [DrawStyle] = []
+        for shape in MarkerShape.allCases {
+            styles.append(DrawStyle(fill: .white, stroke: .black, marker: shape, markerSize: 4, markerAngle: 30))
+        }
+        let statistics = try map.addLayer(
+            name: "random", table: table, rows: Array(0..<table.count), style: { styles[$0 % styles.count] },
+            selected: { $0 % 7 == 0 })
+        #expect(statistics.drawn + statistics.culled == 240)
+        #expect(statistics.drawn > 0 && statistics.culled > 0 && statistics.highlighted > 0)
+        let paths = try svgPaths(map.svg())
+        #expect(paths.count == statistics.paths + statistics.highlightPaths)
+        // Every coordinate is a number with at most one decimal.
+        for path in paths {
+            let d = path.attributes["d"] ?? ""
+            let numbers = d.split(whereSeparator: { "Mlmahvz ".contains($0) })
+            #expect(!numbers.isEmpty)
+            for number in numbers {
+                let pieces = number.split(separator: ".", omittingEmptySubsequences: false)
+                let wellFormed = Double(number) != nil && pieces.count <= 2 && (pieces.count == 1 || pieces[1].count == 1)
+                #expect(wellFormed, "\(number) in \(d.prefix(80))")
+            }
+        }
     }
 }

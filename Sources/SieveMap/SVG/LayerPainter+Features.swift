@@ -9,8 +9,8 @@ extension LayerPainter {
     /// A collection row is not drawn here (it has no rings in the column): draw its materialized
     /// value with ``draw(_:style:)``.
     mutating func drawShapeRow(
-        _ row: Int, kind: Geometry.Kind, style: DrawStyle, shapes: GeometryColumn.Shapes, xy: UnsafeBufferPointer<Double>,
-        xmin: Double, ymin: Double, xmax: Double, ymax: Double
+        _ row: Int, kind: Geometry.Kind, style: DrawStyle, shapes: GeometryColumn.Shapes,
+        xy: UnsafeBufferPointer<Double>, xmin: Double, ymin: Double, xmax: Double, ymax: Double
     ) -> Bool {
         guard let pathKind = PathKind(kind) else { return false }
         let group = group(style, pathKind)

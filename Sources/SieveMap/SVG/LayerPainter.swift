@@ -94,7 +94,8 @@ struct LayerPainter {
                 let template = MarkerTemplate(
                     shape: style.marker, size: style.markerSizePixels, angle: style.markerAngle)
                 marker = template
-                let stroke = template.isStrokeOnly ? max(style.strokeWidthPixels, DrawStyle.pixelsPerPoint) : strokePixels
+                let stroke =
+                    template.isStrokeOnly ? max(style.strokeWidthPixels, DrawStyle.pixelsPerPoint) : strokePixels
                 padPixels = max(style.markerSizePixels, 1) / 2 + stroke / 2 + 1
                 margin = Int(padPixels.rounded(.up)) + 1
             }
@@ -205,8 +206,13 @@ struct LayerPainter {
         var bounds = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
         var end = range.upperBound
         if closed, let first = firstCell(coordinates, stride: stride, range: range) {
-            while end - 1 > first.index, cell(coordinates, stride: stride, at: end - 1).map({ $0 == first.cell }) ?? true {
-                end -= 1
+            // A closing vertex without finite coordinates is dropped as well.
+            while end - 1 > first.index {
+                guard let last = cell(coordinates, stride: stride, at: end - 1), last != first.cell else {
+                    end -= 1
+                    continue
+                }
+                break
             }
         }
         for i in range.lowerBound..<end {

@@ -183,9 +183,9 @@ public struct SVGMapWriter: Sendable {
         var highlighter = LayerPainter(view: view, extent: extent, width: width, height: height)
         var highlightStatistics = SVGLayerStatistics()
         let highlight = highlight
-        paint(table: table, count: chosen.count, into: &highlighter, statistics: &highlightStatistics) { i in
-            (chosen[i].row, highlight.highlighting(chosen[i].style))
-        } drawn: { _, _ in }
+        paint(
+            table: table, count: chosen.count, into: &highlighter, statistics: &highlightStatistics,
+            feature: { i in (chosen[i].row, highlight.highlighting(chosen[i].style)) }, drawn: { _, _ in })
         statistics.highlighted = highlightStatistics.drawn
         statistics.paths = painter.pathCount
         statistics.highlightPaths = highlighter.pathCount
@@ -216,7 +216,8 @@ public struct SVGMapWriter: Sendable {
                         let y = ys[row]
                         guard !x.isNaN, !y.isNaN else { continue }
                         let group = painter.group(style, .marker)
-                        guard painter.isVisible(xmin: x, ymin: y, xmax: x, ymax: y, pad: painter.groups[group].pad) else {
+                        let pad = painter.groups[group].pad
+                        guard painter.isVisible(xmin: x, ymin: y, xmax: x, ymax: y, pad: pad) else {
                             statistics.culled += 1
                             continue
                         }
