@@ -113,8 +113,9 @@ struct SVGGeometryTests {
         ])
         let (_, areaPaths, areaStatistics) = try renderSquare(polygons, style: DrawStyle(fill: .black))
         #expect(areaStatistics.drawn == 2 && areaStatistics.culled == 2)
-        // The partly inside one is drawn whole, negative pixel positions included.
-        #expect(areaPaths.first?.attributes["d"] == "M10 90 20 90 20 80zM90 10 150 10 150 -50z")
+        // The partly inside one, (90,10) (150,10) (150,-50) in pixels, is clipped to the view grown
+        // by the stroke (1 px) and 2 px: -3…103 both ways.
+        #expect(areaPaths.first?.attributes["d"] == "M10 90 20 90 20 80zM90 10 103 10 103 -3z")
 
         // An 8 px circle reaches 4 px (0.4 units) beyond its point.
         let points = try svgTable(["POINT (10.125 5)", "POINT (12 5)", "POINT (5 -0.25)", "POINT (5 -3)"], geometryType: .point)
@@ -124,6 +125,28 @@ struct SVGGeometryTests {
         // pixel (50, 102).
         #expect(markerPaths.first?.attributes["d"]?.hasPrefix("M97.5 50.5a4 4") == true)
         #expect(markerPaths.first?.attributes["d"]?.contains("M46.5 102.5a4 4") == true)
+    }
+
+    @Test("rings and lines reaching beyond the view are clipped to it, grown by the stroke and 2 px")
+    func clipping() throws {
+        let table = try svgTable(
+            [
+                // Around the whole view: (-10000, 10100) … (10000, -9900) in pixels.
+                "POLYGON ((-1000 -1000, 1000 -1000, 1000 1000, -1000 1000, -1000 -1000))",
+                // Across the view: (-1000, 50) to (1000, 50).
+                "LINESTRING (-100 5, 100 5)",
+                // Out through the right side and back: (50,50) (500,50) (500,40) (50,40).
+                "LINESTRING (5 5, 50 5, 50 6, 5 6)",
+                // Entirely inside: not clipped.
+                "LINESTRING (1 1, 2 2)",
+            ], geometryType: nil)
+        let (_, paths, statistics) = try renderSquare(table, style: DrawStyle(fill: .white, stroke: .black))
+        #expect(statistics.drawn == 4)
+        // A 1 px stroke: the rectangle is -3…103 both ways.
+        #expect(
+            paths.map { $0.attributes["d"] } == [
+                "M-3 -3 -3 103 103 103 103 -3z", "M-3 50 103 50M50 50 103 50M103 40 50 40M10 90 20 80",
+            ])
     }
 
     @Test("consecutive vertices on the same half-pixel cell are dropped")

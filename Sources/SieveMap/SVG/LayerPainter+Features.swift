@@ -26,13 +26,13 @@ extension LayerPainter {
                 return true
             }
             let closed = kind == .polygon
+            let clipped = needsClipping(group, xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)
             for part in shapes.parts(row: row) {
                 let rings = shapes.rings(part: part)
                 for ring in rings {
-                    let result = appendPath(group, xy, stride: 2, range: shapes.positions(ring: ring), closed: closed)
-                    if case .collapsed(let px, let py) = result, !closed || ring == rings.lowerBound {
-                        drawMark(group, px: px, py: py)
-                    }
+                    drawRing(
+                        group, xy, stride: 2, range: shapes.positions(ring: ring), closed: closed,
+                        outer: ring == rings.lowerBound, clipped: clipped)
                 }
             }
         case .envelope:
@@ -100,15 +100,38 @@ extension LayerPainter {
             return
         }
         let stride = coordinates.layout.stride
+        let clipped = needsClipping(
+            group, xmin: envelope.xmin, ymin: envelope.ymin, xmax: envelope.xmax, ymax: envelope.ymax)
         coordinates.values.withUnsafeBufferPointer { values in
             for rings in parts {
                 for (index, ring) in rings.enumerated() {
-                    let result = appendPath(group, values, stride: stride, range: range(ring), closed: closed)
-                    if case .collapsed(let px, let py) = result, !closed || index == 0 {
-                        drawMark(group, px: px, py: py)
-                    }
+                    drawRing(
+                        group, values, stride: stride, range: range(ring), closed: closed, outer: index == 0,
+                        clipped: clipped)
                 }
             }
+        }
+    }
+
+    /// Whether a feature of this envelope reaches beyond the clip rectangle of path `group`, so
+    /// that its rings are clipped.
+    private func needsClipping(_ group: Int, xmin: Double, ymin: Double, xmax: Double, ymax: Double) -> Bool {
+        !groups[group].clip.contains(
+            minX: view.pixelX(xmin), minY: view.pixelY(ymax), maxX: view.pixelX(xmax), maxY: view.pixelY(ymin))
+    }
+
+    /// Draws one ring (`closed`) or path, clipped or not; a path, or an outer ring, that
+    /// collapses below a pixel becomes a pixel mark, a hole that collapses is left out.
+    private mutating func drawRing(
+        _ group: Int, _ coordinates: UnsafeBufferPointer<Double>, stride: Int, range: Range<Int>, closed: Bool,
+        outer: Bool, clipped: Bool
+    ) {
+        let result =
+            clipped
+            ? appendClippedPath(group, coordinates, stride: stride, range: range, closed: closed)
+            : appendPath(group, coordinates, stride: stride, range: range, closed: closed)
+        if case .collapsed(let px, let py) = result, !closed || outer {
+            drawMark(group, px: px, py: py)
         }
     }
 }

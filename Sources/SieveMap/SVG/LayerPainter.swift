@@ -48,6 +48,9 @@ struct PathGroup: Sendable {
     let pad: Double
     /// The marker of a marker path.
     let marker: MarkerTemplate?
+    /// The rectangle rings and paths reaching beyond it are clipped to: the view grown by the
+    /// stroke width and 2 pixels.
+    let clip: PixelRectangle
     /// The `d` attribute.
     var path = SVGBytes()
     /// The cells holding a marker already (marker paths).
@@ -102,6 +105,9 @@ struct LayerPainter {
             groups.append(
                 PathGroup(
                     style: style, kind: kind, pad: padPixels / view.scale, marker: marker,
+                    clip: PixelRectangle(
+                        minX: -strokePixels - 2, minY: -strokePixels - 2, maxX: Double(width) + strokePixels + 2,
+                        maxY: Double(height) + strokePixels + 2),
                     cells: MarkerCells(width: width, height: height, margin: margin)))
             groupIndex[key] = index
         }
@@ -199,35 +205,82 @@ struct LayerPainter {
     mutating func appendPath(
         _ group: Int, _ coordinates: UnsafeBufferPointer<Double>, stride: Int, range: Range<Int>, closed: Bool
     ) -> PathResult {
-        let start = groups[group].path.count
-        var kept = 0
-        var lastCellX = Int.min
-        var lastCellY = Int.min
-        var bounds = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
-        var end = range.upperBound
-        if closed, let first = firstCell(coordinates, stride: stride, range: range) {
-            // A closing vertex without finite coordinates is dropped as well.
-            while end - 1 > first.index {
-                guard let last = cell(coordinates, stride: stride, at: end - 1), last != first.cell else {
-                    end -= 1
-                    continue
-                }
-                break
-            }
+        let view = view
+        return writeSubpath(group, count: range.count, closed: closed) { i in
+            let x = coordinates[stride * (range.lowerBound + i)]
+            let y = coordinates[stride * (range.lowerBound + i) + 1]
+            guard x.isFinite, y.isFinite else { return nil }
+            return (view.pixelX(x), view.pixelY(y))
         }
-        for i in range.lowerBound..<end {
+    }
+
+    /// Writes positions `range` of `coordinates` as ``appendPath(_:_:stride:range:closed:)``
+    /// does, clipped to the path's clip rectangle first (see ``PixelRectangle``): a ring as one
+    /// ring, a path as its pieces inside the rectangle. The result is `.written` when anything
+    /// is written, else the first piece's.
+    mutating func appendClippedPath(
+        _ group: Int, _ coordinates: UnsafeBufferPointer<Double>, stride: Int, range: Range<Int>, closed: Bool
+    ) -> PathResult {
+        var pixels: [Double] = []
+        pixels.reserveCapacity(2 * range.count)
+        for i in range {
             let x = coordinates[stride * i]
             let y = coordinates[stride * i + 1]
             guard x.isFinite, y.isFinite else { continue }
-            let px = view.pixelX(x)
-            let py = view.pixelY(y)
-            guard px.isFinite, py.isFinite else { continue }
+            pixels.append(view.pixelX(x))
+            pixels.append(view.pixelY(y))
+        }
+        let clip = groups[group].clip
+        if closed { return appendPixelPath(group, clip.clip(ring: pixels), closed: true) }
+        var result = PathResult.empty
+        for piece in clip.clip(path: pixels) {
+            let pieceResult = appendPixelPath(group, piece, closed: false)
+            switch (pieceResult, result) {
+            case (.written, _): result = .written
+            case (.collapsed, .empty): result = pieceResult
+            default: break
+            }
+        }
+        return result
+    }
+
+    /// Writes pixel positions (interleaved x, y) as one subpath of path `group`, as
+    /// ``appendPath(_:_:stride:range:closed:)`` does with map positions.
+    mutating func appendPixelPath(_ group: Int, _ pixels: [Double], closed: Bool) -> PathResult {
+        writeSubpath(group, count: pixels.count / 2, closed: closed) { i in (pixels[2 * i], pixels[2 * i + 1]) }
+    }
+
+    /// The half-pixel cell of a pixel position.
+    @inline(__always)
+    private static func cell(_ px: Double, _ py: Double) -> (Int, Int) {
+        (Int((px * 2).rounded(.down)), Int((py * 2).rounded(.down)))
+    }
+
+    /// Writes `count` vertices, the i-th at pixel position `vertex(i)` (`nil` to skip it), as one
+    /// subpath of path `group` (see ``appendPath(_:_:stride:range:closed:)``).
+    @inline(__always)
+    private mutating func writeSubpath(
+        _ group: Int, count: Int, closed: Bool, vertex: (Int) -> (x: Double, y: Double)?
+    ) -> PathResult {
+        var end = count
+        if closed, let first = (0..<count).first(where: { vertex($0) != nil }), let start = vertex(first) {
+            // Closing vertices on the first vertex's cell, or without finite coordinates, go.
+            let firstCell = Self.cell(start.x, start.y)
+            while end - 1 > first {
+                if let last = vertex(end - 1), Self.cell(last.x, last.y) != firstCell { break }
+                end -= 1
+            }
+        }
+        let start = groups[group].path.count
+        var kept = 0
+        var lastCell = (Int.min, Int.min)
+        var bounds = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+        for i in 0..<end {
+            guard let (px, py) = vertex(i), px.isFinite, py.isFinite else { continue }
             bounds = (min(bounds.minX, px), min(bounds.minY, py), max(bounds.maxX, px), max(bounds.maxY, py))
-            let cellX = Int((px * 2).rounded(.down))
-            let cellY = Int((py * 2).rounded(.down))
-            if cellX == lastCellX && cellY == lastCellY { continue }
-            lastCellX = cellX
-            lastCellY = cellY
+            let cell = Self.cell(px, py)
+            if cell == lastCell { continue }
+            lastCell = cell
             groups[group].path.append(kept == 0 ? UInt8(ascii: "M") : UInt8(ascii: " "))
             groups[group].path.appendTenths(SVGBytes.tenths(px))
             groups[group].path.append(UInt8(ascii: " "))
@@ -242,27 +295,6 @@ struct LayerPainter {
         }
         if closed { groups[group].path.append(UInt8(ascii: "z")) }
         return .written
-    }
-
-    /// The half-pixel cell of position `i`, or `nil` when a coordinate is not finite.
-    private func cell(_ coordinates: UnsafeBufferPointer<Double>, stride: Int, at i: Int) -> (Int, Int)? {
-        let x = coordinates[stride * i]
-        let y = coordinates[stride * i + 1]
-        guard x.isFinite, y.isFinite else { return nil }
-        let px = view.pixelX(x)
-        let py = view.pixelY(y)
-        guard px.isFinite, py.isFinite else { return nil }
-        return (Int((px * 2).rounded(.down)), Int((py * 2).rounded(.down)))
-    }
-
-    /// The first position of `range` with finite coordinates, and its half-pixel cell.
-    private func firstCell(
-        _ coordinates: UnsafeBufferPointer<Double>, stride: Int, range: Range<Int>
-    ) -> (index: Int, cell: (Int, Int))? {
-        for i in range {
-            if let cell = cell(coordinates, stride: stride, at: i) { return (i, cell) }
-        }
-        return nil
     }
 
     /// Draws the outline of an envelope as a closed ring.

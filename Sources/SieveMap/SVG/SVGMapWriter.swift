@@ -36,11 +36,14 @@ import SieveGeometry
 /// on the pixel they fall in, and a pixel that already holds the same marker (same style) is
 /// not drawn again, so a million overlapping points stay a small document.
 ///
-/// **Culling.** A feature whose envelope (from the table's envelope arrays) lies outside the
-/// extent, grown by half its stroke or marker, is not drawn; deleted rows
+/// **Culling and clipping.** A feature whose envelope (from the table's envelope arrays) lies
+/// outside the extent, grown by half its stroke or marker, is not drawn; deleted rows
 /// (``FeatureTable/isDeleted(row:)``), rows without geometry, and positions with a NaN or
-/// infinite coordinate are never drawn. Vertices farther than 10⁸ pixels from the view's corner
-/// are clamped to that distance.
+/// infinite coordinate are never drawn. The rings and lines of a feature reaching beyond the
+/// view grown by its stroke width and 2 pixels are clipped to that rectangle (a ring stays one
+/// ring, with edges along the rectangle where it went outside, never seen; a line is cut into
+/// its pieces inside), so a zoomed-in view does not carry the vertices it cannot show. Pixel
+/// positions are first clamped to ±10⁸.
 public struct SVGMapWriter: Sendable {
     /// The extent asked for, before it was widened to the view's aspect.
     public let requestedExtent: Envelope
