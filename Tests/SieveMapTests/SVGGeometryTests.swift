@@ -202,6 +202,17 @@ struct SVGGeometryTests {
         #expect(paths.map { $0.attributes["fill"] } == ["#ff0000", "#0000ff"])
     }
 
+    @Test("styles with NaN sizes or angle draw as 0 and share one path")
+    func nanStyles() throws {
+        let table = try svgTable(["POINT (1 1)", "POINT (5 5)", "POINT (9 9)"], geometryType: .point)
+        let style = DrawStyle(fill: .black, strokeWidth: .nan, marker: .square, markerSize: 1.5, markerAngle: .nan)
+        let (_, paths, statistics) = try renderSquare(table, style: style)
+        #expect(statistics.drawn == 3 && statistics.paths == 1)
+        // No outline (a NaN width is 0), squares not turned.
+        #expect(paths.first?.attributes["stroke"] == "none")
+        #expect(paths.first?.attributes["d"] == "M9.5 89.5l2 0 0 2 -2 0zM49.5 49.5l2 0 0 2 -2 0zM89.5 9.5l2 0 0 2 -2 0z")
+    }
+
     @Test("rows without geometry, empty geometries and rows with a nil style are not drawn")
     func nothingToDraw() throws {
         let table = try svgTable([nil, "POINT EMPTY", "POLYGON EMPTY", "POINT (5 5)", "POINT (6 6)"], geometryType: nil)

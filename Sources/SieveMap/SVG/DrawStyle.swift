@@ -150,6 +150,17 @@ public struct DrawStyle: Sendable, Hashable {
     /// ``maximumPixels``).
     public var markerSizePixels: Double { Self.clampedPixels(points: markerSize) }
 
+    /// This style with its negative, NaN or infinite sizes as 0 and a non-finite angle as 0
+    /// (what they are drawn as), so that styles drawing alike are equal: a NaN never equals
+    /// itself, and would otherwise give every feature a path of its own.
+    var normalized: DrawStyle {
+        var style = self
+        if !(strokeWidth >= 0 && strokeWidth.isFinite) { style.strokeWidth = 0 }
+        if !(markerSize >= 0 && markerSize.isFinite) { style.markerSize = 0 }
+        if !markerAngle.isFinite { style.markerAngle = 0 }
+        return style
+    }
+
     private static func clampedPixels(points: Double) -> Double {
         points > 0 && points.isFinite ? min(pixels(points: points), maximumPixels) : 0
     }

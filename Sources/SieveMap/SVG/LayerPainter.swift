@@ -80,9 +80,12 @@ struct LayerPainter {
         self.height = height
     }
 
-    /// The index of the path of `style` and `kind`, created at the end on first use.
-    mutating func group(_ style: DrawStyle, _ kind: PathKind) -> Int {
-        if let last, last.kind == kind, last.style == style { return last.group }
+    /// The index of the path of `style` and `kind`, created at the end on first use. Styles
+    /// that differ only in NaN or infinite sizes or angle share a path (see
+    /// ``DrawStyle/normalized``).
+    mutating func group(_ requested: DrawStyle, _ kind: PathKind) -> Int {
+        if let last, last.kind == kind, last.style == requested { return last.group }
+        let style = requested.normalized
         let key = GroupKey(style: style, kind: kind)
         let index: Int
         if let existing = groupIndex[key] {
@@ -111,7 +114,8 @@ struct LayerPainter {
                     cells: MarkerCells(width: width, height: height, margin: margin)))
             groupIndex[key] = index
         }
-        last = (style, kind, index)
+        // Remembered as asked (a normalized style equals itself; one with a NaN never hits).
+        last = (requested, kind, index)
         return index
     }
 
