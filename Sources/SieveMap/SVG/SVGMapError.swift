@@ -1,0 +1,39 @@
+/// The error thrown by ``SVGMapWriter``: a view that cannot be drawn, or a layer that cannot be
+/// added.
+///
+/// ```swift
+/// do {
+///     _ = try SVGMapWriter(extent: Envelope(xmin: 0, ymin: 0, xmax: 0, ymax: 10), width: 800, height: 600)
+/// } catch let error as SVGMapError {
+///     print(error)  // invalid extent: the extent has zero width (0 × 10)
+/// }
+/// ```
+public struct SVGMapError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The category of an ``SVGMapError``.
+    public enum Kind: String, Hashable, Sendable, CustomStringConvertible {
+        /// The map extent is empty, has zero width or height, or has non-finite bounds.
+        case invalidExtent = "invalid extent"
+        /// The view's width or height in pixels is not positive, or too large.
+        case invalidSize = "invalid size"
+        /// A layer's name is already used by a layer of the map.
+        case duplicateLayerName = "duplicate layer name"
+        /// A row number passed to ``SVGMapWriter/addLayer(name:table:rows:style:selected:)`` is not
+        /// a row of the table.
+        case rowOutOfRange = "row out of range"
+
+        public var description: String { rawValue }
+    }
+
+    /// What kind of problem this is.
+    public var kind: Kind
+    /// What is wrong, in words.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { "\(kind): \(message)" }
+}
