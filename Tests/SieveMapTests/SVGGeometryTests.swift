@@ -12,7 +12,7 @@ struct SVGGeometryTests {
     @Test("a square with a square hole is one path of two rings, even-odd filled")
     func polygonWithHole() throws {
         let table = try svgTable(["POLYGON ((1 1, 9 1, 9 9, 1 9, 1 1), (3 3, 3 7, 7 7, 7 3, 3 3))"])
-        let style = DrawStyle(fill: RGBA(red: 255, green: 0, blue: 0), stroke: .black, strokeWidth: 0.75)
+        let style = DrawStyle(fill: RGBAColor(red: 255, green: 0, blue: 0), stroke: .black, strokeWidth: 0.75)
         let (svg, paths, statistics) = try renderSquare(table, style: style)
         // Outer ring (1,1) (9,1) (9,9) (1,9) → pixels (10,90) (90,90) (90,10) (10,10), the closing
         // vertex dropped for `z`; the hole (3,3) (3,7) (7,7) (7,3) → (30,70) (30,30) (70,30) (70,70).
@@ -31,7 +31,7 @@ struct SVGGeometryTests {
             "MULTIPOLYGON (((0 0, 2 0, 2 2, 0 2, 0 0)), ((5 5, 6 5, 6 6, 5 5)))",
             "POLYGON ((8 8, 9 8, 9 9, 8 8))",
         ])
-        let style = DrawStyle(fill: nil, stroke: RGBA(red: 0, green: 128, blue: 0, alpha: 128), strokeWidth: 1.5)
+        let style = DrawStyle(fill: nil, stroke: RGBAColor(red: 0, green: 128, blue: 0, alpha: 128), strokeWidth: 1.5)
         let (_, paths, _) = try renderSquare(table, style: style)
         let path = try #require(paths.first)
         #expect(paths.count == 1)
@@ -48,7 +48,7 @@ struct SVGGeometryTests {
         let table = try svgTable(
             ["LINESTRING (0.5 0.5, 5.04 5, 9.96 9.5)", "MULTILINESTRING ((1 1, 2 2), (3 3, 4 4))"],
             geometryType: .polyline)
-        let style = DrawStyle(stroke: RGBA(red: 0, green: 0, blue: 255), strokeWidth: 1.5)
+        let style = DrawStyle(stroke: RGBAColor(red: 0, green: 0, blue: 255), strokeWidth: 1.5)
         let (_, paths, _) = try renderSquare(table, style: style)
         let path = try #require(paths.first)
         #expect(paths.count == 1)
@@ -78,7 +78,7 @@ struct SVGGeometryTests {
         // 100 pixels for 100 units: (10.2, 20.7) → pixel position (10.2, 79.3), pixel (10, 79).
         let table = try svgTable(["POINT (10.2 20.7)"], geometryType: .point)
         let style = DrawStyle(
-            fill: RGBA(red: 255, green: 255, blue: 0), stroke: .black, marker: shape, markerSize: size,
+            fill: RGBAColor(red: 255, green: 255, blue: 0), stroke: .black, marker: shape, markerSize: size,
             markerAngle: angle)
         let (_, paths, _) = try renderSquare(table, style: style, size: 100, pixels: 100)
         let path = try #require(paths.first)
@@ -189,8 +189,8 @@ struct SVGGeometryTests {
         var wkts = (0..<1000).map { i in "POINT (\(50.05 + Double(i % 10) * 0.09) \(50.05 + Double(i / 100) * 0.09))" }
         wkts.append("POINT (60.5 50.5)")
         let table = try svgTable(wkts, geometryType: .point)
-        let red = DrawStyle(fill: RGBA(red: 255, green: 0, blue: 0), stroke: nil, marker: .square, markerSize: 1.5)
-        let blue = DrawStyle(fill: RGBA(red: 0, green: 0, blue: 255), stroke: nil, marker: .square, markerSize: 1.5)
+        let red = DrawStyle(fill: RGBAColor(red: 255, green: 0, blue: 0), stroke: nil, marker: .square, markerSize: 1.5)
+        let blue = DrawStyle(fill: RGBAColor(red: 0, green: 0, blue: 255), stroke: nil, marker: .square, markerSize: 1.5)
         var map = try squareMap(size: 100, pixels: 100)
         let statistics = try map.addLayer(
             name: "points", table: table, rows: Array(0..<table.count), style: { $0 < 500 ? red : blue })

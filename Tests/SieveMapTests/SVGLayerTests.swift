@@ -40,7 +40,7 @@ struct SVGLayerTests {
     func selectedMarkers() throws {
         let table = try svgTable(["POINT (5 5)", "POINT (7 7)"], geometryType: .point)
         var map = try squareMap()
-        map.highlight = DrawStyle(fill: nil, stroke: RGBA(red: 255, green: 255, blue: 0), strokeWidth: 3)
+        map.highlight = DrawStyle(fill: nil, stroke: RGBAColor(red: 255, green: 255, blue: 0), strokeWidth: 3)
         try map.addLayer(
             name: "points", table: table, rows: [0, 1],
             style: { _ in DrawStyle(fill: .black, marker: .square, markerSize: 1.5) }, selected: { $0 == 0 })
@@ -74,14 +74,14 @@ struct SVGLayerTests {
     @Test("the countries: one path per continent, one subpath per polygon part and hole")
     func countries() throws {
         let table = try FeatureTable.load(contentsOf: fixtureURL("naturalearth_lowres.geojson"))
-        var colours: [String: RGBA] = [:]
+        var colours: [String: RGBAColor] = [:]
         let continents = (0..<table.count).map { row -> String in
             guard case .string(let name) = table.value(row: row, field: "continent") else { return "" }
             return name
         }
         for name in continents where colours[name] == nil {
             let shade = UInt8(20 + 25 * colours.count)
-            colours[name] = RGBA(red: shade, green: 255 - shade, blue: 128)
+            colours[name] = RGBAColor(red: shade, green: 255 - shade, blue: 128)
         }
         var map = try SVGMapWriter(
             extent: Envelope(xmin: -180, ymin: -90, xmax: 180, ymax: 90), width: 1000, height: 500, background: .white)
@@ -146,7 +146,7 @@ struct SVGLayerTests {
         let ids = Int64Column(values: (1...Int64(count)).map { $0 })
         let table = try FeatureTable(schema: schema, columns: [.integer(ids)], geometryColumn: column)
         let rows = Array(0..<count)
-        let style = DrawStyle(fill: RGBA(red: 200, green: 0, blue: 0), stroke: nil, markerSize: 3)
+        let style = DrawStyle(fill: RGBAColor(red: 200, green: 0, blue: 0), stroke: nil, markerSize: 3)
         let clock = ContinuousClock()
         var map = try SVGMapWriter(extent: Envelope(xmin: 0, ymin: 0, xmax: 1000, ymax: 500), width: 1000, height: 500)
         var statistics = SVGLayerStatistics()

@@ -52,7 +52,7 @@ struct SVGMapWriterTests {
             geometryType: nil)
         var map = try SVGMapWriter(
             extent: Envelope(xmin: 0, ymin: 0, xmax: 10, ymax: 10), width: 300, height: 200,
-            background: RGBA(red: 250, green: 250, blue: 240, alpha: 128))
+            background: RGBAColor(red: 250, green: 250, blue: 240, alpha: 128))
         try map.addLayer(
             name: "first", table: table, rows: [0, 1, 2, 3], style: { _ in DrawStyle(fill: .white) }, selected: { $0 == 2 })
         try map.addLayer(name: "second", table: table, rows: [3], style: { _ in DrawStyle(fill: .black) })
@@ -155,7 +155,7 @@ struct SVGMapWriterTests {
         #expect(DrawStyle(strokeWidth: -1).strokeWidthPixels == 0)
         #expect(DrawStyle(markerSize: .nan).markerSizePixels == 0)
         #expect(DrawStyle(markerSize: 1e300).markerSizePixels == DrawStyle.maximumPixels)
-        #expect(RGBA(red: 255, green: 8, blue: 171).hex == "#ff08ab")
+        #expect(RGBAColor(red: 255, green: 8, blue: 171).hex == "#ff08ab")
         #expect(DrawStyle.highlight.stroke == .cyan && DrawStyle.highlight.fill?.alpha == 64)
     }
 }

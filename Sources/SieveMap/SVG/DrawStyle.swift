@@ -1,36 +1,13 @@
-/// A colour with an alpha channel, each component 0…255.
-///
-/// ```swift
-/// let water = RGBA(red: 160, green: 200, blue: 240)
-/// let glass = RGBA(red: 0, green: 0, blue: 0, alpha: 64)  // black at one quarter opacity
-/// ```
-///
-/// In SVG the colour is written as `#rrggbb` and the alpha, when below 255, as the matching
-/// `fill-opacity` or `stroke-opacity` (alpha / 255).
-public struct RGBA: Sendable, Hashable, CustomStringConvertible {
-    /// The red component, 0…255.
-    public var red: UInt8
-    /// The green component, 0…255.
-    public var green: UInt8
-    /// The blue component, 0…255.
-    public var blue: UInt8
-    /// The opacity, 0 (transparent) … 255 (opaque).
-    public var alpha: UInt8
-
-    /// Creates a colour; opaque unless `alpha` says otherwise.
-    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
-        self.red = red
-        self.green = green
-        self.blue = blue
-        self.alpha = alpha
-    }
-
+/// What SVG drawing needs of a colour: a few named colours, the `#rrggbb` text and the opacity
+/// (in SVG the alpha, when below 255, is written as the matching `fill-opacity` or
+/// `stroke-opacity`, alpha / 255).
+extension RGBAColor {
     /// Opaque black.
-    public static let black = RGBA(red: 0, green: 0, blue: 0)
+    public static let black = RGBAColor(red: 0, green: 0, blue: 0)
     /// Opaque white.
-    public static let white = RGBA(red: 255, green: 255, blue: 255)
+    public static let white = RGBAColor(red: 255, green: 255, blue: 255)
     /// Opaque cyan (0, 255, 255): the colour ArcGIS highlights selected features with.
-    public static let cyan = RGBA(red: 0, green: 255, blue: 255)
+    public static let cyan = RGBAColor(red: 0, green: 255, blue: 255)
 
     /// The colour as SVG writes it: `#rrggbb` (lowercase hexadecimal, the alpha left out).
     public var hex: String {
@@ -45,8 +22,6 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
 
     /// The opacity as a fraction, `alpha / 255`.
     public var opacity: Double { Double(alpha) / 255 }
-
-    public var description: String { alpha == 255 ? hex : "\(hex) alpha \(alpha)" }
 }
 
 /// The shape of the marker a point is drawn with.
@@ -84,9 +59,9 @@ public enum MarkerShape: String, Sendable, Hashable, CaseIterable {
 ///   least 1 pt wide.
 public struct DrawStyle: Sendable, Hashable {
     /// The colour inside polygons and markers, or `nil` for none.
-    public var fill: RGBA?
+    public var fill: RGBAColor?
     /// The colour of outlines and lines, or `nil` for none.
-    public var stroke: RGBA?
+    public var stroke: RGBAColor?
     /// The width of outlines and lines, in points (negative, NaN and infinite values count as 0).
     public var strokeWidth: Double
     /// The shape of point markers.
@@ -106,7 +81,7 @@ public struct DrawStyle: Sendable, Hashable {
     ///   - markerSize: The marker's width and height in points.
     ///   - markerAngle: The marker's clockwise turn in degrees.
     public init(
-        fill: RGBA? = nil, stroke: RGBA? = .black, strokeWidth: Double = 0.75, marker: MarkerShape = .circle,
+        fill: RGBAColor? = nil, stroke: RGBAColor? = .black, strokeWidth: Double = 0.75, marker: MarkerShape = .circle,
         markerSize: Double = 6, markerAngle: Double = 0
     ) {
         self.fill = fill
@@ -121,7 +96,7 @@ public struct DrawStyle: Sendable, Hashable {
     /// a cyan fill at one quarter opacity. Selected points keep their own marker shape, size and
     /// angle (see ``highlighting(_:)``).
     public static let highlight = DrawStyle(
-        fill: RGBA(red: 0, green: 255, blue: 255, alpha: 64), stroke: .cyan, strokeWidth: 2)
+        fill: RGBAColor(red: 0, green: 255, blue: 255, alpha: 64), stroke: .cyan, strokeWidth: 2)
 
     /// The style a selected feature drawn with `base` is highlighted with: this style's colours
     /// and stroke width, with `base`'s marker shape, size and angle, so that a selected point

@@ -47,7 +47,7 @@ extension LayerPainter {
 
     /// ` name="#rrggbb"`, and ` name-opacity="…"` for a colour that is not opaque; ` name="none"`
     /// for no colour.
-    private static func writeColour(_ colour: RGBA?, name: String, into out: inout SVGBytes) {
+    private static func writeColour(_ colour: RGBAColor?, name: String, into out: inout SVGBytes) {
         out.append(" ")
         out.append(name)
         guard let colour else {

@@ -7,7 +7,7 @@ import SieveGeometry
 /// ```swift
 /// var map = try SVGMapWriter(extent: table.extent, width: 1000, height: 500, background: .white)
 /// try map.addLayer(name: "countries", table: table, rows: table.liveRows,
-///                  style: { _ in DrawStyle(fill: RGBA(red: 200, green: 220, blue: 180)) },
+///                  style: { _ in DrawStyle(fill: RGBAColor(red: 200, green: 220, blue: 180)) },
 ///                  selected: { table.objectID(row: $0) == 42 })
 /// let svg = map.svg()
 /// ```
@@ -55,7 +55,7 @@ public struct SVGMapWriter: Sendable {
     /// The view's height in pixels.
     public let height: Int
     /// The colour the view is filled with before any layer, or `nil` for a transparent view.
-    public let background: RGBA?
+    public let background: RGBAColor?
     /// Pixels per map unit (the same on both axes).
     public let scale: Double
     /// The style selected features are highlighted with: its colours and stroke width, with the
@@ -88,7 +88,7 @@ public struct SVGMapWriter: Sendable {
     /// - Throws: ``SVGMapError/Kind/invalidSize`` for a width or height out of range;
     ///   ``SVGMapError/Kind/invalidExtent`` for an empty extent, one with zero width or height,
     ///   with non-finite bounds, or too small or large to scale to the view.
-    public init(extent: Envelope, width: Int, height: Int, background: RGBA? = nil) throws(SVGMapError) {
+    public init(extent: Envelope, width: Int, height: Int, background: RGBAColor? = nil) throws(SVGMapError) {
         guard width > 0, height > 0, width <= Self.maximumSize, height <= Self.maximumSize else {
             throw SVGMapError(
                 .invalidSize, "the view must be 1…\(Self.maximumSize) pixels each way, not \(width) × \(height)")
