@@ -28,7 +28,8 @@ struct GeoSieveCommand: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            RelateCommand.self, QueryCommand.self, IdentifyCommand.self, CountCommand.self, ConvertCommand.self, EditCommand.self,
+            RelateCommand.self, QueryCommand.self, IdentifyCommand.self, CountCommand.self, RenderCommand.self, ConvertCommand.self,
+            EditCommand.self,
         ]
     )
 

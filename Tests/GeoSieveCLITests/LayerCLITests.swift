@@ -119,4 +119,32 @@ struct LayerCLITests {
                 "query", Self.countries, "--statistics", "count:fid", "--group-by", "continent", "--having", "pop_est > 3",
             ]).contains("pop_est"))
     }
+
+    @Test func renderWritesAnSVGAndSummary() throws {
+        let all = try Self.countryRecords()
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(UUID().uuidString).svg").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let summary = try SpatialCLITests.json([
+            "render", Self.countries, Self.cities + ":towns", "--renderer", "Examples/continents-renderer.json",
+            "--renderer", "Examples/cities-renderer.json", "--definition-expression", "continent <> 'Antarctica'",
+            "--select", "pop_est > 1e8", "--output", output,
+        ] + Self.world)
+        let layers = try #require(summary["layers"] as? [[String: Any]])
+        #expect(layers.map { $0["name"] as? String } == ["naturalearth_lowres", "towns"])
+        // The definition expression names a field only the countries have: it limits them alone.
+        #expect(layers[0]["displayed"] as? Int == all.filter { $0.continent != "Antarctica" }.count)
+        #expect(layers[0]["selected"] as? Int == all.filter { $0.population > 1e8 }.count)
+        #expect((layers[1]["displayed"] as? Int ?? 0) > 200)
+        let svg = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(svg.hasPrefix("<?xml"))
+        #expect(svg.contains("fill=\"#e6ab02\""))  // Africa's colour from the renderer file
+        #expect(svg.hasSuffix("</svg>\n") || svg.hasSuffix("</svg>"))
+        // Errors: a filter no layer can take, renderers for only some layers, a bad size.
+        #expect(try SpatialCLITests.failure(["render", Self.countries, "--select", "nope > 1", "--output", output] + Self.world)
+            .contains("--select"))
+        _ = try SpatialCLITests.failure(
+            ["render", Self.countries, Self.cities, Self.countries, "--renderer", "Examples/cities-renderer.json", "--renderer",
+             "Examples/cities-renderer.json", "--output", output] + Self.world)
+        _ = try SpatialCLITests.failure(["render", Self.countries, "--map-extent", "0,0,1,1", "--size", "10.5,3", "--output", output])
+    }
 }
