@@ -98,4 +98,41 @@ struct ReadmeExampleTests {
         #expect(after.row(forObjectID: 2) == nil)
         #expect(before.row(forObjectID: 2) != nil)
     }
+
+    @Test func layersAndTheMap() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures")
+        let countries = try FeatureTable.load(contentsOf: fixtures.appendingPathComponent("naturalearth_lowres.geojson"))
+        let cities = try FeatureTable.load(contentsOf: fixtures.appendingPathComponent("naturalearth_cities.geojson"))
+        let world = Envelope(xmin: -180, ymin: -90, xmax: 180, ymax: 90)
+
+        // --- README example begins ---
+        var layer = FeatureLayer(source: countries, name: "countries")
+        try layer.setDefinitionExpression("continent = 'Africa'")
+        try layer.setDisplayFilterDefinition(
+            .manual(activeFilter: DisplayFilter(name: "large", whereClause: "pop_est > 5e7"), availableFilters: []))
+        let scale = try MapScale.scale(extent: world, width: 1440, spatialReference: .wgs84)
+        let counted = try layer.queryFeatureCount()  // 51: the definition expression only
+        let drawn = try layer.displayedFeatureCount(in: world, scale: scale)  // 7: the display filter too
+        try layer.selectFeatures(QueryParameters(whereClause: "pop_est > 1e8"), mode: .new)
+        let stats = try layer.queryStatistics(StatisticsQueryParameters(
+            statistics: try StatisticDefinition.list("count:fid:n,sum:pop_est:total")))
+
+        var map = Map(layers: [layer, FeatureLayer(source: cities, name: "cities")])  // cities on top
+        map.layers[0].renderer = try Renderer(esriJSON: #"{"type":"simple","symbol":{"type":"esriSFS","color":[230,171,2,255]}}"#)
+        let hits = try map.identify(MapIdentifyParameters(
+            point: Point(x: 3.38, y: 6.45), tolerance: 5, mapExtent: world, viewWidth: 1440, viewHeight: 720,
+            layerOption: .visible))  // cities first (Lagos), then countries (Nigeria)
+        let svg = try map.renderSVG(extent: world, width: 1440, height: 720).svg  // a standalone SVG document
+        // --- README example ends ---
+
+        #expect(counted == 51)
+        #expect(drawn == 7)
+        #expect(try layer.selectedObjectIDs.count == 3)  // Nigeria, Egypt, Ethiopia
+        #expect(stats.value(row: 0, field: "n") == .integer(51))
+        #expect(hits.map(\.layerName) == ["cities", "countries"])
+        #expect(hits[0].results.first?.displayValue == "Lagos")
+        #expect(hits[1].results.first?.attributes.first { $0.name == "name" }?.value == .string("Nigeria"))
+        #expect(String(decoding: svg.prefix(5), as: UTF8.self) == "<?xml")
+    }
 }
