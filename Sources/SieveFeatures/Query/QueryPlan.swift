@@ -229,7 +229,7 @@ struct SortKey {
     }
 
     /// The dense rank of each key in byte order (equal keys, equal ranks).
-    private static func ranks(of keys: [[UInt8]]) -> [Int64] {
+    static func ranks(of keys: [[UInt8]]) -> [Int64] {
         let order = keys.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
         var ranks = [Int64](repeating: 0, count: keys.count)
         var rank: Int64 = 0

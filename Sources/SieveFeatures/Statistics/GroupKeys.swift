@@ -248,14 +248,6 @@ enum StringOrder {
 
     /// The dense rank of each of `strings` under `collation` (equal keys share a rank).
     static func ranks(_ strings: [String], collation: Collation) -> [Int64] {
-        let keys: [[UInt8]] = strings.map { Array((collation == .nocase ? foldedKey($0) : $0).utf8) }
-        let order = keys.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
-        var ranks = [Int64](repeating: 0, count: keys.count)
-        var rank: Int64 = 0
-        for (i, index) in order.enumerated() {
-            if i > 0, keys[index] != keys[order[i - 1]] { rank += 1 }
-            ranks[index] = rank
-        }
-        return ranks
+        SortKey.ranks(of: strings.map { Array((collation == .nocase ? foldedKey($0) : $0).utf8) })
     }
 }
