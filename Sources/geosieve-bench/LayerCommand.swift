@@ -281,6 +281,47 @@ struct LayerCommand: ParsableCommand {
         }
     }
 
+    /// Checks every layer's identify (all hits, no limit) at `points` against GEOS measuring
+    /// each feature whose envelope is within the radius: the same rows, in the same order, at
+    /// the same distances.
+    static func checkIdentify(_ map: Map, points: [Point]) throws {
+        let radius = 5 * world.width / Double(view.width)
+        var compared = 0
+        for layer in map.layers {
+            let table = layer.table
+            let (xmin, ymin, xmax, ymax) = (table.xmin, table.ymin, table.xmax, table.ymax)
+            let restriction = layer.definitionWhereClause
+            try GEOSContext.withCurrent { context throws in
+                for point in points {
+                    let query = IdentifyParameters(
+                        x: point.x, y: point.y, tolerance: 5, mapExtent: world, width: Double(view.width),
+                        height: Double(view.height), maxResults: 0)
+                    let found = try table.identify(query, restrictedBy: restriction).results.map { ($0.row, $0.distance) }
+                    let target = try GEOSGeometry(.point(point), context: context)
+                    var expected: [(row: Int, distance: Double)] = []
+                    for row in 0..<table.count
+                    where xmin[row] <= point.x + radius && xmax[row] >= point.x - radius && ymin[row] <= point.y + radius
+                        && ymax[row] >= point.y - radius
+                    {
+                        guard restriction.selectsEverything
+                            || !restriction.matchingRows(in: table.columns, rowCount: table.count, candidates: [UInt32(row)]).isEmpty,
+                            let geometry = table.geometry(row: row)
+                        else { continue }
+                        let distance = try GEOSGeometry(geometry, context: context).distance(to: target)
+                        if distance <= radius { expected.append((row, distance)) }
+                    }
+                    let ids = table.objectIDs
+                    expected.sort { $0.distance < $1.distance || ($0.distance == $1.distance && ids[$0.row] < ids[$1.row]) }
+                    guard found.map(\.0) == expected.map(\.row), found.map(\.1) == expected.map(\.distance) else {
+                        throw ValidationError("identify of \(layer.name) at \(point) differs from GEOS: \(found) vs \(expected)")
+                    }
+                    compared += found.count
+                }
+            }
+        }
+        note("identify checked against GEOS at \(points.count) points: \(compared) hits, same rows, order and distances")
+    }
+
     private func identify() throws {
         let map = try Self.identifyMap(seed: seed)
         note("built the identify map: \(map.layers.map { "\($0.name) \($0.table.count)" }.joined(separator: ", "))")
@@ -306,6 +347,7 @@ struct LayerCommand: ParsableCommand {
             }
         }
         guard failures == 0 else { throw ValidationError("\(failures) layer identifies failed") }
+        try Self.checkIdentify(map, points: Array(points.prefix(500)))
         func micros(_ p: Double) -> String { String(format: "%.1f", Double(W2.percentile(samples, p)) / 1000) }
         emit(ResultLine(
             workload: "layer.identify", timing: TimingSummary(nanoseconds: samples), rows: map.layers.reduce(0) { $0 + $1.table.count },
