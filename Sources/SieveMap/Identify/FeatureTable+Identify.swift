@@ -48,6 +48,12 @@ extension FeatureTable {
         if !clause.selectsEverything {
             candidates = clause.matchingRows(in: columns, rowCount: count, candidates: candidates)
         }
+        let limit = parameters.maxResults
+        if limit > 0, candidates.count > limit {
+            candidates = nearestFirst(candidates, x: x, y: y)
+        }
+        /// The `limit` smallest distances hit so far, ascending (with a limit only).
+        var nearest: [Double] = []
         var hits: [(row: Int, distance: Double)] = []
         // Point features are measured from the column's coordinate arrays, lines and polygons
         // from its shape arrays (``ShapeDistance``) when that decides; any other feature's
@@ -62,6 +68,9 @@ extension FeatureTable {
                 var point: GEOSGeometry?
                 for candidate in candidates {
                     let row = Int(candidate)
+                    // With a limit, candidates come nearest envelope first: once an envelope is
+                    // farther than the limit-th hit (by more than any rounding), so are the rest.
+                    if limit > 0, nearest.count == limit, lowerBound(row: row, x: x, y: y) > nearest[limit - 1] { break }
                     // Rows without geometry or with an empty one have no envelope.
                     guard !xmins[row].isNaN else { continue }
                     let distance: Double
@@ -88,7 +97,13 @@ extension FeatureTable {
                                 objectID: objectID(row: row))
                         }
                     }
-                    if distance <= radius { hits.append((row, distance)) }
+                    if distance <= radius {
+                        hits.append((row, distance))
+                        if limit > 0 {
+                            nearest.insert(distance, at: nearest.firstIndex { $0 > distance } ?? nearest.count)
+                            if nearest.count > limit { nearest.removeLast() }
+                        }
+                    }
                 }
             }
         }
@@ -109,6 +124,26 @@ extension FeatureTable {
                 geometry: parameters.returnGeometry ? geometry(row: hit.row) : nil)
         }
         return IdentifyResults(table: self, results: results)
+    }
+
+    /// A lower bound of the distance from (`x`, `y`) to row `row`'s geometry, less a margin
+    /// above any rounding of a measured distance: the larger offset from the point to the row's
+    /// envelope, minus 10⁻⁹ of the largest magnitude of the point and the envelope (every vertex
+    /// lies in the envelope, so a measured distance is off by far less).
+    private func lowerBound(row: Int, x: Double, y: Double) -> Double {
+        let geometries = geometryColumn
+        let (xmin, ymin, xmax, ymax) = (geometries.xmin[row], geometries.ymin[row], geometries.xmax[row], geometries.ymax[row])
+        guard !xmin.isNaN else { return -.infinity }
+        let gap = Swift.max(xmin - x, x - xmax, ymin - y, y - ymax)
+        let magnitude = Swift.max(Swift.abs(x), Swift.abs(y), Swift.abs(xmin), Swift.abs(xmax), Swift.abs(ymin), Swift.abs(ymax))
+        return gap - 1e-9 * magnitude
+    }
+
+    /// `candidates` ordered by ``lowerBound(row:x:y:)``, ascending (ties by row).
+    private func nearestFirst(_ candidates: [UInt32], x: Double, y: Double) -> [UInt32] {
+        let bounds = candidates.map { lowerBound(row: Int($0), x: x, y: y) }
+        return candidates.indices.sorted { bounds[$0] < bounds[$1] || (bounds[$0] == bounds[$1] && candidates[$0] < candidates[$1]) }
+            .map { candidates[$0] }
     }
 
     /// The length of `(dx, dy)`, `√(dx² + dy²)`, to within a few units in the last place
