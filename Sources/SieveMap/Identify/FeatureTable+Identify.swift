@@ -32,8 +32,12 @@ extension FeatureTable {
         -> IdentifyResults
     {
         try parameters.validate()
-        var clause = try CompiledWhereClause(
-            parameters.whereClause, schema: schema, collation: parameters.collation ?? collation)
+        // The default clause selects every row: nothing to parse (a map identifies every layer
+        // with it on each call).
+        var clause =
+            parameters.whereClause == "1=1"
+            ? CompiledWhereClause.all(collation: parameters.collation ?? collation)
+            : try CompiledWhereClause(parameters.whereClause, schema: schema, collation: parameters.collation ?? collation)
         if let restriction, !restriction.selectsEverything { clause = clause.and(restriction) }
         let radius = parameters.mapTolerance
         let (x, y) = (parameters.x, parameters.y)
@@ -44,39 +48,63 @@ extension FeatureTable {
         if !clause.selectsEverything {
             candidates = clause.matchingRows(in: columns, rowCount: count, candidates: candidates)
         }
+        let limit = parameters.maxResults
+        if limit > 0, candidates.count > limit {
+            candidates = nearestFirst(candidates, x: x, y: y)
+        }
+        /// The `limit` smallest distances hit so far, ascending (with a limit only).
+        var nearest: [Double] = []
         var hits: [(row: Int, distance: Double)] = []
-        // Point features are measured from the column's coordinate arrays; any other feature's
+        // Point features are measured from the column's coordinate arrays, lines and polygons
+        // from its shape arrays (``ShapeDistance``) when that decides; any other feature's
         // geometry is materialized for GEOS.
         let column = geometryColumn
         let pointXs = column.pointX, pointYs = column.pointY
         let shapes = column.shapes
-        try GEOSContext.withCurrent { context throws(FeatureTableError) in
-            var point: GEOSGeometry?
-            for candidate in candidates {
-                let row = Int(candidate)
-                // Rows without geometry or with an empty one have no envelope.
-                guard column.envelope(row: row) != nil else { continue }
-                let distance: Double
-                if let p = SpatialFilter.point(row: row, pointXs: pointXs, pointYs: pointYs, shapes: shapes) {
-                    distance = Self.distance(dx: p.x - x, dy: p.y - y)
-                } else {
-                    guard let geometry = column[row] else { continue }
-                    do throws(GEOSError) {
-                        let target: GEOSGeometry
-                        if let point {
-                            target = point
-                        } else {
-                            target = try GEOSGeometry(.point(Point(x: x, y: y)), context: context)
-                            point = target
+        let coordinates = shapes?.xy ?? ColumnBuffer<Double>()
+        let xmins = column.xmin
+        try coordinates.withUnsafeBufferPointer { xy throws(FeatureTableError) in
+            try GEOSContext.withCurrent { context throws(FeatureTableError) in
+                var point: GEOSGeometry?
+                for candidate in candidates {
+                    let row = Int(candidate)
+                    // With a limit, candidates come nearest envelope first: once an envelope is
+                    // farther than the limit-th hit (by more than any rounding), so are the rest.
+                    if limit > 0, nearest.count == limit, lowerBound(row: row, x: x, y: y) > nearest[limit - 1] { break }
+                    // Rows without geometry or with an empty one have no envelope.
+                    guard !xmins[row].isNaN else { continue }
+                    let distance: Double
+                    if let p = SpatialFilter.point(row: row, pointXs: pointXs, pointYs: pointYs, shapes: shapes) {
+                        distance = Self.distance(dx: p.x - x, dy: p.y - y)
+                    } else if let shapes, let kind = shapes.kind(row: row),
+                        let measured = ShapeDistance.measure(x: x, y: y, row: row, kind: kind, shapes: shapes, xy: xy)
+                    {
+                        distance = measured
+                    } else {
+                        guard let geometry = column[row] else { continue }
+                        do throws(GEOSError) {
+                            let target: GEOSGeometry
+                            if let point {
+                                target = point
+                            } else {
+                                target = try GEOSGeometry(.point(Point(x: x, y: y)), context: context)
+                                point = target
+                            }
+                            distance = try GEOSGeometry(geometry, context: context).distance(to: target)
+                        } catch {
+                            throw FeatureTableError(
+                                .invalidGeometry, "GEOS failed measuring the distance to the identify point: \(error.message)",
+                                objectID: objectID(row: row))
                         }
-                        distance = try GEOSGeometry(geometry, context: context).distance(to: target)
-                    } catch {
-                        throw FeatureTableError(
-                            .invalidGeometry, "GEOS failed measuring the distance to the identify point: \(error.message)",
-                            objectID: objectID(row: row))
+                    }
+                    if distance <= radius {
+                        hits.append((row, distance))
+                        if limit > 0 {
+                            nearest.insert(distance, at: nearest.firstIndex { $0 > distance } ?? nearest.count)
+                            if nearest.count > limit { nearest.removeLast() }
+                        }
                     }
                 }
-                if distance <= radius { hits.append((row, distance)) }
             }
         }
         let ids = objectIDs
@@ -85,15 +113,37 @@ extension FeatureTable {
             hits.removeSubrange(parameters.maxResults...)
         }
         let displayIndex = displayFieldIndex
+        let names = schema.fields.map(\.name)
+        let columns = columns
         let results = hits.map { hit in
             IdentifyResult(
                 row: hit.row, objectID: ids[hit.row], distance: hit.distance,
-                displayFieldName: displayIndex.map { schema.fields[$0].name },
+                displayFieldName: displayIndex.map { names[$0] },
                 displayValue: displayIndex.map { Self.displayText(of: columns[$0][hit.row]) } ?? "",
-                attributes: schema.fields.indices.map { (schema.fields[$0].name, columns[$0][hit.row]) },
+                attributes: names.indices.map { (names[$0], columns[$0][hit.row]) },
                 geometry: parameters.returnGeometry ? geometry(row: hit.row) : nil)
         }
         return IdentifyResults(table: self, results: results)
+    }
+
+    /// A lower bound of the distance from (`x`, `y`) to row `row`'s geometry, less a margin
+    /// above any rounding of a measured distance: the larger offset from the point to the row's
+    /// envelope, minus 10⁻⁹ of the largest magnitude of the point and the envelope (every vertex
+    /// lies in the envelope, so a measured distance is off by far less).
+    private func lowerBound(row: Int, x: Double, y: Double) -> Double {
+        let geometries = geometryColumn
+        let (xmin, ymin, xmax, ymax) = (geometries.xmin[row], geometries.ymin[row], geometries.xmax[row], geometries.ymax[row])
+        guard !xmin.isNaN else { return -.infinity }
+        let gap = Swift.max(xmin - x, x - xmax, ymin - y, y - ymax)
+        let magnitude = Swift.max(Swift.abs(x), Swift.abs(y), Swift.abs(xmin), Swift.abs(xmax), Swift.abs(ymin), Swift.abs(ymax))
+        return gap - 1e-9 * magnitude
+    }
+
+    /// `candidates` ordered by ``lowerBound(row:x:y:)``, ascending (ties by row).
+    private func nearestFirst(_ candidates: [UInt32], x: Double, y: Double) -> [UInt32] {
+        let bounds = candidates.map { lowerBound(row: Int($0), x: x, y: y) }
+        return candidates.indices.sorted { bounds[$0] < bounds[$1] || (bounds[$0] == bounds[$1] && candidates[$0] < candidates[$1]) }
+            .map { candidates[$0] }
     }
 
     /// The length of `(dx, dy)`, `√(dx² + dy²)`, to within a few units in the last place
