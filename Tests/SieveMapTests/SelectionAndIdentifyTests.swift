@@ -218,4 +218,20 @@ struct MapIdentifyTests {
             return try map.identify(bad)
         }
     }
+
+    @Test("features the renderer does not draw cannot be hit")
+    func undrawnFeaturesAreNotHit() throws {
+        var map = try worldMap()
+        // Only Europe has a symbol and there is no default: France is drawn, Algeria is not.
+        map.layers[0].renderer = try Renderer(
+            esriJSON: #"{"type":"uniqueValue","field1":"continent","uniqueValueInfos":[{"value":"Europe","symbol":{"type":"esriSFS","style":"esriSFSSolid","color":[1,2,3,255]}}]}"#)
+        var tap = parisTap(.all, tolerance: 1)
+        #expect(try map.identify(tap).last.flatMap(name) == "France")
+        tap.point = Point(x: 2.6, y: 28.0)  // the Algerian Sahara, far from any city
+        let results = try map.identify(tap)
+        #expect(results.last?.layerName == "countries")
+        #expect(results.last?.results.isEmpty == true)
+        map.layers[0].renderer = Renderer.default(for: .polygon)
+        #expect(try map.identify(tap).last.flatMap(name) == "Algeria")
+    }
 }

@@ -133,6 +133,16 @@ public struct Map: Sendable {
         return answers
     }
 
+    /// Whether `renderer` may leave a feature without a symbol (a class without a symbol, or no
+    /// default symbol for the features no class takes).
+    static func mayLeaveFeaturesUndrawn(_ renderer: Renderer) -> Bool {
+        switch renderer {
+        case .simple: false
+        case .uniqueValue(let r): r.defaultSymbol == nil || r.uniqueValueInfos.contains { $0.symbol == nil }
+        case .classBreaks(let r): r.defaultSymbol == nil || r.classBreakInfos.contains { $0.symbol == nil }
+        }
+    }
+
     /// One layer's identify, its failure caught into the result.
     private func identify(
         _ layer: FeatureLayer, index: Int, parameters p: MapIdentifyParameters, tolerance: Double, scale: Double
@@ -149,14 +159,27 @@ public struct Map: Sendable {
                 point = projected
                 extent = try projector.project(.envelope(extent), densification: .standard).envelope
             }
-            // One more than asked, to tell whether the limit cut hits off.
-            let limit = p.maxResultsPerLayer == 0 ? 0 : p.maxResultsPerLayer + 1
+            // Features the renderer does not draw cannot be hit: when it may leave some out, every
+            // hit is classified (and the limit applied after); else one more than asked, to tell
+            // whether the limit cut hits off.
+            let undrawn = Self.mayLeaveFeaturesUndrawn(layer.renderer)
+            let limit = p.maxResultsPerLayer == 0 || undrawn ? 0 : p.maxResultsPerLayer + 1
             let query = IdentifyParameters(
                 x: point.x, y: point.y, tolerance: tolerance, mapExtent: extent, width: p.viewWidth, height: p.viewHeight,
                 maxResults: limit, returnGeometry: p.returnGeometry)
             var restriction = layer.definitionWhereClause
             if let display = layer.displayClause(atScale: scale) { restriction = restriction.and(display) }
             var hits = try table.identify(query, restrictedBy: restriction)
+            if undrawn, !hits.isEmpty {
+                let bound: BoundRenderer
+                do {
+                    bound = try layer.renderer.bind(to: table)
+                } catch {
+                    throw FeatureTableError(.invalidQuery, "layer \(JSONKey.quoted(layer.name)): \(error)")
+                }
+                let drawn = hits.results.filter { bound.classIndex(forRow: $0.row) != Renderer.notDrawnClassIndex }
+                hits = IdentifyResults(table: table, results: drawn)
+            }
             let exceeded = p.maxResultsPerLayer > 0 && hits.count > p.maxResultsPerLayer
             if exceeded { hits = IdentifyResults(table: table, results: Array(hits.results.prefix(p.maxResultsPerLayer))) }
             return IdentifyLayerResult(
