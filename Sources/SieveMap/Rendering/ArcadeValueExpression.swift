@@ -379,6 +379,9 @@ private struct ArcadeParser {
     var tokenizer: ArcadeTokenizer
     var current: (token: ArcadeToken, start: Int) = (.end, 0)
     var nesting = 0
+    /// How deep parentheses and unary minus may nest while parsing (each "(" and each "-"
+    /// counts), so that no input can exhaust the stack; the tree's depth is limited apart.
+    static let maximumNesting = 4 * ArcadeValueExpression.maximumDepth
 
     init(_ text: String) { tokenizer = ArcadeTokenizer(text) }
 
@@ -393,7 +396,13 @@ private struct ArcadeParser {
             throw error("the expression is empty: expected a value such as $feature.POP / $feature.AREA")
         }
         let node = try parseSum()
-        if current.token == .semicolon { try advance() }
+        if current.token == .semicolon {
+            let semicolon = current.start
+            try advance()
+            guard current.token == .end else {
+                throw tokenizer.error("\";\" may only end the expression (statements are not supported)", at: semicolon)
+            }
+        }
         switch current.token {
         case .end: break
         case .returnKeyword: throw error("\"return\" may only start the expression")
@@ -437,7 +446,7 @@ private struct ArcadeParser {
     mutating func parseUnary() throws(RendererError) -> ArcadeNode {
         nesting += 1
         defer { nesting -= 1 }
-        guard nesting <= ArcadeValueExpression.maximumDepth else { throw tooDeep() }
+        guard nesting <= Self.maximumNesting else { throw tooDeep() }
         switch current.token {
         case .minus:
             try advance()
