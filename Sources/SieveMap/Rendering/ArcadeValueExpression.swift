@@ -27,9 +27,9 @@
 /// `field`/`field1`.
 ///
 /// The values follow the where-clause semantics, which differ from Arcade's in three cases: a
-/// NULL operand makes the result NULL (Arcade reads `null` as 0 in arithmetic), a division by
-/// zero gives NULL (Arcade gives `Infinity` or `NaN`), and so does any result that is not a
-/// finite number. A NULL value is drawn with the renderer's default symbol, as a zero
+/// NULL operand makes the result NULL (Arcade converts `null` to a number instead), a
+/// division by zero gives NULL (Arcade gives `Infinity` or `NaN`), and so does any result that
+/// is not a finite number. A NULL value is drawn with the renderer's default symbol, as a zero
 /// normalization divisor already is.
 public struct ArcadeValueExpression: Hashable, Sendable, CustomStringConvertible {
     /// The Arcade text, as given.
