@@ -130,6 +130,69 @@ struct RendererAgreementTests {
         #expect(hidden > 1000)
     }
 
+    /// Value expressions over the random table: arithmetic (integer and double fields, NaN,
+    /// zero divisors, NULLs), constants and single field references of every type.
+    static let uniqueExpressions = [
+        "$feature.N / 2", "$feature.D * $feature.N", "-$feature.D", "($feature.D - $feature.DIV) / $feature.DIV", "$feature.N + 0.5",
+        "$feature['CAT']", "$feature.catp", "$feature.n", "$feature.T", "$feature.D", "1 / 4",
+    ]
+    static let breaksExpressions = [
+        "$feature.N / 2", "$feature.D * $feature.N", "-$feature.D", "($feature.D - $feature.DIV) / $feature.DIV", "$feature.N + 0.5",
+        "$feature.D", "$feature.n", "return 10 / 4;",
+    ]
+    /// Texts of the expressions' values, as keys.
+    static let expressionKeys = [
+        "-1.5", "0", "1.5", "3.5", "6", "null", "2.5", "-2.5", "7", "3", "A", "a", "12", "0.5", "NaN", "1e+21", "86400000", "-7",
+        "0.25", "-3", "3.5", "-0.5", "12.5", "",
+    ]
+
+    @Test(arguments: [11, 12, 13, 14] as [UInt64])
+    func expressionRenderersAgree(seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed)
+        let table = try Self.table(count: 300, generator: &generator, deleting: seed.isMultiple(of: 2))
+        var renderers: [Renderer] = []
+        for _ in 0..<2 {
+            for expression in Self.uniqueExpressions {
+                let infos = (0..<generator.int(4...12)).map { _ in
+                    UniqueValueInfo(value: Self.expressionKeys[generator.int(Self.expressionKeys.count)], symbol: Self.symbol(&generator))
+                }
+                renderers.append(
+                    .uniqueValue(
+                        UniqueValueRenderer(
+                            fields: generator.chance(30) ? ["CAT"] : [], uniqueValueInfos: infos,
+                            defaultSymbol: generator.chance(50) ? TestSymbols.fallback : nil, valueExpression: expression)))
+            }
+            for expression in Self.breaksExpressions {
+                guard case .classBreaks(var breaks) = Self.breaksRenderer(field: "N", generator: &generator) else { continue }
+                breaks.field = generator.chance(30) ? "N" : ""
+                breaks.valueExpression = expression
+                renderers.append(.classBreaks(breaks))
+            }
+        }
+        var rows = Array(0..<table.count)
+        rows.shuffle(using: &generator)
+        rows += [-1, table.count, table.count + 3]
+        var outcomes: [Int32: Int] = [:]
+        for renderer in renderers {
+            let bound = try renderer.bind(to: table)
+            let vectorized = bound.classify(rows: rows)
+            let perRow = rows.map { bound.classIndex(forRow: $0) }
+            #expect(vectorized == perRow, "\(renderer.esriJSON)")
+            for (row, index) in zip(rows, vectorized) {
+                outcomes[index >= 0 ? 0 : index, default: 0] += 1
+                guard row >= 0, row < table.count, !table.isDeleted(row: row) else { continue }
+                // The table-less path, on the row's attributes, agrees too.
+                var attributes: [String: ScalarValue] = [:]
+                for (field, column) in zip(table.schema.fields, table.columns) { attributes[field.name] = column[row] }
+                let loose = try renderer.symbolClass(for: attributes, normalizationTotal: bound.normalizationTotal)
+                #expect(loose == bound.symbolClass(forRow: row), "\(renderer.esriJSON) at row \(row)")
+            }
+        }
+        #expect(outcomes[0, default: 0] > 500)
+        #expect(outcomes[Renderer.defaultClassIndex, default: 0] > 500)
+        #expect(outcomes[Renderer.notDrawnClassIndex, default: 0] > 500)
+    }
+
     // MARK: - Natural Earth
 
     static func countries() throws -> FeatureTable {

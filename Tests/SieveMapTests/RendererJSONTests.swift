@@ -242,9 +242,10 @@ struct RendererJSONTests {
         let heatmap = try #require(error(#"{"type":"heatmap","colorStops":[]}"#))
         #expect(heatmap.kind == .unsupportedRenderer)
         #expect(heatmap.path == "type")
-        let arcade = try #require(error(#"{"type":"uniqueValue","valueExpression":"$feature.A","uniqueValueInfos":[]}"#))
+        let arcade = try #require(error(#"{"type":"uniqueValue","valueExpression":"Round($feature.A)","uniqueValueInfos":[]}"#))
         #expect(arcade.kind == .unsupportedRenderer)
         #expect(arcade.path == "valueExpression")
+        #expect(arcade.message.contains("Round"))
         let field3 = try #require(error(#"{"type":"uniqueValue","field1":"A","field3":"C","uniqueValueInfos":[]}"#))
         #expect(field3.message.contains("field3"))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SieveColumns
+import SieveSQL
 
 /// Class indices as ``BoundRenderer/classify(rows:)`` returns them: an index ≥ 0 into the
 /// renderer's classes, or one of two reserved values.
@@ -39,11 +40,17 @@ extension Renderer {
     /// Class breaks classify integer and double values; any other value (a string, a date) is
     /// treated as NULL.
     ///
+    /// A ``valueExpression`` is evaluated on the attributes as on a table's row; in its
+    /// arithmetic, a value that is not an integer or a double counts as NULL (binding to a
+    /// table rejects such fields instead).
+    ///
     /// - Parameter normalizationTotal: For percent-of-total normalization: the total to use
     ///   instead of the renderer's `normalizationTotal`.
     /// - Returns: The class, or `nil` when the feature is not drawn.
     /// - Throws: ``RendererError/Kind/missingNormalizationTotal`` for percent-of-total
-    ///   normalization when neither the renderer nor the caller gives a total.
+    ///   normalization when neither the renderer nor the caller gives a total;
+    ///   ``RendererError/Kind/unsupportedRenderer`` for a value expression outside the supported
+    ///   subset.
     public func symbolClass(
         for attributes: [String: ScalarValue], normalizationTotal: Double? = nil
     ) throws(RendererError) -> SymbolClass? {
@@ -51,7 +58,52 @@ extension Renderer {
         for (key, value) in attributes { lowercased[key.lowercased()] = value }
         func value(_ name: String) -> ScalarValue { attributes[name] ?? lowercased[name.lowercased()] ?? .null }
         let classifier = try ScalarClassifier(self, normalizationTotal: normalizationTotal)
-        return symbolClass(forClassIndex: classifier.classIndex(fieldNames.map(value)))
+        guard let text = valueExpression else {
+            return symbolClass(forClassIndex: classifier.classIndex(fieldNames.map(value)))
+        }
+        let expression = try ArcadeValueExpression(text)
+        var inputs = [try Self.evaluate(expression, value)]
+        if case .classBreaks(let breaks) = self, case .byField(let divisor) = breaks.normalization {
+            inputs.append(value(divisor))
+        }
+        return symbolClass(forClassIndex: classifier.classIndex(inputs))
+    }
+
+    /// The value of `expression` for a feature whose fields hold `value(name)`: the field's
+    /// own value for a single field reference, else the translated arithmetic computed by a
+    /// ``CompiledValueExpression`` on a one-row table of the fields it names (integers and
+    /// doubles as they are, anything else as NULL) — as a bound renderer computes it.
+    static func evaluate(_ expression: ArcadeValueExpression, _ value: (String) -> ScalarValue) throws(RendererError) -> ScalarValue {
+        if let field = expression.fieldReference { return value(field) }
+        var schemaFields: [(name: String, type: ColumnType)] = []
+        var columns: [Column] = []
+        for name in expression.fieldNames {
+            switch value(name) {
+            case .integer(let integer):
+                schemaFields.append((name, .integer))
+                columns.append(.integer(Int64Column(values: [integer])))
+            case .double(let double):
+                schemaFields.append((name, .double))
+                columns.append(.double(DoubleColumn(values: [double])))
+            default:
+                schemaFields.append((name, .double))
+                columns.append(.double(DoubleColumn(values: [0], validity: ValidityBitmap(count: 1, allValid: false))))
+            }
+        }
+        let compiled = try compile(expression, schema: SimpleSchema(schemaFields))
+        return compiled.value(row: 0, in: columns)
+    }
+
+    /// `expression`'s translation compiled against `schema`, whose fields it names are known
+    /// to exist.
+    static func compile(_ expression: ArcadeValueExpression, schema: any WhereClauseSchema) throws(RendererError) -> CompiledValueExpression {
+        do {
+            return try CompiledValueExpression(expression.whereClause, schema: schema)
+        } catch {
+            throw RendererError(
+                .unsupportedRenderer, "Arcade valueExpression: its translation \(expression.whereClause) fails: \(error.message)",
+                path: "valueExpression")
+        }
     }
 }
 

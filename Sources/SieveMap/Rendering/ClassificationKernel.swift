@@ -1,14 +1,23 @@
 import Foundation
 import SieveBuffers
 import SieveColumns
+import SieveSQL
 
 /// The vectorized classification of ``BoundRenderer/classify(rows:)``: one loop per renderer
 /// and column type, reading the columns' storage directly, never creating a ``ScalarValue``
 /// per row. Rows out of `0 ..< rowCount` are skipped (their output stays as it was).
+///
+/// A renderer with a value expression has its values computed first, column at a time, by
+/// ``CompiledValueExpression/values(rows:in:)``, then classified as a field's would be.
 struct ClassificationKernel {
     let classifier: ScalarClassifier
-    /// The renderer's columns, in the order of ``Renderer/fieldNames``.
+    /// The columns the classifier reads: the renderer's fields in the order of
+    /// ``Renderer/fieldNames``; with a value expression, only the normalization field, if any.
     let columns: [Column]
+    /// The renderer's compiled value expression, whose value comes before `columns`'.
+    let expression: CompiledValueExpression?
+    /// All the table's columns, which the expression reads.
+    let tableColumns: [Column]
     /// Each class's output index (see ``ScalarClassifier/classIndices(of:)``).
     let classes: [Int32]
     /// The output index of a row in no class.
@@ -17,6 +26,10 @@ struct ClassificationKernel {
     let rowCount: Int
 
     func classify(_ rows: [Int], into output: UnsafeMutableBufferPointer<Int32>) {
+        if let expression {
+            classify(expression, rows, into: output)
+            return
+        }
         switch classifier.renderer {
         case .simple:
             for (i, row) in rows.enumerated() where row >= 0 && row < rowCount { output[i] = 0 }
@@ -79,15 +92,7 @@ struct ClassificationKernel {
                 }
             }
         case .double(let column):
-            // The keys that are the JavaScript text of a finite double, by double (0 and −0
-            // are one key, as both are written "0").
-            var classByDouble: [Double: Int32] = [:]
-            for (key, index) in classifier.classByKey {
-                if let double = Double(key.string), double.isFinite, JavaScriptNumberText.string(double) == key.string {
-                    if let previous = classByDouble[double], previous <= index { continue }
-                    classByDouble[double] = Int32(index)
-                }
-            }
+            let classByDouble = classByDouble()
             let validity = column.validity
             column.values.withUnsafeBufferPointer { values in
                 for (i, row) in rows.enumerated() where row >= 0 && row < rowCount {
@@ -102,6 +107,19 @@ struct ClassificationKernel {
                 }
             }
         }
+    }
+
+    /// The keys that are the JavaScript text of a finite double, by double, each to the first
+    /// class with it (0 and −0 are one key, as both are written "0").
+    private func classByDouble() -> [Double: Int32] {
+        var classByDouble: [Double: Int32] = [:]
+        for (key, index) in classifier.classByKey {
+            if let double = Double(key.string), double.isFinite, JavaScriptNumberText.string(double) == key.string {
+                if let previous = classByDouble[double], previous <= index { continue }
+                classByDouble[double] = Int32(index)
+            }
+        }
+        return classByDouble
     }
 
     // MARK: - Unique value, several fields
@@ -222,50 +240,123 @@ struct ClassificationKernel {
         _ breaks: ClassBreaksRenderer, _ rows: [Int], _ values: Values, _ divisors: Divisors?,
         into output: UnsafeMutableBufferPointer<Int32>
     ) {
-        let bounds = classifier.bounds
-        let mins = bounds.map(\.min), maxs = bounds.map(\.max)
-        let inclusive = breaks.isMaxInclusive
-        let classes = classes, unmatched = unmatched
-        let total = classifier.total ?? 0
-        let mode: Int
-        switch breaks.normalization {
-        case nil: mode = 0
-        case .byField: mode = divisors == nil ? 4 : 1
-        case .byLog: mode = 2
-        case .percentOfTotal: mode = total == 0 ? 4 : 3
-        }
+        let matcher = BreaksMatcher(breaks, classifier: classifier, hasDivisors: divisors != nil, classes: classes, unmatched: unmatched)
         let validity = values.validity, divisorValidity = divisors?.validity
         for (i, row) in rows.enumerated() where row >= 0 && row < rowCount {
             if validity?.isValid(row) == false {
                 output[i] = unmatched
                 continue
             }
-            let value = values.double(at: row)
-            var x: Double
-            switch mode {
-            case 0: x = value
-            case 1:
-                if divisorValidity?.isValid(row) == false {
-                    x = .nan
-                } else {
-                    let divisor = divisors?.double(at: row) ?? 0
-                    x = divisor == 0 ? .nan : value / divisor
-                }
-            case 2: x = value > 0 ? log10(value) : .nan
-            case 3: x = value / total * 100
-            default: x = .nan
-            }
-            guard x.isFinite else {
-                output[i] = unmatched
-                continue
-            }
-            var match = unmatched
-            for k in 0..<mins.count where mins[k] <= x && (inclusive ? x <= maxs[k] : x < maxs[k]) {
-                match = classes[k]
-                break
-            }
-            output[i] = match
+            let divisor = divisorValidity?.isValid(row) == false ? Double.nan : divisors?.double(at: row) ?? 0
+            output[i] = matcher.classIndex(values.double(at: row), divisor: divisor)
         }
+    }
+
+    // MARK: - Value expressions
+
+    private func classify(_ expression: CompiledValueExpression, _ rows: [Int], into output: UnsafeMutableBufferPointer<Int32>) {
+        // The rows to compute, and where each one's class goes.
+        var ids: [UInt32] = []
+        var positions: [Int] = []
+        ids.reserveCapacity(rows.count)
+        positions.reserveCapacity(rows.count)
+        for (i, row) in rows.enumerated() where row >= 0 && row < rowCount {
+            if let id = UInt32(exactly: row) {
+                ids.append(id)
+                positions.append(i)
+            } else {
+                output[i] = classifier.classIndex([expression.value(row: row, in: tableColumns)] + columns.map { $0[row] })
+            }
+        }
+        switch classifier.renderer {
+        case .simple:
+            for i in positions { output[i] = 0 }
+        case .uniqueValue:
+            guard expression.resultType == .double else {
+                let values = expression.scalarValues(rows: ids, in: tableColumns)
+                for (k, i) in positions.enumerated() { output[i] = lookUp(ScalarClassifier.text(values[k], null: "null")) }
+                return
+            }
+            let values = expression.values(rows: ids, in: tableColumns)
+            let classByDouble = classByDouble()
+            let nullClass = lookUp("null")
+            values.doubles.withUnsafeBufferPointer { doubles in
+                for (k, i) in positions.enumerated() {
+                    let value = doubles[k]
+                    if values.isNull[k] {
+                        output[i] = nullClass
+                    } else if value.isFinite {
+                        output[i] = classByDouble[value].map { classes[Int($0)] } ?? unmatched
+                    } else {
+                        output[i] = lookUp(JavaScriptNumberText.string(value))
+                    }
+                }
+            }
+        case .classBreaks(let breaks):
+            // NULL values are NaN, which no class holds.
+            let values = expression.values(rows: ids, in: tableColumns)
+            var divisors: Column?
+            if case .byField = breaks.normalization { divisors = columns.first }
+            let matcher = BreaksMatcher(breaks, classifier: classifier, hasDivisors: divisors != nil, classes: classes, unmatched: unmatched)
+            values.doubles.withUnsafeBufferPointer { doubles in
+                for (k, i) in positions.enumerated() {
+                    var divisor = 0.0
+                    switch divisors {
+                    case .integer(let column)?: divisor = column.validity?.isValid(rows[i]) == false ? .nan : Double(column.values[rows[i]])
+                    case .double(let column)?: divisor = column.validity?.isValid(rows[i]) == false ? .nan : column.values[rows[i]]
+                    default: break
+                    }
+                    output[i] = matcher.classIndex(doubles[k], divisor: divisor)
+                }
+            }
+        }
+    }
+}
+
+/// A class-breaks renderer's classification of one number: normalized, then matched against
+/// the classes' bounds, as ``ScalarClassifier/classIndex(_:)`` does it.
+private struct BreaksMatcher {
+    let mins: [Double]
+    let maxs: [Double]
+    let inclusive: Bool
+    let classes: [Int32]
+    let unmatched: Int32
+    let total: Double
+    /// 0 none, 1 by field, 2 log, 3 percent of total, 4 no number at all.
+    let mode: Int
+
+    init(_ breaks: ClassBreaksRenderer, classifier: ScalarClassifier, hasDivisors: Bool, classes: [Int32], unmatched: Int32) {
+        mins = classifier.bounds.map(\.min)
+        maxs = classifier.bounds.map(\.max)
+        inclusive = breaks.isMaxInclusive
+        self.classes = classes
+        self.unmatched = unmatched
+        total = classifier.total ?? 0
+        switch breaks.normalization {
+        case nil: mode = 0
+        case .byField: mode = hasDivisors ? 1 : 4
+        case .byLog: mode = 2
+        case .percentOfTotal: mode = total == 0 ? 4 : 3
+        }
+    }
+
+    /// The class index of `value` (NaN for NULL), with `divisor` (NaN for NULL) for
+    /// normalization by field.
+    @inline(__always)
+    func classIndex(_ value: Double, divisor: Double) -> Int32 {
+        var x: Double
+        switch mode {
+        case 0: x = value
+        case 1: x = divisor == 0 ? .nan : value / divisor
+        case 2: x = value > 0 ? log10(value) : .nan
+        case 3: x = value / total * 100
+        default: x = .nan
+        }
+        guard x.isFinite else { return unmatched }
+        for k in 0..<mins.count where mins[k] <= x && (inclusive ? x <= maxs[k] : x < maxs[k]) {
+            return classes[k]
+        }
+        return unmatched
     }
 }
 

@@ -7,6 +7,11 @@ import SieveGeometry
 /// - ``uniqueValue(_:)``: a symbol per value (or combination of values) of one to three fields.
 /// - ``classBreaks(_:)``: a symbol per range of a numeric field, optionally normalized.
 ///
+/// Unique-value and class-breaks renderers may classify an Arcade `valueExpression` instead of
+/// a field: arithmetic over fields such as `$feature.POP_EST / $feature.GDP_MD_EST` (see
+/// ``ArcadeValueExpression`` for exactly what is supported). When a renderer has both a field
+/// and an expression, the expression is used, as ArcGIS does.
+///
 /// Read it from REST JSON with ``init(esriJSON:)``, write it with ``esriJSON``; reading what
 /// was written gives an equal value. Bind it to a table (``bind(to:normalizationTotal:)``) to
 /// classify rows, or classify loose attributes with ``symbolClass(for:normalizationTotal:)``.
@@ -41,13 +46,35 @@ public enum Renderer: Hashable, Sendable {
     }
 
     /// The names of the fields the renderer reads, as written in it: `field1`…`field3`, or
-    /// `field` and the normalization field.
+    /// `field` and the normalization field. For a renderer with a ``valueExpression``, the
+    /// fields the expression names (see ``ArcadeValueExpression/fieldNames``; none when it is
+    /// not supported), then the normalization field.
     public var fieldNames: [String] {
+        var expressionFields: [String]?
+        if let valueExpression {
+            do {
+                expressionFields = try ArcadeValueExpression(valueExpression).fieldNames
+            } catch {
+                expressionFields = []
+            }
+        }
         switch self {
-        case .simple: []
-        case .uniqueValue(let renderer): renderer.fields
+        case .simple: return []
+        case .uniqueValue(let renderer): return expressionFields ?? renderer.fields
         case .classBreaks(let renderer):
-            if case .byField(let name) = renderer.normalization { [renderer.field, name] } else { [renderer.field] }
+            let valueFields = expressionFields ?? [renderer.field]
+            if case .byField(let name) = renderer.normalization { return valueFields + [name] }
+            return valueFields
+        }
+    }
+
+    /// The Arcade expression the renderer classifies by instead of a field, `nil` for none
+    /// (and for a simple renderer).
+    public var valueExpression: String? {
+        switch self {
+        case .simple: nil
+        case .uniqueValue(let renderer): renderer.valueExpression
+        case .classBreaks(let renderer): renderer.valueExpression
         }
     }
 }
@@ -98,12 +125,14 @@ public struct UniqueValueInfo: Hashable, Sendable {
 /// JavaScript's shortest form (`2.5`, `3` for 3.0, `1e+21`), dates as epoch milliseconds, and
 /// NULL as `null`. For two or three fields the values' texts are joined with
 /// ``fieldDelimiter``, a NULL value contributing an empty text (JavaScript's `Array.join`).
+/// With a ``valueExpression`` the key is the text of the expression's value by the same rules
+/// (a computed value is a double: `2.5`, `3`; NULL is `null`), and ``fields`` are not read.
 /// The key matches a class when it equals the class's ``UniqueValueInfo/value`` exactly (case
 /// and bytes); the first such class wins. Unmatched features get ``defaultSymbol``, or are not
 /// drawn when there is none.
 public struct UniqueValueRenderer: Hashable, Sendable {
     /// The fields whose values form the key: one to three names (`field1`, `field2`,
-    /// `field3`).
+    /// `field3`); may be empty when there is a ``valueExpression``.
     public var fields: [String]
     /// The text between the values of several fields (REST JSON usually `","`).
     public var fieldDelimiter: String
@@ -113,18 +142,26 @@ public struct UniqueValueRenderer: Hashable, Sendable {
     public var defaultSymbol: Symbol?
     /// The legend label of the default class.
     public var defaultLabel: String?
+    /// An Arcade expression whose value is the key instead of the fields' (see
+    /// ``ArcadeValueExpression``); it takes precedence over ``fields``.
+    public var valueExpression: String?
+    /// The legend title of ``valueExpression`` (carried, not used to classify).
+    public var valueExpressionTitle: String?
 
-    /// Creates a unique-value renderer. `fields` should hold one to three names; binding
-    /// (``Renderer/bind(to:normalizationTotal:)``) rejects any other number.
+    /// Creates a unique-value renderer. `fields` should hold one to three names, unless
+    /// `valueExpression` is given; binding (``Renderer/bind(to:normalizationTotal:)``) rejects
+    /// any other number.
     public init(
         fields: [String], fieldDelimiter: String = ",", uniqueValueInfos: [UniqueValueInfo], defaultSymbol: Symbol? = nil,
-        defaultLabel: String? = nil
+        defaultLabel: String? = nil, valueExpression: String? = nil, valueExpressionTitle: String? = nil
     ) {
         self.fields = fields
         self.fieldDelimiter = fieldDelimiter
         self.uniqueValueInfos = uniqueValueInfos
         self.defaultSymbol = defaultSymbol
         self.defaultLabel = defaultLabel
+        self.valueExpression = valueExpression
+        self.valueExpressionTitle = valueExpressionTitle
     }
 }
 
@@ -168,13 +205,14 @@ public struct ClassBreakInfo: Hashable, Sendable {
 
 /// A renderer with a symbol per range of a numeric field's (optionally normalized) value.
 ///
-/// A feature's number is its ``field`` value, normalized as ``normalization`` says. The first
+/// A feature's number is its ``field`` value — or the value of ``valueExpression`` when there
+/// is one —, normalized as ``normalization`` says. The first
 /// class with `min <= number && number <= max` wins (`number < max` when ``isMaxInclusive``
 /// is false), with each class's bounds as ``classBounds`` resolves them. A NULL value, a value
 /// normalization cannot turn into a finite number, and a number in no class get
 /// ``defaultSymbol``, or are not drawn when there is none.
 public struct ClassBreaksRenderer: Hashable, Sendable {
-    /// The numeric field classified.
+    /// The numeric field classified; empty when there is only a ``valueExpression``.
     public var field: String
     /// The lower bound of the first class when it gives none; `nil` leaves it unbounded.
     public var minValue: Double?
@@ -192,13 +230,21 @@ public struct ClassBreaksRenderer: Hashable, Sendable {
     public var backgroundFillSymbol: Symbol?
     /// How the breaks were chosen (e.g. `esriClassifyNaturalBreaks`; carried, not used).
     public var classificationMethod: String?
+    /// An Arcade expression whose numeric value is classified instead of ``field``'s (see
+    /// ``ArcadeValueExpression``); it takes precedence over ``field``. Normalization applies to
+    /// its value as it would to the field's.
+    public var valueExpression: String?
+    /// The legend title of ``valueExpression`` (carried, not used to classify).
+    public var valueExpressionTitle: String?
 
-    /// Creates a class-breaks renderer.
+    /// Creates a class-breaks renderer. `field` may be empty when `valueExpression` is given.
     public init(
         field: String, minValue: Double? = nil, classBreakInfos: [ClassBreakInfo], normalization: ClassBreaksNormalization? = nil,
         isMaxInclusive: Bool = true, defaultSymbol: Symbol? = nil, defaultLabel: String? = nil, backgroundFillSymbol: Symbol? = nil,
-        classificationMethod: String? = nil
+        classificationMethod: String? = nil, valueExpression: String? = nil, valueExpressionTitle: String? = nil
     ) {
+        self.valueExpression = valueExpression
+        self.valueExpressionTitle = valueExpressionTitle
         self.field = field
         self.minValue = minValue
         self.classBreakInfos = classBreakInfos

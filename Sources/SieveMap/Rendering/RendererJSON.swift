@@ -18,12 +18,16 @@ extension Renderer {
     ///   `esriNormalizeByLog`, `esriNormalizeByPercentOfTotal` with an optional
     ///   `normalizationTotal`), `isMaxInclusive`, `defaultSymbol`, `defaultLabel`,
     ///   `backgroundFillSymbol`, `classificationMethod`.
+    /// - Both: `valueExpression` and `valueExpressionTitle`. With a `valueExpression`, `field`
+    ///   and `field1` may be absent or `null`; when present they are kept (and written back)
+    ///   but the expression is what is classified, as in ArcGIS. The expression must be in the
+    ///   subset ``ArcadeValueExpression`` describes; it is checked as it is read.
     /// - Other members (`visualVariables`, `rotationExpression`, `authoringInfo`, …) are not
     ///   kept.
     ///
     /// - Throws: ``RendererError`` with the path of the member at fault: invalid JSON, a
     ///   missing or mistyped member, an unknown renderer or symbol type, an Arcade
-    ///   `valueExpression` instead of a field.
+    ///   `valueExpression` outside the supported subset (``RendererError/Kind/unsupportedRenderer``).
     public init(esriJSON: String) throws(RendererError) {
         self = try Renderer.read(JSONCursor.parse(esriJSON))
     }
@@ -67,11 +71,18 @@ extension Renderer {
 }
 
 extension JSONCursor {
-    /// Fails when the renderer uses an Arcade expression instead of the field named `key`.
-    func rejectValueExpression(insteadOf key: String) throws(RendererError) {
-        guard member(key) == nil, let expression = member("valueExpression") else { return }
-        throw expression.error(
-            "Arcade valueExpression renderers are not supported; the renderer needs \(JSONKey.quoted(key))", kind: .unsupportedRenderer)
+    /// The renderer's `valueExpression`, `nil` when absent or `null`.
+    /// - Throws: an error at the member when it is not a string or not in the subset
+    ///   ``ArcadeValueExpression`` translates.
+    func valueExpression() throws(RendererError) -> String? {
+        guard let member = member("valueExpression") else { return nil }
+        let text = try member.string()
+        do {
+            _ = try ArcadeValueExpression(text)
+        } catch {
+            throw member.error(error.message, kind: error.kind)
+        }
+        return text
     }
 
     /// This value as a unique value: a string as it is, a number as its JavaScript text.
@@ -100,17 +111,25 @@ extension SimpleRenderer {
 
 extension UniqueValueRenderer {
     static func read(_ cursor: JSONCursor) throws(RendererError) -> UniqueValueRenderer {
-        try cursor.rejectValueExpression(insteadOf: "field1")
-        let field1 = try cursor.required("field1").string()
-        var fields = [field1]
+        let expression = try cursor.valueExpression()
+        var fields: [String] = []
+        if expression == nil {
+            let field1 = try cursor.required("field1").string()
+            guard !field1.isEmpty else { throw try cursor.required("field1").error("field1 must not be empty") }
+            fields.append(field1)
+        } else if let field1 = try cursor.optionalString("field1"), !field1.isEmpty {
+            fields.append(field1)
+        }
         let field2 = try cursor.optionalString("field2").flatMap { $0.isEmpty ? nil : $0 }
         let field3 = try cursor.optionalString("field3").flatMap { $0.isEmpty ? nil : $0 }
-        if let field2 { fields.append(field2) }
+        if let field2 {
+            guard !fields.isEmpty else { throw cursor.error("field2 is given without field1") }
+            fields.append(field2)
+        }
         if let field3 {
             guard field2 != nil else { throw cursor.error("field3 is given without field2") }
             fields.append(field3)
         }
-        guard !field1.isEmpty else { throw try cursor.required("field1").error("field1 must not be empty") }
         let delimiter = try cursor.optionalString("fieldDelimiter") ?? ","
         var infos: [UniqueValueInfo] = []
         if let infosCursor = cursor.member("uniqueValueInfos") {
@@ -127,7 +146,8 @@ extension UniqueValueRenderer {
         }
         return UniqueValueRenderer(
             fields: fields, fieldDelimiter: delimiter, uniqueValueInfos: infos, defaultSymbol: try cursor.symbol("defaultSymbol"),
-            defaultLabel: try cursor.optionalString("defaultLabel"))
+            defaultLabel: try cursor.optionalString("defaultLabel"), valueExpression: expression,
+            valueExpressionTitle: try cursor.optionalString("valueExpressionTitle"))
     }
 
     /// The classes of `uniqueValueGroups`, one info per value combination of each class.
@@ -160,10 +180,12 @@ extension UniqueValueRenderer {
     var jsonValue: JSONValue {
         var object = JSONObjectBuilder()
         object.add("type", .string("uniqueValue"))
-        object.add("field1", .string(fields.first ?? ""))
+        object.add("field1", fields.first.map { .string($0) } ?? .null())
         object.add("field2", fields.count > 1 ? .string(fields[1]) : .null())
         object.add("field3", fields.count > 2 ? .string(fields[2]) : .null())
         object.add("fieldDelimiter", .string(fieldDelimiter))
+        object.add("valueExpression", string: valueExpression)
+        object.add("valueExpressionTitle", string: valueExpressionTitle)
         object.add("defaultSymbol", defaultSymbol?.jsonValue ?? .null())
         object.add("defaultLabel", string: defaultLabel)
         object.add(
@@ -183,10 +205,15 @@ extension UniqueValueRenderer {
 
 extension ClassBreaksRenderer {
     static func read(_ cursor: JSONCursor) throws(RendererError) -> ClassBreaksRenderer {
-        try cursor.rejectValueExpression(insteadOf: "field")
-        let fieldCursor = try cursor.required("field")
-        let field = try fieldCursor.string()
-        guard !field.isEmpty else { throw fieldCursor.error("field must not be empty") }
+        let expression = try cursor.valueExpression()
+        var field = ""
+        if expression == nil {
+            let fieldCursor = try cursor.required("field")
+            field = try fieldCursor.string()
+            guard !field.isEmpty else { throw fieldCursor.error("field must not be empty") }
+        } else {
+            field = try cursor.optionalString("field") ?? ""
+        }
         var infos: [ClassBreakInfo] = []
         for element in try cursor.required("classBreakInfos").elements() {
             _ = try element.object("a class break info")
@@ -201,7 +228,8 @@ extension ClassBreaksRenderer {
             normalization: try readNormalization(cursor), isMaxInclusive: try cursor.member("isMaxInclusive")?.bool() ?? true,
             defaultSymbol: try cursor.symbol("defaultSymbol"), defaultLabel: try cursor.optionalString("defaultLabel"),
             backgroundFillSymbol: try cursor.symbol("backgroundFillSymbol"),
-            classificationMethod: try cursor.optionalString("classificationMethod"))
+            classificationMethod: try cursor.optionalString("classificationMethod"), valueExpression: expression,
+            valueExpressionTitle: try cursor.optionalString("valueExpressionTitle"))
     }
 
     private static func readNormalization(_ cursor: JSONCursor) throws(RendererError) -> ClassBreaksNormalization? {
@@ -226,7 +254,9 @@ extension ClassBreaksRenderer {
     var jsonValue: JSONValue {
         var object = JSONObjectBuilder()
         object.add("type", .string("classBreaks"))
-        object.add("field", .string(field))
+        object.add("field", field.isEmpty && valueExpression != nil ? .null() : .string(field))
+        object.add("valueExpression", string: valueExpression)
+        object.add("valueExpressionTitle", string: valueExpressionTitle)
         object.add("classificationMethod", string: classificationMethod)
         switch normalization {
         case nil: object.add("normalizationType", .string("esriNormalizeByNone"))
