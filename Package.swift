@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SieveFeatures", targets: ["SieveFeatures"]),
         .library(name: "SieveStore", targets: ["SieveStore"]),
         .library(name: "SieveMap", targets: ["SieveMap"]),
+        .library(name: "SieveCQL", targets: ["SieveCQL"]),
         .executable(name: "geosieve", targets: ["geosieve"]),
         .executable(name: "geosieve-bench", targets: ["geosieve-bench"]),
     ],
@@ -79,12 +80,15 @@ let package = Package(
             name: "SieveMap",
             dependencies: ["SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveIndex"]
         ),
+        // OGC CQL2 (text and JSON encodings): the filter language of OGC API – Features, read into
+        // a tree of its own and written back; binding to the where-clause core comes on top.
+        .target(name: "SieveCQL", dependencies: ["SieveSQL", "SieveGeometry"]),
         // Umbrella module re-exporting the public modules.
         .target(
             name: "GeoSieve",
             dependencies: [
                 "SieveBuffers", "SieveGeometry", "SieveGEOS", "SieveColumns", "SieveSQL", "SieveIndex", "SieveProjection", "SieveFeatures",
-                "SieveStore", "SieveMap",
+                "SieveStore", "SieveMap", "SieveCQL",
             ]
         ),
         // The command-line tool.
@@ -144,6 +148,10 @@ let package = Package(
         .testTarget(
             name: "SieveMapTests",
             dependencies: ["SieveMap", "SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "CSQLite", "SieveTestSupport"]
+        ),
+        .testTarget(
+            name: "SieveCQLTests",
+            dependencies: ["SieveCQL", "SieveSQL", "SieveGeometry", "SieveTestSupport"]
         ),
         .testTarget(
             name: "GeoSieveTests",

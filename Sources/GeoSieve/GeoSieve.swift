@@ -6,6 +6,7 @@
 @_exported import SieveIndex
 @_exported import SieveProjection
 @_exported import SieveMap
+@_exported import SieveCQL
 @_exported import SieveSQL
 @_exported import SieveStore
 @_exported import SieveGeometry
