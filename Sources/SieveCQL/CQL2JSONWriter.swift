@@ -67,7 +67,8 @@ struct CQL2JSONWriter {
             try predicate("between", [value, lower, upper], negated: negated, path)
         case .inList(let value, let items, let negated):
             guard !items.isEmpty else {
-                let listPath = CQL2JSONParser.element(CQL2JSONParser.member(path, "args"), 1)
+                let inPath = negated ? CQL2JSONParser.element(CQL2JSONParser.member(path, "args"), 0) : path
+                let listPath = CQL2JSONParser.element(CQL2JSONParser.member(inPath, "args"), 1)
                 throw fail("the list of \"in\" is empty", listPath)
             }
             try predicate("in", [value, .array(items)], negated: negated, path)
@@ -123,7 +124,7 @@ struct CQL2JSONWriter {
             try bound(end, CQL2JSONParser.element(intervalPath, 1))
             append("]}")
         case .geometry(let geometry):
-            let value = geometry.geoJSONValue
+            let value = Self.geoJSON(geometry)
             guard let reread = try? Geometry(geoJSON: value, path: ""), reread == geometry else {
                 throw fail("the geometry has no GeoJSON form that reads back to it", path)
             }
@@ -144,6 +145,46 @@ struct CQL2JSONWriter {
             append("]}")
         case .array(let items):
             try list(items, path)
+        }
+    }
+
+    /// The GeoJSON of a geometry with the rings of polygons in their stored orientation, so that
+    /// it reads back to the same geometry (``Geometry/geoJSONValue`` orients outer rings
+    /// counter-clockwise, and a filter's polygon read from WKT keeps the orientation written).
+    static func geoJSON(_ geometry: Geometry) -> JSONValue {
+        switch geometry {
+        case .polygon(let polygon) where polygon.partCount > 0:
+            let buffer = polygon.coordinates
+            let layout = buffer.layout
+            func position(_ index: Int) -> JSONValue {
+                let point = buffer[index]
+                var numbers: [JSONValue] = [.double(point.x), .double(point.y)]
+                if layout.hasZ || layout.hasM { numbers.append(.double(point.z ?? 0)) }
+                if layout.hasM {
+                    let measure = point.m ?? .nan
+                    numbers.append(measure.isNaN ? .null() : .double(measure))
+                }
+                return .array(numbers)
+            }
+            func rings(ofPart part: Int) -> JSONValue {
+                .array(polygon.partRingRange(part).map { ring in .array(polygon.ringRange(ring).map(position)) })
+            }
+            var object = JSONObject()
+            if polygon.partCount == 1 {
+                object.append("type", .string("Polygon"))
+                object.append("coordinates", rings(ofPart: 0))
+            } else {
+                object.append("type", .string("MultiPolygon"))
+                object.append("coordinates", .array((0..<polygon.partCount).map(rings(ofPart:))))
+            }
+            return .object(object)
+        case .collection(let collection):
+            var object = JSONObject()
+            object.append("type", .string("GeometryCollection"))
+            object.append("geometries", .array(collection.geometries.map(geoJSON)))
+            return .object(object)
+        default:
+            return geometry.geoJSONValue
         }
     }
 
