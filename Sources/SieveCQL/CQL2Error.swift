@@ -3,6 +3,10 @@
 /// It says what is wrong and where: the 1-based line and column and the 0-based offset of the
 /// problem, counted in `Character`s (so `"\r\n"` is one), as in
 /// `cql2-text error at 1:17: expected ')' after the arguments of S_INTERSECTS`.
+///
+/// Errors of the JSON encoding also carry the ``path`` of the JSON value at fault, which their
+/// description shows instead of the line and column:
+/// `cql2-json error at args[1].op: unknown operator "s_near"`.
 public struct CQL2Error: Error, Hashable, Sendable, CustomStringConvertible {
     /// The encoding being read when the error occurred.
     public enum Encoding: String, Hashable, Sendable {
@@ -22,18 +26,29 @@ public struct CQL2Error: Error, Hashable, Sendable, CustomStringConvertible {
     public var column: Int
     /// The 0-based offset (in `Character`s) of the problem from the start of the input.
     public var offset: Int
+    /// For the JSON encoding, the path of the JSON value at fault from the root, such as
+    /// `args[1].args[0]` (`""` for the root itself); `nil` for the text encoding.
+    ///
+    /// For JSON the line, column and offset locate the start of that value when the input was
+    /// text, and are 0 when it was an already parsed JSON value built in code.
+    public var path: String?
 
     /// Creates an error.
-    public init(_ encoding: Encoding, _ message: String, line: Int, column: Int, offset: Int) {
+    public init(_ encoding: Encoding, _ message: String, line: Int, column: Int, offset: Int, path: String? = nil) {
         self.encoding = encoding
         self.message = message
         self.line = line
         self.column = column
         self.offset = offset
+        self.path = path
     }
 
-    /// `cql2-text error at line:column: message`.
+    /// `cql2-text error at line:column: message`, or for an error with a ``path``
+    /// `cql2-json error at path: message` (`at the root` for the empty path).
     public var description: String {
-        "\(encoding.rawValue) error at \(line):\(column): \(message)"
+        if let path {
+            return "\(encoding.rawValue) error at \(path.isEmpty ? "the root" : path): \(message)"
+        }
+        return "\(encoding.rawValue) error at \(line):\(column): \(message)"
     }
 }

@@ -1,0 +1,302 @@
+import SieveGeometry
+
+/// Reads a parsed JSON value as a cql2-json expression, keeping the JSON path of every value so
+/// that errors can name it.
+struct CQL2JSONParser {
+    private let maximumDepth: Int
+    /// The JSON text, to turn a value's position into a line and column; `nil` when unknown.
+    private let source: String?
+    private var depth = 0
+
+    init(maximumDepth: Int, source: String?) {
+        self.maximumDepth = maximumDepth
+        self.source = source
+    }
+
+    // MARK: Errors and paths
+
+    /// The error for text that is not JSON, at the line and column of the problem.
+    static func syntaxError(_ error: GeometryError, in text: String) -> CQL2Error {
+        let (line, column, offset) = location(of: error.position ?? 0, in: text)
+        return CQL2Error(.json, "invalid JSON: \(error.message)", line: line, column: column, offset: offset)
+    }
+
+    /// The line, column and `Character` offset of the 1-based Unicode scalar position
+    /// `position` in `text`; zeros when the position is unknown (0).
+    static func location(of position: Int, in text: String) -> (line: Int, column: Int, offset: Int) {
+        guard position > 0 else { return (0, 0, 0) }
+        var scalars = 0
+        var line = 1
+        var column = 1
+        var offset = 0
+        for character in text {
+            if scalars >= position - 1 { break }
+            scalars += character.unicodeScalars.count
+            offset += 1
+            if character == "\n" || character == "\r\n" || character == "\r" {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+        }
+        return (line, column, offset)
+    }
+
+    private func fail(_ message: String, _ value: JSONValue, _ path: String) -> CQL2Error {
+        fail(message, position: value.position, path)
+    }
+
+    private func fail(_ message: String, position: Int, _ path: String) -> CQL2Error {
+        let (line, column, offset) = source.map { Self.location(of: position, in: $0) } ?? (0, 0, 0)
+        return CQL2Error(.json, message, line: line, column: column, offset: offset, path: path)
+    }
+
+    static func member(_ path: String, _ key: String) -> String {
+        path.isEmpty ? key : path + "." + key
+    }
+
+    static func element(_ path: String, _ index: Int) -> String {
+        path + "[" + String(index) + "]"
+    }
+
+    // MARK: Expressions
+
+    mutating func root(_ value: JSONValue, path: String = "") throws(CQL2Error) -> CQL2Expression {
+        try expression(value, path)
+    }
+
+    private mutating func expression(_ value: JSONValue, _ path: String) throws(CQL2Error) -> CQL2Expression {
+        depth += 1
+        defer { depth -= 1 }
+        if depth > maximumDepth {
+            throw fail("the filter nests deeper than \(maximumDepth) levels", value, path)
+        }
+        switch value {
+        case .null:
+            throw fail("expected an expression, found null", value, path)
+        case .bool(let bool, _):
+            return .boolean(bool)
+        case .number(let number, _):
+            return try self.number(number, value, path)
+        case .string(let string, _):
+            return .string(string)
+        case .array(let elements, _):
+            return .array(try list(elements, path))
+        case .object(let object, _):
+            return try self.object(object, value, path)
+        }
+    }
+
+    private func number(_ number: JSONNumber, _ value: JSONValue, _ path: String) throws(CQL2Error) -> CQL2Expression {
+        if number.isIntegerLiteral, let integer = number.int64 { return .integer(integer) }
+        guard number.double.isFinite else { throw fail("the number \(number) is out of range", value, path) }
+        return .real(number.double)
+    }
+
+    private mutating func list(_ elements: [JSONValue], _ path: String) throws(CQL2Error) -> [CQL2Expression] {
+        var items: [CQL2Expression] = []
+        items.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            items.append(try expression(element, Self.element(path, index)))
+        }
+        return items
+    }
+
+    private static let expectedObject =
+        "expected an expression object: an operation (\"op\" and \"args\"), a \"property\", \"date\", \"timestamp\", "
+        + "\"interval\" or \"bbox\" object, or a GeoJSON geometry (\"type\")"
+
+    private mutating func object(_ object: JSONObject, _ value: JSONValue, _ path: String) throws(CQL2Error) -> CQL2Expression {
+        if object.contains("op") { return try operation(object, value, path) }
+        if object.contains("type") {
+            do {
+                return .geometry(try Geometry(geoJSON: value, path: path))
+            } catch {
+                throw fail("invalid GeoJSON geometry: \(error.message)", position: error.position ?? value.position, error.path ?? path)
+            }
+        }
+        guard let first = object.members.first else {
+            throw fail("\(Self.expectedObject), found an empty object", value, path)
+        }
+        let (key, member) = (first.key, first.value)
+        let memberPath = Self.member(path, key)
+        guard object.members.count == 1 else {
+            let keys = object.keys.map { "\"\($0)\"" }.joined(separator: ", ")
+            if ["property", "date", "timestamp", "interval", "bbox"].contains(key) {
+                let extra = object.members[1]
+                throw fail("unexpected member \"\(extra.key)\" in a \"\(key)\" object", extra.value, Self.member(path, extra.key))
+            }
+            throw fail("\(Self.expectedObject), found an object with the members \(keys)", value, path)
+        }
+        switch key {
+        case "property":
+            guard case .string(let name, _) = member else {
+                throw fail("the property name must be a string, found \(member.kindDescription)", member, memberPath)
+            }
+            return .property(name)
+        case "date":
+            return .date(try instant(member, memberPath, date: true))
+        case "timestamp":
+            return .timestamp(try instant(member, memberPath, date: false))
+        case "interval":
+            guard case .array(let ends, _) = member else {
+                throw fail("an interval must be an array of its 2 ends, found \(member.kindDescription)", member, memberPath)
+            }
+            guard ends.count == 2 else {
+                throw fail("an interval has 2 ends, found \(ends.count)", member, memberPath)
+            }
+            let start = try bound(ends[0], Self.element(memberPath, 0))
+            let end = try bound(ends[1], Self.element(memberPath, 1))
+            return .interval(start, end)
+        case "bbox":
+            return .bbox(try bbox(member, memberPath))
+        default:
+            throw fail("\(Self.expectedObject), found an object with the member \"\(key)\"", value, path)
+        }
+    }
+
+    private func instant(_ value: JSONValue, _ path: String, date: Bool) throws(CQL2Error) -> String {
+        let what = date ? "date" : "timestamp"
+        guard case .string(let text, _) = value else {
+            throw fail("a \(what) must be a string, found \(value.kindDescription)", value, path)
+        }
+        if date {
+            guard CQL2Instant.isDate(text) else {
+                throw fail("\"\(text)\" is not a date of the form yyyy-mm-dd", value, path)
+            }
+        } else {
+            guard CQL2Instant.isTimestamp(text) else {
+                throw fail("\"\(text)\" is not a timestamp of the form yyyy-mm-ddThh:mm:ss[.fff]Z", value, path)
+            }
+        }
+        return text
+    }
+
+    private mutating func bound(_ value: JSONValue, _ path: String) throws(CQL2Error) -> CQL2IntervalBound {
+        if case .string(let text, _) = value {
+            if text == ".." { return .unbounded }
+            if CQL2Instant.isDate(text) { return .date(text) }
+            if CQL2Instant.isTimestamp(text) { return .timestamp(text) }
+            throw fail("\"\(text)\" is not a date, a timestamp or \"..\"", value, path)
+        }
+        switch try expression(value, path) {
+        case .date(let date): return .date(date)
+        case .timestamp(let timestamp): return .timestamp(timestamp)
+        case let expression: return .expression(expression)
+        }
+    }
+
+    private func bbox(_ value: JSONValue, _ path: String) throws(CQL2Error) -> [Double] {
+        guard case .array(let elements, _) = value else {
+            throw fail("a bbox must be an array of 4 or 6 numbers, found \(value.kindDescription)", value, path)
+        }
+        guard elements.count == 4 || elements.count == 6 else {
+            throw fail("a bbox has 4 or 6 numbers, found \(elements.count)", value, path)
+        }
+        var numbers: [Double] = []
+        for (index, element) in elements.enumerated() {
+            guard case .number(let number, _) = element else {
+                throw fail("a bbox holds numbers, found \(element.kindDescription)", element, Self.element(path, index))
+            }
+            guard number.double.isFinite else {
+                throw fail("the number \(number) is out of range", element, Self.element(path, index))
+            }
+            numbers.append(number.double)
+        }
+        return numbers
+    }
+
+    // MARK: Operations
+
+    private mutating func operation(_ object: JSONObject, _ value: JSONValue, _ path: String) throws(CQL2Error) -> CQL2Expression {
+        let opPath = Self.member(path, "op")
+        let argsPath = Self.member(path, "args")
+        for (key, member) in object.members where key != "op" && key != "args" {
+            throw fail("unexpected member \"\(key)\" in an operation (it has \"op\" and \"args\")", member, Self.member(path, key))
+        }
+        guard let opValue = object["op"], case .string(let name, _) = opValue else {
+            let found = object["op"]?.kindDescription ?? "nothing"
+            throw fail("the operator must be a string, found \(found)", object["op"] ?? value, opPath)
+        }
+        guard let argsValue = object["args"] else {
+            throw fail("the operation \"\(name)\" has no \"args\" (write [] for none)", value, path)
+        }
+        guard case .array(let args, _) = argsValue else {
+            throw fail("the arguments of \"\(name)\" must be an array, found \(argsValue.kindDescription)", argsValue, argsPath)
+        }
+        guard let known = CQL2JSONOperator.byName[name] else {
+            if let reason = CQL2JSONOperator.reservedReason(name) { throw fail(reason, opValue, opPath) }
+            return .function(name: name, arguments: try list(args, argsPath))
+        }
+
+        func arity(_ counts: ClosedRange<Int>, _ description: String) throws(CQL2Error) {
+            guard counts.contains(args.count) else {
+                throw fail("\"\(name)\" takes \(description), found \(args.count)", argsValue, argsPath)
+            }
+        }
+        func exactly(_ count: Int) throws(CQL2Error) {
+            try arity(count...count, "\(count) argument\(count == 1 ? "" : "s")")
+        }
+
+        switch known {
+        case .and, .or:
+            try arity(2...Int.max, "2 or more arguments")
+            let operands = try list(args, argsPath)
+            return known == .and ? .and(operands) : .or(operands)
+        case .not:
+            try exactly(1)
+            return .not(try argument(args, 0, argsPath))
+        case .comparison(let operation):
+            try exactly(2)
+            return .comparison(operation, try argument(args, 0, argsPath), try argument(args, 1, argsPath))
+        case .like:
+            try exactly(2)
+            return .like(try argument(args, 0, argsPath), pattern: try argument(args, 1, argsPath), negated: false)
+        case .between:
+            try exactly(3)
+            return .between(
+                try argument(args, 0, argsPath), lower: try argument(args, 1, argsPath),
+                upper: try argument(args, 2, argsPath), negated: false)
+        case .inList:
+            try exactly(2)
+            let subject = try argument(args, 0, argsPath)
+            let listPath = Self.element(argsPath, 1)
+            guard case .array(let items, _) = args[1] else {
+                throw fail("the second argument of \"in\" must be an array of values, found \(args[1].kindDescription)", args[1], listPath)
+            }
+            guard !items.isEmpty else { throw fail("the list of \"in\" is empty", args[1], listPath) }
+            depth += 1
+            defer { depth -= 1 }
+            return .inList(subject, try list(items, listPath), negated: false)
+        case .isNull:
+            try exactly(1)
+            return .isNull(try argument(args, 0, argsPath), negated: false)
+        case .caseInsensitive:
+            try exactly(1)
+            return .caseInsensitive(try argument(args, 0, argsPath))
+        case .accentInsensitive:
+            try exactly(1)
+            return .accentInsensitive(try argument(args, 0, argsPath))
+        case .spatial(let function):
+            try exactly(2)
+            return .spatial(function, try argument(args, 0, argsPath), try argument(args, 1, argsPath))
+        case .temporal(let function):
+            try exactly(2)
+            return .temporal(function, try argument(args, 0, argsPath), try argument(args, 1, argsPath))
+        case .array(let function):
+            try exactly(2)
+            return .arrayComparison(function, try argument(args, 0, argsPath), try argument(args, 1, argsPath))
+        case .arithmetic(let operation):
+            if operation == .subtract, args.count == 1 {
+                return .negate(try argument(args, 0, argsPath))
+            }
+            try arity(2...2, operation == .subtract ? "2 arguments (or 1, to negate)" : "2 arguments")
+            return .arithmetic(operation, try argument(args, 0, argsPath), try argument(args, 1, argsPath))
+        }
+    }
+
+    private mutating func argument(_ args: [JSONValue], _ index: Int, _ path: String) throws(CQL2Error) -> CQL2Expression {
+        try expression(args[index], Self.element(path, index))
+    }
+}
