@@ -177,3 +177,28 @@ public enum CQL2IntervalBound: Hashable, Sendable {
     /// A property or function call giving the instant.
     case expression(CQL2Expression)
 }
+
+extension CQL2Expression {
+    /// Whether the node can stand where CQL2 expects a condition (a filter, an operand of
+    /// AND, OR or NOT): a logical operation, a predicate, a function call or a boolean literal.
+    /// A bare property, literal, arithmetic or array is not one (the grammar's `booleanPrimary`).
+    public var isConditionShaped: Bool {
+        switch self {
+        case .and, .or, .not, .comparison, .like, .between, .inList, .isNull, .spatial, .temporal, .arrayComparison,
+            .function, .boolean:
+            true
+        default:
+            false
+        }
+    }
+
+    /// Whether the node can be the pattern of LIKE: a string literal, or `CASEI`/`ACCENTI` of a
+    /// pattern (the grammar's `patternExpression`).
+    public var isLikePattern: Bool {
+        switch self {
+        case .string: true
+        case .caseInsensitive(let inner), .accentInsensitive(let inner): inner.isLikePattern
+        default: false
+        }
+    }
+}

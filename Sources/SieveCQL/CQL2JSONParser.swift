@@ -227,6 +227,9 @@ struct CQL2JSONParser {
         }
         guard let known = CQL2JSONOperator.byName[name] else {
             if let reason = CQL2JSONOperator.reservedReason(name) { throw fail(reason, opValue, opPath) }
+            guard Self.isIdentifier(name) else {
+                throw fail("unknown operator \(JSONKey.quoted(name)): not a CQL2 operator, nor a function name", opValue, opPath)
+            }
             return .function(name: name, arguments: try list(args, argsPath))
         }
 
@@ -252,7 +255,13 @@ struct CQL2JSONParser {
             return .comparison(operation, try argument(args, 0, argsPath), try argument(args, 1, argsPath))
         case .like:
             try exactly(2)
-            return .like(try argument(args, 0, argsPath), pattern: try argument(args, 1, argsPath), negated: false)
+            let pattern = try argument(args, 1, argsPath)
+            guard pattern.isLikePattern else {
+                throw fail(
+                    "the pattern of \"like\" must be a string (or casei/accenti of one), found \(args[1].kindDescription)", args[1],
+                    Self.element(argsPath, 1))
+            }
+            return .like(try argument(args, 0, argsPath), pattern: pattern, negated: false)
         case .between:
             try exactly(3)
             return .between(
@@ -298,5 +307,16 @@ struct CQL2JSONParser {
 
     private mutating func argument(_ args: [JSONValue], _ index: Int, _ path: String) throws(CQL2Error) -> CQL2Expression {
         try expression(args[index], Self.element(path, index))
+    }
+}
+
+extension CQL2JSONParser {
+    /// Whether `name` can name a function: a letter, `_` or `:` first, then letters, digits,
+    /// `_`, `.` or `:` (the grammar's identifier).
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first,
+            first.properties.isAlphabetic || first == "_" || first == ":"
+        else { return false }
+        return name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "_.:".unicodeScalars.contains($0) }
     }
 }

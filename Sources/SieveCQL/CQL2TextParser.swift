@@ -179,7 +179,12 @@ struct CQL2TextParser {
             if negated { advance() }
             if current.isKeyword("LIKE") {
                 advance()
-                result = .like(left, pattern: try parseAdditive(), negated: negated)
+                let start = current
+                let pattern = try parseAdditive()
+                guard pattern.isLikePattern else {
+                    throw fail("the pattern of LIKE must be a string (or CASEI/ACCENTI of one), found \(Self.describe(start))", at: start)
+                }
+                result = .like(left, pattern: pattern, negated: negated)
             } else if current.isKeyword("BETWEEN") {
                 advance()
                 let lower = try parseAdditive()
