@@ -146,8 +146,16 @@ struct Binder {
             var arguments: [BoundExpression] = []
             if let characters { arguments.append(try string(characters, "TRIM")) }
             arguments.append(try string(source, "TRIM"))
+            // The TRIM, LTRIM or RTRIM entry, whose arity (one argument) the optional
+            // characters of this form exceed; the checks above are the form's own.
             let function: BuiltinFunction = mode == .both ? .trimBoth : (mode == .leading ? .trimLeading : .trimTrailing)
-            return .function(function, arguments, .string)
+            guard let definition = FunctionRegistry.builtin.definition(for: function) else {
+                preconditionFailure("the function registry has no entry for \(function)")
+            }
+            var argumentNodes: [SQLExpression] = []
+            if let characters { argumentNodes.append(characters) }
+            argumentNodes.append(source)
+            return try apply(definition, arguments, argumentNodes, node)
         case .function(let call):
             return try function(call, node)
         }
@@ -357,87 +365,51 @@ struct Binder {
                 throw fail(.typeMismatch, "\(name) expects \(what) as argument \(index + 1), got a \(type) value", call.arguments[index])
             }
         }
-        let isString: (SQLType) -> Bool = { $0 == .string }
-        let isNumber: (SQLType) -> Bool = { $0.isNumeric }
-        switch name {
-        case "CHAR_LENGTH", "CHARACTER_LENGTH":
-            try arity(1...1)
-            try expect(0, isString, "a string")
-            return .function(.charLength, arguments, .integer)
-        case "CONCAT":
-            try arity(1...255)
-            for index in arguments.indices {
-                try expect(index, { $0 != .interval && $0 != .boolean }, "a string, number or date")
-            }
-            return .function(.concat, arguments, .string)
-        case "POSITION":
-            try arity(2...2)
-            try expect(0, isString, "a string")
-            try expect(1, isString, "a string")
-            return .function(.position, arguments, .integer)
-        case "SUBSTRING":
-            try arity(2...3)
-            try expect(0, isString, "a string")
-            try expect(1, isNumber, "a number")
-            if arguments.count == 3 { try expect(2, isNumber, "a number") }
-            return .function(.substring, arguments, .string)
-        case "UPPER", "LOWER":
-            try arity(1...1)
-            try expect(0, isString, "a string")
-            return .function(name == "UPPER" ? .upper : .lower, arguments, .string)
-        case "TRIM", "LTRIM", "RTRIM":
-            try arity(1...1)
-            try expect(0, isString, "a string")
-            return .function(name == "TRIM" ? .trimBoth : (name == "LTRIM" ? .trimLeading : .trimTrailing), arguments, .string)
-        case "ABS", "CEILING", "CEIL", "FLOOR":
-            try arity(1...1)
-            try expect(0, isNumber, "a number")
-            let function: BuiltinFunction = name == "ABS" ? .abs : (name == "FLOOR" ? .floor : .ceiling)
-            return .function(function, arguments, arguments[0].type == .null ? .double : arguments[0].type)
-        case "ROUND", "TRUNCATE", "TRUNC":
-            try arity(1...2)
-            try expect(0, isNumber, "a number")
-            if arguments.count == 2 { try expect(1, isNumber, "a number") }
-            return .function(name == "ROUND" ? .round : .truncate, arguments, arguments[0].type == .null ? .double : arguments[0].type)
-        case "MOD":
-            try arity(2...2)
-            try expect(0, isNumber, "a number")
-            try expect(1, isNumber, "a number")
-            let integral = arguments[0].type == .integer && arguments[1].type == .integer
-            return .function(.mod, arguments, integral ? .integer : .double)
-        case "POWER", "LOG", "LOG10", "SIN", "COS", "TAN":
-            try arity(name == "POWER" ? 2...2 : 1...1)
-            for index in arguments.indices { try expect(index, isNumber, "a number") }
-            let function: BuiltinFunction
-            switch name {
-            case "POWER": function = .power
-            case "LOG": function = .log
-            case "LOG10": function = .log10
-            case "SIN": function = .sin
-            case "COS": function = .cos
-            default: function = .tan
-            }
-            return .function(function, arguments, .double)
-        case "SIGN":
-            try arity(1...1)
-            try expect(0, isNumber, "a number")
-            return .function(.sign, arguments, .integer)
-        case "COALESCE":
-            try arity(1...255)
-            let type = try unify(Array(zip(arguments, call.arguments)), node, context: "COALESCE")
-            return .function(.coalesce, arguments, type)
-        case "NULLIF":
-            try arity(2...2)
-            let (a, b) = try comparable(call.arguments[0], call.arguments[1], node, left: arguments[0])
-            return .function(.nullif, [a, b], a.type)
-        default:
-            let known = [
-                "CHAR_LENGTH", "CONCAT", "POSITION", "SUBSTRING", "UPPER", "LOWER", "TRIM", "ABS", "CEILING", "FLOOR",
-                "ROUND", "TRUNCATE", "MOD", "POWER", "LOG", "LOG10", "SIN", "COS", "TAN", "SIGN", "COALESCE", "NULLIF",
-            ]
+        guard let definition = FunctionRegistry.builtin.definition(named: name) else {
             throw WhereClauseError(
-                .unknownFunction, "unknown function \(WhereClauseError.quoted(call.name, quote: ""))" + WhereClauseError.didYouMean(call.name, among: known),
+                .unknownFunction,
+                "unknown function \(WhereClauseError.quoted(call.name, quote: ""))"
+                    + WhereClauseError.didYouMean(call.name, among: FunctionRegistry.builtin.suggestedNames),
                 sql: sql, range: call.nameRange)
         }
+        try arity(definition.arity)
+        for index in arguments.indices {
+            guard let rule = definition.rule(forArgument: index) else { break }
+            try expect(index, rule.accepts, rule.description)
+        }
+        return try apply(definition, arguments, call.arguments, node)
+    }
+
+    /// The call of a registry entry on checked arguments, typed by its ``ResultRule``.
+    private func apply(
+        _ definition: FunctionDefinition, _ arguments: [BoundExpression], _ argumentNodes: [SQLExpression], _ node: SQLExpression
+    ) throws(WhereClauseError) -> BoundExpression {
+        let type: SQLType
+        switch definition.result {
+        case .custom(let bind): return try bind(self, arguments, argumentNodes, node)
+        case .fixed(let fixed): type = fixed
+        case .firstArgument: type = arguments.first.map { $0.type == .null ? .double : $0.type } ?? .double
+        case .integerWhenAllIntegers: type = arguments.allSatisfy { $0.type == .integer } ? .integer : .double
+        }
+        return .function(definition.function, arguments, type)
+    }
+}
+
+extension Binder {
+    /// `COALESCE(a, b, …)`: the arguments' common type (see `unify`).
+    static func bindCoalesce(
+        _ binder: Binder, _ arguments: [BoundExpression], _ argumentNodes: [SQLExpression], _ node: SQLExpression
+    ) throws(WhereClauseError) -> BoundExpression {
+        let type = try binder.unify(Array(zip(arguments, argumentNodes)), node, context: "COALESCE")
+        return .function(.coalesce, arguments, type)
+    }
+
+    /// `NULLIF(a, b)`: two operands that could be compared (a string compared with a date is
+    /// read as a date); the first one's type.
+    static func bindNullif(
+        _ binder: Binder, _ arguments: [BoundExpression], _ argumentNodes: [SQLExpression], _ node: SQLExpression
+    ) throws(WhereClauseError) -> BoundExpression {
+        let (a, b) = try binder.comparable(argumentNodes[0], argumentNodes[1], node, left: arguments[0])
+        return .function(.nullif, [a, b], a.type)
     }
 }

@@ -100,7 +100,9 @@ extension ComparisonOperator {
     }
 }
 
-/// The built-in functions of the where-clause language.
+/// The built-in functions of the where-clause language. Those called by name bind through
+/// their ``FunctionRegistry`` entries; the `EXTRACT` fields and the millisecond arithmetic of
+/// `date ± INTERVAL …` come from those forms and have no name of their own.
 enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
     case charLength = "CHAR_LENGTH"
     case concat = "CONCAT"
