@@ -26,6 +26,8 @@ public final class ProjectionContext {
     let handle: ContextHandle
     /// Resolved coordinate reference systems, by `SpatialReference.latestWkid`.
     private var systems: [Int: ProjObject] = [:]
+    /// The units read by ``unit(of:)``, by latest WKID.
+    private var units: [Int: (isAngular: Bool, toSI: Double)] = [:]
     /// Transformations, by (source, target) `latestWkid`.
     private var transformations: [Pair: Transformation] = [:]
 
@@ -137,6 +139,14 @@ public final class ProjectionContext {
     ///   ``ProjectionError/Kind/unsupportedSpatialReference`` when it has no coordinate system
     ///   PROJ can describe (a compound or bound reference is read through its horizontal part).
     public func unit(of reference: SpatialReference) throws(ProjectionError) -> (isAngular: Bool, toSI: Double) {
+        if let known = units[reference.latestWkid] { return known }
+        let unit = try readUnit(of: reference)
+        units[reference.latestWkid] = unit
+        return unit
+    }
+
+    /// ``unit(of:)`` read from PROJ.
+    private func readUnit(of reference: SpatialReference) throws(ProjectionError) -> (isAngular: Bool, toSI: Double) {
         let system = try system(reference)
         var horizontal = system.object
         var owned: [OpaquePointer] = []

@@ -43,7 +43,9 @@ public struct CompiledWhereClause: Sendable, CustomStringConvertible {
     ) throws(WhereClauseError) {
         self.sql = sql
         self.collation = collation
-        if sql.allSatisfy(\.isWhitespace) {
+        // Empty text, and the `1=1` every client sends for "all" (the default of every query
+        // and identify), select every row without parsing.
+        if sql == "1=1" || sql.allSatisfy(\.isWhitespace) {
             expression = .constant(.boolean(true), .boolean)
             return
         }

@@ -58,13 +58,13 @@ public struct PreparedQuery: Sendable {
     ///   field in the out fields or sort fields, a negative offset or limit, an invalid relate
     ///   pattern, or a query geometry or output reference that cannot be projected.
     public init(_ query: QueryParameters, table: FeatureTable, definitionExpression: CompiledWhereClause? = nil) throws {
-        let (clause, sort) = try QueryPlan.prepare(query, table: table)
+        let (clause, sort, fieldIndices) = try QueryPlan.prepare(query, table: table)
         parameters = query
         whereClause = definitionExpression.map { clause.and($0) } ?? clause
         schema = table.schema
         spatialReference = table.spatialReference
         self.sort = sort.map { SortColumn(index: $0.index, ascending: $0.ascending) }
-        fieldIndices = try QueryPlan.outFieldIndices(query.outFields, schema: table.schema)
+        self.fieldIndices = fieldIndices
         spatial = try SpatialFilter(query, table: table)
         projector = try OutputProjection.projector(query, table: table)
     }

@@ -52,9 +52,10 @@ enum QueryPlan {
     }
 
     /// Every check that does not need the rows: where clause, out fields, sort fields, paging.
-    /// Returns the compiled clause and the resolved sort fields (schema index, ascending).
+    /// Returns the compiled clause, the resolved sort fields (schema index, ascending) and the
+    /// out fields' schema indices.
     static func prepare(_ query: QueryParameters, table: FeatureTable) throws -> (
-        clause: CompiledWhereClause, sort: [(index: Int, ascending: Bool)]
+        clause: CompiledWhereClause, sort: [(index: Int, ascending: Bool)], fieldIndices: [Int]
     ) {
         try checkPaging(query)
         let schema = table.schema
@@ -62,10 +63,10 @@ enum QueryPlan {
         for field in query.orderBy {
             sort.append((try resolve(field.field, in: schema, parameter: "orderByFields").index, field.ascending))
         }
-        _ = try outFieldIndices(query.outFields, schema: schema)
+        let fieldIndices = try outFieldIndices(query.outFields, schema: schema)
         let clause = try CompiledWhereClause(
             query.whereClause, schema: schema, collation: query.collation ?? table.collation)
-        return (clause, sort)
+        return (clause, sort, fieldIndices)
     }
 
     /// The candidate rows the object-ID list allows (ascending, each once), or `nil` for all.

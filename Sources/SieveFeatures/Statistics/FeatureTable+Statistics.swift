@@ -21,10 +21,9 @@ extension FeatureTable {
     ///   ``FeatureTableError`` of kind ``FeatureTableError/Kind/invalidQuery`` as
     ///   ``queryFeatures(_:)`` and ``statistics(_:rows:)`` do.
     public func queryStatistics(_ parameters: StatisticsQueryParameters) throws -> StatisticsResult {
-        let (clause, _) = try QueryPlan.prepare(parameters.query, table: self)
+        let prepared = try PreparedQuery(parameters.query, table: self)
         let plan = try StatisticsPlan(parameters, table: self)
-        let rows = try QueryPlan.matchingRows(parameters.query, clause: clause, table: self)
-        return try plan.run(rows: rows, table: self)
+        return try plan.run(rows: prepared.matchingRows(in: self), table: self)
     }
 
     /// Aggregates over the given rows, ignoring the row selection of `parameters.query` (its
@@ -96,8 +95,7 @@ extension FeatureTable {
     /// - Throws: As ``queryFeatures(_:)``; ``FeatureTableError/Kind/invalidQuery`` when the out
     ///   fields are missing or `*`, or an order field is not among them.
     public func queryDistinctValues(_ query: QueryParameters) throws -> StatisticsResult {
-        let (clause, _) = try QueryPlan.prepare(query, table: self)
-        return try distinctValues(query, rows: QueryPlan.matchingRows(query, clause: clause, table: self))
+        try distinctValues(query, rows: PreparedQuery(query, table: self).matchingRows(in: self))
     }
 
     /// ``queryDistinctValues(_:)`` over the given rows (ascending, each once; deleted rows are

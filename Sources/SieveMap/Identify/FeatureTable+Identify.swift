@@ -32,12 +32,8 @@ extension FeatureTable {
         -> IdentifyResults
     {
         try parameters.validate()
-        // The default clause selects every row: nothing to parse (a map identifies every layer
-        // with it on each call).
-        var clause =
-            parameters.whereClause == "1=1"
-            ? CompiledWhereClause.all(collation: parameters.collation ?? collation)
-            : try CompiledWhereClause(parameters.whereClause, schema: schema, collation: parameters.collation ?? collation)
+        var clause = try CompiledWhereClause(
+            parameters.whereClause, schema: schema, collation: parameters.collation ?? collation)
         if let restriction, !restriction.selectsEverything { clause = clause.and(restriction) }
         let radius = parameters.mapTolerance
         let (x, y) = (parameters.x, parameters.y)

@@ -133,16 +133,6 @@ public struct Map: Sendable {
         return answers
     }
 
-    /// Whether `renderer` may leave a feature without a symbol (a class without a symbol, or no
-    /// default symbol for the features no class takes).
-    static func mayLeaveFeaturesUndrawn(_ renderer: Renderer) -> Bool {
-        switch renderer {
-        case .simple: false
-        case .uniqueValue(let r): r.defaultSymbol == nil || r.uniqueValueInfos.contains { $0.symbol == nil }
-        case .classBreaks(let r): r.defaultSymbol == nil || r.classBreakInfos.contains { $0.symbol == nil }
-        }
-    }
-
     /// One layer's identify, its failure caught into the result.
     private func identify(
         _ layer: FeatureLayer, index: Int, parameters p: MapIdentifyParameters, tolerance: Double, scale: Double
@@ -162,7 +152,7 @@ public struct Map: Sendable {
             // Features the renderer does not draw cannot be hit: when it may leave some out, every
             // hit is classified (and the limit applied after); else one more than asked, to tell
             // whether the limit cut hits off.
-            let undrawn = Self.mayLeaveFeaturesUndrawn(layer.renderer)
+            let undrawn = layer.renderer.mayLeaveFeaturesUndrawn
             let limit = p.maxResultsPerLayer == 0 || undrawn ? 0 : p.maxResultsPerLayer + 1
             let query = IdentifyParameters(
                 x: point.x, y: point.y, tolerance: tolerance, mapExtent: extent, width: p.viewWidth, height: p.viewHeight,

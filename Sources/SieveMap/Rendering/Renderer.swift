@@ -293,3 +293,16 @@ public struct SymbolClass: Hashable, Sendable {
         self.symbol = symbol
     }
 }
+
+extension Renderer {
+    /// Whether the renderer may leave a feature without a symbol (a class without a symbol, or no
+    /// default symbol for the features no class takes): such features are not drawn, and identify
+    /// cannot hit them.
+    public var mayLeaveFeaturesUndrawn: Bool {
+        switch self {
+        case .simple: false
+        case .uniqueValue(let r): r.defaultSymbol == nil || r.uniqueValueInfos.contains { $0.symbol == nil }
+        case .classBreaks(let r): r.defaultSymbol == nil || r.classBreakInfos.contains { $0.symbol == nil }
+        }
+    }
+}
