@@ -65,7 +65,7 @@ let package = Package(
         // Schema, the columnar feature table, loading, queries.
         .target(
             name: "SieveFeatures",
-            dependencies: ["SieveColumns", "SieveSQL", "SieveGeometry", "SieveGEOS", "SieveIndex", "SieveProjection"]
+            dependencies: ["SieveColumns", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveGEOS", "SieveIndex", "SieveProjection"]
         ),
         // The system SQLite library (libsqlite3), for GeoPackage files and the differential tests.
         .systemLibrary(
@@ -82,7 +82,7 @@ let package = Package(
         ),
         // OGC CQL2 (text and JSON encodings): the filter language of OGC API – Features, read into
         // a tree of its own and written back; binding to the where-clause core comes on top.
-        .target(name: "SieveCQL", dependencies: ["SieveSQL", "SieveGeometry"]),
+        .target(name: "SieveCQL", dependencies: ["SieveSQL", "SieveColumns", "SieveGeometry"]),
         // Umbrella module re-exporting the public modules.
         .target(
             name: "GeoSieve",

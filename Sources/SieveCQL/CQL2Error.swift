@@ -44,10 +44,15 @@ public struct CQL2Error: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `cql2-text error at line:column: message`, or for an error with a ``path``
-    /// `cql2-json error at path: message` (`at the root` for the empty path).
+    /// `cql2-json error at path: message` (`at the root` for the empty path), or for an error
+    /// found after reading — binding the filter to a table, whose message quotes the part at
+    /// fault — with line 0 and no path, `cql2-text error: message`.
     public var description: String {
         if let path {
             return "\(encoding.rawValue) error at \(path.isEmpty ? "the root" : path): \(message)"
+        }
+        if line == 0 {
+            return "\(encoding.rawValue) error: \(message)"
         }
         return "\(encoding.rawValue) error at \(line):\(column): \(message)"
     }

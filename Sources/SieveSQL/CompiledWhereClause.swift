@@ -54,6 +54,33 @@ public struct CompiledWhereClause: Sendable, CustomStringConvertible {
         expression = try binder.bindCondition(tree)
     }
 
+    /// Binds a tree built in code or by another language's front end (CQL2), with `text`
+    /// standing for it in ``sql`` and in error messages.
+    ///
+    /// Errors carry the ranges of the tree's nodes, whatever they mean to the caller: a front
+    /// end that numbers its nodes in the ranges maps an error back to its own source.
+    /// - Parameters:
+    ///   - tree: The condition.
+    ///   - text: The text the clause shows as ``sql``.
+    ///   - schema: The fields the tree may name.
+    ///   - collation: How strings compare.
+    ///   - dialect: The language the tree was written in (what binding accepts).
+    ///   - now: The instant `CURRENT_TIMESTAMP` stands for; the current time when `nil`.
+    /// - Throws: ``WhereClauseError`` with the range of the offending node.
+    public init(
+        tree: SQLExpression, text: String, schema: any WhereClauseSchema, collation: Collation = .binary,
+        dialect: WhereClauseDialect, now: Int64? = nil
+    ) throws(WhereClauseError) {
+        guard tree.height <= WhereClause.defaultMaximumDepth * 2 else {
+            throw WhereClauseError(.nestingTooDeep, "the expression nests too deeply", sql: text, range: tree.range)
+        }
+        self.sql = text
+        self.collation = collation
+        var binder = Binder(sql: text, schema: schema, collation: collation, now: now ?? Self.currentTime())
+        binder.dialect = dialect
+        expression = try binder.bindCondition(tree)
+    }
+
     private init(sql: String, collation: Collation, expression: BoundExpression) {
         self.sql = sql
         self.collation = collation

@@ -19,7 +19,10 @@ struct QueryCommand: ParsableCommand {
         commandName: "query",
         abstract: "Query a feature file (GeoJSON, Esri JSON, GeoPackage) with a where clause and a geometry.",
         discussion: """
-            Rows pass when the where clause is TRUE and (with --object-ids) their object ID is listed. \
+            Rows pass when the where clause is TRUE, (with --filter) the CQL2 filter is TRUE and \
+            (with --object-ids) their object ID is listed. The filter names the features' \
+            geometry 'geometry' (or geom, shape, …); its geometry literals are longitude/latitude \
+            unless --filter-crs says otherwise. \
             Features come in ascending object-ID order unless --order-by is given (NULLs first \
             ascending, last descending, ties by object ID); --offset and --limit then page them. \
             --return ids, count and extent ignore ordering and paging (as ArcGIS does), though the \
@@ -43,6 +46,8 @@ struct QueryCommand: ParsableCommand {
               geosieve query boroughs.gpkg --geometry -74,40.7,-73.9,40.8 --return ids
               geosieve query parcels.geojson --where @clause.sql --out-sr 3857
               geosieve query cities.geojson --format csv --precision 5 --output cities.csv
+              geosieve query countries.geojson --filter "S_INTERSECTS(geometry, BBOX(170, -20, -170, 0))" \\
+                  --return count
             """
     )
 
@@ -68,6 +73,27 @@ struct QueryCommand: ParsableCommand {
 
     @Option(name: .customLong("object-ids"), parsing: .unconditional, help: "Comma-separated object IDs, ANDed with the where clause.")
     var objectIDs: String?
+
+    @Option(
+        name: .customLong("filter"), parsing: .unconditional,
+        help: "A CQL2 filter (text or JSON), ANDed with the where clause, or @FILE to read it from a file.")
+    var filter: String?
+
+    /// The encoding of `--filter`.
+    enum FilterLanguage: String, ExpressibleByArgument, CaseIterable {
+        case cql2Text = "cql2-text"
+        case cql2JSON = "cql2-json"
+    }
+
+    @Option(
+        name: .customLong("filter-lang"),
+        help: "The encoding of --filter: cql2-text or cql2-json (default: JSON when it starts with '{').")
+    var filterLanguage: FilterLanguage?
+
+    @Option(
+        name: .customLong("filter-crs"), parsing: .unconditional,
+        help: "The spatial reference of --filter's geometry literals (EPSG code; default 4326, longitude/latitude).")
+    var filterCRS: Int?
 
     @Option(name: .customLong("out-fields"), parsing: .unconditional, help: "'*' (default) or comma-separated field names.")
     var outFields: String?
@@ -133,6 +159,15 @@ struct QueryCommand: ParsableCommand {
         if let offset, offset < 0 { throw CommandFailure("--offset must not be negative, not \(offset)") }
         if let limit, limit < 0 { throw CommandFailure("--limit must not be negative, not \(limit)") }
         try spatialFilter.apply(to: &query)
+        if let filter {
+            let encoding: CQL2Error.Encoding? = filterLanguage.map { $0 == .cql2JSON ? .json : .text }
+            query.filter = try CQL2Filter(try argumentText(filter, argument: "--filter"), encoding: encoding)
+            if let filterCRS {
+                query.filterSpatialReference = try Self.spatialReference(filterCRS, option: "--filter-crs")
+            }
+        } else if filterLanguage != nil || filterCRS != nil {
+            throw CommandFailure("--filter-lang and --filter-crs need --filter")
+        }
         if let outSR {
             query.outSpatialReference = try Self.spatialReference(outSR, option: "--out-sr")
         }

@@ -55,12 +55,15 @@ struct FunctionRegistryTests {
         for function in BuiltinFunction.allCases {
             let error = Self.bindingError("\(function.rawValue)(NULL)")
             let callable = error?.kind != .unknownFunction
+            let inArcGIS = registry.definition(for: function)?.dialects.contains(.arcGIS) ?? false
             #expect(
-                callable == (registry.definition(for: function) != nil),
-                "\(function.rawValue): callable by name \(callable), in the registry \(registry.definition(for: function) != nil)")
+                callable == inArcGIS,
+                "\(function.rawValue): callable by name \(callable), in the registry for ArcGIS SQL \(inArcGIS)")
             if let definition = registry.definition(for: function) {
                 #expect(definition.function == function)
-                #expect(registry.definition(named: function.rawValue)?.function == function)
+                #expect(registry.definition(named: function.rawValue, in: Self.someDialect(of: definition))?.function == function)
+                // CQL2's own functions are not ArcGIS SQL's.
+                #expect((registry.definition(named: function.rawValue, in: .arcGIS) != nil) == inArcGIS)
             }
         }
         // The special forms' functions are not names of their own.
@@ -70,13 +73,20 @@ struct FunctionRegistryTests {
         }
     }
 
+    /// A language that may call `definition` by name: ArcGIS SQL when it may, else CQL2.
+    static func someDialect(of definition: FunctionDefinition) -> WhereClauseDialect {
+        definition.dialects.contains(.arcGIS) ? .arcGIS : .cql2
+    }
+
     @Test func namesAreUniqueAndResolveInAnyCase() {
         let registry = FunctionRegistry.builtin
         let names = registry.allNames
         #expect(Set(names).count == names.count)
         for definition in registry.definitions {
             for name in definition.names {
-                #expect(registry.definition(named: name.lowercased())?.function == definition.function, "\(name)")
+                #expect(
+                    registry.definition(named: name.lowercased(), in: Self.someDialect(of: definition))?.function == definition.function,
+                    "\(name)")
             }
             #expect(!definition.aliases.contains(definition.name))
         }
@@ -208,15 +218,17 @@ struct FunctionRegistryTests {
 
     @Test func unknownFunctionsSuggestRegistryNames() {
         let registry = FunctionRegistry.builtin
-        for definition in registry.definitions {
+        for definition in registry.definitions where definition.dialects.contains(.arcGIS) {
             let misspelled = definition.name + "X"
             let error = Self.bindingError("\(misspelled)(S)")
             #expect(error?.kind == .unknownFunction, "\(misspelled)")
             #expect(error?.message == "unknown function \(misspelled) (did you mean \"\(definition.name)\"?)", "\(misspelled)")
         }
         // Aliases call their function but are not suggested.
-        #expect(Set(registry.suggestedNames) == Set(registry.definitions.map(\.name)))
-        #expect(!registry.suggestedNames.contains("CEIL"))
+        #expect(Set(registry.suggestedNames()) == Set(registry.definitions.filter { $0.dialects.contains(.arcGIS) }.map(\.name)))
+        #expect(!registry.suggestedNames().contains("CEIL"))
+        #expect(!registry.suggestedNames().contains("CASEI"))
+        #expect(registry.suggestedNames(in: .cql2).contains("CASEI"))
         #expect(Self.bindingError("CEILNG(D)")?.message == "unknown function CEILNG (did you mean \"CEILING\"?)")
         #expect(Self.bindingError("CEILX(D)")?.message == "unknown function CEILX")
         // LTRIM and RTRIM are functions, so they are suggestions too.

@@ -37,6 +37,8 @@ public struct PreparedQuery: Sendable {
     let fieldIndices: [Int]
     /// The spatial filter, or `nil` for none.
     let spatial: SpatialFilter?
+    /// The CQL2 filter, or `nil` for none.
+    let filter: FeatureFilter?
     /// The projection of results into the output reference, or `nil` for the table's own.
     let projector: Projector?
 
@@ -54,6 +56,7 @@ public struct PreparedQuery: Sendable {
     ///   - definitionExpression: A clause ANDed with the query's where clause (a layer's
     ///     definition expression), compiled against the same schema; `nil` for none.
     /// - Throws: `WhereClauseError` (SieveSQL) for a where clause that does not parse or bind;
+    ///   `CQL2Error` (SieveCQL) for a CQL2 filter that does not bind;
     ///   ``FeatureTableError`` of kind ``FeatureTableError/Kind/invalidQuery`` for an unknown
     ///   field in the out fields or sort fields, a negative offset or limit, an invalid relate
     ///   pattern, or a query geometry or output reference that cannot be projected.
@@ -66,6 +69,9 @@ public struct PreparedQuery: Sendable {
         self.sort = sort.map { SortColumn(index: $0.index, ascending: $0.ascending) }
         self.fieldIndices = fieldIndices
         spatial = try SpatialFilter(query, table: table)
+        filter = try query.filter.map {
+            try FeatureFilter($0, table: table, spatialReference: query.filterSpatialReference ?? .wgs84)
+        }
         projector = try OutputProjection.projector(query, table: table)
     }
 
@@ -83,6 +89,7 @@ public struct PreparedQuery: Sendable {
         sort = other.sort
         fieldIndices = other.fieldIndices
         spatial = other.spatial
+        filter = other.filter
         projector = other.projector
     }
 
@@ -99,7 +106,9 @@ public struct PreparedQuery: Sendable {
     ///   when GEOS fails on a feature's geometry.
     public func matchingRows(in table: FeatureTable) throws -> [UInt32] {
         try check(table)
-        return try QueryPlan.matchingRows(parameters, clause: whereClause, spatial: spatial, table: table)
+        let rows = try QueryPlan.matchingRows(parameters, clause: whereClause, spatial: spatial, table: table)
+        guard let filter else { return rows }
+        return try filter.matchingRows(in: table, candidates: rows)
     }
 
     /// The selected features of `table`, ordered and paged: see ``FeatureTable/queryFeatures(_:)``.
@@ -131,7 +140,7 @@ public struct PreparedQuery: Sendable {
     /// - Throws: As ``matchingRows(in:)``.
     public func count(in table: FeatureTable) throws -> Int {
         try check(table)
-        if spatial != nil { return try matchingRows(in: table).count }
+        if spatial != nil || filter != nil { return try matchingRows(in: table).count }
         let clause = whereClause
         let listed = QueryPlan.candidates(parameters.objectIDs, table: table)
         let total = clause.count(in: table.columns, rowCount: table.count, candidates: listed)

@@ -1,3 +1,4 @@
+import SieveCQL
 import SieveGEOS
 import SieveGeometry
 import SieveSQL
@@ -69,14 +70,24 @@ public struct QueryParameters: Hashable, Sendable {
     /// features containing it, `.relate(pattern:)` matches the DE-9IM matrix of feature
     /// against query geometry. Default `.intersects`.
     public var spatialRelationship: SpatialRelationship
+    /// A CQL2 filter every selected feature must also pass (OGC API's `filter`), or `nil` for
+    /// none. It runs after the where clause, spatial filter and object IDs, as
+    /// ``FeatureFilter`` says.
+    public var filter: CQL2Filter?
+    /// The spatial reference of ``filter``'s geometry literals (`filter-crs`); WGS 84
+    /// longitude/latitude (CRS84) when `nil`.
+    public var filterSpatialReference: SpatialReference?
 
     /// Creates query parameters; every parameter has the default of the ArcGIS REST API.
     public init(
         whereClause: String = "1=1", objectIDs: [Int64]? = nil, outFields: [String]? = nil,
         returnGeometry: Bool = true, orderBy: [SortField] = [], resultOffset: Int? = nil, maxFeatures: Int? = nil,
         collation: Collation? = nil, geometry: Geometry? = nil, inSpatialReference: SpatialReference? = nil,
-        spatialRelationship: SpatialRelationship = .intersects, outSpatialReference: SpatialReference? = nil
+        spatialRelationship: SpatialRelationship = .intersects, outSpatialReference: SpatialReference? = nil,
+        filter: CQL2Filter? = nil, filterSpatialReference: SpatialReference? = nil
     ) {
+        self.filter = filter
+        self.filterSpatialReference = filterSpatialReference
         self.outSpatialReference = outSpatialReference
         self.geometry = geometry
         self.inSpatialReference = inSpatialReference

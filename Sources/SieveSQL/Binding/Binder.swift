@@ -9,6 +9,9 @@ struct Binder {
     let collation: Collation
     /// `CURRENT_TIMESTAMP`, fixed for the whole clause (epoch milliseconds).
     let now: Int64
+    /// The language the tree was written in: which functions it may call by name and how
+    /// strictly operand types must agree.
+    var dialect: WhereClauseDialect = .arcGIS
 
     private func fail(_ kind: WhereClauseError.Kind, _ message: String, _ node: SQLExpression) -> WhereClauseError {
         WhereClauseError(kind, message, sql: sql, range: node.range)
@@ -201,8 +204,15 @@ struct Binder {
         var left: BoundExpression
         if let bound { left = bound } else { left = try bind(leftNode) }
         var right = try bind(rightNode)
-        if left.type == .date, right.type == .string { right = try dateFromText(right, rightNode) }
-        if right.type == .date, left.type == .string { left = try dateFromText(left, leftNode) }
+        switch dialect {
+        case .arcGIS:
+            if left.type == .date, right.type == .string { right = try dateFromText(right, rightNode) }
+            if right.type == .date, left.type == .string { left = try dateFromText(left, leftNode) }
+        case .cql2:
+            // Booleans are stored as 0/1 integers: TRUE and FALSE compare with them as 1 and 0.
+            if left.type == .integer, case .constant(.boolean(let value), _) = right { right = .constant(.integer(value ? 1 : 0), .integer) }
+            if right.type == .integer, case .constant(.boolean(let value), _) = left { left = .constant(.integer(value ? 1 : 0), .integer) }
+        }
         let a = left.type, b = right.type
         let compatible = a == .null || b == .null || a == b || (a.isNumeric && b.isNumeric)
         guard compatible else {
@@ -365,11 +375,11 @@ struct Binder {
                 throw fail(.typeMismatch, "\(name) expects \(what) as argument \(index + 1), got a \(type) value", call.arguments[index])
             }
         }
-        guard let definition = FunctionRegistry.builtin.definition(named: name) else {
+        guard let definition = FunctionRegistry.builtin.definition(named: name, in: dialect) else {
             throw WhereClauseError(
                 .unknownFunction,
                 "unknown function \(WhereClauseError.quoted(call.name, quote: ""))"
-                    + WhereClauseError.didYouMean(call.name, among: FunctionRegistry.builtin.suggestedNames),
+                    + WhereClauseError.didYouMean(call.name, among: FunctionRegistry.builtin.suggestedNames(in: dialect)),
                 sql: sql, range: call.nameRange)
         }
         try arity(definition.arity)

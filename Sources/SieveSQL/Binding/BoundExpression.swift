@@ -138,4 +138,8 @@ enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
     case addMilliseconds = "ADD_MILLISECONDS"
     /// `date - INTERVAL …`: subtracts a number of milliseconds from a date.
     case subtractMilliseconds = "SUBTRACT_MILLISECONDS"
+    /// CQL2's `CASEI`: full Unicode case folding.
+    case caseFold = "CASEI"
+    /// CQL2's `ACCENTI`: accents removed.
+    case accentFold = "ACCENTI"
 }

@@ -33,9 +33,9 @@ struct FunctionRegistry: Sendable {
         self.byFunction = byFunction
     }
 
-    /// The entry a name (any case, canonical or alias) calls, if any.
-    func definition(named name: String) -> FunctionDefinition? {
-        byName[name.uppercased()].map { definitions[$0] }
+    /// The entry a name (any case, canonical or alias) calls in `dialect`, if any.
+    func definition(named name: String, in dialect: WhereClauseDialect = .arcGIS) -> FunctionDefinition? {
+        byName[name.uppercased()].map { definitions[$0] }.flatMap { $0.dialects.contains(dialect) ? $0 : nil }
     }
 
     /// The entry that binds to `function`, if it is one called by name.
@@ -43,9 +43,11 @@ struct FunctionRegistry: Sendable {
         byFunction[function].map { definitions[$0] }
     }
 
-    /// The names an unknown function's "did you mean" chooses from: every entry's canonical
-    /// name, in registry order (aliases are not suggested).
-    var suggestedNames: [String] { definitions.map(\.name) }
+    /// The names an unknown function's "did you mean" chooses from in `dialect`: every
+    /// entry's canonical name, in registry order (aliases are not suggested).
+    func suggestedNames(in dialect: WhereClauseDialect = .arcGIS) -> [String] {
+        definitions.filter { $0.dialects.contains(dialect) }.map(\.name)
+    }
 
     /// Every name that calls a function, canonical names and aliases.
     var allNames: [String] { definitions.flatMap(\.names) }
@@ -68,6 +70,8 @@ struct FunctionDefinition: Sendable {
     let result: ResultRule
     /// How the function is written in PostgreSQL (descriptive; nothing renders it yet).
     let postgreSQL: PostgreSQLRendering
+    /// The languages that may call it by name; CQL2's own functions are not ArcGIS SQL's.
+    var dialects: Set<WhereClauseDialect> = [.arcGIS, .cql2]
 
     /// The canonical name followed by the aliases.
     var names: [String] { [name] + aliases }
@@ -221,5 +225,17 @@ extension FunctionRegistry {
             name: "NULLIF", aliases: [], function: .nullif, arity: 2...2,
             arguments: [], result: .custom(Binder.bindNullif),
             postgreSQL: .function("nullif")),
+        FunctionDefinition(
+            name: "CASEI", aliases: [], function: .caseFold, arity: 1...1,
+            arguments: [.string], result: .fixed(.string),
+            postgreSQL: .custom(
+                "full Unicode case folding (CaseFolding.txt C+F); PostgreSQL's lower() is not folding (ß, ς, ﬁ differ): "
+                    + "fold bound constants in the engine and compare a column through a folding function, or refuse"),
+            dialects: [.cql2]),
+        FunctionDefinition(
+            name: "ACCENTI", aliases: [], function: .accentFold, arity: 1...1,
+            arguments: [.string], result: .fixed(.string),
+            postgreSQL: .custom("the unaccent extension's unaccent(), whose rules differ for letters without a decomposition"),
+            dialects: [.cql2]),
     ])
 }

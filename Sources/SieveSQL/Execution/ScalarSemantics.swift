@@ -207,6 +207,12 @@ enum ScalarSemantics {
         case .lower:
             guard case .string(let s) = args[0] else { return .null }
             return .string(s.lowercased())
+        case .caseFold:
+            guard case .string(let s) = args[0] else { return .null }
+            return .string(UnicodeFolding.caseFolded(s))
+        case .accentFold:
+            guard case .string(let s) = args[0] else { return .null }
+            return .string(UnicodeFolding.accentFolded(s))
         case .abs:
             if case .integer(let x) = args[0] { return x == .min ? .null : .integer(Swift.abs(x)) }
             return numeric(args[0]).map { .double(Swift.abs($0)) } ?? .null
