@@ -407,12 +407,12 @@ struct CQL2FixtureTests {
         "invalid-019": "WKT: four unlabelled coordinates read as XYZM",
         "invalid-023": "WKT: MULTIPOINT without parentheses around each point",
         "invalid-024": "WKT: a GEOMETRYCOLLECTION inside a GEOMETRYCOLLECTION",
-        "invalid-045": "a bare property as the filter: a type error, for binding",
-        "invalid-046": "a bare property as an AND operand: a type error, for binding",
+        "invalid-045": "a bare property as the filter: a type error binding rejects (CQL2BindingTests)",
+        "invalid-046": "a bare property as an AND operand: a type error binding rejects (CQL2BindingTests)",
         "invalid-048": "unary minus before a parenthesized expression is negation",
         "invalid-049": "`^` chains group to the right, as in mathematics",
-        "invalid-076": "a bare string as the filter: a type error, for binding",
-        "invalid-077": "a bare arithmetic expression as the filter: a type error, for binding",
+        "invalid-076": "a bare string as the filter: a type error binding rejects (CQL2BindingTests)",
+        "invalid-077": "a bare arithmetic expression as the filter: a type error binding rejects (CQL2BindingTests)",
     ]
 
     /// `expression` with numbers compared by value, not by how they were written (`1500.0` in
