@@ -21,11 +21,25 @@ public struct CQL2Filter: Hashable, Sendable, CustomStringConvertible {
     public let expression: CQL2Expression
     /// The encoding it was read from (errors name it).
     public let encoding: CQL2Error.Encoding
+    /// The text it was read from, when it was read from text: what a bound clause shows as
+    /// its `sql` without writing the tree out again. Not part of equality.
+    public let source: String?
 
     /// A filter built in code (or already parsed), said to come from `encoding`.
     public init(_ expression: CQL2Expression, encoding: CQL2Error.Encoding = .text) {
         self.expression = expression
         self.encoding = encoding
+        source = nil
+    }
+
+    /// Whether two filters have equal trees and encodings.
+    public static func == (a: CQL2Filter, b: CQL2Filter) -> Bool {
+        a.expression == b.expression && a.encoding == b.encoding
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(expression)
+        hasher.combine(encoding)
     }
 
     /// Reads a filter in either encoding.
@@ -41,6 +55,7 @@ public struct CQL2Filter: Hashable, Sendable, CustomStringConvertible {
         case .json: expression = try CQL2JSON.parse(source)
         }
         self.encoding = resolved
+        self.source = source
     }
 
     /// The filter as canonical cql2-text.
@@ -88,7 +103,7 @@ public struct CQL2LoweredFilter: Sendable {
         let extended = GeometryTestSchema(base: schema, tests: geometryTests.map(\.fieldName))
         do {
             return try CompiledWhereClause(
-                tree: tree, text: filter.description, schema: extended, collation: .binary, dialect: .cql2, now: now)
+                tree: tree, text: filter.source ?? filter.description, schema: extended, collation: .binary, dialect: .cql2, now: now)
         } catch {
             throw bindingError(error)
         }

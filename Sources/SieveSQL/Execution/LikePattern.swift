@@ -30,6 +30,10 @@ struct LikePattern: Sendable, Hashable {
     }
 
     let shape: Shape
+    /// The pattern as given (already under the collation's key) and its escape character, for
+    /// rendering the pattern in another engine's SQL.
+    let source: String
+    let escape: String?
 
     /// Why a pattern is rejected.
     enum CompileError: Error, Equatable {
@@ -41,6 +45,8 @@ struct LikePattern: Sendable, Hashable {
 
     /// Compiles `pattern` with an optional one-character `escape`.
     init(_ pattern: String, escape: String? = nil) throws(CompileError) {
+        source = pattern
+        self.escape = escape
         var escapeScalar: Unicode.Scalar?
         if let escape {
             guard escape.unicodeScalars.count == 1, let scalar = escape.unicodeScalars.first else { throw .badEscape }
