@@ -17,12 +17,15 @@ let package = Package(
         .library(name: "SieveStore", targets: ["SieveStore"]),
         .library(name: "SieveMap", targets: ["SieveMap"]),
         .library(name: "SieveCQL", targets: ["SieveCQL"]),
+        .library(name: "SievePostGIS", targets: ["SievePostGIS"]),
         .executable(name: "geosieve", targets: ["geosieve"]),
         .executable(name: "geosieve-bench", targets: ["geosieve-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // The system GEOS C library (libgeos_c), found through pkg-config.
@@ -83,6 +86,16 @@ let package = Package(
         // OGC CQL2 (text and JSON encodings): the filter language of OGC API – Features, read into
         // a tree of its own and written back; binding to the where-clause core comes on top.
         .target(name: "SieveCQL", dependencies: ["SieveSQL", "SieveColumns", "SieveGeometry"]),
+        // PostgreSQL/PostGIS tables as feature sources: queries pushed down as SQL with bound
+        // parameters, import and export. Not in the umbrella: it brings SwiftNIO and postgres-nio.
+        .target(
+            name: "SievePostGIS",
+            dependencies: [
+                "SieveFeatures", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveGEOS", "SieveColumns", "SieveProjection",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Umbrella module re-exporting the public modules.
         .target(
             name: "GeoSieve",
@@ -95,7 +108,7 @@ let package = Package(
         .executableTarget(
             name: "geosieve",
             dependencies: [
-                "GeoSieve",
+                "GeoSieve", "SievePostGIS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -139,7 +152,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveFeaturesTests",
-            dependencies: ["SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveProjection", "CSQLite", "SieveTestSupport", "SieveMap"]
+            dependencies: ["SieveFeatures", "SieveSQL", "SieveCQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveProjection", "CSQLite", "SieveTestSupport", "SieveMap"]
         ),
         .testTarget(
             name: "SieveStoreTests",
@@ -151,7 +164,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveCQLTests",
-            dependencies: ["SieveCQL", "SieveSQL", "SieveGeometry", "SieveTestSupport"]
+            dependencies: ["SieveCQL", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveTestSupport"]
+        ),
+        .testTarget(
+            name: "SievePostGISTests",
+            dependencies: ["SievePostGIS", "SieveFeatures", "SieveCQL", "SieveSQL", "SieveColumns", "SieveGeometry", "CSQLite", "SieveTestSupport"]
         ),
         .testTarget(
             name: "GeoSieveTests",

@@ -23,11 +23,22 @@ struct CQL2Token: Sendable {
     var start: Int
     /// Offset one past the last character.
     var end: Int
+    /// For a bare identifier, its text in upper case (keywords are matched in any case, many
+    /// times per token: upper-cased once here); empty for other kinds.
+    var upper: String
+
+    init(kind: Kind, text: String, start: Int, end: Int) {
+        self.kind = kind
+        self.text = text
+        self.start = start
+        self.end = end
+        upper = kind == .identifier ? text.uppercased() : ""
+    }
 
     func isSymbol(_ symbol: String) -> Bool { kind == .symbol && text == symbol }
 
     /// Whether this is the bare keyword `keyword` (given in upper case), in any letter case.
-    func isKeyword(_ keyword: String) -> Bool { kind == .identifier && text.uppercased() == keyword }
+    func isKeyword(_ keyword: String) -> Bool { kind == .identifier && upper == keyword }
 }
 
 /// Splits cql2-text into tokens.

@@ -388,7 +388,7 @@ struct CQL2TextParser {
 
     private mutating func parseWord() throws(CQL2Error) -> CQL2Expression {
         let token = current
-        let upper = token.text.uppercased()
+        let upper = token.upper
         guard Self.reservedWords.contains(upper) else {
             advance()
             if current.isSymbol("(") {

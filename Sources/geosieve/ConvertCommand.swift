@@ -57,6 +57,10 @@ struct ConvertCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let output = outputOptions.output, PostGISSource.isURL(output) {
+            try convertToPostGIS(output)
+            return
+        }
         let format = try outputFormat()
         _ = try outputOptions.writerOptions(for: format)
         var query = QueryParameters(whereClause: try argumentText(whereClause, argument: "--where"))
@@ -67,6 +71,21 @@ struct ConvertCommand: ParsableCommand {
             let result = try table.queryFeatures(query)
             try outputOptions.write(
                 result, format: format, sourceLayer: sourceLayer, progress: loading.writeProgressLine(output: outputOptions.output))
+        } catch let error as CommandFailure {
+            throw error
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+
+    /// Writes the selected features as a new PostGIS table (replacing one of that name).
+    private func convertToPostGIS(_ url: String) throws {
+        var query = QueryParameters(whereClause: try argumentText(whereClause, argument: "--where"))
+        try spatialFilter.apply(to: &query)
+        if let outSR { query.outSpatialReference = try QueryCommand.spatialReference(outSR, option: "--out-sr") }
+        let (table, _) = try QueryCommand.loadSource(source, fields: nil, loading: loading)
+        do {
+            try PostGISSource.write(try table.queryFeatures(query).makeTable(), to: url)
         } catch let error as CommandFailure {
             throw error
         } catch {

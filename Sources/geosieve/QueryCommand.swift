@@ -175,6 +175,10 @@ struct QueryCommand: ParsableCommand {
         let aggregate = statistics != nil || distinct
         try checkAggregateOptions()
         let format = try outputOptions.checkedFormat(returningFeatures: returnMode == .features && !aggregate)
+        if PostGISSource.isURL(source), !aggregate, try layerOptions.definitionText() == nil, schema == nil {
+            try runInDatabase(query, format: format)
+            return
+        }
         let fields = try schema.map { path in try loadFields(path) }
         let (table, layerName) = try Self.loadSource(source, fields: fields, loading: loading)
         // The layer's definition expression (none by default) limits every answer.
@@ -210,6 +214,41 @@ struct QueryCommand: ParsableCommand {
                 return
             }
             try outputOptions.writeDocument(output)
+        } catch let error as CommandFailure {
+            throw error
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+
+    /// The query pushed down to the PostGIS table SOURCE names: the database selects, orders
+    /// and pages; the answer is written as for any table.
+    private func runInDatabase(_ parameters: QueryParameters, format: OutputOptions.Format) throws {
+        let orderText = orderBy
+        let mode = returnMode
+        do {
+            let (output, result, tableName) = try PostGISSource.with(source) { source -> ([UInt8], FeatureQueryResult?, String) in
+                var query = parameters
+                if let orderText { query.orderBy = try SortField.list(orderText, schema: source.schema) }
+                switch mode {
+                case .count:
+                    return (Array(QueryResponseJSON.count(try await source.queryFeatureCount(query)).utf8), nil, source.table.name)
+                case .ids:
+                    let ids = try await source.queryObjectIDs(query)
+                    return (Array(QueryResponseJSON.objectIDs(ids, objectIdFieldName: source.schema.objectIdFieldName).utf8), nil, source.table.name)
+                case .extent:
+                    let (count, extent) = try await source.queryExtent(query)
+                    let reference = query.outSpatialReference ?? source.table.spatialReference
+                    return (Array(QueryResponseJSON.extent(count: count, extent: extent, spatialReference: reference).utf8), nil, source.table.name)
+                case .features:
+                    return ([], try await source.queryFeatures(query), source.table.name)
+                }
+            }
+            if let result {
+                try outputOptions.write(result, format: format, sourceLayer: tableName, progress: loading.writeProgressLine(output: outputOptions.output))
+            } else {
+                try outputOptions.writeDocument(output)
+            }
         } catch let error as CommandFailure {
             throw error
         } catch {
@@ -295,6 +334,7 @@ struct QueryCommand: ParsableCommand {
     static func loadSource(
         _ path: String, fields: [Field]?, loading: LoadingOptions? = nil
     ) throws -> (table: FeatureTable, layerName: String) {
+        if PostGISSource.isURL(path) { return try PostGISSource.load(path) }
         if let source = GeoPackageSource.parse(path) {
             return try GeoPackageSource.load(
                 path: source.path, layer: source.layer, fields: fields,

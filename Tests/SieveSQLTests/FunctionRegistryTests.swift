@@ -108,7 +108,7 @@ struct FunctionRegistryTests {
     }
 
     @Test func everyNameBindsWithItsArity() {
-        for definition in FunctionRegistry.builtin.definitions {
+        for definition in FunctionRegistry.builtin.definitions where definition.dialects.contains(.arcGIS) {
             for name in definition.names where !Self.specialFormNames.contains(name) {
                 let arity = definition.arity
                 let plural = arity.upperBound == 1 ? "" : "s"
@@ -140,7 +140,7 @@ struct FunctionRegistryTests {
     }
 
     @Test func everyArgumentRuleRejectsWhatItSays() {
-        for definition in FunctionRegistry.builtin.definitions {
+        for definition in FunctionRegistry.builtin.definitions where definition.dialects.contains(.arcGIS) {
             let name = definition.names.last ?? definition.name
             if Self.specialFormNames.contains(name) { continue }
             let count = definition.arity.lowerBound
@@ -180,7 +180,7 @@ struct FunctionRegistryTests {
     }
 
     @Test func everyNameBindsToItsResultType() throws {
-        for definition in FunctionRegistry.builtin.definitions {
+        for definition in FunctionRegistry.builtin.definitions where definition.dialects.contains(.arcGIS) {
             for name in definition.names {
                 let count = definition.arity.lowerBound
                 for operand in Self.operands {

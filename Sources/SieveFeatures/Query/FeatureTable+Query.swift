@@ -102,6 +102,14 @@ public struct FeatureQueryResult: RandomAccessCollection, Sendable {
     /// read them from the table's geometry column).
     let projectedGeometries: [Geometry?]?
 
+    /// The same result saying whether rows were left off after it (a source that paged it
+    /// elsewhere, as in a database, knows).
+    package func marking(exceededTransferLimit: Bool) -> FeatureQueryResult {
+        FeatureQueryResult(
+            table: table, rows: rows, fieldIndices: fieldIndices, returnsGeometry: returnsGeometry,
+            exceededTransferLimit: exceededTransferLimit, spatialReference: spatialReference, projectedGeometries: projectedGeometries)
+    }
+
     /// Creates a result; ``FeatureTable/queryFeatures(_:)`` is the way to get one.
     init(
         table: FeatureTable, rows: [Int], fieldIndices: [Int], returnsGeometry: Bool, exceededTransferLimit: Bool,

@@ -14,6 +14,16 @@ public enum PostgreSQLValue: Hashable, Sendable {
     case doubles([Double])
     /// A `text[]` (also instants, cast to `timestamptz[]`).
     case texts([String])
+    /// A `bytea` (geometries as WKB).
+    case bytes([UInt8])
+}
+
+extension PostgreSQLValue {
+    /// An instant (epoch milliseconds) as text `timestamptz` reads exactly in any session time
+    /// zone: `yyyy-mm-dd hh:mi:ss.fff+00`, years before 1 as PostgreSQL's `BC` years.
+    public static func timestampText(milliseconds: Int64) -> String {
+        PostgreSQLRenderer.timestampText(milliseconds)
+    }
 }
 
 /// The parameters of a statement being written: each value added gets the next `$n`.
@@ -68,18 +78,24 @@ extension CompiledWhereClause {
     /// statement must run with `TimeZone` set to `UTC`, so that `timestamp` and `date` columns
     /// are read as UTC as GeoSieve reads them.
     ///
+    /// `ROUND(x)` and `TRUNCATE(x)` of a double are computed exactly from `trunc` (rounding half
+    /// away from zero; PostgreSQL's `round` goes half to even), and `POWER` is NULL for 0 to a
+    /// negative power and a negative number to a fractional one, as here.
+    ///
     /// What the two engines do differently and cannot be translated is refused, never rendered
     /// with a different answer: the `nocase` collation, date arithmetic, casts other than integer
-    /// to double, `LIKE` with a computed pattern, and the functions whose registry entry says
-    /// they have no PostgreSQL counterpart (`CONCAT`, `SUBSTRING`, `UPPER`, `LOWER`, `ROUND` and
-    /// `TRUNCATE` of doubles or with digits, `MOD` of doubles, `CASEI`, `ACCENTI`). Two
-    /// documented differences remain, each an error rather than a different answer or a
-    /// difference beyond doubles' precision: a double operation that overflows or a `POWER` that
-    /// is not finite is PostgreSQL's error where GeoSieve gives NULL, and an integer beyond ±2^53
-    /// compared with a double is compared as a double by PostgreSQL.
+    /// to double, `LIKE` with a computed pattern, and the functions that have no exact PostgreSQL
+    /// counterpart (`CONCAT`, `SUBSTRING`, `UPPER`, `LOWER`, `ROUND`/`TRUNCATE` to digits other
+    /// than 0, `MOD` of doubles, `CASEI`, `ACCENTI`). Two documented differences remain, each an
+    /// error or a difference beyond doubles' precision rather than another answer: a double
+    /// operation that overflows (or a `POWER` that does) is PostgreSQL's error where GeoSieve gives
+    /// NULL, and two integer and double columns are compared as doubles by PostgreSQL (an integer
+    /// against a double constant is compared exactly).
     ///
     /// - Parameters:
-    ///   - columns: The PostgreSQL column of each field of the schema, by column index.
+    ///   - columns: The SQL of each field of the schema, by column index: a quoted identifier
+    ///     (``postgreSQLIdentifier(_:)``), or an expression giving the field's GeoSieve type
+    ///     (`("flag")::int` for a boolean column GeoSieve reads as 0/1).
     ///   - parameters: The statement's parameters so far; the clause's are added.
     ///   - extraColumn: How to write a column beyond `columns` (a CQL2 geometry test), adding
     ///     its own parameters; `nil` when there are none.

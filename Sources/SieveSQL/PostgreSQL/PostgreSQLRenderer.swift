@@ -82,7 +82,7 @@ struct PostgreSQLRenderer {
         case .constant(let value, let type):
             return try constant(value, type)
         case .column(let index, _):
-            if index < columns.count { return try postgreSQLIdentifier(columns[index]) }
+            if index < columns.count { return "(\(columns[index]))" }
             guard let extraColumn else { throw PostgreSQLRenderingError("column \(index) has no PostgreSQL column") }
             return try extraColumn(index, &parameters)
         case .not(let operand):
@@ -257,15 +257,27 @@ struct PostgreSQLRenderer {
             if arguments[0].type == .integer { return args[0] }
             return "(\(function == .ceiling ? "ceil" : "floor")(\(args[0])::float8))"
         case .round, .truncate:
-            if arguments[0].type == .integer && arguments.count == 1 { return args[0] }
-            throw refuse("rounding a double (or to digits) through PostgreSQL's numeric would round a 15-digit copy, not the double")
+            var wholeNumbers = arguments.count == 1
+            if arguments.count == 2, case .constant(.integer(0), _) = arguments[1] { wholeNumbers = true }
+            guard wholeNumbers else {
+                throw refuse("rounding to digits through PostgreSQL's numeric would round a 15-digit copy of the double, not the double")
+            }
+            if arguments[0].type == .integer { return args[0] }
+            // Exact in doubles: the fraction x - trunc(x) is exact; ROUND goes half away from zero
+            // (PostgreSQL's round(float8) goes half to even).
+            if function == .truncate { return "(trunc(\(args[0])::float8))" }
+            return "(SELECT trunc(x) + CASE WHEN abs(x - trunc(x)) >= 0.5 THEN sign(x) ELSE 0 END FROM (SELECT \(args[0])::float8 AS x) AS t)"
         case .mod:
             if type == .integer {
                 return "(SELECT CASE WHEN y = 0 THEN NULL WHEN y = -1 THEN 0 ELSE mod(x, y) END "
                     + "FROM (SELECT \(args[0])::int8 AS x, \(args[1])::int8 AS y) AS t)"
             }
             throw refuse("the remainder of doubles (fmod) has no exact PostgreSQL counterpart")
-        case .power: return "(power(\(args[0])::float8, \(args[1])::float8))"
+        case .power:
+            // NULL where GeoSieve's pow gives NaN or an infinity from finite operands other than by
+            // overflow: 0 to a negative power, a negative number to a fractional one.
+            return "(SELECT CASE WHEN (x = 0 AND y < 0) OR (x < 0 AND y <> trunc(y)) THEN NULL ELSE power(x, y) END "
+                + "FROM (SELECT \(args[0])::float8 AS x, \(args[1])::float8 AS y) AS t)"
         case .log: return "(ln(CASE WHEN \(args[0])::float8 > 0 THEN \(args[0])::float8 END))"
         case .log10: return "(log(CASE WHEN \(args[0])::float8 > 0 THEN \(args[0])::float8 END))"
         case .sin, .cos, .tan: return "(\(function.rawValue.lowercased())(\(args[0])::float8))"

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL + PostGIS server for the PostGIS tests, on a loopback port in a
+# temporary directory.
+#
+#   eval "$(Scripts/postgis-server.sh start)"   # exports GEOSIEVE_POSTGIS_URL and GEOSIEVE_POSTGIS_DIR
+#   Scripts/postgis-server.sh stop "$GEOSIEVE_POSTGIS_DIR"
+#
+# start prints the export lines on standard output (notes go to standard error) and exits with
+# status 1 when the server cannot be started; the tests then skip with a notice. The server runs
+# as the `postgres` user when started by root (initdb refuses root), trusts local connections,
+# listens on 127.0.0.1 only, and has the postgis extension in the database `geosieve`.
+set -euo pipefail
+
+bindir() {
+    local dir
+    for dir in /usr/lib/postgresql/*/bin; do
+        if [ -x "$dir/initdb" ]; then
+            echo "$dir"
+            return 0
+        fi
+    done
+    return 1
+}
+
+# Runs a command as the server's owner.
+as_owner() {
+    if [ "$(id -u)" = 0 ]; then
+        runuser -u postgres -- "$@"
+    else
+        "$@"
+    fi
+}
+
+case "${1:-}" in
+start)
+    bin=$(bindir) || { echo "postgis-server: PostgreSQL is not installed" >&2; exit 1; }
+    dir=$(mktemp -d /tmp/geosieve-postgis.XXXXXX)
+    chmod 755 "$dir"
+    if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
+    # A free port: ask the kernel for one.
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    as_owner "$bin/initdb" -D "$dir/data" -U geosieve --auth=trust --encoding=UTF8 --locale=C.UTF-8 > "$dir/initdb.log" 2>&1 \
+        || { echo "postgis-server: initdb failed (see $dir/initdb.log)" >&2; exit 1; }
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off" start > /dev/null \
+        || { echo "postgis-server: the server did not start (see $dir/server.log)" >&2; exit 1; }
+    "$bin/createdb" -h 127.0.0.1 -p "$port" -U geosieve geosieve
+    if ! "$bin/psql" -h 127.0.0.1 -p "$port" -U geosieve -d geosieve -q -c "CREATE EXTENSION postgis" > /dev/null 2>"$dir/postgis.log"; then
+        echo "postgis-server: CREATE EXTENSION postgis failed (see $dir/postgis.log)" >&2
+        as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate stop > /dev/null || true
+        exit 1
+    fi
+    echo "postgis-server: PostgreSQL with PostGIS on 127.0.0.1:$port ($dir)" >&2
+    echo "export GEOSIEVE_POSTGIS_URL=postgresql://geosieve@127.0.0.1:$port/geosieve"
+    echo "export GEOSIEVE_POSTGIS_DIR=$dir"
+    ;;
+stop)
+    dir=${2:?usage: postgis-server.sh stop DIR}
+    bin=$(bindir) || exit 0
+    as_owner "$bin/pg_ctl" -D "$dir/data" -m fast stop > /dev/null 2>&1 || true
+    rm -rf "$dir"
+    ;;
+*)
+    echo "usage: postgis-server.sh start | stop DIR" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,144 @@
+import Logging
+import PostgresNIO
+import SieveFeatures
+import SieveGeometry
+import SieveSQL
+
+/// Reads a table's description from the PostgreSQL catalogue and PostGIS's `geometry_columns`.
+enum PostGISCatalog {
+    /// The ``PostGISTable`` of `options`' table.
+    static func describe(_ options: PostGISConnectionOptions, connection: PostgresConnection, logger: Logger) async throws -> PostGISTable {
+        let namespace = options.namespace, name = options.table
+        let qualified = "\(options.namespace).\(options.table)"
+
+        // Columns in order, with their type names.
+        let columnsSQL = """
+            SELECT a.attname::text, t.typname::text FROM pg_attribute a
+            JOIN pg_class c ON a.attrelid = c.oid JOIN pg_namespace n ON c.relnamespace = n.oid
+            JOIN pg_type t ON a.atttypid = t.oid
+            WHERE n.nspname = $1 AND c.relname = $2 AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
+            """
+        var columns: [(name: String, type: String)] = []
+        for row in try await PostGISFeatureSource.run(
+            PostGISStatement(sql: columnsSQL, parameters: [.text(namespace), .text(name)]), connection: connection, logger: logger)
+        {
+            columns.append(try row.decode((String, String).self))
+        }
+        guard !columns.isEmpty else { throw PostGISError("no table \(qualified) in the database \(options.database)") }
+
+        // The primary key's columns.
+        let keySQL = """
+            SELECT a.attname::text FROM pg_index i
+            JOIN pg_class c ON i.indrelid = c.oid JOIN pg_namespace n ON c.relnamespace = n.oid
+            JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = ANY(i.indkey)
+            WHERE n.nspname = $1 AND c.relname = $2 AND i.indisprimary
+            """
+        var keys: [String] = []
+        for row in try await PostGISFeatureSource.run(
+            PostGISStatement(sql: keySQL, parameters: [.text(namespace), .text(name)]), connection: connection, logger: logger)
+        {
+            keys.append(try row.decode(String.self))
+        }
+
+        // Geometry columns with SRID and type.
+        let geometrySQL = """
+            SELECT f_geometry_column::text, srid::int8, type::text FROM geometry_columns
+            WHERE f_table_schema = $1 AND f_table_name = $2 ORDER BY f_geometry_column
+            """
+        var geometries: [(column: String, srid: Int64, type: String)] = []
+        for row in try await PostGISFeatureSource.run(
+            PostGISStatement(sql: geometrySQL, parameters: [.text(namespace), .text(name)]), connection: connection, logger: logger)
+        {
+            geometries.append(try row.decode((String, Int64, String).self))
+        }
+
+        let geometry: (column: String, srid: Int64, type: String)?
+        if let wanted = options.geometryColumn {
+            guard let found = geometries.first(where: { $0.column == wanted }) else {
+                throw PostGISError("\(qualified) has no geometry column \"\(wanted)\"")
+            }
+            geometry = found
+        } else if geometries.count > 1 {
+            throw PostGISError(
+                "\(qualified) has several geometry columns (\(geometries.map(\.column).joined(separator: ", "))); name one with geometry=")
+        } else {
+            geometry = geometries.first
+        }
+
+        let idName: String
+        if let wanted = options.idColumn {
+            guard columns.contains(where: { $0.name == wanted }) else { throw PostGISError("\(qualified) has no column \"\(wanted)\"") }
+            idName = wanted
+        } else {
+            guard keys.count == 1, let key = keys.first else {
+                throw PostGISError("\(qualified) has no single-column primary key; name the object-ID column with id=")
+            }
+            idName = key
+        }
+        guard let idType = columns.first(where: { $0.name == idName })?.type, ["int2", "int4", "int8"].contains(idType) else {
+            throw PostGISError("the object-ID column \"\(idName)\" of \(qualified) is not an integer column")
+        }
+
+        var tableColumns: [PostGISTable.Column] = [PostGISTable.Column(name: idName, kind: .integer)]
+        var fields: [Field] = [Field(name: idName, type: .oid)]
+        for column in columns where column.name != idName && column.type != "geometry" && column.name != geometry?.column {
+            let (kind, type) = Self.kind(ofType: column.type)
+            tableColumns.append(PostGISTable.Column(name: column.name, kind: kind))
+            fields.append(Field(name: column.name, type: type))
+        }
+        var geometryType: GeometryType?
+        if let geometry {
+            geometryType = try await Self.geometryType(
+                declared: geometry.type, column: geometry.column, options: options, connection: connection, logger: logger)
+        }
+        let srid = Int(geometry?.srid ?? 0)
+        let schema = try Schema(
+            fields: fields, objectIdFieldName: idName, geometryType: geometryType,
+            spatialReference: srid > 0 ? SpatialReference(wkid: srid) : .wgs84)
+        return PostGISTable(
+            namespace: namespace, name: name, columns: tableColumns, geometryColumn: geometry?.column, srid: srid, schema: schema)
+    }
+
+    /// How a column of PostgreSQL type `type` is read, and its field type.
+    static func kind(ofType type: String) -> (PostGISTable.ColumnKind, FieldType) {
+        switch type {
+        case "int2": (.integer, .smallInteger)
+        case "int4": (.integer, .integer)
+        case "int8": (.integer, .bigInteger)
+        case "bool": (.boolean, .smallInteger)
+        case "float4": (.double, .single)
+        case "float8": (.double, .double)
+        case "numeric": (.numeric, .double)
+        case "date", "timestamp", "timestamptz": (.instant, .date)
+        case "uuid": (.text, .guid)
+        default: (.text, .string)
+        }
+    }
+
+    /// The geometry type of a geometry column: from its declared type, or for a generic
+    /// `GEOMETRY` column from the kinds it holds (points with multipoints are multipoints).
+    static func geometryType(
+        declared: String, column: String, options: PostGISConnectionOptions, connection: PostgresConnection, logger: Logger
+    ) async throws -> GeometryType {
+        switch declared.uppercased() {
+        case "POINT": return .point
+        case "MULTIPOINT": return .multipoint
+        case "LINESTRING", "MULTILINESTRING": return .polyline
+        case "POLYGON", "MULTIPOLYGON": return .polygon
+        default: break
+        }
+        let table = try postgreSQLIdentifier(options.namespace) + "." + postgreSQLIdentifier(options.table)
+        let sql = "SELECT DISTINCT GeometryType(\(try postgreSQLIdentifier(column)))::text FROM \(table) WHERE \(try postgreSQLIdentifier(column)) IS NOT NULL"
+        var kinds = Set<String>()
+        for row in try await PostGISFeatureSource.run(PostGISStatement(sql: sql, parameters: []), connection: connection, logger: logger) {
+            kinds.insert(try row.decode(String.self))
+        }
+        if kinds.isSubset(of: ["POINT"]) { return .point }
+        if kinds.isSubset(of: ["POINT", "MULTIPOINT"]) { return .multipoint }
+        if kinds.isSubset(of: ["LINESTRING", "MULTILINESTRING"]) { return .polyline }
+        if kinds.isSubset(of: ["POLYGON", "MULTIPOLYGON"]) { return .polygon }
+        throw PostGISError(
+            "the geometry column \"\(column)\" of \(options.namespace).\(options.table) mixes \(kinds.sorted().joined(separator: ", ")); "
+                + "a feature table holds one kind")
+    }
+}

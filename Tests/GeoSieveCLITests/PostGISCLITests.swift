@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// `geosieve convert … --output postgresql://…` (export) and `geosieve query postgresql://…`
+/// (queries pushed down, or the table read into memory) against a real PostGIS server
+/// (`Scripts/postgis-server.sh`; the URL comes in `GEOSIEVE_POSTGIS_URL`). Each answer must
+/// equal the one the same command gives on the GeoJSON file.
+@Suite(
+    "geosieve with PostGIS tables",
+    .enabled(if: ProcessInfo.processInfo.environment["GEOSIEVE_POSTGIS_URL"] != nil, "no PostGIS server (GEOSIEVE_POSTGIS_URL)"))
+struct PostGISCLITests {
+    static let file = SpatialCLITests.countries
+
+    /// The countries written to the server once, as the table `cli_countries`.
+    static let table: Result<String, any Error> = Result {
+        let url = (ProcessInfo.processInfo.environment["GEOSIEVE_POSTGIS_URL"] ?? "") + "?table=cli_countries"
+        let result = try CLI.run(["convert", file, "--output", url])
+        guard result.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+        return url
+    }
+
+    @Test func queriesAnswerAsOnTheFile() throws {
+        let url = try Self.table.get()
+        let cases: [[String]] = [
+            ["--where", "pop_est > 1e8", "--return", "count"],
+            ["--filter", "S_INTERSECTS(geometry, BBOX(170, -20, -170, 0)) OR continent = 'Oceania'", "--return", "ids"],
+            ["--filter", #"{"op":"<","args":[{"property":"gdp_md_est"},1000]}"#, "--return", "extent"],
+            ["--geometry", SpatialCLITests.europe, "--spatial-rel", "within", "--return", "ids"],
+            ["--where", "continent = 'Africa'", "--order-by", "pop_est DESC", "--limit", "5", "--out-fields", "name,pop_est"],
+            ["--where", "name LIKE 'B%'", "--out-sr", "3857", "--return", "extent"],
+            // Not pushed down: statistics run on the table read into memory.
+            ["--statistics", "count:fid:n,sum:pop_est:people", "--group-by", "continent", "--order-by", "continent"],
+        ]
+        for arguments in cases {
+            let expected = try SpatialCLITests.json(["query", Self.file] + arguments)
+            let answer = try SpatialCLITests.json(["query", url] + arguments)
+            #expect(NSDictionary(dictionary: answer).isEqual(to: expected), "\(arguments)")
+        }
+    }
+
+    @Test func errorsAreOneLine() throws {
+        let url = try Self.table.get()
+        let unknown = try SpatialCLITests.failure(["query", url, "--where", "popu > 1"])
+        #expect(unknown.contains("unknown field \"popu\""))
+        let refused = try SpatialCLITests.failure(["query", url, "--where", "UPPER(name) = 'FRANCE'"])
+        #expect(refused.contains("cannot render for PostgreSQL: UPPER"))
+        let missing = try SpatialCLITests.failure(["query", (ProcessInfo.processInfo.environment["GEOSIEVE_POSTGIS_URL"] ?? "") + "?table=nope"])
+        #expect(missing.contains("no table public.nope"))
+    }
+}
