@@ -100,7 +100,9 @@ public struct CQL2LoweredFilter: Sendable {
     /// - Throws: ``CQL2Error`` naming the part of the filter at fault (an unknown property,
     ///   operands of different types, an unknown function, …).
     public func compile(schema: any WhereClauseSchema, now: Int64? = nil) throws(CQL2Error) -> CompiledWhereClause {
-        let extended = GeometryTestSchema(base: schema, tests: geometryTests.map(\.fieldName))
+        // Without geometry tests the table's schema is the whole schema.
+        let extended: any WhereClauseSchema =
+            geometryTests.isEmpty ? schema : GeometryTestSchema(base: schema, tests: geometryTests.map(\.fieldName))
         do {
             return try CompiledWhereClause(
                 tree: tree, text: filter.source ?? filter.description, schema: extended, collation: .binary, dialect: .cql2, now: now)

@@ -43,13 +43,13 @@ struct CQL2JSONParser {
         return (line, column, offset)
     }
 
-    private func fail(_ message: String, _ value: JSONValue, _ path: String) -> CQL2Error {
+    private func fail(_ message: String, _ value: JSONValue, _ path: JSONPath) -> CQL2Error {
         fail(message, position: value.position, path)
     }
 
-    private func fail(_ message: String, position: Int, _ path: String) -> CQL2Error {
+    private func fail(_ message: String, position: Int, _ path: JSONPath) -> CQL2Error {
         let (line, column, offset) = source.map { Self.location(of: position, in: $0) } ?? (0, 0, 0)
-        return CQL2Error(.json, message, line: line, column: column, offset: offset, path: path)
+        return CQL2Error(.json, message, line: line, column: column, offset: offset, path: path.text)
     }
 
     static func member(_ path: String, _ key: String) -> String {
@@ -60,13 +60,36 @@ struct CQL2JSONParser {
         path + "[" + String(index) + "]"
     }
 
+    /// Where a value is, written out only for an error (building the text at every value would
+    /// cost more than reading the filter).
+    indirect enum JSONPath {
+        /// The root, with the path the caller gave it.
+        case root(String)
+        /// A member of an object.
+        case member(JSONPath, String)
+        /// An element of an array.
+        case element(JSONPath, Int)
+        /// `args[i]` of an operation.
+        case argument(JSONPath, Int)
+
+        /// The path as text, e.g. `args[1].op`.
+        var text: String {
+            switch self {
+            case .root(let path): path
+            case .member(let parent, let key): CQL2JSONParser.member(parent.text, key)
+            case .element(let parent, let index): CQL2JSONParser.element(parent.text, index)
+            case .argument(let parent, let index): CQL2JSONParser.element(CQL2JSONParser.member(parent.text, "args"), index)
+            }
+        }
+    }
+
     // MARK: Expressions
 
     mutating func root(_ value: JSONValue, path: String = "") throws(CQL2Error) -> CQL2Expression {
-        try expression(value, path)
+        try expression(value, .root(path))
     }
 
-    private mutating func expression(_ value: JSONValue, _ path: String) throws(CQL2Error) -> CQL2Expression {
+    private mutating func expression(_ value: JSONValue, _ path: JSONPath) throws(CQL2Error) -> CQL2Expression {
         depth += 1
         defer { depth -= 1 }
         if depth > maximumDepth {
@@ -88,17 +111,17 @@ struct CQL2JSONParser {
         }
     }
 
-    private func number(_ number: JSONNumber, _ value: JSONValue, _ path: String) throws(CQL2Error) -> CQL2Expression {
+    private func number(_ number: JSONNumber, _ value: JSONValue, _ path: JSONPath) throws(CQL2Error) -> CQL2Expression {
         if number.isIntegerLiteral, let integer = number.int64 { return .integer(integer) }
         guard number.double.isFinite else { throw fail("the number \(number) is out of range", value, path) }
         return .real(number.double)
     }
 
-    private mutating func list(_ elements: [JSONValue], _ path: String) throws(CQL2Error) -> [CQL2Expression] {
+    private mutating func list(_ elements: [JSONValue], _ path: JSONPath) throws(CQL2Error) -> [CQL2Expression] {
         var items: [CQL2Expression] = []
         items.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
-            items.append(try expression(element, Self.element(path, index)))
+            items.append(try expression(element, .element(path, index)))
         }
         return items
     }
@@ -107,25 +130,25 @@ struct CQL2JSONParser {
         "expected an expression object: an operation (\"op\" and \"args\"), a \"property\", \"date\", \"timestamp\", "
         + "\"interval\" or \"bbox\" object, or a GeoJSON geometry (\"type\")"
 
-    private mutating func object(_ object: JSONObject, _ value: JSONValue, _ path: String) throws(CQL2Error) -> CQL2Expression {
+    private mutating func object(_ object: JSONObject, _ value: JSONValue, _ path: JSONPath) throws(CQL2Error) -> CQL2Expression {
         if object.contains("op") { return try operation(object, value, path) }
         if object.contains("type") {
             do {
-                return .geometry(try Geometry(geoJSON: value, path: path))
+                return .geometry(try Geometry(geoJSON: value, path: path.text))
             } catch {
-                throw fail("invalid GeoJSON geometry: \(error.message)", position: error.position ?? value.position, error.path ?? path)
+                throw fail("invalid GeoJSON geometry: \(error.message)", position: error.position ?? value.position, error.path.map { JSONPath.root($0) } ?? path)
             }
         }
         guard let first = object.members.first else {
             throw fail("\(Self.expectedObject), found an empty object", value, path)
         }
         let (key, member) = (first.key, first.value)
-        let memberPath = Self.member(path, key)
+        let memberPath = JSONPath.member(path, key)
         guard object.members.count == 1 else {
             let keys = object.keys.map { "\"\($0)\"" }.joined(separator: ", ")
             if ["property", "date", "timestamp", "interval", "bbox"].contains(key) {
                 let extra = object.members[1]
-                throw fail("unexpected member \"\(extra.key)\" in a \"\(key)\" object", extra.value, Self.member(path, extra.key))
+                throw fail("unexpected member \"\(extra.key)\" in a \"\(key)\" object", extra.value, .member(path, extra.key))
             }
             throw fail("\(Self.expectedObject), found an object with the members \(keys)", value, path)
         }
@@ -146,8 +169,8 @@ struct CQL2JSONParser {
             guard ends.count == 2 else {
                 throw fail("an interval has 2 ends, found \(ends.count)", member, memberPath)
             }
-            let start = try bound(ends[0], Self.element(memberPath, 0))
-            let end = try bound(ends[1], Self.element(memberPath, 1))
+            let start = try bound(ends[0], .element(memberPath, 0))
+            let end = try bound(ends[1], .element(memberPath, 1))
             return .interval(start, end)
         case "bbox":
             return .bbox(try bbox(member, memberPath))
@@ -156,7 +179,7 @@ struct CQL2JSONParser {
         }
     }
 
-    private func instant(_ value: JSONValue, _ path: String, date: Bool) throws(CQL2Error) -> String {
+    private func instant(_ value: JSONValue, _ path: JSONPath, date: Bool) throws(CQL2Error) -> String {
         let what = date ? "date" : "timestamp"
         guard case .string(let text, _) = value else {
             throw fail("a \(what) must be a string, found \(value.kindDescription)", value, path)
@@ -173,7 +196,7 @@ struct CQL2JSONParser {
         return text
     }
 
-    private mutating func bound(_ value: JSONValue, _ path: String) throws(CQL2Error) -> CQL2IntervalBound {
+    private mutating func bound(_ value: JSONValue, _ path: JSONPath) throws(CQL2Error) -> CQL2IntervalBound {
         if case .string(let text, _) = value {
             if text == ".." { return .unbounded }
             if CQL2Instant.isDate(text) { return .date(text) }
@@ -187,7 +210,7 @@ struct CQL2JSONParser {
         }
     }
 
-    private func bbox(_ value: JSONValue, _ path: String) throws(CQL2Error) -> [Double] {
+    private func bbox(_ value: JSONValue, _ path: JSONPath) throws(CQL2Error) -> [Double] {
         guard case .array(let elements, _) = value else {
             throw fail("a bbox must be an array of 4 or 6 numbers, found \(value.kindDescription)", value, path)
         }
@@ -197,10 +220,10 @@ struct CQL2JSONParser {
         var numbers: [Double] = []
         for (index, element) in elements.enumerated() {
             guard case .number(let number, _) = element else {
-                throw fail("a bbox holds numbers, found \(element.kindDescription)", element, Self.element(path, index))
+                throw fail("a bbox holds numbers, found \(element.kindDescription)", element, .element(path, index))
             }
             guard number.double.isFinite else {
-                throw fail("the number \(number) is out of range", element, Self.element(path, index))
+                throw fail("the number \(number) is out of range", element, .element(path, index))
             }
             numbers.append(number.double)
         }
@@ -209,11 +232,11 @@ struct CQL2JSONParser {
 
     // MARK: Operations
 
-    private mutating func operation(_ object: JSONObject, _ value: JSONValue, _ path: String) throws(CQL2Error) -> CQL2Expression {
-        let opPath = Self.member(path, "op")
-        let argsPath = Self.member(path, "args")
+    private mutating func operation(_ object: JSONObject, _ value: JSONValue, _ path: JSONPath) throws(CQL2Error) -> CQL2Expression {
+        let opPath = JSONPath.member(path, "op")
+        let argsPath = JSONPath.member(path, "args")
         for (key, member) in object.members where key != "op" && key != "args" {
-            throw fail("unexpected member \"\(key)\" in an operation (it has \"op\" and \"args\")", member, Self.member(path, key))
+            throw fail("unexpected member \"\(key)\" in an operation (it has \"op\" and \"args\")", member, .member(path, key))
         }
         guard let opValue = object["op"], case .string(let name, _) = opValue else {
             let found = object["op"]?.kindDescription ?? "nothing"
@@ -230,7 +253,7 @@ struct CQL2JSONParser {
             guard Self.isIdentifier(name) else {
                 throw fail("unknown operator \(JSONKey.quoted(name)): not a CQL2 operator, nor a function name", opValue, opPath)
             }
-            return .function(name: name, arguments: try list(args, argsPath))
+            return .function(name: name, arguments: try arguments(args, path))
         }
 
         func arity(_ counts: ClosedRange<Int>, _ description: String) throws(CQL2Error) {
@@ -245,32 +268,32 @@ struct CQL2JSONParser {
         switch known {
         case .and, .or:
             try arity(2...Int.max, "2 or more arguments")
-            let operands = try list(args, argsPath)
+            let operands = try arguments(args, path)
             return known == .and ? .and(operands) : .or(operands)
         case .not:
             try exactly(1)
-            return .not(try argument(args, 0, argsPath))
+            return .not(try argument(args, 0, path))
         case .comparison(let operation):
             try exactly(2)
-            return .comparison(operation, try argument(args, 0, argsPath), try argument(args, 1, argsPath))
+            return .comparison(operation, try argument(args, 0, path), try argument(args, 1, path))
         case .like:
             try exactly(2)
-            let pattern = try argument(args, 1, argsPath)
+            let pattern = try argument(args, 1, path)
             guard pattern.isLikePattern else {
                 throw fail(
                     "the pattern of \"like\" must be a string (or casei/accenti of one), found \(args[1].kindDescription)", args[1],
-                    Self.element(argsPath, 1))
+                    .argument(path, 1))
             }
-            return .like(try argument(args, 0, argsPath), pattern: pattern, negated: false)
+            return .like(try argument(args, 0, path), pattern: pattern, negated: false)
         case .between:
             try exactly(3)
             return .between(
-                try argument(args, 0, argsPath), lower: try argument(args, 1, argsPath),
-                upper: try argument(args, 2, argsPath), negated: false)
+                try argument(args, 0, path), lower: try argument(args, 1, path),
+                upper: try argument(args, 2, path), negated: false)
         case .inList:
             try exactly(2)
-            let subject = try argument(args, 0, argsPath)
-            let listPath = Self.element(argsPath, 1)
+            let subject = try argument(args, 0, path)
+            let listPath = JSONPath.argument(path, 1)
             guard case .array(let items, _) = args[1] else {
                 throw fail("the second argument of \"in\" must be an array of values, found \(args[1].kindDescription)", args[1], listPath)
             }
@@ -280,33 +303,42 @@ struct CQL2JSONParser {
             return .inList(subject, try list(items, listPath), negated: false)
         case .isNull:
             try exactly(1)
-            return .isNull(try argument(args, 0, argsPath), negated: false)
+            return .isNull(try argument(args, 0, path), negated: false)
         case .caseInsensitive:
             try exactly(1)
-            return .caseInsensitive(try argument(args, 0, argsPath))
+            return .caseInsensitive(try argument(args, 0, path))
         case .accentInsensitive:
             try exactly(1)
-            return .accentInsensitive(try argument(args, 0, argsPath))
+            return .accentInsensitive(try argument(args, 0, path))
         case .spatial(let function):
             try exactly(2)
-            return .spatial(function, try argument(args, 0, argsPath), try argument(args, 1, argsPath))
+            return .spatial(function, try argument(args, 0, path), try argument(args, 1, path))
         case .temporal(let function):
             try exactly(2)
-            return .temporal(function, try argument(args, 0, argsPath), try argument(args, 1, argsPath))
+            return .temporal(function, try argument(args, 0, path), try argument(args, 1, path))
         case .array(let function):
             try exactly(2)
-            return .arrayComparison(function, try argument(args, 0, argsPath), try argument(args, 1, argsPath))
+            return .arrayComparison(function, try argument(args, 0, path), try argument(args, 1, path))
         case .arithmetic(let operation):
             if operation == .subtract, args.count == 1 {
-                return .negate(try argument(args, 0, argsPath))
+                return .negate(try argument(args, 0, path))
             }
             try arity(2...2, operation == .subtract ? "2 arguments (or 1, to negate)" : "2 arguments")
-            return .arithmetic(operation, try argument(args, 0, argsPath), try argument(args, 1, argsPath))
+            return .arithmetic(operation, try argument(args, 0, path), try argument(args, 1, path))
         }
     }
 
-    private mutating func argument(_ args: [JSONValue], _ index: Int, _ path: String) throws(CQL2Error) -> CQL2Expression {
-        try expression(args[index], Self.element(path, index))
+    /// Argument `index` of the operation at `path`.
+    private mutating func argument(_ args: [JSONValue], _ index: Int, _ path: JSONPath) throws(CQL2Error) -> CQL2Expression {
+        try expression(args[index], .argument(path, index))
+    }
+
+    /// Every argument of the operation at `path`.
+    private mutating func arguments(_ args: [JSONValue], _ path: JSONPath) throws(CQL2Error) -> [CQL2Expression] {
+        var items: [CQL2Expression] = []
+        items.reserveCapacity(args.count)
+        for index in args.indices { items.append(try argument(args, index, path)) }
+        return items
     }
 }
 

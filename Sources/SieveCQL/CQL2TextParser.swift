@@ -4,7 +4,8 @@ import SieveGeometry
 // (comparisons, LIKE, BETWEEN, IN, IS NULL), + and -, * / % div, ^, unary minus, primaries.
 
 struct CQL2TextParser {
-    private let characters: [Character]
+    /// The input's UTF-8 bytes: token positions are offsets into them.
+    private let bytes: [UInt8]
     private let tokens: [CQL2Token]
     private var index = 0
     private var depth = 0
@@ -14,8 +15,8 @@ struct CQL2TextParser {
     private var argumentStart = -1
 
     init(_ text: String, maximumDepth: Int) throws(CQL2Error) {
-        characters = Array(text)
-        tokens = try CQL2Lexer(characters).tokens()
+        bytes = Array(text.utf8)
+        tokens = try CQL2Lexer(bytes).tokens()
         self.maximumDepth = maximumDepth
     }
 
@@ -38,15 +39,26 @@ struct CQL2TextParser {
 
     // MARK: Errors and positions
 
-    static func error(_ message: String, at offset: Int, in characters: [Character]) -> CQL2Error {
-        let (line, column) = location(of: offset, in: characters)
+    /// An error at byte `offset` of `bytes`, located in `Character`s.
+    static func error(_ message: String, at offset: Int, in bytes: [UInt8]) -> CQL2Error {
+        error(message, atCharacter: characterOffset(of: offset, in: bytes), in: bytes)
+    }
+
+    /// An error at `Character` offset `offset`.
+    static func error(_ message: String, atCharacter offset: Int, in bytes: [UInt8]) -> CQL2Error {
+        let (line, column) = location(ofCharacter: offset, in: bytes)
         return CQL2Error(.text, message, line: line, column: column, offset: offset)
     }
 
-    static func location(of offset: Int, in characters: [Character]) -> (line: Int, column: Int) {
+    /// The number of `Character`s before byte `offset`.
+    static func characterOffset(of offset: Int, in bytes: [UInt8]) -> Int {
+        String(decoding: bytes[..<min(max(0, offset), bytes.count)], as: UTF8.self).count
+    }
+
+    static func location(ofCharacter offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
         var line = 1
         var column = 1
-        for character in characters.prefix(offset) {
+        for character in String(decoding: bytes, as: UTF8.self).prefix(offset) {
             if character == "\n" || character == "\r\n" || character == "\r" {
                 line += 1
                 column = 1
@@ -58,13 +70,13 @@ struct CQL2TextParser {
     }
 
     private func fail(_ message: String, at token: CQL2Token) -> CQL2Error {
-        Self.error(message, at: token.start, in: characters)
+        Self.error(message, at: token.start, in: bytes)
     }
 
     private func failHere(_ message: String) -> CQL2Error { fail(message, at: current) }
 
     private func place(of token: CQL2Token) -> String {
-        let (line, column) = Self.location(of: token.start, in: characters)
+        let (line, column) = Self.location(ofCharacter: Self.characterOffset(of: token.start, in: bytes), in: bytes)
         return "\(line):\(column)"
     }
 
@@ -525,16 +537,16 @@ struct CQL2TextParser {
         } else {
             throw fail("expected '(' or EMPTY in the \(keyword.text.uppercased()) literal", at: tokens[position])
         }
-        let wkt = String(characters[keyword.start..<end])
+        let wkt = String(decoding: bytes[keyword.start..<end], as: UTF8.self)
         do {
             let geometry = try Geometry(wkt: wkt)
             index = position
             advance()
             return .geometry(geometry)
         } catch {
-            let offset = keyword.start + max(0, (error.position ?? 1) - 1)
+            let offset = Self.characterOffset(of: keyword.start, in: bytes) + max(0, (error.position ?? 1) - 1)
             throw Self.error(
-                "invalid \(keyword.text.uppercased()) literal: \(error.message)", at: offset, in: characters)
+                "invalid \(keyword.text.uppercased()) literal: \(error.message)", atCharacter: offset, in: bytes)
         }
     }
 }
