@@ -116,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "geosieve-bench",
             dependencies: [
-                "GeoSieve",
+                "GeoSieve", "SievePostGIS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import GeoSieve
 import SievePostGIS
@@ -12,27 +11,9 @@ enum PostGISSource {
     /// Whether `source` names a PostGIS table.
     static func isURL(_ source: String) -> Bool { PostGISConnectionOptions.isURL(source) }
 
-    /// Runs `body` on the cooperative pool and waits for it: the command line is synchronous.
+    /// Runs `body` and waits for it: the command line is synchronous.
     static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-        let box = ResultBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do {
-                box.result = .success(try await body())
-            } catch {
-                box.result = .failure(error)
-            }
-            done.signal()
-        }
-        done.wait()
-        guard let result = box.result else { throw CommandFailure("the PostgreSQL call ended without an answer") }
-        return try result.get()
-    }
-
-    /// The result of a call, written by the task and read after the semaphore: the semaphore
-    /// orders the two accesses.
-    private final class ResultBox<T: Sendable>: @unchecked Sendable {
-        var result: Result<T, any Error>?
+        try waitForAsync(body)
     }
 
     /// The table `url` names, read whole, and its name.
