@@ -343,16 +343,7 @@ struct CQL2Lowering {
             case .instant: nil
             }
         }
-        func holds(_ order: Int) -> Bool {
-            switch op {
-            case .equal: order == 0
-            case .notEqual: order != 0
-            case .less: order < 0
-            case .lessOrEqual: order <= 0
-            case .greater: order > 0
-            case .greaterOrEqual: order >= 0
-            }
-        }
+        func holds(_ order: Int) -> Bool { op.holds(order) }
         switch (a, b) {
         case (.instant(let x), .instant(let y)):
             return SQLExpression(.comparison(op, x, y), range: at)

@@ -75,9 +75,10 @@ enum BoundExpression: Sendable {
 }
 
 extension ComparisonOperator {
-    /// Whether a three-way comparison result (-1, 0, 1) satisfies the operator.
+    /// Whether a three-way comparison result (negative, zero, positive: the left operand below,
+    /// equal to or above the right one) satisfies the operator.
     @inline(__always)
-    func holds(_ order: Int) -> Bool {
+    public func holds(_ order: Int) -> Bool {
         switch self {
         case .equal: order == 0
         case .notEqual: order != 0
