@@ -121,7 +121,7 @@ let package = Package(
             ]
         ),
         // Shared helpers of the test targets (seeded generators); not a product.
-        .target(name: "SieveTestSupport", path: "Tests/SieveTestSupport"),
+        .target(name: "SieveTestSupport", dependencies: ["CSQLite"], path: "Tests/SieveTestSupport"),
         .testTarget(
             name: "SieveBuffersTests",
             dependencies: ["SieveBuffers", "SieveTestSupport"]

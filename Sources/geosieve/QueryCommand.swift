@@ -334,7 +334,11 @@ struct QueryCommand: ParsableCommand {
     static func loadSource(
         _ path: String, fields: [Field]?, loading: LoadingOptions? = nil
     ) throws -> (table: FeatureTable, layerName: String) {
-        if PostGISSource.isURL(path) { return try PostGISSource.load(path) }
+        if PostGISSource.isURL(path) {
+            // The table's fields come from the database's catalogue.
+            guard fields == nil else { throw CommandFailure("--schema does not apply to a PostGIS table: its fields come from the catalogue") }
+            return try PostGISSource.load(path)
+        }
         if let source = GeoPackageSource.parse(path) {
             return try GeoPackageSource.load(
                 path: source.path, layer: source.layer, fields: fields,

@@ -1,3 +1,4 @@
+import SieveTestSupport
 import Foundation
 import SieveColumns
 import SieveFeatures
@@ -14,10 +15,10 @@ struct StatisticsDifferentialTests {
 
     @Test func perContinentMatchesSQLite() throws {
         let table = try FeatureTable.load(contentsOf: fixtureURL("naturalearth_lowres.geojson"))
-        let db = try StatisticsSQLite()
+        let db = try SQLiteTestDatabase()
         try db.run("CREATE TABLE countries (fid INTEGER, pop_est REAL, continent TEXT, name TEXT, gdp_md_est INTEGER)")
-        var inserts: [[StatisticsSQLiteCell]] = []
-        func cell(_ value: ScalarValue) -> StatisticsSQLiteCell {
+        var inserts: [[SQLiteTestCell]] = []
+        func cell(_ value: ScalarValue) -> SQLiteTestCell {
             switch value {
             case .integer(let x): .integer(x)
             case .double(let x): .real(x)

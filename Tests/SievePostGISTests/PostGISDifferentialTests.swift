@@ -13,8 +13,9 @@ import Testing
 /// The Natural Earth fixtures are written to the server (the export), read back (the import)
 /// and queried both ways: the CQL2 evaluation oracle's 724 filters (whose expected IDs come from
 /// cql2-rs and Shapely: with the two engines, three answers that must agree) and thousands of
-/// seeded random where clauses must select the same object IDs in memory and through PostGIS;
-/// counts, extents, ordered pages and spatial filters must be equal.
+/// seeded random where clauses must select the same object IDs in memory and through PostGIS —
+/// a thousand of them, in the subset SQLite shares, also in SQLite; counts, extents, ordered pages
+/// and spatial filters must be equal.
 ///
 /// Documented differences, which the clauses avoid or the test expects: PostgreSQL refuses
 /// nothing GeoSieve accepts except what `CompiledWhereClause.postgreSQL` lists as refused
@@ -74,11 +75,11 @@ struct PostGISDifferentialTests {
     @Test(arguments: [UInt64(1), 2, 3, 4])
     func randomWhereClausesSelectTheSameFeatures(seed: UInt64) async throws {
         let fixture = try await PostGISServer.fixture()
-        var generator = SeededGenerator(seed: seed)
+        var clauses = RandomClauses(seed: seed)
         let table = try #require(fixture.tables["naturalearth_lowres"]), source = try #require(fixture.sources["naturalearth_lowres"])
         var nonEmpty = 0
         for _ in 0..<500 {
-            let clause = RandomClauses.condition(&generator, depth: 3)
+            let clause = clauses.condition(depth: 3)
             let query = QueryParameters(whereClause: clause)
             let memory: [Int64]
             do {
@@ -96,6 +97,43 @@ struct PostGISDifferentialTests {
             }
         }
         #expect(nonEmpty > 100)
+    }
+
+    /// The SQL subset the three engines share: the same seeded clauses in memory, through
+    /// PostGIS and in SQLite (the fixture copied into an in-memory table, LIKE case-sensitive).
+    @Test(arguments: [UInt64(11), 12])
+    func randomClausesAgreeAcrossThreeEngines(seed: UInt64) async throws {
+        let fixture = try await PostGISServer.fixture()
+        let table = try #require(fixture.tables["naturalearth_lowres"]), source = try #require(fixture.sources["naturalearth_lowres"])
+        let sqlite = try SQLiteTestDatabase()
+        try sqlite.run("PRAGMA case_sensitive_like = ON")
+        try sqlite.run("CREATE TABLE countries (fid INTEGER, pop_est REAL, continent TEXT, name TEXT, iso_a3 TEXT, gdp_md_est INTEGER)")
+        var rows: [[SQLiteTestCell]] = []
+        for row in table.liveRows {
+            rows.append(
+                ["fid", "pop_est", "continent", "name", "iso_a3", "gdp_md_est"].map { field in
+                    switch table.value(row: row, field: field) {
+                    case .integer(let x): .integer(x)
+                    case .double(let x): .real(x)
+                    case .string(let s): .text(s)
+                    default: .null
+                    }
+                })
+        }
+        try sqlite.run("INSERT INTO countries VALUES (?, ?, ?, ?, ?, ?)", parameters: rows)
+        var clauses = RandomClauses(seed: seed, sqlite: true)
+        for _ in 0..<500 {
+            let clause = clauses.condition(depth: 3)
+            let query = QueryParameters(whereClause: clause)
+            let memory = try table.queryObjectIDs(query)
+            let database = try await source.queryObjectIDs(query)
+            let lite = try sqlite.run("SELECT fid FROM countries WHERE \(RandomClauses.forSQLite(clause)) ORDER BY fid").compactMap { row -> Int64? in
+                if case .integer(let x) = row.first { return x }
+                return nil
+            }
+            #expect(database == memory, "PostGIS: \(clause)")
+            #expect(lite == memory, "SQLite: \(clause)")
+        }
     }
 
     @Test func pagesCountsExtentsAndSpatialFiltersAgree() async throws {
@@ -147,73 +185,93 @@ struct PostGISDifferentialTests {
 }
 
 /// Seeded random where clauses over the countries fixture (fields fid, pop_est, continent,
-/// name, iso_a3, gdp_md_est), within what both engines render alike.
-enum RandomClauses {
+/// name, iso_a3, gdp_md_est), within what PostgreSQL renders alike. With `sqlite`, only what
+/// SQLite (with `PRAGMA case_sensitive_like = ON`) also answers alike, written in its words:
+/// no integer overflow (SQLite turns it into a double), no functions it lacks or spells
+/// differently except `CHAR_LENGTH` (its `length`).
+struct RandomClauses {
+    var generator: SeededGenerator
+    let sqlite: Bool
+
     static let continents = ["Asia", "Africa", "Europe", "Oceania", "North America", "South America", "Antarctica", "Seven seas (open ocean)"]
     static let names = ["France", "Fiji", "Chile", "Côte d'Ivoire", "United States of America", "Brazil", "N. Cyprus", "eSwatini"]
 
-    static func pick<T>(_ items: [T], _ generator: inout SeededGenerator) -> T { items[Int(generator.next() % UInt64(items.count))] }
+    init(seed: UInt64, sqlite: Bool = false) {
+        generator = SeededGenerator(seed: seed)
+        self.sqlite = sqlite
+    }
+
+    mutating func pick<T>(_ items: [T]) -> T { items[Int(generator.next() % UInt64(items.count))] }
 
     static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 
-    static func number(_ generator: inout SeededGenerator) -> String {
+    /// The clause in SQLite's words.
+    static func forSQLite(_ clause: String) -> String { clause.replacingOccurrences(of: "CHAR_LENGTH(", with: "length(") }
+
+    mutating func number() -> String {
         switch generator.next() % 6 {
         case 0: return String(Int64(generator.next() % 200_000_000))
         case 1: return String(Double(generator.next() % 2_000_000) / 10 + 0.5)
         case 2: return "\(generator.next() % 100)e6"
-        case 3: return "9223372036854775807"
+        case 3: return sqlite ? "2147483647" : "9223372036854775807"
         case 4: return "-\(generator.next() % 1000)"
         default: return String(generator.next() % 50_000)
         }
     }
 
-    static func numeric(_ generator: inout SeededGenerator, depth: Int) -> String {
-        let field = pick(["pop_est", "gdp_md_est", "fid"], &generator)
-        guard depth > 0 else { return generator.next() % 3 == 0 ? number(&generator) : field }
+    mutating func numeric(depth: Int) -> String {
+        let field = pick(["pop_est", "gdp_md_est", "fid"])
+        guard depth > 0 else { return generator.next() % 3 == 0 ? number() : field }
         switch generator.next() % 9 {
-        case 0: return "(\(numeric(&generator, depth: depth - 1)) + \(numeric(&generator, depth: depth - 1)))"
-        case 1: return "(\(numeric(&generator, depth: depth - 1)) - \(number(&generator)))"
-        case 2: return "(\(field) * \(pick(["2", "1000000000000", "0.5", "-3", "9223372036854775807"], &generator)))"
-        case 3: return "(\(field) / \(pick(["7", "0", "2.5", "-1", "fid"], &generator)))"
-        case 4: return "ABS(\(numeric(&generator, depth: depth - 1)))"
-        case 5: return "MOD(\(pick(["gdp_md_est", "fid"], &generator)), \(pick(["7", "0", "-1", "fid"], &generator)))"
-        case 6: return "CHAR_LENGTH(\(pick(["name", "continent", "iso_a3"], &generator)))"
+        case 0: return "(\(numeric(depth: depth - 1)) + \(numeric(depth: depth - 1)))"
+        case 1: return "(\(numeric(depth: depth - 1)) - \(number()))"
+        case 2: return "(\(field) * \(pick(sqlite ? ["2", "1000", "0.5", "-3"] : ["2", "1000000000000", "0.5", "-3", "9223372036854775807"])))"
+        case 3: return "(\(field) / \(pick(["7", "0", "2.5", "-1", "fid"])))"
+        case 4: return "ABS(\(numeric(depth: depth - 1)))"
+        case 5:
+            if sqlite { return "(\(pick(["gdp_md_est", "fid"])) / \(pick(["3", "-2"])))" }
+            return "MOD(\(pick(["gdp_md_est", "fid"])), \(pick(["7", "0", "-1", "fid"])))"
+        case 6: return "CHAR_LENGTH(\(pick(["name", "continent", "iso_a3"])))"
         case 7: return "COALESCE(\(field), 0)"
-        default: return pick(["LOG10(pop_est + 1)", "SIGN(gdp_md_est - 5000)", "CEILING(pop_est / 1000)", "FLOOR(gdp_md_est)", "POSITION('a' IN name)"], &generator)
+        default:
+            if sqlite { return "NULLIF(\(field), \(number()))" }
+            return pick(["LOG10(pop_est + 1)", "SIGN(gdp_md_est - 5000)", "CEILING(pop_est / 1000)", "FLOOR(gdp_md_est)", "POSITION('a' IN name)"])
         }
     }
 
-    static func condition(_ generator: inout SeededGenerator, depth: Int) -> String {
+    mutating func condition(depth: Int) -> String {
         if depth > 0 {
             switch generator.next() % 7 {
-            case 0: return "(\(condition(&generator, depth: depth - 1)) AND \(condition(&generator, depth: depth - 1)))"
-            case 1: return "(\(condition(&generator, depth: depth - 1)) OR \(condition(&generator, depth: depth - 1)))"
-            case 2: return "NOT (\(condition(&generator, depth: depth - 1)))"
+            case 0: return "(\(condition(depth: depth - 1)) AND \(condition(depth: depth - 1)))"
+            case 1: return "(\(condition(depth: depth - 1)) OR \(condition(depth: depth - 1)))"
+            case 2: return "NOT (\(condition(depth: depth - 1)))"
             default: break
             }
         }
         let operators = ["=", "<>", "<", "<=", ">", ">="]
         switch generator.next() % 10 {
         case 0, 1, 2:
-            return "\(numeric(&generator, depth: 1)) \(pick(operators, &generator)) \(number(&generator))"
+            return "\(numeric(depth: 1)) \(pick(operators)) \(number())"
         case 3:
-            return "continent \(pick(operators, &generator)) \(quoted(pick(continents, &generator)))"
+            return "continent \(pick(operators)) \(Self.quoted(pick(Self.continents)))"
         case 4:
-            let pattern = pick(["%a%", "A%", "%ia", "_r%", "Fr_nce", "%'%", "% %", "%.%", "C%d%"], &generator)
-            return "name \(generator.next() % 3 == 0 ? "NOT " : "")LIKE \(quoted(pattern))"
+            let pattern = pick(["%a%", "A%", "%ia", "_r%", "Fr_nce", "%'%", "% %", "%.%", "C%d%"])
+            return "name \(generator.next() % 3 == 0 ? "NOT " : "")LIKE \(Self.quoted(pattern))"
         case 5:
             let count = generator.next() % 2 == 0 ? 3 : 9
-            let items = (0..<count).map { _ in quoted(pick(names + continents, &generator)) }
-            return "\(pick(["name", "continent"], &generator)) \(generator.next() % 2 == 0 ? "NOT " : "")IN (\(items.joined(separator: ", ")))"
+            var items: [String] = []
+            for _ in 0..<count { items.append(Self.quoted(pick(Self.names + Self.continents))) }
+            return "\(pick(["name", "continent"])) \(generator.next() % 2 == 0 ? "NOT " : "")IN (\(items.joined(separator: ", ")))"
         case 6:
-            let items = (0..<(generator.next() % 2 == 0 ? 2 : 10)).map { _ in String(generator.next() % 200) }
+            var items: [String] = []
+            for _ in 0..<(generator.next() % 2 == 0 ? 2 : 10) { items.append(String(generator.next() % 200)) }
             return "fid IN (\(items.joined(separator: ", ")))"
         case 7:
-            return "\(pick(["pop_est", "gdp_md_est"], &generator)) \(generator.next() % 2 == 0 ? "NOT " : "")BETWEEN \(number(&generator)) AND \(number(&generator))"
+            return "\(pick(["pop_est", "gdp_md_est"])) \(generator.next() % 2 == 0 ? "NOT " : "")BETWEEN \(number()) AND \(number())"
         case 8:
-            return "\(pick(["NULLIF(gdp_md_est, 0)", "name", "CASE WHEN pop_est > 1e7 THEN fid END"], &generator)) IS \(generator.next() % 2 == 0 ? "NOT " : "")NULL"
+            return "\(pick(["NULLIF(gdp_md_est, 0)", "name", "CASE WHEN pop_est > 1e7 THEN fid END"])) IS \(generator.next() % 2 == 0 ? "NOT " : "")NULL"
         default:
-            return "TRIM(\(pick(["name", "iso_a3"], &generator))) \(pick(operators, &generator)) \(quoted(pick(names + ["-99", "FRA", "N"], &generator)))"
+            return "TRIM(\(pick(["name", "iso_a3"]))) \(pick(operators)) \(Self.quoted(pick(Self.names + ["-99", "FRA", "N"])))"
         }
     }
 }

@@ -1,44 +1,44 @@
 import CSQLite
 
-/// A value read from or bound to SQLite in the statistics differential test.
-enum StatisticsSQLiteCell: Equatable {
+/// A value read from or bound to SQLite in the differential tests.
+public enum SQLiteTestCell: Equatable {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
 }
 
-/// A failed SQLite call in the statistics tests.
-struct StatisticsSQLiteError: Error, CustomStringConvertible {
-    let code: Int32
-    let message: String
-    var description: String { "SQLite error \(code): \(message)" }
+/// A failed SQLite call in the differential tests.
+public struct SQLiteTestError: Error, CustomStringConvertible {
+    public let code: Int32
+    public let message: String
+    public var description: String { "SQLite error \(code): \(message)" }
 }
 
-/// One in-memory SQLite database for the statistics differential test: statements run to
-/// completion, every result code checked. Used on one task only.
-final class StatisticsSQLite {
+/// One in-memory SQLite database for the differential tests (statistics, where clauses over the
+/// fixtures): statements run to completion, every result code checked. Used on one task only.
+public final class SQLiteTestDatabase {
     private let db: OpaquePointer
 
-    init() throws {
+    public init() throws {
         var handle: OpaquePointer?
         let code = sqlite3_open(":memory:", &handle)
         guard code == SQLITE_OK, let handle else {
             sqlite3_close(handle)
-            throw StatisticsSQLiteError(code: code, message: "cannot open an in-memory database")
+            throw SQLiteTestError(code: code, message: "cannot open an in-memory database")
         }
         db = handle
     }
 
     deinit { sqlite3_close_v2(db) }
 
-    private func failure(_ code: Int32, _ what: String) -> StatisticsSQLiteError {
-        StatisticsSQLiteError(code: code, message: "\(String(cString: sqlite3_errmsg(db))) in \(what)")
+    private func failure(_ code: Int32, _ what: String) -> SQLiteTestError {
+        SQLiteTestError(code: code, message: "\(String(cString: sqlite3_errmsg(db))) in \(what)")
     }
 
     /// Runs `sql` once per parameter row (or once with none), returning every result row.
     @discardableResult
-    func run(_ sql: String, parameters: [[StatisticsSQLiteCell]] = [[]]) throws -> [[StatisticsSQLiteCell]] {
+    public func run(_ sql: String, parameters: [[SQLiteTestCell]] = [[]]) throws -> [[SQLiteTestCell]] {
         var statement: OpaquePointer?
         let prepared = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
         guard prepared == SQLITE_OK, let statement else {
@@ -48,7 +48,7 @@ final class StatisticsSQLite {
         defer { sqlite3_finalize(statement) }
         // SQLITE_TRANSIENT: SQLite copies bound text before the C string goes away.
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        var result: [[StatisticsSQLiteCell]] = []
+        var result: [[SQLiteTestCell]] = []
         for row in parameters {
             sqlite3_reset(statement)
             for (i, cell) in row.enumerated() {
