@@ -255,3 +255,36 @@ struct FunctionRegistryTests {
         #expect(Self.bindingError("TRIM(I)")?.message == "TRIM needs a string, not a integer value")
     }
 }
+
+/// The registry's PostgreSQL column and the renderer agree: an entry that says PostgreSQL has a
+/// function of the same meaning renders as a call of it, and one that says there is none
+/// ("none: …") is refused when rendered.
+@Suite("Function registry and the PostgreSQL renderer")
+struct FunctionRegistryRenderingTests {
+    @Test func everyEntryRendersAsItsRegistryEntrySays() throws {
+        let columns = ["\"S\"", "\"I\"", "\"D\"", "\"T\""]
+        for definition in FunctionRegistry.builtin.definitions {
+            do {
+                let dialect = FunctionRegistryTests.someDialect(of: definition)
+                let name = definition.names.last ?? definition.name
+                if FunctionRegistryTests.specialFormNames.contains(name) { continue }
+                guard let call = FunctionRegistryTests.call(name, definition, count: definition.arity.lowerBound) else { continue }
+                let sql = "\(call) IS NULL"
+                let clause = try CompiledWhereClause(
+                    tree: try WhereClause.parse(sql), text: sql, schema: FunctionRegistryTests.schema, dialect: dialect)
+                var parameters = PostgreSQLParameters()
+                switch definition.postgreSQL {
+                case .function(let function):
+                    let rendered = try clause.postgreSQL(columns: columns, parameters: &parameters)
+                    #expect(rendered.contains("\(function)("), "\(definition.name): \(rendered)")
+                case .custom(let note) where note.hasPrefix("none:"):
+                    #expect(throws: PostgreSQLRenderingError.self, "\(definition.name)") {
+                        try clause.postgreSQL(columns: columns, parameters: &parameters)
+                    }
+                case .custom:
+                    continue
+                }
+            }
+        }
+    }
+}

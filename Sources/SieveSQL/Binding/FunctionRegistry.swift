@@ -68,7 +68,10 @@ struct FunctionDefinition: Sendable {
     let arguments: [ArgumentRule]
     /// The result type.
     let result: ResultRule
-    /// How the function is written in PostgreSQL (descriptive; nothing renders it yet).
+    /// How the function is written in PostgreSQL: `CompiledWhereClause.postgreSQL` renders a
+    /// ``PostgreSQLRendering/function(_:)`` entry as a call of that name, and translates or
+    /// refuses a ``PostgreSQLRendering/custom(_:)`` one as its note says (a note starting with
+    /// "none:" is refused).
     let postgreSQL: PostgreSQLRendering
     /// The languages that may call it by name; CQL2's own functions are not ArcGIS SQL's.
     var dialects: Set<WhereClauseDialect> = [.arcGIS, .cql2]
@@ -128,7 +131,7 @@ extension FunctionRegistry {
             name: "CONCAT", aliases: [], function: .concat, arity: 1...255,
             arguments: [.stringNumberOrDate], result: .fixed(.string),
             postgreSQL: .custom(
-                "PostgreSQL's concat skips NULLs, here any NULL makes NULL: chain || over the operands cast to text, "
+                "none: PostgreSQL's concat skips NULLs, here any NULL makes NULL: chain || over the operands cast to text, "
                     + "with doubles in shortest round-trip form (whole numbers keep .0) and dates as yyyy-mm-dd[ hh:mi:ss]")),
         FunctionDefinition(
             name: "POSITION", aliases: [], function: .position, arity: 2...2,
@@ -138,16 +141,16 @@ extension FunctionRegistry {
             name: "SUBSTRING", aliases: [], function: .substring, arity: 2...3,
             arguments: [.string, .number, .number], result: .fixed(.string),
             postgreSQL: .custom(
-                "substring(s FROM i [FOR n]) needs integer start and length: doubles truncate toward zero here, "
+                "none: substring(s FROM i [FOR n]) needs integer start and length: doubles truncate toward zero here, "
                     + "and a negative length is an error in PostgreSQL")),
         FunctionDefinition(
             name: "UPPER", aliases: [], function: .upper, arity: 1...1,
             arguments: [.string], result: .fixed(.string),
-            postgreSQL: .function("upper")),
+            postgreSQL: .custom("none: PostgreSQL's upper follows the database's locale (ASCII only under C); GeoSieve maps every Unicode letter")),
         FunctionDefinition(
             name: "LOWER", aliases: [], function: .lower, arity: 1...1,
             arguments: [.string], result: .fixed(.string),
-            postgreSQL: .function("lower")),
+            postgreSQL: .custom("none: PostgreSQL's lower follows the database's locale (ASCII only under C); GeoSieve maps every Unicode letter")),
         FunctionDefinition(
             // `TRIM(` always starts the TRIM form, which checks its operands itself and binds
             // to this entry, LTRIM's or RTRIM's; the arity and rule here are the one-argument
@@ -229,13 +232,13 @@ extension FunctionRegistry {
             name: "CASEI", aliases: [], function: .caseFold, arity: 1...1,
             arguments: [.string], result: .fixed(.string),
             postgreSQL: .custom(
-                "full Unicode case folding (CaseFolding.txt C+F); PostgreSQL's lower() is not folding (ß, ς, ﬁ differ): "
+                "none: full Unicode case folding (CaseFolding.txt C+F); PostgreSQL's lower() is not folding (ß, ς, ﬁ differ): "
                     + "fold bound constants in the engine and compare a column through a folding function, or refuse"),
             dialects: [.cql2]),
         FunctionDefinition(
             name: "ACCENTI", aliases: [], function: .accentFold, arity: 1...1,
             arguments: [.string], result: .fixed(.string),
-            postgreSQL: .custom("the unaccent extension's unaccent(), whose rules differ for letters without a decomposition"),
+            postgreSQL: .custom("none: the unaccent extension's unaccent() folds letters without a decomposition differently"),
             dialects: [.cql2]),
     ])
 }
