@@ -84,7 +84,7 @@ struct CQL2Lowering {
             return SQLExpression(.inList(value, lowered, negated: negated), range: at)
         case .isNull(let operand, let negated):
             if isGeometryProperty(operand) {
-                let field = geometryTest(.present, at)
+                let field = try geometryTest(.present, at)
                 // The test is 1 when a geometry is present.
                 return SQLExpression(.comparison(.equal, field, SQLExpression(.literal(.integer(negated ? 1 : 0)), range: at)), range: at)
             }
@@ -194,8 +194,15 @@ struct CQL2Lowering {
 
     // MARK: Spatial functions
 
+    /// The most spatial functions (and `IS NULL`s of the geometry) one filter may hold: each is
+    /// a column of the table's length while the filter runs.
+    static let maximumGeometryTests = 64
+
     /// The field of a new geometry test, compared with 1.
-    private mutating func geometryTest(_ kind: CQL2GeometryTest.Kind, _ at: SourceRange) -> SQLExpression {
+    private mutating func geometryTest(_ kind: CQL2GeometryTest.Kind, _ at: SourceRange) throws(CQL2Error) -> SQLExpression {
+        guard geometryTests.count < Self.maximumGeometryTests else {
+            throw fail("the filter holds more than \(Self.maximumGeometryTests) spatial functions", sources[at.lower])
+        }
         // A name no file gives a field: it starts with a control character.
         let name = "\u{1}geometry test \(geometryTests.count)"
         geometryTests.append(CQL2GeometryTest(kind: kind, fieldName: name))
@@ -218,7 +225,7 @@ struct CQL2Lowering {
         case (false, false):
             kind = .literals(Self.relationship(function, featureFirst: true), try geometry(left, node), try geometry(right, node))
         }
-        let field = geometryTest(kind, at)
+        let field = try geometryTest(kind, at)
         return SQLExpression(.comparison(.equal, field, SQLExpression(.literal(.integer(1)), range: at)), range: at)
     }
 

@@ -202,6 +202,10 @@ struct CQL2BindingTests {
         #expect(bindingError("S_INTERSECTS(geometry, geometry)") != nil)
         #expect(bindingError("S_INTERSECTS(geometry, BBOX(0, 10, 1, 5))")?.message.hasPrefix("BBOX south (10.0) is greater than north (5.0)") == true)
         #expect(bindingError("d = DATE('2021-02-29')")?.message.hasPrefix("'2021-02-29' is not a date") == true)
+        // Each spatial function is a column of the table's length while the filter runs: 64 at most.
+        let many = (0..<65).map { "S_INTERSECTS(geometry, POINT(\($0) 0))" }.joined(separator: " OR ")
+        #expect(bindingError(many)?.message.hasPrefix("the filter holds more than 64 spatial functions") == true)
+        #expect(bindingError((0..<64).map { "S_INTERSECTS(geometry, POINT(\($0) 0))" }.joined(separator: " OR ")) == nil)
         #expect(bindingError("T_DURING(d, INTERVAL('2020-02-01', '2020-01-01'))")?.message.hasPrefix("the interval ends before it starts") == true)
         // CQL2's own functions are not the where clause's.
         #expect(throws: WhereClauseError.self) { try CompiledWhereClause("CASEI(name) = 'x'", schema: BindingTable.schema) }
