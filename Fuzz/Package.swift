@@ -13,6 +13,7 @@ let targets = [
     "fuzz-geojson",
     "fuzz-esrijson",
     "fuzz-features",
+    "fuzz-cql2",
 ]
 
 let package = Package(

@@ -18,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 script="$PWD/$(basename "$0")"
 
-targets_all=(fuzz-where fuzz-wkt fuzz-wkb fuzz-geojson fuzz-esrijson fuzz-features)
+targets_all=(fuzz-where fuzz-wkt fuzz-wkb fuzz-geojson fuzz-esrijson fuzz-features fuzz-cql2)
 seconds=60
 runs=""
 seed=""
@@ -65,6 +65,7 @@ options_for() {
         fuzz-wkb) echo "-max_len=4096" ;;
         fuzz-geojson|fuzz-esrijson) echo "-max_len=8192 -dict=Dictionaries/json.dict" ;;
         fuzz-features) echo "-max_len=16384 -dict=Dictionaries/json.dict" ;;
+        fuzz-cql2) echo "-max_len=4096 -dict=Dictionaries/cql2.dict" ;;
     esac
 }
 

@@ -58,8 +58,9 @@ public enum CQL2Text {
     /// are written as closely as text allows and may read back differently: `AND`/`OR` with fewer
     /// than two operands (written as the operand, or `TRUE`/`FALSE` when empty), a one-element
     /// array outside a function argument, infinite or NaN numbers, function names that are not
-    /// identifiers, empty property names, strings with a backslash before a quote or at their
-    /// end, and interval ends given as a character literal expression.
+    /// identifiers, empty property names, strings ending with a backslash, and interval ends given
+    /// as a character literal expression. A quote right after a backslash is written `\'` (the
+    /// reader takes `\'` for a quote there, and `''` would end the string).
     public static func write(_ expression: CQL2Expression) -> String {
         var writer = CQL2TextWriter()
         writer.write(expression, minimum: 0)

@@ -177,7 +177,20 @@ struct CQL2TextWriter {
     }
 
     static func quoted(_ value: String) -> String {
-        "'" + value.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+        // A quote is written `''`, except right after a backslash, where the reader would take
+        // `\'` for an escaped quote and `''` for its end: there `\'` is the quote itself, and the
+        // backslash before it stays a backslash (a backslash not before a quote is kept as is).
+        var text = "'"
+        var afterBackslash = false
+        for scalar in value.unicodeScalars {
+            if scalar == "'" {
+                text += afterBackslash ? "\\'" : "''"
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+            afterBackslash = scalar == "\\"
+        }
+        return text + "'"
     }
 
     /// The name bare when it is an identifier that is no keyword, else in double quotes.

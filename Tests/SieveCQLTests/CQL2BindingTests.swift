@@ -251,3 +251,23 @@ struct CQL2GeometryLoweringTests {
                 == [.relationship(.intersects, box([(170, -20, 180, 0), (-180, -20, -170, 0)]))])
     }
 }
+
+@Suite("CQL2 text: strings with backslashes")
+struct CQL2BackslashTests {
+    /// A quote right after a backslash is written `\'`: the reader takes `\'` for a quote and would
+    /// end the string at `''` (found by fuzzing: the written text did not read back).
+    /// (A string ending with a backslash has no text form: the reader always takes `\'` for a
+    /// quote, so it never reads one.)
+    @Test(arguments: ["\\'", "a\\'b", "\\\\'", "\\''", "x\\'\\'y", "\\x", "''"])
+    func quotesAfterBackslashesReadBack(_ value: String) throws {
+        let tree = CQL2Expression.comparison(.equal, .property("name"), .string(value))
+        let text = CQL2Text.write(tree)
+        #expect(try CQL2Text.parse(text) == tree, "\(value) written \(text)")
+    }
+
+    @Test func textReadWithBackslashesWritesBack() throws {
+        // Three backslashes and an escaped quote: the value holds `\\\'`.
+        let tree = try CQL2Text.parse("name = 'a\\\\\\\\'b'")
+        #expect(try CQL2Text.parse(CQL2Text.write(tree)) == tree)
+    }
+}

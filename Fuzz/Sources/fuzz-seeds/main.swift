@@ -67,6 +67,16 @@ struct FuzzSeeds {
         // And the hand-written clauses over the fuzz tables' own fields (Fuzz/Seeds/where.txt).
         let clauses = try String(contentsOf: repository.appendingPathComponent("Fuzz/Seeds/where.txt"), encoding: .utf8)
         for clause in clauses.split(separator: "\n") { seeds.add("fuzz-where", String(clause)) }
+
+        // CQL2 filters: both encodings of every pair of the project's corpus.
+        let corpus = try String(contentsOf: Fuzzing.fixtures.appendingPathComponent("cql2/corpus.jsonl"), encoding: .utf8)
+        for line in corpus.split(separator: "\n") {
+            guard let entry = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+            if let text = entry["text"] as? String { seeds.add("fuzz-cql2", text) }
+            if let json = entry["json"], JSONSerialization.isValidJSONObject(json) {
+                seeds.add("fuzz-cql2", String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self))
+            }
+        }
         print(seeds.summary)
     }
 
