@@ -33,14 +33,34 @@ public struct CQL2Error: Error, Hashable, Sendable, CustomStringConvertible {
     /// text, and are 0 when it was an already parsed JSON value built in code.
     public var path: String?
 
-    /// Creates an error.
+    /// The most UTF-8 bytes a message keeps: the parts of the input a message repeats are
+    /// excerpts already, and one built from many of them is cut here, with `…`, so that an error
+    /// stays a short line. (A path is as long as the value is deep, its member names cut to 80
+    /// characters each.)
+    public static let maximumMessageBytes = 800
+
+    /// Creates an error; a message longer than ``maximumMessageBytes`` is cut.
     public init(_ encoding: Encoding, _ message: String, line: Int, column: Int, offset: Int, path: String? = nil) {
         self.encoding = encoding
-        self.message = message
+        self.message = Self.cut(message, bytes: Self.maximumMessageBytes)
         self.line = line
         self.column = column
         self.offset = offset
         self.path = path
+    }
+
+    /// `text` with at most `bytes` UTF-8 bytes, cut at a character and ended with `…` when cut.
+    static func cut(_ text: String, bytes: Int) -> String {
+        guard text.utf8.count > bytes else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let size = character.utf8.count
+            if used + size > bytes - 3 { break }
+            result.append(character)
+            used += size
+        }
+        return result + "…"
     }
 
     /// `cql2-text error at line:column: message`, or for an error with a ``path``

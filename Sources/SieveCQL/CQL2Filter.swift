@@ -115,7 +115,7 @@ public struct CQL2LoweredFilter: Sendable {
     private func bindingError(_ error: WhereClauseError) -> CQL2Error {
         var message = error.message
         if let range = error.range, range.lower >= 0, range.lower < sources.count {
-            message += " (in \(CQL2Text.write(sources[range.lower])))"
+            message += " (in \(WhereClauseError.quoted(CQL2Text.write(sources[range.lower]), quote: "")))"
         }
         return CQL2Error(filter.encoding, message, line: 0, column: 0, offset: 0)
     }

@@ -1,4 +1,5 @@
 import SieveGeometry
+import SieveSQL
 
 /// Reads a parsed JSON value as a cql2-json expression, keeping the JSON path of every value so
 /// that errors can name it.
@@ -76,7 +77,9 @@ struct CQL2JSONParser {
         var text: String {
             switch self {
             case .root(let path): path
-            case .member(let parent, let key): CQL2JSONParser.member(parent.text, key)
+            case .member(let parent, let key):
+                // A member name from the input, cut to 80 characters.
+                CQL2JSONParser.member(parent.text, key.count > 80 ? String(key.prefix(79)) + "…" : key)
             case .element(let parent, let index): CQL2JSONParser.element(parent.text, index)
             case .argument(let parent, let index): CQL2JSONParser.element(CQL2JSONParser.member(parent.text, "args"), index)
             }
@@ -113,7 +116,7 @@ struct CQL2JSONParser {
 
     private func number(_ number: JSONNumber, _ value: JSONValue, _ path: JSONPath) throws(CQL2Error) -> CQL2Expression {
         if number.isIntegerLiteral, let integer = number.int64 { return .integer(integer) }
-        guard number.double.isFinite else { throw fail("the number \(number) is out of range", value, path) }
+        guard number.double.isFinite else { throw fail("the number \(WhereClauseError.quoted("\(number)", quote: "")) is out of range", value, path) }
         return .real(number.double)
     }
 
@@ -148,7 +151,7 @@ struct CQL2JSONParser {
             let keys = object.keys.map { "\"\($0)\"" }.joined(separator: ", ")
             if ["property", "date", "timestamp", "interval", "bbox"].contains(key) {
                 let extra = object.members[1]
-                throw fail("unexpected member \"\(extra.key)\" in a \"\(key)\" object", extra.value, .member(path, extra.key))
+                throw fail("unexpected member \(WhereClauseError.quoted(extra.key)) in a \"\(key)\" object", extra.value, .member(path, extra.key))
             }
             throw fail("\(Self.expectedObject), found an object with the members \(keys)", value, path)
         }
@@ -175,7 +178,7 @@ struct CQL2JSONParser {
         case "bbox":
             return .bbox(try bbox(member, memberPath))
         default:
-            throw fail("\(Self.expectedObject), found an object with the member \"\(key)\"", value, path)
+            throw fail("\(Self.expectedObject), found an object with the member \(WhereClauseError.quoted(key))", value, path)
         }
     }
 
@@ -186,11 +189,11 @@ struct CQL2JSONParser {
         }
         if date {
             guard CQL2Instant.isDate(text) else {
-                throw fail("\"\(text)\" is not a date of the form yyyy-mm-dd", value, path)
+                throw fail("\(WhereClauseError.quoted(text)) is not a date of the form yyyy-mm-dd", value, path)
             }
         } else {
             guard CQL2Instant.isTimestamp(text) else {
-                throw fail("\"\(text)\" is not a timestamp of the form yyyy-mm-ddThh:mm:ss[.fff]Z", value, path)
+                throw fail("\(WhereClauseError.quoted(text)) is not a timestamp of the form yyyy-mm-ddThh:mm:ss[.fff]Z", value, path)
             }
         }
         return text
@@ -201,7 +204,7 @@ struct CQL2JSONParser {
             if text == ".." { return .unbounded }
             if CQL2Instant.isDate(text) { return .date(text) }
             if CQL2Instant.isTimestamp(text) { return .timestamp(text) }
-            throw fail("\"\(text)\" is not a date, a timestamp or \"..\"", value, path)
+            throw fail("\(WhereClauseError.quoted(text)) is not a date, a timestamp or \"..\"", value, path)
         }
         switch try expression(value, path) {
         case .date(let date): return .date(date)
@@ -223,7 +226,7 @@ struct CQL2JSONParser {
                 throw fail("a bbox holds numbers, found \(element.kindDescription)", element, .element(path, index))
             }
             guard number.double.isFinite else {
-                throw fail("the number \(number) is out of range", element, .element(path, index))
+                throw fail("the number \(WhereClauseError.quoted("\(number)", quote: "")) is out of range", element, .element(path, index))
             }
             numbers.append(number.double)
         }
@@ -236,14 +239,14 @@ struct CQL2JSONParser {
         let opPath = JSONPath.member(path, "op")
         let argsPath = JSONPath.member(path, "args")
         for (key, member) in object.members where key != "op" && key != "args" {
-            throw fail("unexpected member \"\(key)\" in an operation (it has \"op\" and \"args\")", member, .member(path, key))
+            throw fail("unexpected member \(WhereClauseError.quoted(key)) in an operation (it has \"op\" and \"args\")", member, .member(path, key))
         }
         guard let opValue = object["op"], case .string(let name, _) = opValue else {
             let found = object["op"]?.kindDescription ?? "nothing"
             throw fail("the operator must be a string, found \(found)", object["op"] ?? value, opPath)
         }
         guard let argsValue = object["args"] else {
-            throw fail("the operation \"\(name)\" has no \"args\" (write [] for none)", value, path)
+            throw fail("the operation \(WhereClauseError.quoted(name)) has no \"args\" (write [] for none)", value, path)
         }
         guard case .array(let args, _) = argsValue else {
             throw fail("the arguments of \"\(name)\" must be an array, found \(argsValue.kindDescription)", argsValue, argsPath)

@@ -40,7 +40,7 @@ struct CQL2Lowering {
     static let millisecondsPerDay: Int64 = 86_400_000
 
     private func fail(_ message: String, _ node: CQL2Expression) -> CQL2Error {
-        CQL2Error(encoding, "\(message) (in \(CQL2Text.write(node)))", line: 0, column: 0, offset: 0)
+        CQL2Error(encoding, "\(message) (in \(WhereClauseError.quoted(CQL2Text.write(node), quote: "")))", line: 0, column: 0, offset: 0)
     }
 
     /// The range that stands for `node`.
@@ -109,7 +109,7 @@ struct CQL2Lowering {
             return SQLExpression(.negate(try lower(operand)), range: at)
         case .property(let name):
             guard !isGeometryProperty(node) else {
-                throw fail("the geometry property \"\(name)\" can only be an argument of a spatial function or of IS NULL", node)
+                throw fail("the geometry property \(WhereClauseError.quoted(name)) can only be an argument of a spatial function or of IS NULL", node)
             }
             return SQLExpression(.field(FieldReference(name: name, isQuoted: true)), range: at)
         case .string(let value):
@@ -180,14 +180,14 @@ struct CQL2Lowering {
 
     private func date(_ text: String, _ node: CQL2Expression) throws(CQL2Error) -> Int64 {
         guard let ms = CivilTime.parse(text, syntax: .sqlDate) else {
-            throw fail("'\(text)' is not a date: expected 'yyyy-mm-dd'", node)
+            throw fail("\(WhereClauseError.quoted(text, quote: "'")) is not a date: expected 'yyyy-mm-dd'", node)
         }
         return ms
     }
 
     private func timestamp(_ text: String, _ node: CQL2Expression) throws(CQL2Error) -> Int64 {
         guard let ms = CivilTime.parse(text, syntax: [.isoSeparator, .time, .zulu]) else {
-            throw fail("'\(text)' is not a timestamp: expected 'yyyy-mm-ddThh:mm:ss[.fff]Z'", node)
+            throw fail("\(WhereClauseError.quoted(text, quote: "'")) is not a timestamp: expected 'yyyy-mm-ddThh:mm:ss[.fff]Z'", node)
         }
         return ms
     }
@@ -402,7 +402,7 @@ struct CQL2Lowering {
     private mutating func arrayItems(_ operand: CQL2Expression, _ node: CQL2Expression) throws(CQL2Error) -> [SQLExpression] {
         guard case .array(let items) = operand else {
             if case .property(let name) = operand {
-                throw fail("\"\(name)\" is not an array: feature tables have no array-valued fields, so array functions compare array literals", node)
+                throw fail("\(WhereClauseError.quoted(name)) is not an array: feature tables have no array-valued fields, so array functions compare array literals", node)
             }
             throw fail("an array function compares arrays", node)
         }

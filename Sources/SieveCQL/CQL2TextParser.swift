@@ -1,4 +1,5 @@
 import SieveGeometry
+import SieveSQL
 
 // The recursive-descent parser of cql2-text. Levels, loosest first: OR, AND, NOT, predicates
 // (comparisons, LIKE, BETWEEN, IN, IS NULL), + and -, * / % div, ^, unary minus, primaries.
@@ -83,10 +84,10 @@ struct CQL2TextParser {
     private static func describe(_ token: CQL2Token) -> String {
         switch token.kind {
         case .end: "the end of the filter"
-        case .string: "the character literal '\(token.text)'"
-        case .number: "the number \(token.text)"
-        case .quotedIdentifier: "the property \"\(token.text)\""
-        case .identifier, .symbol: "'\(token.text)'"
+        case .string: "the character literal \(WhereClauseError.quoted(token.text, quote: "'"))"
+        case .number: "the number \(WhereClauseError.quoted(token.text, quote: ""))"
+        case .quotedIdentifier: "the property \(WhereClauseError.quoted(token.text))"
+        case .identifier, .symbol: WhereClauseError.quoted(token.text, quote: "'")
         }
     }
 
@@ -301,7 +302,7 @@ struct CQL2TextParser {
             if negative, magnitude == UInt64(Int64.max) + 1 { return .integer(.min) }
         }
         guard let value = Double(token.text), value.isFinite else {
-            throw fail("the number \(token.text) is out of range", at: token)
+            throw fail("the number \(WhereClauseError.quoted(token.text, quote: "")) is out of range", at: token)
         }
         return .real(negative ? -value : value)
     }
@@ -333,7 +334,12 @@ struct CQL2TextParser {
         let openPlace = place(of: open)
         try expect(")", "expected ')' to close the '(' at \(openPlace)")
         if items.count == 1, !(isArgument && (current.isSymbol(",") || current.isSymbol(")"))) {
-            return items[0]
+            // Plain parentheses after all. Its item was read as an argument (this group might
+            // have been an array), so a `(a)` that closed right before this group's `)` became a
+            // one-element array; outside an array it is just `a` (`((a)) * b` is `a * b`).
+            var item = items[0]
+            while case .array(let inner) = item, inner.count == 1 { item = inner[0] }
+            return item
         }
         return .array(items)
     }
@@ -448,12 +454,12 @@ struct CQL2TextParser {
             try expect(")", "expected ')' after the argument of \(upper)")
             if upper == "DATE" {
                 guard CQL2Instant.isDate(value.text) else {
-                    throw fail("'\(value.text)' is not a date of the form 'yyyy-mm-dd'", at: value)
+                    throw fail("\(WhereClauseError.quoted(value.text, quote: "'")) is not a date of the form 'yyyy-mm-dd'", at: value)
                 }
                 return .date(value.text)
             }
             guard CQL2Instant.isTimestamp(value.text) else {
-                throw fail("'\(value.text)' is not a timestamp of the form 'yyyy-mm-ddThh:mm:ss[.fff]Z'", at: value)
+                throw fail("\(WhereClauseError.quoted(value.text, quote: "'")) is not a timestamp of the form 'yyyy-mm-ddThh:mm:ss[.fff]Z'", at: value)
             }
             return .timestamp(value.text)
         case "INTERVAL":
@@ -477,7 +483,7 @@ struct CQL2TextParser {
             if token.text == ".." { return .unbounded }
             if CQL2Instant.isDate(token.text) { return .date(token.text) }
             if CQL2Instant.isTimestamp(token.text) { return .timestamp(token.text) }
-            throw fail("'\(token.text)' is not a date, a timestamp or '..'", at: token)
+            throw fail("\(WhereClauseError.quoted(token.text, quote: "'")) is not a date, a timestamp or '..'", at: token)
         }
         switch try parseArgument() {
         case .date(let date): return .date(date)

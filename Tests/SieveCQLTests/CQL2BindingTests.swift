@@ -265,6 +265,15 @@ struct CQL2BackslashTests {
         #expect(try CQL2Text.parse(text) == tree, "\(value) written \(text)")
     }
 
+    /// `((a)) * b` as a function argument: the inner `(a)` is no one-element array once the outer
+    /// parentheses turn out not to make an array (found by fuzzing: it read as an array operand,
+    /// which writes back as `(a) * b` and reads back as `a * b`).
+    @Test(arguments: ["f(((b)) * c)", "f((((b))) + 1, 2)", "f(((b)))", "f(((b), (c)) * d)", "A_CONTAINS(((x)), ('a'))"])
+    func nestedParenthesesInArgumentsReadBack(_ text: String) throws {
+        let tree = try CQL2Text.parse(text)
+        #expect(try CQL2Text.parse(CQL2Text.write(tree)) == tree, "\(text) written \(CQL2Text.write(tree))")
+    }
+
     @Test func textReadWithBackslashesWritesBack() throws {
         // Three backslashes and an escaped quote: the value holds `\\\'`.
         let tree = try CQL2Text.parse("name = 'a\\\\\\\\'b'")

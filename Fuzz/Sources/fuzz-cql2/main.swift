@@ -15,7 +15,10 @@ func fuzzCQL2(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         do {
             filter = try CQL2Filter(source, encoding: encoding)
         } catch {
-            Fuzzing.check(error.description.utf8.count <= 2_000, "an error message of \(error.description.utf8.count) bytes")
+            // The message is short; the JSON path as long as the value is deep (≤ 200 levels of
+            // member names cut to 80 characters).
+            Fuzzing.check(error.message.utf8.count <= 2_000, "an error message of \(error.message.utf8.count) bytes")
+            Fuzzing.check((error.path?.utf8.count ?? 0) <= 200 * 400, "an error path of \(error.path?.utf8.count ?? 0) bytes")
             continue
         }
         switch encoding {
