@@ -1,8 +1,6 @@
 import SieveCQL
 import SieveFeatures
-import SieveGEOS
 import SieveGeometry
-import SieveProjection
 import SieveSQL
 
 /// A query written as PostgreSQL SQL: the text with `$n` placeholders and their values.
@@ -47,13 +45,7 @@ public struct PostGISQueryBuilder: Sendable {
             terms.append("(\(id) = ANY(\(parameters.add(.integers(objectIDs)))::int8[]))")
         }
         if let geometry = query.geometry {
-            if case .relate(let pattern) = query.spatialRelationship {
-                do throws(GEOSError) {
-                    try IntersectionMatrix.validate(pattern: pattern)
-                } catch {
-                    throw FeatureTableError(.invalidQuery, "relate pattern \"\(pattern)\": \(error.message)")
-                }
-            }
+            try SpatialFilter.validate(query.spatialRelationship)
             let source = query.inSpatialReference ?? table.spatialReference
             terms.append(try spatialTest(query.spatialRelationship, geometry, from: source, parameters: &parameters))
         }
@@ -96,16 +88,7 @@ public struct PostGISQueryBuilder: Sendable {
         _ relationship: SpatialRelationship, _ geometry: Geometry, from source: SpatialReference,
         parameters: inout PostgreSQLParameters
     ) throws -> String {
-        let target = table.spatialReference
-        var projected = geometry
-        if source != target {
-            do {
-                projected = try Projector(from: source, to: target).project(geometry, densification: .standard)
-            } catch {
-                throw FeatureTableError(
-                    .invalidQuery, "cannot project the query geometry from wkid \(source.wkid) to the table's wkid \(target.wkid): \(error)")
-            }
-        }
+        let projected = try SpatialFilter.queryGeometry(geometry, from: source, to: table.spatialReference)
         let feature = try table.geometryIdentifier()
         let query = "ST_GeomFromWKB(\(parameters.add(.bytes(projected.wkb())))::bytea, \(table.srid))"
         let test = try Self.predicate(relationship, feature, query, parameters: &parameters)
@@ -137,9 +120,8 @@ public struct PostGISQueryBuilder: Sendable {
         let schema = table.schema
         var keys: [String] = []
         for field in query.orderBy {
-            guard let index = schema.index(ofField: field.field) else {
-                throw FeatureTableError(.invalidQuery, "unknown field \"\(field.field)\" in orderByFields")
-            }
+            // The in-memory table's check and message.
+            let index = try QueryPlan.resolve(field.field, in: schema, parameter: "orderByFields").index
             var key = try table.conditionExpression(table.columns[index])
             if schema.fields[index].columnType == .string { key = "(\(key)) COLLATE \"C\"" }
             keys.append(key + (field.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"))

@@ -4,11 +4,11 @@ import SieveSQL
 
 /// The parts of running a query that do not depend on what it returns: resolving field names,
 /// checking paging, selecting rows and ordering them.
-enum QueryPlan {
+package enum QueryPlan {
     /// The field `name` names in `schema` (ignoring case): its index and canonical name.
     /// - Throws: ``FeatureTableError/Kind/invalidQuery`` naming `parameter`, with a
     ///   suggestion when a field name is close.
-    static func resolve(_ name: String, in schema: Schema, parameter: String) throws(FeatureTableError) -> (
+    package static func resolve(_ name: String, in schema: Schema, parameter: String) throws(FeatureTableError) -> (
         index: Int, name: String
     ) {
         guard let index = schema.index(ofField: name) else {

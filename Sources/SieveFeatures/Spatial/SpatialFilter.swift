@@ -35,29 +35,41 @@ package struct SpatialFilter {
     /// - Throws: ``FeatureTableError/Kind/invalidQuery`` when either reference is unknown to
     ///   PROJ, PROJ has no transformation between them, or a position does not transform.
     init?(_ query: QueryParameters, table: FeatureTable) throws(FeatureTableError) {
-        guard var geometry = query.geometry else { return nil }
-        let target = table.spatialReference
-        let source = query.inSpatialReference ?? target
-        if source != target {
-            do {
-                geometry = try Projector(from: source, to: target).project(geometry, densification: .standard)
-            } catch {
-                throw FeatureTableError(
-                    .invalidQuery,
-                    "cannot project the query geometry from wkid \(source.wkid) to the table's wkid \(target.wkid): \(error)")
-            }
-        }
-        if case .relate(let pattern) = query.spatialRelationship {
-            // Checked up front, by its syntax alone, so that a bad pattern fails every query kind
-            // even when no row is a candidate.
-            do throws(GEOSError) {
-                try IntersectionMatrix.validate(pattern: pattern)
-            } catch {
-                throw FeatureTableError(.invalidQuery, "relate pattern \"\(pattern)\": \(error.message)")
-            }
-        }
-        self.geometry = geometry
+        guard let geometry = query.geometry else { return nil }
+        try Self.validate(query.spatialRelationship)
+        self.geometry = try Self.queryGeometry(
+            geometry, from: query.inSpatialReference ?? table.spatialReference, to: table.spatialReference)
         self.relationship = query.spatialRelationship
+    }
+
+    /// `geometry`, given in `source`, in the table's reference `target`: as is when they are the
+    /// same, else projected with its edges densified (``Densification/standard``). Every source
+    /// that tests feature geometries against a query geometry (this filter, the PostGIS source)
+    /// projects it so, and so answers alike.
+    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` when the projection fails.
+    package static func queryGeometry(
+        _ geometry: Geometry, from source: SpatialReference, to target: SpatialReference
+    ) throws(FeatureTableError) -> Geometry {
+        guard source != target else { return geometry }
+        do {
+            return try Projector(from: source, to: target).project(geometry, densification: .standard)
+        } catch {
+            throw FeatureTableError(
+                .invalidQuery,
+                "cannot project the query geometry from wkid \(source.wkid) to the table's wkid \(target.wkid): \(error)")
+        }
+    }
+
+    /// Checks a relate pattern by its syntax alone, so that a bad pattern fails every query kind
+    /// even when no row is a candidate; other relationships need no check.
+    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for a pattern that is not DE-9IM.
+    package static func validate(_ relationship: SpatialRelationship) throws(FeatureTableError) {
+        guard case .relate(let pattern) = relationship else { return }
+        do throws(GEOSError) {
+            try IntersectionMatrix.validate(pattern: pattern)
+        } catch {
+            throw FeatureTableError(.invalidQuery, "relate pattern \"\(pattern)\": \(error.message)")
+        }
     }
 
     /// Whether features disjoint from the query geometry can satisfy the relationship, so that
