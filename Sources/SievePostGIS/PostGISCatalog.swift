@@ -19,11 +19,9 @@ enum PostGISCatalog {
             WHERE n.nspname = $1 AND c.relname = $2 AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
             """
         var columns: [(name: String, type: String)] = []
-        for row in try await PostGISFeatureSource.run(
-            PostGISStatement(sql: columnsSQL, parameters: [.text(namespace), .text(name)]), connection: connection, logger: logger)
-        {
-            columns.append(try row.decode((String, String).self))
-        }
+        try await PostGISFeatureSource.run(
+            PostGISStatement(sql: columnsSQL, parameters: [.text(namespace), .text(name)]), connection: connection, logger: logger
+        ) { columns.append(try $0.decode((String, String).self)) }
         guard !columns.isEmpty else { throw PostGISError("no table \(qualified) in the database \(options.database)") }
 
         // The primary key's columns.
@@ -34,11 +32,9 @@ enum PostGISCatalog {
             WHERE n.nspname = $1 AND c.relname = $2 AND i.indisprimary
             """
         var keys: [String] = []
-        for row in try await PostGISFeatureSource.run(
-            PostGISStatement(sql: keySQL, parameters: [.text(namespace), .text(name)]), connection: connection, logger: logger)
-        {
-            keys.append(try row.decode(String.self))
-        }
+        try await PostGISFeatureSource.run(
+            PostGISStatement(sql: keySQL, parameters: [.text(namespace), .text(name)]), connection: connection, logger: logger
+        ) { keys.append(try $0.decode(String.self)) }
 
         // Geometry columns with SRID and type.
         let geometrySQL = """
@@ -46,11 +42,9 @@ enum PostGISCatalog {
             WHERE f_table_schema = $1 AND f_table_name = $2 ORDER BY f_geometry_column
             """
         var geometries: [(column: String, srid: Int64, type: String)] = []
-        for row in try await PostGISFeatureSource.run(
-            PostGISStatement(sql: geometrySQL, parameters: [.text(namespace), .text(name)]), connection: connection, logger: logger)
-        {
-            geometries.append(try row.decode((String, Int64, String).self))
-        }
+        try await PostGISFeatureSource.run(
+            PostGISStatement(sql: geometrySQL, parameters: [.text(namespace), .text(name)]), connection: connection, logger: logger
+        ) { geometries.append(try $0.decode((String, Int64, String).self)) }
 
         let geometry: (column: String, srid: Int64, type: String)?
         if let wanted = options.geometryColumn {
@@ -130,8 +124,8 @@ enum PostGISCatalog {
         let table = try postgreSQLIdentifier(options.namespace) + "." + postgreSQLIdentifier(options.table)
         let sql = "SELECT DISTINCT GeometryType(\(try postgreSQLIdentifier(column)))::text FROM \(table) WHERE \(try postgreSQLIdentifier(column)) IS NOT NULL"
         var kinds = Set<String>()
-        for row in try await PostGISFeatureSource.run(PostGISStatement(sql: sql, parameters: []), connection: connection, logger: logger) {
-            kinds.insert(try row.decode(String.self))
+        try await PostGISFeatureSource.run(PostGISStatement(sql: sql, parameters: []), connection: connection, logger: logger) {
+            kinds.insert(try $0.decode(String.self))
         }
         if kinds.isSubset(of: ["POINT"]) { return .point }
         if kinds.isSubset(of: ["POINT", "MULTIPOINT"]) { return .multipoint }

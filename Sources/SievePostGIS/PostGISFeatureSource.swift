@@ -64,6 +64,22 @@ public final class PostGISFeatureSource: Sendable {
         }
     }
 
+    /// Opens the table, runs `body` on it and closes it, also when `body` throws.
+    public static func using<T: Sendable>(
+        _ options: PostGISConnectionOptions, logger: Logger = Logger(label: "geosieve.postgis"),
+        _ body: (PostGISFeatureSource) async throws -> T
+    ) async throws -> T {
+        let source = try await open(options, logger: logger)
+        do {
+            let value = try await body(source)
+            try await source.close()
+            return value
+        } catch {
+            try? await source.close()
+            throw error
+        }
+    }
+
     /// A connection with the session settings the sources need.
     static func connect(_ options: PostGISConnectionOptions, logger: Logger) async throws -> PostgresConnection {
         let configuration = PostgresConnection.Configuration(
@@ -94,36 +110,27 @@ public final class PostGISFeatureSource: Sendable {
     /// The features `query` selects, ordered and paged by the database, in the shape
     /// ``FeatureTable/queryFeatures(_:)`` gives.
     public func queryFeatures(_ query: QueryParameters) async throws -> FeatureQueryResult {
-        let statement = try PostGISQueryBuilder(table: table).featuresStatement(query)
-        var page = try await Self.rows(statement, table: table, connection: connection, logger: logger)
-        var exceeded = false
-        if let limit = query.maxFeatures, page.count > limit {
-            page.removeLast(page.count - limit)
-            exceeded = true
-        }
-        let result = try Self.assemble(page, table: table)
+        // The statement asks for one row past the page: its arrival says rows were left off.
+        let (page, exceeded) = try await fetch(PostGISQueryBuilder(table: table).featuresStatement(query), limit: query.maxFeatures)
         // The page in database order; out fields, geometry and the output reference as in memory.
         var local = QueryParameters(
             outFields: query.outFields, returnGeometry: query.returnGeometry, orderBy: query.orderBy,
             outSpatialReference: query.outSpatialReference)
         local.collation = .binary
-        return try PreparedQuery(local, table: result).features(in: result).marking(exceededTransferLimit: exceeded)
+        return try PreparedQuery(local, table: page).features(in: page).marking(exceededTransferLimit: exceeded)
     }
 
     /// How many features `query` selects.
     public func queryFeatureCount(_ query: QueryParameters) async throws -> Int {
-        let statement = try PostGISQueryBuilder(table: table).countStatement(query)
-        for row in try await run(statement) {
-            return Int(try row.decode(Int64.self))
-        }
-        return 0
+        var count: Int64 = 0
+        try await run(PostGISQueryBuilder(table: table).countStatement(query)) { count = try $0.decode(Int64.self) }
+        return Int(count)
     }
 
     /// The object IDs `query` selects, ascending.
     public func queryObjectIDs(_ query: QueryParameters) async throws -> [Int64] {
-        let statement = try PostGISQueryBuilder(table: table).objectIDsStatement(query)
         var ids: [Int64] = []
-        for row in try await run(statement) { ids.append(try row.decode(Int64.self)) }
+        try await run(PostGISQueryBuilder(table: table).objectIDsStatement(query)) { ids.append(try $0.decode(Int64.self)) }
         return ids
     }
 
@@ -136,18 +143,19 @@ public final class PostGISFeatureSource: Sendable {
             var all = query
             all.maxFeatures = nil
             all.resultOffset = nil
-            let page = try Self.assemble(
-                try await Self.rows(try PostGISQueryBuilder(table: table).featuresStatement(all), table: table, connection: connection, logger: logger),
-                table: table)
+            let page = try await fetch(PostGISQueryBuilder(table: table).featuresStatement(all), limit: nil).table
             return try PreparedQuery(QueryParameters(outSpatialReference: target), table: page).extent(in: page)
         }
-        let statement = try PostGISQueryBuilder(table: table).extentStatement(query)
-        for row in try await run(statement) {
+        var result: (count: Int, extent: Envelope) = (0, .empty)
+        try await run(PostGISQueryBuilder(table: table).extentStatement(query)) { row in
             let (count, x0, y0, x1, y1) = try row.decode((Int64, Double?, Double?, Double?, Double?).self)
-            guard let x0, let y0, let x1, let y1 else { return (Int(count), .empty) }
-            return (Int(count), Envelope(xmin: x0, ymin: y0, xmax: x1, ymax: y1))
+            if let x0, let y0, let x1, let y1 {
+                result = (Int(count), Envelope(xmin: x0, ymin: y0, xmax: x1, ymax: y1))
+            } else {
+                result = (Int(count), .empty)
+            }
         }
-        return (0, .empty)
+        return result
     }
 
     /// Every feature of the table, as an in-memory ``FeatureTable`` (the import).
@@ -156,19 +164,22 @@ public final class PostGISFeatureSource: Sendable {
         let statement = PostGISStatement(
             sql: "SELECT \(try builder.selectList()) FROM \(try table.qualifiedName()) ORDER BY \(try builder.orderBy(QueryParameters()))",
             parameters: [])
-        return try Self.assemble(try await Self.rows(statement, table: table, connection: connection, logger: logger), table: table)
+        return try await fetch(statement, limit: nil).table
     }
 
     // MARK: Running statements
 
-    private func run(_ statement: PostGISStatement) async throws -> [PostgresRow] {
-        try await Self.run(statement, connection: connection, logger: logger)
+    /// Runs `statement` on this source's connection, handing each row to `body` as it arrives.
+    private func run(_ statement: PostGISStatement, _ body: (PostgresRow) throws -> Void) async throws {
+        try await Self.run(statement, connection: connection, logger: logger, each: body)
     }
 
-    /// Runs `statement` and returns its rows; the server's errors (also those sent while rows
-    /// arrive) become ``PostGISError``s with the server's message.
-    @discardableResult
-    static func run(_ statement: PostGISStatement, connection: PostgresConnection, logger: Logger) async throws -> [PostgresRow] {
+    /// Runs `statement`, handing each row to `each` as it arrives (rows are not held); the
+    /// server's errors, also those sent while rows arrive, become ``PostGISError``s with the
+    /// server's message.
+    static func run(
+        _ statement: PostGISStatement, connection: PostgresConnection, logger: Logger, each: (PostgresRow) throws -> Void = { _ in }
+    ) async throws {
         var bindings = PostgresBindings(capacity: statement.parameters.count)
         for value in statement.parameters {
             switch value {
@@ -182,75 +193,98 @@ public final class PostGISFeatureSource: Sendable {
             }
         }
         do {
-            return try await connection.query(PostgresQuery(unsafeSQL: statement.sql, binds: bindings), logger: logger).collect()
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: statement.sql, binds: bindings), logger: logger) {
+                try each(row)
+            }
         } catch let error as PSQLError {
             throw PostGISError("PostgreSQL refused the query: \(error.serverInfo?[.message] ?? String(reflecting: error))")
         }
     }
 
-    /// One decoded row: the field values in schema order and the geometry.
-    struct Row {
-        var values: [ScalarValue]
-        var geometry: Geometry?
+    /// The rows of a feature `SELECT` (``PostGISQueryBuilder/selectList()``) as a table of the
+    /// source's schema, decoded into typed columns as they arrive; with a `limit`, the rows past
+    /// it are not kept, and `exceeded` says whether there were any.
+    private func fetch(_ statement: PostGISStatement, limit: Int?) async throws -> (table: FeatureTable, exceeded: Bool) {
+        var builder = FeatureRows(table: table)
+        var exceeded = false
+        try await run(statement) { row in
+            if let limit, builder.count >= limit {
+                exceeded = true
+                return
+            }
+            try builder.append(row)
+        }
+        return (try builder.featureTable(), exceeded)
+    }
+}
+
+/// The rows of a feature `SELECT` decoded into one array per field (no value boxed per row).
+private struct FeatureRows {
+    let table: PostGISTable
+    private let kinds: [PostGISTable.ColumnKind]
+    private var integers: [[Int64]]
+    private var doubles: [[Double]]
+    private var strings: [[String?]]
+    private var valid: [[Bool]]
+    private var geometries: [Geometry?] = []
+    private(set) var count = 0
+
+    init(table: PostGISTable) {
+        self.table = table
+        kinds = table.columns.map(\.kind)
+        integers = Array(repeating: [], count: kinds.count)
+        doubles = Array(repeating: [], count: kinds.count)
+        strings = Array(repeating: [], count: kinds.count)
+        valid = Array(repeating: [], count: kinds.count)
     }
 
-    /// The rows of a feature `SELECT` (``PostGISQueryBuilder/selectList()``), decoded.
-    static func rows(_ statement: PostGISStatement, table: PostGISTable, connection: PostgresConnection, logger: Logger) async throws
-        -> [Row]
-    {
-        var rows: [Row] = []
-        let kinds = table.columns.map(\.kind)
-        for row in try await run(statement, connection: connection, logger: logger) {
-            let cells = row.makeRandomAccess()
-            var values: [ScalarValue] = []
-            values.reserveCapacity(kinds.count)
-            for (i, kind) in kinds.enumerated() {
-                switch kind {
-                case .integer, .boolean: values.append(try cells[i].decode(Int64?.self).map(ScalarValue.integer) ?? .null)
-                case .double, .numeric: values.append(try cells[i].decode(Double?.self).map(ScalarValue.double) ?? .null)
-                case .instant: values.append(try cells[i].decode(Int64?.self).map(ScalarValue.date) ?? .null)
-                case .text: values.append(try cells[i].decode(String?.self).map(ScalarValue.string) ?? .null)
-                }
+    mutating func append(_ row: PostgresRow) throws {
+        let cells = row.makeRandomAccess()
+        for (i, kind) in kinds.enumerated() {
+            switch kind {
+            case .integer, .boolean, .instant:
+                let value = try cells[i].decode(Int64?.self)
+                integers[i].append(value ?? 0)
+                valid[i].append(value != nil)
+            case .double, .numeric:
+                let value = try cells[i].decode(Double?.self)
+                doubles[i].append(value ?? 0)
+                valid[i].append(value != nil)
+            case .text:
+                strings[i].append(try cells[i].decode(String?.self))
             }
+        }
+        if table.geometryColumn != nil {
             var geometry: Geometry?
-            if table.geometryColumn != nil, let bytes = try cells[kinds.count].decode(Data?.self) {
+            if let bytes = try cells[kinds.count].decode(Data?.self) {
                 do {
                     geometry = try Geometry(wkb: bytes)
                 } catch {
                     throw PostGISError("a geometry of \(table.name) is not WKB GeoSieve reads: \(error)")
                 }
             }
-            rows.append(Row(values: values, geometry: geometry))
+            geometries.append(geometry)
         }
-        return rows
+        count += 1
     }
 
     /// The rows as a feature table of the source's schema.
-    static func assemble(_ rows: [Row], table: PostGISTable) throws -> FeatureTable {
+    func featureTable() throws -> FeatureTable {
         var columns: [Column] = []
         for (i, field) in table.schema.fields.enumerated() {
-            var validity = ValidityBitmap(count: rows.count, allValid: true)
+            var validity: ValidityBitmap?
+            if valid[i].contains(false) {
+                var bitmap = ValidityBitmap(count: count, allValid: true)
+                for (row, isValid) in valid[i].enumerated() where !isValid { bitmap.set(row, valid: false) }
+                validity = bitmap
+            }
             switch field.columnType {
-            case .integer, .date:
-                var values = [Int64](repeating: 0, count: rows.count)
-                for (r, row) in rows.enumerated() {
-                    switch row.values[i] {
-                    case .integer(let x), .date(let x): values[r] = x
-                    default: validity.set(r, valid: false)
-                    }
-                }
-                let column = Int64Column(values: values, validity: validity)
-                columns.append(field.columnType == .date ? .date(column) : .integer(column))
-            case .double:
-                var values = [Double](repeating: 0, count: rows.count)
-                for (r, row) in rows.enumerated() {
-                    if case .double(let x) = row.values[i] { values[r] = x } else { validity.set(r, valid: false) }
-                }
-                columns.append(.double(DoubleColumn(values: values, validity: validity)))
-            case .string:
-                columns.append(.string(StringColumn(rows.map { if case .string(let s) = $0.values[i] { s } else { nil } })))
+            case .integer: columns.append(.integer(Int64Column(values: integers[i], validity: validity)))
+            case .date: columns.append(.date(Int64Column(values: integers[i], validity: validity)))
+            case .double: columns.append(.double(DoubleColumn(values: doubles[i], validity: validity)))
+            case .string: columns.append(.string(StringColumn(strings[i])))
             }
         }
-        return try FeatureTable(schema: table.schema, columns: columns, geometries: table.geometryColumn == nil ? [] : rows.map(\.geometry))
+        return try FeatureTable(schema: table.schema, columns: columns, geometries: geometries)
     }
 }

@@ -53,16 +53,11 @@ struct PostGISCommand: ParsableCommand {
                 ("w1.q2", QueryParameters(whereClause: W1.queries[1])),
                 ("box", QueryParameters(geometry: .envelope(Envelope(xmin: 0, ymin: 0, xmax: 10, ymax: 10)))),
             ]
+            let rounds = rounds
             try waitForAsync {
-                let source = try await PostGISFeatureSource.open(target)
-                do {
+                try await PostGISFeatureSource.using(target) { source in
                     try await Self.measure(source: source, count: count, queries: queries, rounds: rounds)
-                    try await source.close()
-                } catch {
-                    try? await source.close()
-                    throw error
                 }
-                return 0
             }
         }
     }

@@ -11,48 +11,21 @@ enum PostGISSource {
     /// Whether `source` names a PostGIS table.
     static func isURL(_ source: String) -> Bool { PostGISConnectionOptions.isURL(source) }
 
-    /// Runs `body` and waits for it: the command line is synchronous.
-    static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-        try waitForAsync(body)
-    }
-
     /// The table `url` names, read whole, and its name.
     static func load(_ url: String) throws -> (table: FeatureTable, layerName: String) {
-        let options = try options(url)
-        let table = try wait {
-            let source = try await PostGISFeatureSource.open(options)
-            do {
-                let table = try await source.readTable()
-                try await source.close()
-                return table
-            } catch {
-                try? await source.close()
-                throw error
-            }
-        }
-        return (table, options.table)
+        (try with(url) { try await $0.readTable() }, try options(url).table)
     }
 
-    /// Opens the table `url` names, runs `body` on it and closes it.
+    /// Opens the table `url` names, runs `body` on it and closes it; the command line waits.
     static func with<T: Sendable>(_ url: String, _ body: @escaping @Sendable (PostGISFeatureSource) async throws -> T) throws -> T {
         let options = try options(url)
-        return try wait {
-            let source = try await PostGISFeatureSource.open(options)
-            do {
-                let value = try await body(source)
-                try await source.close()
-                return value
-            } catch {
-                try? await source.close()
-                throw error
-            }
-        }
+        return try waitForAsync { try await PostGISFeatureSource.using(options, body) }
     }
 
     /// Writes `table` as the PostGIS table `url` names, replacing one of that name.
     static func write(_ table: FeatureTable, to url: String) throws {
         let options = try options(url)
-        try wait {
+        try waitForAsync {
             let source = try await PostGISFeatureSource.write(table, to: options, replace: true)
             try await source.close()
         }
