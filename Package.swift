@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "SieveMap", targets: ["SieveMap"]),
         .library(name: "SieveCQL", targets: ["SieveCQL"]),
         .library(name: "SievePostGIS", targets: ["SievePostGIS"]),
+        .library(name: "SieveServer", targets: ["SieveServer"]),
         .executable(name: "geosieve", targets: ["geosieve"]),
         .executable(name: "geosieve-bench", targets: ["geosieve-bench"]),
     ],
@@ -26,6 +27,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The HTTP server of `geosieve serve`; without the swift-configuration and full-Foundation
+        // traits, which it does not need.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The system GEOS C library (libgeos_c), found through pkg-config.
@@ -96,6 +101,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `geosieve serve`: tables as an ArcGIS REST FeatureServer and an OGC API – Features
+        // service, on Hummingbird. Not in the umbrella: it brings SwiftNIO and the HTTP server.
+        .target(
+            name: "SieveServer",
+            dependencies: [
+                "SieveFeatures", "SieveMap", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveColumns", "SieveProjection",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Umbrella module re-exporting the public modules.
         .target(
             name: "GeoSieve",
@@ -108,8 +124,9 @@ let package = Package(
         .executableTarget(
             name: "geosieve",
             dependencies: [
-                "GeoSieve", "SievePostGIS",
+                "GeoSieve", "SievePostGIS", "SieveServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The benchmark executable: seeded workloads measured in one process, printed as JSON lines.
@@ -169,6 +186,13 @@ let package = Package(
         .testTarget(
             name: "SievePostGISTests",
             dependencies: ["SievePostGIS", "SieveFeatures", "SieveCQL", "SieveSQL", "SieveColumns", "SieveGeometry", "CSQLite", "SieveTestSupport"]
+        ),
+        .testTarget(
+            name: "SieveServerTests",
+            dependencies: [
+                "SieveServer", "SieveFeatures", "SieveMap", "SieveGeometry", "SieveTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(
             name: "GeoSieveTests",

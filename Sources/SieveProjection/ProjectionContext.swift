@@ -147,7 +147,53 @@ public final class ProjectionContext {
 
     /// ``unit(of:)`` read from PROJ.
     private func readUnit(of reference: SpatialReference) throws(ProjectionError) -> (isAngular: Bool, toSI: Double) {
+        try withCoordinateSystem(of: reference) { (cs, horizontal) throws(ProjectionError) in
+            var factor = 0.0
+            guard proj_cs_get_axis_info(handle.context, cs, 0, nil, nil, nil, &factor, nil, nil, nil) != 0, factor > 0,
+                factor.isFinite
+            else {
+                handle.takeMessage()
+                throw ProjectionError(
+                    .unsupportedSpatialReference, "wkid \(reference.wkid): PROJ gives no unit for its first axis",
+                    source: reference.wkid)
+            }
+            let type = proj_get_type(horizontal)
+            let angular = type == PJ_TYPE_GEOGRAPHIC_2D_CRS || type == PJ_TYPE_GEOGRAPHIC_3D_CRS || type == PJ_TYPE_GEOGRAPHIC_CRS
+            return (angular, factor)
+        }
+    }
+
+    /// The directions of the reference's horizontal axes in their official order, as PROJ
+    /// names them: `["east", "north"]` for Web Mercator and most projected references,
+    /// `["north", "east"]` for EPSG 4326 (latitude first) and some projected ones. An OGC API
+    /// `crs` whose first axis is not east writes its coordinates in another order than x, y.
+    /// - Throws: As ``unit(of:)``.
+    public func axisDirections(of reference: SpatialReference) throws(ProjectionError) -> [String] {
+        try withCoordinateSystem(of: reference) { (cs, _) throws(ProjectionError) in
+            let count = proj_cs_get_axis_count(handle.context, cs)
+            var directions: [String] = []
+            for axis in 0..<Swift.max(0, Swift.min(Int(count), 2)) {
+                var direction: UnsafePointer<CChar>?
+                guard proj_cs_get_axis_info(handle.context, cs, Int32(axis), nil, nil, &direction, nil, nil, nil, nil) != 0 else {
+                    handle.takeMessage()
+                    throw ProjectionError(
+                        .unsupportedSpatialReference, "wkid \(reference.wkid): PROJ gives no direction for axis \(axis + 1)",
+                        source: reference.wkid)
+                }
+                directions.append(direction.map { String(cString: $0).lowercased() } ?? "")
+            }
+            return directions
+        }
+    }
+
+    /// Calls `body` with the coordinate system of the reference's horizontal part (a compound
+    /// or bound reference read through it) and that part.
+    private func withCoordinateSystem<T>(
+        of reference: SpatialReference, _ body: (OpaquePointer, OpaquePointer) throws(ProjectionError) -> T
+    ) throws(ProjectionError) -> T {
         let system = try system(reference)
+        // The system owns the object the pointers below come from: keep it until they are done.
+        defer { withExtendedLifetime(system) {} }
         var horizontal = system.object
         var owned: [OpaquePointer] = []
         defer { for object in owned { proj_destroy(object) } }
@@ -166,18 +212,7 @@ public final class ProjectionContext {
                 source: reference.wkid)
         }
         owned.append(cs)
-        var factor = 0.0
-        guard proj_cs_get_axis_info(handle.context, cs, 0, nil, nil, nil, &factor, nil, nil, nil) != 0, factor > 0,
-            factor.isFinite
-        else {
-            handle.takeMessage()
-            throw ProjectionError(
-                .unsupportedSpatialReference, "wkid \(reference.wkid): PROJ gives no unit for its first axis",
-                source: reference.wkid)
-        }
-        let type = proj_get_type(horizontal)
-        let angular = type == PJ_TYPE_GEOGRAPHIC_2D_CRS || type == PJ_TYPE_GEOGRAPHIC_3D_CRS || type == PJ_TYPE_GEOGRAPHIC_CRS
-        return (angular, factor)
+        return try body(cs, horizontal)
     }
 
     /// The OGC WKT 1 definition (GDAL's dialect, as GeoPackage's `gpkg_spatial_ref_sys.definition`

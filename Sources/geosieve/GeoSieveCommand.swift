@@ -20,6 +20,7 @@ struct GeoSieveCommand: ParsableCommand {
               relate    every spatial relationship and the DE-9IM matrix of two geometries
               convert   features from one format to another, filtered as query does
               edit      adds, updates and deletes (an applyEdits request) applied to a file
+              serve     files as an ArcGIS FeatureServer and an OGC API – Features service
 
             Sources are GeoJSON, Esri JSON and GeoPackage (FILE.gpkg[:LAYER]) files. \
             Geometries may be WKT, GeoJSON, Esri JSON, 'xmin,ymin,xmax,ymax' or 'x,y', and \
@@ -29,7 +30,7 @@ struct GeoSieveCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             RelateCommand.self, QueryCommand.self, IdentifyCommand.self, CountCommand.self, RenderCommand.self, ConvertCommand.self,
-            EditCommand.self,
+            EditCommand.self, ServeCommand.self,
         ]
     )
 

@@ -24,6 +24,25 @@ extension FeatureQueryResult {
     ///   `"properties":{"exceededTransferLimit":true}`, as ArcGIS does.
     public var geoJSON: String { text(.geoJSON) }
 
+    /// The features as an OGC API – Features items document: ``geoJSON`` with `members`
+    /// (`numberMatched`, `numberReturned`, `links`, …) after `type`, and neither the legacy
+    /// `crs` member (OGC API names the CRS in the `Content-Crs` header) nor
+    /// `exceededTransferLimit` (it links the next page instead).
+    package func ogcFeatureCollection(members: JSONObject, options: FeatureWriterOptions) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var unchunked = OutputChunks(chunkSize: .max)
+        writeGeoJSON(into: &bytes, layout: JSONLayout(options), output: &unchunked, ogcMembers: members) { (_: [UInt8]) -> Void in }
+        return bytes
+    }
+
+    /// The feature at `position` as a GeoJSON Feature document with `members` (`links`) after
+    /// its properties, as OGC API – Features answers `/items/{featureId}`.
+    package func ogcFeature(at position: Int, members: JSONObject, options: FeatureWriterOptions) -> [UInt8] {
+        var bytes: [UInt8] = []
+        GeoJSONFeatureWriter(self, layout: JSONLayout(options)).write(position: position, depth: 0, extraMembers: members, into: &bytes)
+        return bytes
+    }
+
     /// Appends ``geoJSON`` to `bytes` as UTF-8.
     public func writeGeoJSON(into bytes: inout [UInt8]) {
         var unchunked = OutputChunks(chunkSize: .max)
@@ -106,14 +125,21 @@ extension FeatureQueryResult {
 
     /// ``geoJSON`` appended to `bytes`, handed to `flush` whenever they reach the chunk size.
     private func writeGeoJSON<Failure: Error>(
-        into bytes: inout [UInt8], layout: JSONLayout, output: inout OutputChunks, flush: ([UInt8]) throws(Failure) -> Void
+        into bytes: inout [UInt8], layout: JSONLayout, output: inout OutputChunks, ogcMembers: JSONObject? = nil,
+        flush: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         let feature = GeoJSONFeatureWriter(self, layout: layout)
         bytes.append(UInt8(ascii: "{"))
         layout.member(#""type""#, first: true, depth: 1, into: &bytes)
         bytes.append(contentsOf: #""FeatureCollection""#.utf8)
+        for member in ogcMembers?.members ?? [] {
+            layout.element(first: false, depth: 1, into: &bytes)
+            JSONWriter.writeString(member.key, into: &bytes)
+            bytes.append(contentsOf: layout.colon)
+            layout.write(member.value, depth: 1, numbers: .plain, into: &bytes)
+        }
         let reference = spatialReference
-        if reference.latestWkid != 4326 {
+        if reference.latestWkid != 4326, ogcMembers == nil {
             layout.member(#""crs""#, depth: 1, into: &bytes)
             var properties = JSONObject()
             properties.append("name", .string("urn:ogc:def:crs:EPSG::\(reference.latestWkid)"))
@@ -130,7 +156,7 @@ extension FeatureQueryResult {
             try output.featureWritten(&bytes, flush: flush)
         }
         layout.close(UInt8(ascii: "]"), depth: 1, empty: rows.isEmpty, into: &bytes)
-        if exceededTransferLimit {
+        if exceededTransferLimit, ogcMembers == nil {
             layout.member(#""properties""#, depth: 1, into: &bytes)
             var properties = JSONObject()
             properties.append("exceededTransferLimit", .bool(true))
@@ -278,7 +304,7 @@ struct GeoJSONFeatureWriter {
 
     /// Appends the Feature at `position` of the result, its first line at `depth`:
     /// `{"type":"Feature","id":…,"geometry":…,"properties":{…}}`.
-    func write(position: Int, depth: Int, into bytes: inout [UInt8]) {
+    func write(position: Int, depth: Int, extraMembers: JSONObject? = nil, into bytes: inout [UInt8]) {
         let row = result.rows[position]
         bytes.append(UInt8(ascii: "{"))
         layout.member(#""type""#, first: true, depth: depth + 1, into: &bytes)
@@ -315,6 +341,12 @@ struct GeoJSONFeatureWriter {
             cell.write(row: row, into: &bytes)
         }
         layout.close(UInt8(ascii: "}"), depth: depth + 1, empty: cells.isEmpty, into: &bytes)
+        for member in extraMembers?.members ?? [] {
+            layout.element(first: false, depth: depth + 1, into: &bytes)
+            JSONWriter.writeString(member.key, into: &bytes)
+            bytes.append(contentsOf: layout.colon)
+            layout.write(member.value, depth: depth + 1, numbers: .plain, into: &bytes)
+        }
         layout.close(UInt8(ascii: "}"), depth: depth, empty: false, into: &bytes)
     }
 }

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Real-client interoperability test of `geosieve serve`: GDAL (ogr2ogr's ESRIJSON and OAPIF
+# drivers), esridump and OWSLib read the fixtures through the server and Tests/Clients/clients_test.py
+# compares what they read with the fixture files.
+#
+# Usage: Scripts/test-clients.sh PATH_TO_GEOSIEVE
+#
+# Installs what is missing (esridump 1.13.0, OWSLib 0.35.0 and shapely, with pip); GDAL's ogr2ogr
+# and ogrinfo must be installed (Debian: gdal-bin). Starts the server on a free loopback port,
+# runs the clients, then stops it with SIGTERM and checks it exits with status 0.
+set -euo pipefail
+
+if [ $# -ne 1 ]; then
+    echo "usage: $0 PATH_TO_GEOSIEVE" >&2
+    exit 2
+fi
+geosieve=$1
+case "$geosieve" in
+    /*) ;;
+    *) geosieve="$PWD/$geosieve" ;;
+esac
+if [ ! -x "$geosieve" ]; then
+    echo "error: $geosieve is not an executable" >&2
+    exit 2
+fi
+cd "$(dirname "$0")/.."
+started_at=$SECONDS
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/geosieve-clients.XXXXXX")
+server_pid=
+cleanup() {
+    status=$?
+    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2> /dev/null; then
+        kill -KILL "$server_pid" 2> /dev/null || true
+        wait "$server_pid" 2> /dev/null || true
+    fi
+    if [ "$status" -ne 0 ] && [ -f "$work/server.log" ]; then
+        echo "--- the server's standard error (last 40 lines) ---" >&2
+        tail -n 40 "$work/server.log" >&2 || true
+    fi
+    rm -rf "$work"
+    exit "$status"
+}
+trap cleanup EXIT
+
+# --- What the clients need --------------------------------------------------------------------
+
+for tool in ogr2ogr ogrinfo python3; do
+    if ! command -v "$tool" > /dev/null; then
+        echo "error: $tool not found (install gdal-bin and python3)" >&2
+        exit 1
+    fi
+done
+
+# The Python requirements that are not installed (at the pinned version where there is one).
+missing=$(python3 - <<'EOF'
+from importlib import metadata
+wanted = {"esridump": "1.13.0", "OWSLib": "0.35.0", "shapely": None}
+missing = []
+for name, version in wanted.items():
+    try:
+        installed = metadata.version(name)
+    except metadata.PackageNotFoundError:
+        installed = None
+    if installed is None or (version is not None and installed != version):
+        missing.append(f"{name}=={version}" if version else name)
+print(" ".join(missing))
+EOF
+)
+if [ -n "$missing" ]; then
+    echo "installing $missing"
+    # shellcheck disable=SC2086  # one word per requirement
+    if ! python3 -m pip install --quiet --break-system-packages $missing 2> "$work/pip.err"; then
+        if grep -q "no such option: --break-system-packages" "$work/pip.err"; then
+            # shellcheck disable=SC2086
+            python3 -m pip install --quiet $missing
+        else
+            cat "$work/pip.err" >&2
+            exit 1
+        fi
+    fi
+fi
+echo "$(ogrinfo --version); $(python3 --version); $(python3 -c 'from importlib import metadata as m; print(", ".join(f"{n} {m.version(n)}" for n in ("esridump", "OWSLib", "shapely")))')"
+
+# --- The server -------------------------------------------------------------------------------
+
+
+server_started_at=$SECONDS
+"$geosieve" serve \
+    Tests/Fixtures/naturalearth_cities.geojson:cities \
+    Tests/Fixtures/naturalearth_lowres.geojson:countries \
+    Tests/Fixtures/nybb.geojson:boroughs \
+    --port 0 --max-record-count 100 --log-level info \
+    > "$work/server.out" 2> "$work/server.log" &
+server_pid=$!
+
+base=
+for _ in $(seq 1 600); do
+    if line=$(grep -m 1 '^serving http://' "$work/server.out" 2> /dev/null); then
+        base=${line#serving }
+        break
+    fi
+    if ! kill -0 "$server_pid" 2> /dev/null; then
+        echo "error: the server exited before it printed its 'serving' line" >&2
+        exit 1
+    fi
+    sleep 0.1
+done
+if [ -z "$base" ]; then
+    echo "error: the server printed no 'serving http://HOST:PORT' line within 60 s" >&2
+    exit 1
+fi
+if [[ ! "$base" =~ ^http://127\.0\.0\.1:[1-9][0-9]*$ ]]; then
+    echo "error: the server printed '$line', expected 'serving http://127.0.0.1:PORT' with the port it picked" >&2
+    exit 1
+fi
+echo "server: $base (started in $((SECONDS - server_started_at)) s)"
+
+# --- The clients ------------------------------------------------------------------------------
+
+python3 Tests/Clients/clients_test.py "$base" "$work/server.log" "$work/clients" | tee "$work/clients.out"
+
+# One summary line per client.
+for client in "GDAL ESRIJSON" "GDAL OAPIF" "esridump" "OWSLib"; do
+    count=$(grep -c "^PASS \[$client\]" "$work/clients.out" || true)
+    echo "summary: $client: $count checks passed"
+done
+
+# --- SIGTERM: exit status 0 within 30 s -------------------------------------------------------
+
+kill -TERM "$server_pid"
+for _ in $(seq 1 300); do
+    kill -0 "$server_pid" 2> /dev/null || break
+    sleep 0.1
+done
+if kill -0 "$server_pid" 2> /dev/null; then
+    echo "error: the server was still running 30 s after SIGTERM" >&2
+    exit 1
+fi
+set +e
+wait "$server_pid"
+server_status=$?
+set -e
+server_pid=
+if [ "$server_status" -ne 0 ]; then
+    echo "error: after SIGTERM the server exited with status $server_status, expected 0" >&2
+    exit 1
+fi
+serving_lines=$(wc -l < "$work/server.out")
+if [ "$serving_lines" -ne 1 ]; then
+    echo "error: the server printed $serving_lines lines on standard output, expected exactly one:" >&2
+    cat "$work/server.out" >&2
+    exit 1
+fi
+echo "summary: server: exited with status 0 on SIGTERM, one line on standard output"
+echo "clients test: passed in $((SECONDS - started_at)) s"

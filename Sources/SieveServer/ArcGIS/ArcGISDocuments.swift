@@ -1,0 +1,163 @@
+import SieveFeatures
+import SieveGeometry
+import SieveMap
+
+/// The metadata documents of the ArcGIS REST FeatureServer: the services directory, a
+/// service, a layer.
+enum ArcGISDocuments {
+    /// The REST API version the documents claim (the shapes follow ArcGIS Enterprise 11.1).
+    static let currentVersion = 11.1
+
+    /// The paths below the server root.
+    static let root = "/arcgis/rest/services"
+
+    /// `GET /arcgis/rest/services`: `{"currentVersion":…,"folders":[],"services":[{"name":…,"type":"FeatureServer"}]}`.
+    static func directory(_ catalog: ServedCatalog) -> JSONValue {
+        .object(
+            JSONObject([
+                ("currentVersion", .double(currentVersion)),
+                ("folders", .array([])),
+                (
+                    "services",
+                    .array(
+                        catalog.tables.map { table in
+                            .object(JSONObject([("name", .string(table.id)), ("type", .string("FeatureServer"))]))
+                        })
+                ),
+            ]))
+    }
+
+    /// The `capabilities` string: `Query`, and `Create,Delete,Query,Update,Editing` when edits are
+    /// allowed (each as the table's editing options permit).
+    static func capabilities(_ table: ServedTable, configuration: ServerConfiguration) -> String {
+        guard configuration.allowEdits else { return "Query" }
+        let allowed = table.table.options.capabilities
+        var names: [String] = []
+        if allowed.contains(.create) { names.append("Create") }
+        if allowed.contains(.delete) { names.append("Delete") }
+        names.append("Query")
+        if allowed.contains(.update) { names.append("Update") }
+        if names.count > 1 { names.append("Editing") }
+        return names.joined(separator: ",")
+    }
+
+    /// `GET …/FeatureServer`: the service with its one layer (or table, without geometries).
+    static func service(_ served: ServedTable, configuration: ServerConfiguration) throws -> JSONValue {
+        let table = served.layer.table
+        let schema = table.schema
+        let extent = try served.layer.fullExtent()
+        let editable = configuration.allowEdits
+        var root = JSONObject()
+        root.append("currentVersion", .double(currentVersion))
+        root.append("serviceDescription", .string(served.description))
+        root.append("hasVersionedData", .bool(false))
+        root.append("supportsDisconnectedEditing", .bool(false))
+        root.append("hasStaticData", .bool(!editable))
+        root.append("maxRecordCount", .integer(configuration.maxRecordCount))
+        root.append("supportedQueryFormats", .string("JSON, geoJSON"))
+        root.append("capabilities", .string(capabilities(served, configuration: configuration)))
+        root.append("description", .string(served.description))
+        root.append("copyrightText", .string(""))
+        root.append("spatialReference", JSONOutput.spatialReferenceValue(schema.spatialReference))
+        root.append("initialExtent", envelope(extent, schema.spatialReference))
+        root.append("fullExtent", envelope(extent, schema.spatialReference))
+        root.append("allowGeometryUpdates", .bool(editable))
+        root.append("units", .string(schema.spatialReference.isGeographic ? "esriDecimalDegrees" : "esriMeters"))
+        let entry = JSONValue.object(
+            JSONObject([
+                ("id", .integer(0)), ("name", .string(served.title)), ("parentLayerId", .integer(-1)),
+                ("defaultVisibility", .bool(true)), ("subLayerIds", .null()), ("minScale", .integer(0)), ("maxScale", .integer(0)),
+                ("geometryType", schema.geometryType.map { .string($0.rawValue) } ?? .null()),
+            ]))
+        root.append("layers", .array(schema.geometryType == nil ? [] : [entry]))
+        root.append("tables", .array(schema.geometryType == nil ? [entry] : []))
+        return .object(root)
+    }
+
+    /// `GET …/FeatureServer/0`: the layer — fields, geometry type, extent, renderer, types and
+    /// templates, capabilities and query capabilities.
+    static func layer(_ served: ServedTable, configuration: ServerConfiguration) throws -> JSONValue {
+        let layer = served.layer
+        let table = layer.table
+        let schema = table.schema
+        let editable = configuration.allowEdits
+        var root = JSONObject()
+        root.append("currentVersion", .double(currentVersion))
+        root.append("id", .integer(0))
+        root.append("name", .string(served.title))
+        root.append("type", .string(schema.geometryType == nil ? "Table" : "Feature Layer"))
+        root.append("description", .string(served.description))
+        root.append("copyrightText", .string(""))
+        root.append("defaultVisibility", .bool(true))
+        root.append("isDataVersioned", .bool(false))
+        root.append("supportsRollbackOnFailureParameter", .bool(true))
+        root.append("supportsStatistics", .bool(true))
+        root.append("supportsAdvancedQueries", .bool(true))
+        root.append("supportsValidateSql", .bool(false))
+        root.append("supportsCoordinatesQuantization", .bool(false))
+        root.append("supportedQueryFormats", .string("JSON, geoJSON"))
+        root.append("useStandardizedQueries", .bool(true))
+        root.append("advancedQueryCapabilities", advancedQueryCapabilities)
+        if let geometryType = schema.geometryType {
+            root.append("geometryType", .string(geometryType.rawValue))
+            root.append("geometryField", .object(JSONObject([("name", .string("Shape")), ("type", .string("esriFieldTypeGeometry"))])))
+            root.append("minScale", .double(layer.minScale))
+            root.append("maxScale", .double(layer.maxScale))
+            root.append("extent", envelope(try layer.fullExtent(), schema.spatialReference))
+            root.append("sourceSpatialReference", JSONOutput.spatialReferenceValue(schema.spatialReference))
+            let drawing = DrawingInfo(renderer: layer.renderer)
+            root.append("drawingInfo", try JSONReader.parse(drawing.esriJSON))
+            root.append("hasZ", .bool(false))
+            root.append("hasM", .bool(false))
+        }
+        root.append("allowGeometryUpdates", .bool(editable && table.schema.geometryType != nil))
+        root.append("hasAttachments", .bool(served.table.options.hasAttachments))
+        root.append("htmlPopupType", .string("esriServerHTMLPopupTypeNone"))
+        root.append("objectIdField", .string(schema.objectIdFieldName))
+        root.append("globalIdField", .string(schema.globalIdFieldName ?? ""))
+        root.append("displayField", .string(schema.displayFieldName ?? schema.fields.first { $0.type == .string }?.name ?? schema.objectIdFieldName))
+        root.append("fields", .array(schema.fields.map(\.esriJSONValue)))
+        root.append("indexes", .array([]))
+        if let types = try JSONReader.parse(schema.esriTypesJSON).objectValue {
+            for member in types.members { root.append(member.key, member.value) }
+        }
+        root.append("relationships", .array([]))
+        root.append("capabilities", .string(capabilities(served, configuration: configuration)))
+        root.append("maxRecordCount", .integer(configuration.maxRecordCount))
+        root.append("standardMaxRecordCount", .integer(configuration.maxRecordCount))
+        root.append("tileMaxRecordCount", .integer(configuration.maxRecordCount))
+        root.append("maxRecordCountFactor", .integer(1))
+        root.append("definitionExpression", .string(layer.definitionExpression))
+        root.append(
+            "supportedSpatialRelationships",
+            .array(
+                [
+                    "esriSpatialRelIntersects", "esriSpatialRelContains", "esriSpatialRelCrosses", "esriSpatialRelEnvelopeIntersects",
+                    "esriSpatialRelIndexIntersects", "esriSpatialRelOverlaps", "esriSpatialRelTouches", "esriSpatialRelWithin",
+                    "esriSpatialRelRelation",
+                ].map { .string($0) }))
+        return .object(root)
+    }
+
+    /// What the query operation supports (`advancedQueryCapabilities`).
+    static let advancedQueryCapabilities = JSONValue.object(
+        JSONObject(
+            [
+                ("useStandardizedQueries", true), ("supportsStatistics", true), ("supportsHavingClause", true),
+                ("supportsCountDistinct", false), ("supportsOrderBy", true), ("supportsDistinct", true),
+                ("supportsPagination", true), ("supportsTrueCurve", false), ("supportsReturningQueryExtent", true),
+                ("supportsQueryWithDistance", false), ("supportsSqlExpression", false),
+                ("supportsPaginationOnAggregatedQueries", false), ("supportsQueryWithResultType", false),
+                ("supportsOutFieldSQLExpression", false), ("supportsPercentileStatistics", true),
+            ].map { ($0.0, JSONValue.bool($0.1)) }))
+
+    /// An Esri JSON envelope with its spatial reference (null coordinates when empty).
+    static func envelope(_ envelope: Envelope, _ reference: SpatialReference) -> JSONValue {
+        func number(_ value: Double) -> JSONValue { envelope.isEmpty ? .null() : .double(value) }
+        return .object(
+            JSONObject([
+                ("xmin", number(envelope.xmin)), ("ymin", number(envelope.ymin)), ("xmax", number(envelope.xmax)),
+                ("ymax", number(envelope.ymax)), ("spatialReference", JSONOutput.spatialReferenceValue(reference)),
+            ]))
+    }
+}

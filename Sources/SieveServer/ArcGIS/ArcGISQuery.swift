@@ -1,0 +1,201 @@
+import SieveFeatures
+import SieveGeometry
+import SieveMap
+import SieveProjection
+
+/// The ArcGIS REST `query` operation of a layer: the request's parameters read into the
+/// engine's query, run on the layer (its definition expression ANDed in), and written in the
+/// shape ArcGIS answers with.
+///
+/// | parameter | reading |
+/// |---|---|
+/// | `where` | the where clause (empty or absent: `1=1`) |
+/// | `objectIds` | comma-separated IDs, ANDed |
+/// | `geometry`, `geometryType`, `inSR`, `spatialRel`, `relationParam` | the spatial filter (see ``SpatialRelationship/init(esriSpatialRel:relationParam:)``) |
+/// | `outFields` | `*` or names; absent: the object ID only, as ArcGIS |
+/// | `returnGeometry`, `outSR`, `geometryPrecision` | the geometries returned |
+/// | `orderByFields` | `a ASC, b DESC`; ties and the default by object ID |
+/// | `resultOffset`, `resultRecordCount` | the page, at most `maxRecordCount`; `exceededTransferLimit` when rows follow |
+/// | `returnIdsOnly`, `returnCountOnly`, `returnExtentOnly` | IDs (never paged), count, extent (+count) |
+/// | `returnDistinctValues` | distinct `outFields` combinations (+`returnCountOnly`: their count) |
+/// | `outStatistics`, `groupByFieldsForStatistics`, `havingClause` | statistics |
+/// | `f` | `json` (default), `pjson` (indented), `geojson` (longitude/latitude unless `outSR`) |
+///
+/// `distance`, `time` and `quantizationParameters`, which would change the answer and are not
+/// supported, are refused; other parameters (`returnZ`, `maxAllowableOffset`, `sqlFormat`, …)
+/// are ignored, as ArcGIS ignores what it does not know.
+enum ArcGISQuery {
+    /// The response formats.
+    enum Format: String {
+        case json, pjson, geojson
+    }
+
+    /// Runs the query `parameters` ask for on `served`.
+    /// - Throws: ``ServerRequestError`` (bad request) for invalid parameters, with the engine's
+    ///   message as the detail.
+    static func run(_ parameters: RequestParameters, on served: ServedTable, configuration: ServerConfiguration) throws(ServerRequestError)
+        -> ServiceResponse
+    {
+        let format = try Self.format(parameters)
+        do {
+            return try answer(parameters, format: format, served: served, configuration: configuration)
+        } catch let error as ServerRequestError {
+            throw error
+        } catch {
+            throw ServerRequestError(.badRequest, "Cannot perform query. Invalid query parameters.", details: ["\(error)"])
+        }
+    }
+
+    /// The `f` parameter.
+    static func format(_ parameters: RequestParameters) throws(ServerRequestError) -> Format {
+        guard let text = parameters.nonEmpty("f") else { return .json }
+        guard let format = Format(rawValue: text.lowercased()) else {
+            throw ServerRequestError(.badRequest, "f=\(text) is not supported: use json, pjson or geojson")
+        }
+        return format
+    }
+
+    private static func answer(_ parameters: RequestParameters, format: Format, served: ServedTable, configuration: ServerConfiguration)
+        throws -> ServiceResponse
+    {
+        for unsupported in ["distance", "time", "quantizationParameters"] {
+            if let value = parameters.nonEmpty(unsupported), value != "0" {
+                throw ServerRequestError(.badRequest, "Cannot perform query. Invalid query parameters.", details: ["\(unsupported) is not supported"])
+            }
+        }
+        let layer = served.layer
+        let schema = layer.table.schema
+        var query = QueryParameters(whereClause: parameters.nonEmpty("where") ?? "1=1")
+        if let ids = parameters.nonEmpty("objectIds") { query.objectIDs = try QueryParameters.objectIDList(ids) }
+        // Checked even without a geometry, so that a misspelt relationship is never ignored.
+        let relationship = try SpatialRelationship(
+            esriSpatialRel: parameters.nonEmpty("spatialRel") ?? "esriSpatialRelIntersects", relationParam: parameters.nonEmpty("relationParam"))
+        if let geometry = parameters.nonEmpty("geometry") {
+            try query.setSpatialFilter(
+                geometry: geometry, geometryType: parameters.nonEmpty("geometryType"),
+                inSpatialReference: try spatialReference(parameters, "inSR"), relationship: relationship)
+        }
+        let outFields = try parameters.nonEmpty("outFields").map { try QueryParameters.outFieldList($0) }
+        query.outFields = outFields ?? [schema.objectIdFieldName]
+        query.returnGeometry = try flag(parameters, "returnGeometry", default: true)
+        query.outSpatialReference = try spatialReference(parameters, "outSR") ?? (format == .geojson ? .wgs84 : nil)
+        if let order = parameters.nonEmpty("orderByFields") { query.orderBy = try SortField.list(order, schema: schema) }
+        let offset = try integer(parameters, "resultOffset", minimum: 0)
+        let count = try integer(parameters, "resultRecordCount", minimum: 1)
+        query.resultOffset = offset
+        query.maxFeatures = Swift.min(count ?? configuration.maxRecordCount, configuration.maxRecordCount)
+        let precision = try integer(parameters, "geometryPrecision", minimum: 0)
+        if let precision, precision > 17 {
+            throw ServerRequestError(.badRequest, "Cannot perform query. Invalid query parameters.", details: ["geometryPrecision must be 0 to 17"])
+        }
+        let idsOnly = try flag(parameters, "returnIdsOnly", default: false)
+        let countOnly = try flag(parameters, "returnCountOnly", default: false)
+        let extentOnly = try flag(parameters, "returnExtentOnly", default: false)
+        let distinct = try flag(parameters, "returnDistinctValues", default: false)
+        let pretty = format == .pjson
+
+        if let statistics = parameters.nonEmpty("outStatistics") {
+            var all = query
+            all.resultOffset = nil
+            all.maxFeatures = nil
+            let groups = try parameters.nonEmpty("groupByFieldsForStatistics").map {
+                try QueryParameters.outFieldList($0, parameter: "groupByFieldsForStatistics")
+            }
+            let statisticsQuery = StatisticsQueryParameters(
+                query: all, statistics: try StatisticDefinition.list(outStatisticsJSON: statistics), groupByFields: groups ?? [],
+                having: parameters.nonEmpty("havingClause"), orderBy: try parameters.nonEmpty("orderByFields").map { try SortField.list($0) } ?? [])
+            return ServiceResponse.json(text: try layer.queryStatistics(statisticsQuery).esriJSON)
+        }
+        if parameters.nonEmpty("havingClause") != nil || parameters.nonEmpty("groupByFieldsForStatistics") != nil {
+            throw ServerRequestError(
+                .badRequest, "Cannot perform query. Invalid query parameters.",
+                details: ["havingClause and groupByFieldsForStatistics need outStatistics"])
+        }
+        if distinct {
+            guard outFields != nil else {
+                throw ServerRequestError(.badRequest, "Cannot perform query. Invalid query parameters.", details: ["returnDistinctValues needs outFields"])
+            }
+            let values = try layer.queryDistinctValues(query)
+            if countOnly { return ServiceResponse.json(text: QueryResponseJSON.count(values.rows.count)) }
+            return ServiceResponse.json(text: values.esriJSON)
+        }
+        if countOnly || extentOnly {
+            if extentOnly {
+                let (count, extent) = try layer.queryExtent(query)
+                let reference = query.outSpatialReference ?? schema.spatialReference
+                return ServiceResponse.json(text: QueryResponseJSON.extent(count: count, extent: extent, spatialReference: reference))
+            }
+            return ServiceResponse.json(text: QueryResponseJSON.count(try layer.queryFeatureCount(query)))
+        }
+        if idsOnly {
+            if query.objectIDs != nil {
+                throw ServerRequestError(
+                    .badRequest, "Cannot perform query. Invalid query parameters.", details: ["returnIdsOnly cannot be used with objectIds"])
+            }
+            query.resultOffset = nil
+            query.maxFeatures = nil
+            let ids = try layer.queryObjectIDs(query)
+            return ServiceResponse.json(text: QueryResponseJSON.objectIDs(ids, objectIdFieldName: schema.objectIdFieldName))
+        }
+        let result = try layer.queryFeatures(query)
+        let options = FeatureWriterOptions(pretty: pretty, coordinatePrecision: precision)
+        let bytes = result.bytes(format == .geojson ? .geoJSON : .esriJSON, options: options)
+        return ServiceResponse(contentType: format == .geojson ? ServiceResponse.geoJSONType : ServiceResponse.jsonType, body: bytes)
+    }
+
+    /// A `true`/`false` parameter (any case; absent or empty: `default`).
+    static func flag(_ parameters: RequestParameters, _ name: String, default value: Bool) throws(ServerRequestError) -> Bool {
+        guard let text = parameters.nonEmpty(name) else { return value }
+        switch text.lowercased() {
+        case "true": return true
+        case "false": return false
+        default:
+            throw ServerRequestError(
+                .badRequest, "Cannot perform query. Invalid query parameters.", details: ["\(name) must be true or false, not \(RequestParameters.quoted(text))"])
+        }
+    }
+
+    /// A whole-number parameter of at least `minimum`, `nil` when absent or empty.
+    static func integer(_ parameters: RequestParameters, _ name: String, minimum: Int) throws(ServerRequestError) -> Int? {
+        guard let text = parameters.nonEmpty(name) else { return nil }
+        guard let value = Int(text), value >= minimum else {
+            throw ServerRequestError(
+                .badRequest, "Cannot perform query. Invalid query parameters.",
+                details: ["\(name) must be a whole number of at least \(minimum), not \(RequestParameters.quoted(text))"])
+        }
+        return value
+    }
+
+    /// A spatial reference parameter: a WKID (`4326`) or Esri JSON (`{"wkid":102100}`), one PROJ
+    /// knows; `nil` when absent or empty.
+    static func spatialReference(_ parameters: RequestParameters, _ name: String) throws(ServerRequestError) -> SpatialReference? {
+        guard let text = parameters.nonEmpty(name) else { return nil }
+        func invalid(_ reason: String) -> ServerRequestError {
+            ServerRequestError(.badRequest, "Cannot perform query. Invalid query parameters.", details: ["\(name): \(reason)"])
+        }
+        var code = Int(text)
+        if code == nil, text.hasPrefix("{") {
+            let object = try? JSONReader.parse(text)
+            code = (object?["latestWkid"] ?? object?["wkid"])?.numberValue?.exactInt
+        }
+        guard let code, code > 0 else { throw invalid("\(RequestParameters.quoted(text)) is not a WKID or {\"wkid\":…}") }
+        let reference = SpatialReference(wkid: code)
+        do {
+            try Projector.validate(reference)
+        } catch {
+            throw invalid("\(error)")
+        }
+        return reference
+    }
+}
+
+extension FeatureQueryResult {
+    /// The features written in `format` as one byte array.
+    func bytes(_ format: FeatureOutputFormat, options: FeatureWriterOptions) -> [UInt8] {
+        var bytes: [UInt8] = []
+        write(format, options: options, chunkSize: .max) { (piece: [UInt8]) -> Void in
+            if bytes.isEmpty { bytes = piece } else { bytes.append(contentsOf: piece) }
+        }
+        return bytes
+    }
+}

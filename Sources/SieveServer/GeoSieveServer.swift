@@ -1,0 +1,184 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import SieveFeatures
+import Synchronization
+
+/// The HTTP server of `geosieve serve`: the catalog's tables as an ArcGIS REST FeatureServer
+/// (`/arcgis/rest/services/{id}/FeatureServer`) and an OGC API – Features service (`/ogc`).
+///
+/// ``router()`` builds the routes, callable in-process (Hummingbird's router test mode) as over
+/// a socket; ``run(logger:onRunning:)`` serves them until SIGTERM or SIGINT, then stops
+/// accepting connections, lets the requests in flight finish and returns.
+///
+/// Reads run in parallel, each on the snapshot of its table published when it started; edits
+/// are serialized by each table and saved before their answer is sent.
+public struct GeoSieveServer: Sendable {
+    /// The tables served.
+    public let catalog: ServedCatalog
+    /// Addresses, limits and security.
+    public let configuration: ServerConfiguration
+    /// Counts the requests running, to shed load above the limit.
+    let admission: Admission
+
+    /// A server of `catalog`.
+    /// - Throws: ``ServerRequestError`` when `configuration` is out of range.
+    public init(catalog: ServedCatalog, configuration: ServerConfiguration = ServerConfiguration()) throws(ServerRequestError) {
+        try configuration.validate()
+        self.catalog = catalog
+        self.configuration = configuration
+        admission = Admission(limit: configuration.maxConcurrentRequests)
+    }
+
+    /// The routes, with the request limits, request logging and (when configured) CORS.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: LimitsMiddleware(server: self))
+        router.add(middleware: LogRequestsMiddleware(.info))
+        if let origin = configuration.corsOrigin {
+            router.add(
+                middleware: CORSMiddleware(
+                    allowOrigin: origin == "*" ? .all : .custom(origin), allowHeaders: [.contentType, .authorization],
+                    allowMethods: [.get, .post, .put, .delete, .options]))
+        }
+        ArcGISRoutes(server: self).add(to: router)
+        OGCRoutes(server: self).add(to: router)
+        return router
+    }
+
+    /// Serves until SIGTERM or SIGINT; `onRunning` is given the port listened on (useful with
+    /// port 0) once the server accepts connections.
+    public func run(logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let app = Application(
+            router: router(),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "GeoSieve"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+        try await app.runService()
+    }
+
+    // MARK: Request plumbing shared by the protocols
+
+    /// The request's parameters: its query string and, for a form POST, its body (at most
+    /// ``ServerConfiguration/maxBodyBytes``).
+    func parameters(_ request: Request, caseInsensitiveNames: Bool) async throws(ServerRequestError) -> RequestParameters {
+        var form: [UInt8]?
+        if request.method == .post {
+            let type = request.headers[.contentType]?.lowercased() ?? ""
+            if type.hasPrefix("application/x-www-form-urlencoded") || type.isEmpty {
+                form = try await body(request)
+            } else if !type.hasPrefix("multipart/") {
+                throw ServerRequestError(.badRequest, "a POST body must be application/x-www-form-urlencoded, not \(type)")
+            }
+        }
+        return try RequestParameters(query: request.uri.query.map { Substring($0) }, form: form, caseInsensitiveNames: caseInsensitiveNames)
+    }
+
+    /// The request body, at most ``ServerConfiguration/maxBodyBytes``.
+    func body(_ request: Request) async throws(ServerRequestError) -> [UInt8] {
+        var request = request
+        do {
+            let buffer = try await request.collectBody(upTo: configuration.maxBodyBytes)
+            return Array(buffer.readableBytesView)
+        } catch {
+            throw ServerRequestError(.contentTooLarge, "the request body is over \(configuration.maxBodyBytes) bytes")
+        }
+    }
+
+    /// Checks the token when one is required: for edits when a token is set, for reads too with
+    /// ``ServerConfiguration/tokenRequiredForRead``. The token comes as `token=` or
+    /// `Authorization: Bearer …` and is compared in constant time.
+    func authorize(_ request: Request, _ parameters: RequestParameters, edit: Bool) throws(ServerRequestError) {
+        guard let token = configuration.token, edit || configuration.tokenRequiredForRead else { return }
+        var given = parameters["token"]
+        if given == nil, let header = request.headers[.authorization] {
+            let prefix = "bearer "
+            if header.lowercased().hasPrefix(prefix) { given = String(header.dropFirst(prefix.count)) }
+        }
+        guard let given else {
+            throw ServerRequestError(.unauthorized, "this operation needs a token (token= or Authorization: Bearer)")
+        }
+        guard Self.constantTimeEqual(Array(given.utf8), Array(token.utf8)) else {
+            throw ServerRequestError(.unauthorized, "the token is not valid", tokenGiven: true)
+        }
+    }
+
+    /// Whether `a` equals `b`, in a time that depends only on their lengths.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        for i in 0..<Swift.max(a.count, b.count) {
+            let x = i < a.count ? a[i] : 0
+            let y = i < b.count ? b[i] : 0
+            difference |= x ^ y
+        }
+        return difference == 0
+    }
+}
+
+extension ServiceResponse {
+    /// The Hummingbird response.
+    var response: Response {
+        var fields = HTTPFields()
+        fields[.contentType] = contentType
+        for header in headers {
+            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+        }
+        return Response(
+            status: HTTPResponse.Status(code: status), headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+/// Counts the requests running; a request over the limit is refused at once.
+final class Admission: Sendable {
+    private let running = Atomic<Int>(0)
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Takes a place, `false` when all are taken.
+    func enter() -> Bool {
+        let now = running.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+        if now > limit {
+            running.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+            return false
+        }
+        return true
+    }
+
+    /// Gives a place back.
+    func leave() { running.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
+}
+
+/// Refuses what is over the limits before any work: URLs over the size limit (414), requests
+/// over the concurrency limit (503, with `Retry-After`); and answers unknown routes in the
+/// protocol's error shape (404).
+struct LimitsMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let server: GeoSieveServer
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        let ogc = path == "/ogc" || path.hasPrefix("/ogc/")
+        func failure(_ error: ServerRequestError, headers: [(name: String, value: String)] = []) -> Response {
+            ServiceResponse(status: error.status, contentType: ServiceResponse.jsonType, headers: headers, body: Array((ogc ? error.ogcJSON : error.arcGISJSON).utf8))
+                .response
+        }
+        if request.uri.string.utf8.count > server.configuration.maxURLBytes {
+            return failure(ServerRequestError(.uriTooLong, "the URL is over \(server.configuration.maxURLBytes) bytes"))
+        }
+        guard server.admission.enter() else {
+            return failure(ServerRequestError(.serviceUnavailable, "the server is busy: try again"), headers: [("Retry-After", "1")])
+        }
+        defer { server.admission.leave() }
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            return failure(ServerRequestError(.notFound, "no resource at \(RequestParameters.quoted(path))"))
+        } catch let error as HTTPError where error.status == .methodNotAllowed {
+            return failure(ServerRequestError(.methodNotAllowed, "\(request.method) is not allowed on \(RequestParameters.quoted(path))"))
+        }
+    }
+}

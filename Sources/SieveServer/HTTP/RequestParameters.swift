@@ -1,0 +1,129 @@
+/// The parameters of a request: the URL's query string and, for a POST with an
+/// `application/x-www-form-urlencoded` body, the form's, read as HTML forms encode them (`+` is a
+/// space, `%XX` a byte, the bytes UTF-8).
+///
+/// ArcGIS REST reads parameter names ignoring case (`WHERE=` is `where=`); OGC API names are
+/// exact. A name given twice is an error in both (which value was meant is not knowable).
+public struct RequestParameters: Sendable, Hashable {
+    /// The parameters in request order (query string first, then the form body).
+    public private(set) var items: [(name: String, value: String)]
+
+    /// Whether names match ignoring ASCII case.
+    public let caseInsensitiveNames: Bool
+
+    /// Reads `query` (the part of the URL after `?`, without it) and `form` (a form body).
+    /// - Throws: ``ServerRequestError`` for a malformed escape, bytes that are not UTF-8, or a
+    ///   name given twice.
+    public init(query: Substring?, form: [UInt8]? = nil, caseInsensitiveNames: Bool) throws(ServerRequestError) {
+        self.caseInsensitiveNames = caseInsensitiveNames
+        items = []
+        if let query { try append(Array(query.utf8), source: "query string") }
+        if let form { try append(form, source: "form body") }
+    }
+
+    /// The value of `name`, `nil` when absent.
+    public subscript(name: String) -> String? {
+        let key = caseInsensitiveNames ? name.lowercased() : name
+        return items.first { (caseInsensitiveNames ? $0.name.lowercased() : $0.name) == key }?.value
+    }
+
+    /// The value of `name` with surrounding spaces removed, `nil` when absent or empty (ArcGIS
+    /// reads an empty parameter as not given).
+    public func nonEmpty(_ name: String) -> String? {
+        guard let value = self[name] else { return nil }
+        let trimmed = String(value.trimmingSpaces())
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// The names given, as written.
+    public var names: [String] { items.map(\.name) }
+
+    /// Appends the `name=value` pairs of `bytes`.
+    private mutating func append(_ bytes: [UInt8], source: String) throws(ServerRequestError) {
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
+            if end > start {
+                let pair = bytes[start..<end]
+                let equals = pair.firstIndex(of: UInt8(ascii: "="))
+                let name = try Self.decode(pair[pair.startIndex..<(equals ?? pair.endIndex)], source: source)
+                let value = try equals.map { index throws(ServerRequestError) in
+                    try Self.decode(pair[(index + 1)...], source: source)
+                } ?? ""
+                let key = caseInsensitiveNames ? name.lowercased() : name
+                if items.contains(where: { (caseInsensitiveNames ? $0.name.lowercased() : $0.name) == key }) {
+                    throw ServerRequestError(.badRequest, "parameter \(Self.quoted(name)) is given more than once")
+                }
+                items.append((name, value))
+            }
+            start = end + 1
+        }
+    }
+
+    /// Decodes one form-encoded component.
+    static func decode(_ bytes: ArraySlice<UInt8>, source: String) throws(ServerRequestError) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "+") {
+                out.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%") {
+                guard i + 2 < bytes.endIndex,
+                    let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2])
+                else {
+                    throw ServerRequestError(.badRequest, "malformed percent escape at byte \(i - bytes.startIndex) of a \(source) item")
+                }
+                out.append(high << 4 | low)
+                i += 2
+            } else {
+                out.append(byte)
+            }
+            i += 1
+        }
+        guard let text = String(validating: out, as: UTF8.self) else {
+            throw ServerRequestError(.badRequest, "a \(source) item is not UTF-8 text")
+        }
+        return text
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// `text` in double quotes, cut at 80 characters, for messages.
+    static func quoted(_ text: String) -> String {
+        let cut = text.count > 80 ? String(text.prefix(80)) + "…" : text
+        return "\"" + cut + "\""
+    }
+
+    public static func == (lhs: RequestParameters, rhs: RequestParameters) -> Bool {
+        lhs.caseInsensitiveNames == rhs.caseInsensitiveNames && lhs.items.elementsEqual(rhs.items) { $0 == $1 }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(caseInsensitiveNames)
+        for item in items {
+            hasher.combine(item.name)
+            hasher.combine(item.value)
+        }
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces, tabs and line breaks.
+    func trimmingSpaces() -> SubSequence {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return self[endIndex..<endIndex]
+        }
+        return self[first...last]
+    }
+}

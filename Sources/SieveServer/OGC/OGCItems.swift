@@ -1,0 +1,329 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SieveColumns
+import SieveCQL
+import SieveFeatures
+import SieveGeometry
+import SieveMap
+
+/// `GET /ogc/collections/{id}/items` and `/items/{featureId}`: the request's selection read
+/// into one CQL2 filter and a page, run on the layer, written as GeoJSON.
+///
+/// | parameter | reading |
+/// |---|---|
+/// | `bbox` (+`bbox-crs`) | 4 or 6 numbers; features intersecting it, and those without geometry (Part 1, `/req/core/fc-bbox-response` C); west > east crosses the antimeridian |
+/// | `datetime` | an instant or `start/end` (`..` open) against the first date field; features without a value match too (`fc-time-response` C); ignored without a date field |
+/// | `filter`, `filter-lang`, `filter-crs` | CQL2 text (default) or JSON |
+/// | `FIELD=value` | equality on a queryable field, the value read as the field's type |
+/// | `limit`, `offset` | the page: `limit` default from the configuration, clamped to the maximum (not an error, as the standard asks) |
+/// | `sortby` | `+a,-b,c` |
+/// | `properties` | the fields returned |
+/// | `crs` | the CRS of the returned coordinates (see ``OGCDocuments/supportedCRS(of:)``); named in `Content-Crs` |
+/// | `f` | `json` or `geojson` |
+///
+/// All of them are ANDed (Part 3 `/req/filter/mixing-expressions`). Any other parameter is an
+/// error (400), as `/req/core/query-param-unknown` asks; `token` is always allowed.
+enum OGCItems {
+    /// The parameters every items request may carry besides queryable fields.
+    static let known: Set<String> = [
+        "f", "token", "bbox", "bbox-crs", "limit", "offset", "datetime", "filter", "filter-lang", "filter-crs", "crs", "sortby",
+        "properties",
+    ]
+
+    /// The `filter-lang` values read: CQL2 text and JSON, and `cql-text`, the name drafts of
+    /// Part 3 gave CQL text (GDAL 3.6 sends it), read as CQL2 text.
+    static let filterLanguages = ["cql2-text", "cql2-json", "cql-text"]
+
+    /// The items page `parameters` ask for.
+    static func items(
+        _ parameters: RequestParameters, served: ServedTable, base: String, path: String, configuration: ServerConfiguration
+    ) throws(ServerRequestError) -> ServiceResponse {
+        let layer = served.layer
+        let table = layer.table
+        try checkFormat(parameters)
+        var query = try selection(parameters, table: table)
+        let limit = try integer(parameters, "limit", minimum: 1).map { Swift.min($0, configuration.maxRecordCount) }
+            ?? Swift.min(configuration.defaultOGCLimit, configuration.maxRecordCount)
+        let offset = try integer(parameters, "offset", minimum: 0) ?? 0
+        query.maxFeatures = limit
+        query.resultOffset = offset
+        let (output, crsURI) = try outputCRS(parameters, table: table)
+        query.outSpatialReference = output
+        if let properties = parameters["properties"] {
+            let names = properties.split(separator: ",").map { String($0.trimmingSpaces()) }.filter { !$0.isEmpty }
+            query.outFields = names.isEmpty ? [table.schema.objectIdFieldName] : names
+        }
+        if let sortby = parameters["sortby"] { query.orderBy = try sortFields(sortby) }
+        return try engine {
+            let result = try layer.queryFeatures(query)
+            let matched: Int
+            if offset == 0, !result.exceededTransferLimit {
+                matched = result.count
+            } else {
+                var count = query
+                count.maxFeatures = nil
+                count.resultOffset = nil
+                matched = try layer.queryFeatureCount(count)
+            }
+            var links: [JSONValue] = [
+                OGCDocuments.link(pageURL(base + path, parameters, offset: offset), rel: "self", type: ServiceResponse.geoJSONType),
+                OGCDocuments.link(base + "/ogc/collections/" + served.id, rel: "collection", type: "application/json"),
+            ]
+            if result.exceededTransferLimit {
+                links.append(OGCDocuments.link(pageURL(base + path, parameters, offset: offset + result.count), rel: "next", type: ServiceResponse.geoJSONType))
+            }
+            if offset > 0 {
+                links.append(OGCDocuments.link(pageURL(base + path, parameters, offset: Swift.max(0, offset - limit)), rel: "prev", type: ServiceResponse.geoJSONType))
+            }
+            let members = JSONObject([
+                ("numberMatched", .integer(matched)), ("numberReturned", .integer(result.count)),
+                ("timeStamp", .string(timeStamp())), ("links", .array(links)),
+            ])
+            return ServiceResponse(
+                contentType: ServiceResponse.geoJSONType, headers: [("Content-Crs", "<\(crsURI)>")],
+                body: result.ogcFeatureCollection(members: members, options: FeatureWriterOptions()))
+        }
+    }
+
+    /// `/items/{featureId}`: the feature whose object ID is `featureID`.
+    static func item(
+        _ featureID: String, _ parameters: RequestParameters, served: ServedTable, base: String, path: String
+    ) throws(ServerRequestError) -> ServiceResponse {
+        try checkFormat(parameters)
+        for name in parameters.names where !["f", "token", "crs"].contains(name) {
+            throw ServerRequestError(.badRequest, "unknown parameter \(RequestParameters.quoted(name)): a feature takes f and crs")
+        }
+        let table = served.layer.table
+        guard let id = Int64(featureID) else {
+            throw ServerRequestError(.notFound, "feature \(RequestParameters.quoted(featureID)) does not exist: feature ids are integers")
+        }
+        var query = QueryParameters()
+        query.objectIDs = [id]
+        let (output, crsURI) = try outputCRS(parameters, table: table)
+        query.outSpatialReference = output
+        return try engine {
+            let result = try served.layer.queryFeatures(query)
+            guard !result.isEmpty else {
+                throw ServerRequestError(.notFound, "feature \(id) does not exist in collection \(RequestParameters.quoted(served.id))")
+            }
+            let links: [JSONValue] = [
+                OGCDocuments.link(base + path, rel: "self", type: ServiceResponse.geoJSONType),
+                OGCDocuments.link(base + "/ogc/collections/" + served.id, rel: "collection", type: "application/json"),
+            ]
+            return ServiceResponse(
+                contentType: ServiceResponse.geoJSONType, headers: [("Content-Crs", "<\(crsURI)>")],
+                body: result.ogcFeature(at: 0, members: JSONObject([("links", .array(links))]), options: FeatureWriterOptions()))
+        }
+    }
+
+    // MARK: Reading the selection
+
+    /// The query of the selection parameters: bbox, datetime, filter and property equalities as
+    /// one CQL2 filter.
+    static func selection(_ parameters: RequestParameters, table: FeatureTable) throws(ServerRequestError) -> QueryParameters {
+        let schema = table.schema
+        var conditions: [CQL2Expression] = []
+        for name in parameters.names where !known.contains(name) {
+            guard let field = schema.field(named: name) else {
+                throw ServerRequestError(
+                    .badRequest,
+                    "unknown parameter \(RequestParameters.quoted(name)): use bbox, bbox-crs, datetime, filter, filter-lang, filter-crs, "
+                        + "limit, offset, sortby, properties, crs, f, or a queryable property")
+            }
+            conditions.append(.comparison(.equal, .property(field.name), try literal(parameters[name] ?? "", field: field)))
+        }
+        var filterCRS = try parameters["filter-crs"].map { text throws(ServerRequestError) in
+            try OGCDocuments.reference(text, parameter: "filter-crs", table: table)
+        }
+        if let text = parameters["filter"] {
+            let encoding: CQL2Error.Encoding
+            switch parameters["filter-lang"] ?? "cql2-text" {
+            case "cql2-text", "cql-text": encoding = .text
+            case "cql2-json": encoding = .json
+            case let other:
+                throw ServerRequestError(.badRequest, "filter-lang: \(RequestParameters.quoted(other)) is not supported; use cql2-text or cql2-json (or cql-text, read as cql2-text)")
+            }
+            do {
+                conditions.append(try CQL2Filter(text, encoding: encoding).expression)
+            } catch {
+                throw ServerRequestError(.badRequest, "filter: \(error)")
+            }
+        } else if parameters["filter-lang"] != nil || parameters["filter-crs"] != nil {
+            throw ServerRequestError(.badRequest, "filter-lang and filter-crs need a filter")
+        }
+        if let text = parameters["bbox"] {
+            let bboxCRS = try parameters["bbox-crs"].map { text throws(ServerRequestError) in
+                try OGCDocuments.reference(text, parameter: "bbox-crs", table: table)
+            } ?? .wgs84
+            if let filterCRS, filterCRS != bboxCRS, parameters["filter"] != nil {
+                throw ServerRequestError(.badRequest, "bbox-crs and filter-crs differ: give the bbox in the filter's CRS")
+            }
+            filterCRS = bboxCRS
+            conditions.append(try bbox(text, geographic: bboxCRS == .wgs84, schema: schema))
+        } else if parameters["bbox-crs"] != nil {
+            throw ServerRequestError(.badRequest, "bbox-crs needs a bbox")
+        }
+        if let text = parameters["datetime"], let condition = try datetime(text, schema: schema) {
+            conditions.append(condition)
+        }
+        var query = QueryParameters()
+        if !conditions.isEmpty {
+            query.filter = CQL2Filter(conditions.count == 1 ? conditions[0] : .and(conditions))
+            query.filterSpatialReference = filterCRS
+        }
+        return query
+    }
+
+    /// `bbox=w,s,e,n` (or 6 numbers with heights, which are ignored): features intersecting the
+    /// box or without geometry.
+    static func bbox(_ text: String, geographic: Bool, schema: Schema) throws(ServerRequestError) -> CQL2Expression {
+        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingSpaces()) }
+        guard numbers.count == 4 || numbers.count == 6, numbers.allSatisfy({ $0?.isFinite == true }) else {
+            throw ServerRequestError(.badRequest, "bbox: \(RequestParameters.quoted(text)) is not 4 or 6 comma-separated numbers")
+        }
+        let values = numbers.compactMap { $0 }
+        let box = values.count == 4 ? values : [values[0], values[1], values[3], values[4]]
+        guard box[1] <= box[3] else { throw ServerRequestError(.badRequest, "bbox: the south edge \(box[1]) is above the north edge \(box[3])") }
+        guard box[0] <= box[2] || geographic else {
+            throw ServerRequestError(.badRequest, "bbox: the west edge is east of the east edge, which only CRS84 boxes may do (across the antimeridian)")
+        }
+        guard let geometry = OGCDocuments.geometryPropertyName(of: schema) else { return .boolean(true) }
+        return .or([.spatial(.intersects, .property(geometry), .bbox(box)), .isNull(.property(geometry), negated: false)])
+    }
+
+    /// `datetime`: an instant or an interval against the table's first date field (any value
+    /// matches when the value is NULL); `nil` without a date field.
+    static func datetime(_ text: String, schema: Schema) throws(ServerRequestError) -> CQL2Expression? {
+        guard let field = schema.fields.first(where: { $0.type == .date }) else { return nil }
+        func instant(_ part: Substring) throws(ServerRequestError) -> CQL2IntervalBound {
+            let value = String(part.trimmingSpaces())
+            if value.isEmpty || value == ".." { return .unbounded }
+            guard value.count >= 10 else { throw ServerRequestError(.badRequest, "datetime: \(RequestParameters.quoted(value)) is not an RFC 3339 date or date-time") }
+            return value.count == 10 ? .date(value) : .timestamp(value)
+        }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        let target: CQL2Expression
+        switch parts.count {
+        case 1:
+            switch try instant(parts[0]) {
+            case .date(let value): target = .date(value)
+            case .timestamp(let value): target = .timestamp(value)
+            default: throw ServerRequestError(.badRequest, "datetime: an instant cannot be open ('..')")
+            }
+        case 2:
+            let start = try instant(parts[0])
+            let end = try instant(parts[1])
+            if case .unbounded = start, case .unbounded = end {
+                throw ServerRequestError(.badRequest, "datetime: an interval needs at least one bound")
+            }
+            target = .interval(start, end)
+        default:
+            throw ServerRequestError(.badRequest, "datetime: \(RequestParameters.quoted(text)) is neither an instant nor start/end")
+        }
+        let property = CQL2Expression.property(field.name)
+        return .or([.temporal(.intersects, property, target), .isNull(property, negated: false)])
+    }
+
+    /// The literal of a `FIELD=value` parameter, read as the field's type.
+    static func literal(_ value: String, field: Field) throws(ServerRequestError) -> CQL2Expression {
+        func invalid(_ kind: String) -> ServerRequestError {
+            ServerRequestError(.badRequest, "\(field.name): \(RequestParameters.quoted(value)) is not \(kind)")
+        }
+        switch field.type {
+        case .oid, .smallInteger, .integer, .bigInteger:
+            guard let number = Int64(value.trimmingSpaces()) else { throw invalid("an integer") }
+            return .integer(number)
+        case .single, .double:
+            guard let number = Double(value.trimmingSpaces()), number.isFinite else { throw invalid("a number") }
+            return .real(number)
+        case .date:
+            return value.count == 10 ? .date(value) : .timestamp(value)
+        case .string, .guid, .globalID:
+            return .string(value)
+        }
+    }
+
+    /// `sortby=+a,-b,c`.
+    static func sortFields(_ text: String) throws(ServerRequestError) -> [SortField] {
+        try text.split(separator: ",", omittingEmptySubsequences: false).map { item throws(ServerRequestError) in
+            var name = item.trimmingSpaces()
+            var ascending = true
+            if name.hasPrefix("-") || name.hasPrefix("+") {
+                ascending = name.first == "+"
+                name = name.dropFirst()
+            }
+            guard !name.isEmpty else { throw ServerRequestError(.badRequest, "sortby: empty field name in \(RequestParameters.quoted(text))") }
+            return SortField(String(name), ascending: ascending)
+        }
+    }
+
+    /// The output CRS (`crs`, default CRS84) and its URI.
+    static func outputCRS(_ parameters: RequestParameters, table: FeatureTable) throws(ServerRequestError) -> (SpatialReference, String) {
+        guard let text = parameters["crs"] else { return (.wgs84, OGCDocuments.crs84) }
+        let reference = try OGCDocuments.reference(text, parameter: "crs", table: table)
+        return (reference, OGCDocuments.uri(of: reference))
+    }
+
+    /// `f`: only JSON forms.
+    static func checkFormat(_ parameters: RequestParameters) throws(ServerRequestError) {
+        if let format = parameters["f"], !["json", "geojson"].contains(format.lowercased()) {
+            throw ServerRequestError(.badRequest, "f=\(format) is not supported: use json or geojson")
+        }
+    }
+
+    /// A whole-number parameter of at least `minimum`.
+    static func integer(_ parameters: RequestParameters, _ name: String, minimum: Int) throws(ServerRequestError) -> Int? {
+        guard let text = parameters[name] else { return nil }
+        guard let value = Int(text.trimmingSpaces()), value >= minimum else {
+            throw ServerRequestError(.badRequest, "\(name) must be a whole number of at least \(minimum), not \(RequestParameters.quoted(text))")
+        }
+        return value
+    }
+
+    /// The URL of the page at `offset`: the request's parameters with `offset` replaced.
+    static func pageURL(_ url: String, _ parameters: RequestParameters, offset: Int) -> String {
+        var items = parameters.items.filter { $0.name != "offset" }
+        items.append(("offset", String(offset)))
+        return url + "?" + items.map { FormEncoding.encode($0.name) + "=" + FormEncoding.encode($0.value) }.joined(separator: "&")
+    }
+
+    /// Runs engine work, its errors (a filter that does not bind, an unknown field) as 400.
+    static func engine(_ work: () throws -> ServiceResponse) throws(ServerRequestError) -> ServiceResponse {
+        do {
+            return try work()
+        } catch let error as ServerRequestError {
+            throw error
+        } catch {
+            throw ServerRequestError(.badRequest, "\(error)")
+        }
+    }
+
+    /// The current time as RFC 3339 UTC.
+    static func timeStamp() -> String {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return CivilTime.format(milliseconds: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000)
+    }
+}
+
+/// Percent-encoding of URL query components.
+enum FormEncoding {
+    /// `text` with everything but unreserved characters percent-encoded.
+    static func encode(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let digits = Array("0123456789ABCDEF".utf8)
+                out += "%" + String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
+            }
+        }
+        return out
+    }
+}

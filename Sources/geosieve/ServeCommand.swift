@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import GeoSieve
+import Logging
+import SievePostGIS
+import SieveServer
+
+/// `geosieve serve SOURCE[:NAME]... [--port 8080] [--host 127.0.0.1] …`: the sources as ArcGIS
+/// REST FeatureServer services and OGC API – Features collections, until SIGTERM or SIGINT.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve feature files as an ArcGIS FeatureServer and an OGC API – Features service.",
+        discussion: """
+            Each SOURCE becomes the service http://HOST:PORT/arcgis/rest/services/NAME/FeatureServer \
+            (its table is layer 0) and the collection http://HOST:PORT/ogc/collections/NAME. NAME \
+            defaults to the file (or GeoPackage layer, or PostGIS table) name; give it as \
+            SOURCE:NAME (a GeoPackage as FILE.gpkg:LAYER:NAME). Tables are read into memory at \
+            start (PostGIS tables too). When the server accepts connections it prints one line, \
+            'serving http://HOST:PORT', on standard output (with --port 0, the port picked). \
+            Requests are logged on standard error (--log-level). SIGTERM or SIGINT stops \
+            accepting connections, lets the requests in flight finish and exits with status 0. \
+            ArcGIS queries return at most --max-record-count features per request \
+            (exceededTransferLimit when more follow); OGC API pages are clamped to it. \
+            More than --max-concurrent-requests requests at once get 503 at once.
+
+            Examples:
+              geosieve serve countries.geojson cities.geojson:places --port 8080
+              ogrinfo -so 'http://127.0.0.1:8080/arcgis/rest/services/places/FeatureServer/0/query?where=1%3D1&outFields=*&f=json'
+              ogrinfo OAPIF:http://127.0.0.1:8080/ogc countries
+            """
+    )
+
+    @Argument(help: "Feature files (GeoJSON, Esri JSON, FILE.gpkg[:LAYER]) or postgresql:// tables, each optionally :NAME.")
+    var sources: [String]
+
+    @Option(help: "The port to listen on (0: any free port).")
+    var port: Int = 8080
+
+    @Option(help: "The address to listen on (default: this machine only).")
+    var host: String = "127.0.0.1"
+
+    @Option(name: .customLong("max-record-count"), help: "The most features one request returns.")
+    var maxRecordCount: Int = 2000
+
+    @Option(name: .customLong("token"), help: "A token reads need with --token-required-for-read (token= or Authorization: Bearer).")
+    var token: String?
+
+    @Flag(name: .customLong("token-required-for-read"), help: "Require --token for every request.")
+    var tokenRequiredForRead = false
+
+    @Option(name: .customLong("cors"), help: "The origin browsers may call from ('*' for any); no CORS headers without it.")
+    var cors: String?
+
+    @Option(name: .customLong("max-concurrent-requests"), help: "Requests served at once; more get 503.")
+    var maxConcurrentRequests: Int = 256
+
+    @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted.")
+    var maxBodyBytes: Int = 16 << 20
+
+    /// Request logging.
+    enum LogLevel: String, ExpressibleByArgument, CaseIterable {
+        case debug, info, warning, error
+    }
+
+    @Option(name: .customLong("log-level"), help: "What is logged on standard error: debug, info (every request), warning, error.")
+    var logLevel: LogLevel = .info
+
+    func run() throws {
+        let configuration = ServerConfiguration(
+            host: host, port: port, maxRecordCount: maxRecordCount, token: token, tokenRequiredForRead: tokenRequiredForRead,
+            corsOrigin: cors, maxBodyBytes: maxBodyBytes, maxConcurrentRequests: maxConcurrentRequests)
+        var tables: [ServedTable] = []
+        for argument in sources {
+            let (source, name) = Self.split(argument)
+            let (table, layerName) = try QueryCommand.loadSource(source, fields: nil)
+            do {
+                tables.append(try ServedTable(id: name ?? ServedTable.sanitizedID(layerName), title: layerName, table: EditableFeatureTable(table)))
+            } catch {
+                throw CommandFailure("\(argument): \(error)")
+            }
+        }
+        let server: GeoSieveServer
+        do {
+            server = try GeoSieveServer(catalog: try ServedCatalog(tables), configuration: configuration)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        var logger = Logger(label: "geosieve.serve")
+        logger.logLevel = Logger.Level(rawValue: logLevel.rawValue) ?? .info
+        let host = self.host
+        let serverLogger = logger
+        try waitForAsync {
+            try await server.run(logger: serverLogger) { port in
+                FileHandle.standardOutput.write(Data("serving http://\(host):\(port)\n".utf8))
+            }
+        }
+    }
+
+    /// SOURCE[:NAME]: the name after the last colon when what is before it is a source of its
+    /// own (a file that exists, a PostGIS URL, a GeoPackage with its layer) and the whole is not
+    /// a file.
+    static func split(_ argument: String) -> (source: String, name: String?) {
+        guard !FileManager.default.fileExists(atPath: argument), let colon = argument.lastIndex(of: ":") else { return (argument, nil) }
+        let source = String(argument[..<colon])
+        let name = String(argument[argument.index(after: colon)...])
+        guard ServedTable.isValidID(name), !source.isEmpty else { return (argument, nil) }
+        if PostGISSource.isURL(source) { return (source, name) }
+        if source.lowercased().hasSuffix(".gpkg") { return (argument, nil) }  // FILE.gpkg:LAYER
+        if FileManager.default.fileExists(atPath: source) || GeoPackageSource.parse(source) != nil { return (source, name) }
+        return (argument, nil)
+    }
+}

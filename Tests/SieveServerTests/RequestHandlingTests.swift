@@ -1,0 +1,113 @@
+import Foundation
+import HTTPTypes
+import Testing
+@testable import SieveServer
+
+/// Parameters, tokens, limits and CORS: the parts of request handling shared by both protocols.
+@Suite struct RequestHandlingTests {
+    @Test func formDecodingFollowsHTMLForms() throws {
+        let parameters = try RequestParameters(query: "where=a+%3D+%27x%2By%27&outFields=*&empty=&flag", caseInsensitiveNames: true)
+        #expect(parameters["WHERE"] == "a = 'x+y'")
+        #expect(parameters["outfields"] == "*")
+        #expect(parameters["empty"] == "")
+        #expect(parameters.nonEmpty("empty") == nil)
+        #expect(parameters["flag"] == "")
+        #expect(parameters["missing"] == nil)
+        let exact = try RequestParameters(query: "a=1", form: Array("B=%C3%A9".utf8), caseInsensitiveNames: false)
+        #expect(exact["B"] == "é")
+        #expect(exact["b"] == nil)
+        #expect(exact.names == ["a", "B"])
+        for bad in ["a=%4", "a=%zz", "a=%", "a=1&A=2", "a=%FF"] {
+            #expect(throws: ServerRequestError.self, "\(bad)") { try RequestParameters(query: Substring(bad), caseInsensitiveNames: true) }
+        }
+        // Exact names: a and A are two parameters.
+        #expect(try RequestParameters(query: "a=1&A=2", caseInsensitiveNames: false).names == ["a", "A"])
+    }
+
+    @Test func tokensGuardReadsWhenAskedAndCompareExactly() async throws {
+        let server = try TestServer.make(ServerConfiguration(token: "s3cret", tokenRequiredForRead: true))
+        try await TestServer.withClient(server) { client async throws in
+            let layer = "/arcgis/rest/services/cities/FeatureServer/0/query?where=1%3D1&returnCountOnly=true"
+            #expect(try await client.get(layer).arcGISErrorCode == 499)
+            #expect(try await client.get(layer + "&token=wrong").arcGISErrorCode == 498)
+            #expect(try await client.get(layer + "&token=s3cre").arcGISErrorCode == 498)
+            #expect(try await client.get(layer + "&token=s3cret").object["count"] as? Int == 243)
+            #expect(try await client.get(layer, headers: [.authorization: "Bearer s3cret"]).object["count"] as? Int == 243)
+            #expect(try await client.get(layer, headers: [.authorization: "Bearer nope"]).arcGISErrorCode == 498)
+            #expect(try await client.get("/ogc/collections").status == 401)
+            #expect(try await client.get("/ogc/collections?token=s3cret").status == 200)
+            #expect(try await client.get("/ogc/collections", headers: [.authorization: "Bearer s3cret"]).status == 200)
+        }
+        // Without tokenRequiredForRead, reads are open.
+        let open = try TestServer.make(ServerConfiguration(token: "s3cret"))
+        try await TestServer.withClient(open) { client async throws in
+            #expect(try await client.get("/ogc/collections").status == 200)
+        }
+        #expect(GeoSieveServer.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
+        #expect(!GeoSieveServer.constantTimeEqual(Array("abc".utf8), Array("abd".utf8)))
+        #expect(!GeoSieveServer.constantTimeEqual(Array("abc".utf8), Array("abcd".utf8)))
+        #expect(!GeoSieveServer.constantTimeEqual([], Array("a".utf8)))
+    }
+
+    @Test func oversizedURLsAndBodiesAreRefusedWithTheirStatus() async throws {
+        let server = try TestServer.make(ServerConfiguration(maxBodyBytes: 1024, maxURLBytes: 2048))
+        try await TestServer.withClient(server) { client async throws in
+            let long = String(repeating: "a", count: 3000)
+            let url = try await client.get("/arcgis/rest/services/cities/FeatureServer/0/query?where=\(long)")
+            #expect(url.status == 414)
+            #expect(url.arcGISErrorCode == 414)
+            let ogc = try await client.get("/ogc/collections?x=\(long)")
+            #expect(ogc.status == 414)
+            #expect(ogc.object["code"] as? String == "URITooLong")
+            let body = try await client.post("/arcgis/rest/services/cities/FeatureServer/0/query", form: "where=" + String(repeating: "1", count: 2000))
+            #expect(body.status == 413)
+            let json = try await client.send(
+                "/arcgis/rest/services/cities/FeatureServer/0/query", method: .post, headers: [.contentType: "application/json"], body: "{}")
+            #expect(json.arcGISErrorCode == 400)
+            let put = try await client.send("/ogc/collections", method: .put)
+            #expect(put.status == 405 || put.status == 404)
+        }
+    }
+
+    @Test func admissionShedsLoadAboveTheLimit() {
+        let admission = Admission(limit: 2)
+        #expect(admission.enter())
+        #expect(admission.enter())
+        #expect(!admission.enter())
+        admission.leave()
+        #expect(admission.enter())
+        admission.leave()
+        admission.leave()
+        #expect(admission.enter())
+    }
+
+    @Test func corsHeadersOnlyWhenConfigured() async throws {
+        let origin: HTTPFields = [.origin: "https://maps.example.org"]
+        let plain = try TestServer.make()
+        try await TestServer.withClient(plain) { client async throws in
+            #expect(try await client.get("/ogc", headers: origin).headers[.accessControlAllowOrigin] == nil)
+        }
+        let cors = try TestServer.make(ServerConfiguration(corsOrigin: "https://maps.example.org"))
+        try await TestServer.withClient(cors) { client async throws in
+            #expect(try await client.get("/ogc", headers: origin).headers[.accessControlAllowOrigin] == "https://maps.example.org")
+        }
+    }
+
+    @Test func namesAndConfigurationsAreChecked() throws {
+        #expect(ServedTable.isValidID("cities_2024.v1-a"))
+        for bad in ["", ".", "..", "a/b", "a b", "é", String(repeating: "a", count: 129), "a%2F"] {
+            #expect(!ServedTable.isValidID(bad), "\(bad)")
+        }
+        #expect(ServedTable.sanitizedID("New York boroughs") == "New_York_boroughs")
+        #expect(ServedTable.sanitizedID("..") == "table")
+        #expect(ServedTable.isValidID(ServedTable.sanitizedID("../../etc/passwd")))
+        #expect(throws: ServerRequestError.self) { try TestServer.make(extra: [TestServer.table("cities", geoJSON: OGCServerTests.events)]) }
+        #expect(throws: ServerRequestError.self) { try ServedCatalog([]) }
+        for configuration in [
+            ServerConfiguration(port: 70000), ServerConfiguration(maxRecordCount: 0), ServerConfiguration(tokenRequiredForRead: true),
+            ServerConfiguration(token: ""), ServerConfiguration(maxConcurrentRequests: 0),
+        ] {
+            #expect(throws: ServerRequestError.self) { try configuration.validate() }
+        }
+    }
+}
