@@ -61,19 +61,27 @@ public struct GeoSieveServer: Sendable {
 
     // MARK: Request plumbing shared by the protocols
 
-    /// The request's parameters: its query string and, for a form POST, its body (at most
-    /// ``ServerConfiguration/maxBodyBytes``).
-    func parameters(_ request: Request, caseInsensitiveNames: Bool) async throws(ServerRequestError) -> RequestParameters {
+    /// The request's parameters: its query string and, for a POST, its body (at most
+    /// ``ServerConfiguration/maxBodyBytes``) — a URL-encoded form's parameters, or a multipart
+    /// form's text fields, the form itself returned too (for its files).
+    func read(_ request: Request, caseInsensitiveNames: Bool) async throws(ServerRequestError) -> (RequestParameters, MultipartForm?) {
         var form: [UInt8]?
+        var multipart: MultipartForm?
         if request.method == .post {
-            let type = request.headers[.contentType]?.lowercased() ?? ""
-            if type.hasPrefix("application/x-www-form-urlencoded") || type.isEmpty {
+            let type = request.headers[.contentType] ?? ""
+            let lowered = type.lowercased()
+            if lowered.hasPrefix("application/x-www-form-urlencoded") || type.isEmpty {
                 form = try await body(request)
-            } else if !type.hasPrefix("multipart/") {
-                throw ServerRequestError(.badRequest, "a POST body must be application/x-www-form-urlencoded, not \(type)")
+            } else if lowered.hasPrefix("multipart/form-data") {
+                multipart = try MultipartForm(body: try await body(request), contentType: type)
+            } else {
+                throw ServerRequestError(.badRequest, "a POST body must be application/x-www-form-urlencoded or multipart/form-data, not \(type)")
             }
         }
-        return try RequestParameters(query: request.uri.query.map { Substring($0) }, form: form, caseInsensitiveNames: caseInsensitiveNames)
+        let parameters = try RequestParameters(
+            query: request.uri.query.map { Substring($0) }, form: form, fields: multipart?.fields ?? [],
+            caseInsensitiveNames: caseInsensitiveNames)
+        return (parameters, multipart)
     }
 
     /// The request body, at most ``ServerConfiguration/maxBodyBytes``.

@@ -69,7 +69,7 @@ struct EditCommand: ParsableCommand {
                     throw CommandFailure.unreadable("\(error)")
                 }
             } else {
-                try write(editable.snapshot, layerName: layerName)
+                try Self.write(editable.snapshot, source: source, output: output, layerName: layerName)
             }
         }
         try OutputFile.write(to: nil) { sink in try sink(Array((result.json + "\n").utf8)) }
@@ -81,16 +81,16 @@ struct EditCommand: ParsableCommand {
         }
     }
 
-    /// Writes the edited table to `--output` (or over SOURCE), in the format its name (or the
+    /// Writes the edited table to `output` (or over `source`), in the format its name (or the
     /// source's content) says.
-    private func write(_ table: FeatureTable, layerName: String) throws {
+    static func write(_ table: FeatureTable, source: String, output: String?, layerName: String) throws {
         let sourcePath = GeoPackageSource.parse(source)?.path ?? source
         let target = output ?? sourcePath
         guard target != "-" else { throw CommandFailure("edit cannot write the table back to standard input; use --output") }
         let format: OutputOptions.Format
         if let named = OutputOptions.Format.of(path: target), named != .geojson {
             format = named
-        } else if target == sourcePath, Self.isEsriJSON(path: sourcePath) {
+        } else if target == sourcePath, isEsriJSON(path: sourcePath) {
             format = .esrijson
         } else {
             format = .geojson

@@ -18,7 +18,11 @@ struct ServeCommand: ParsableCommand {
             SOURCE:NAME (a GeoPackage as FILE.gpkg:LAYER:NAME). Tables are read into memory at \
             start (PostGIS tables too). When the server accepts connections it prints one line, \
             'serving http://HOST:PORT', on standard output (with --port 0, the port picked). \
-            Requests are logged on standard error (--log-level). SIGTERM or SIGINT stops \
+            Requests are logged on standard error (--log-level). The server is read-only unless \
+            --allow-edits: then ArcGIS applyEdits/addFeatures/updateFeatures/deleteFeatures (and \
+            attachments, for GeoPackage sources) and OGC API create/replace/delete change the \
+            tables, each batch saved into its source before it is answered (a GeoPackage in place, \
+            a JSON file rewritten through a temporary file); with --token, edits need it. SIGTERM or SIGINT stops \
             accepting connections, lets the requests in flight finish and exits with status 0. \
             ArcGIS queries return at most --max-record-count features per request \
             (exceededTransferLimit when more follow); OGC API pages are clamped to it. \
@@ -43,7 +47,10 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-record-count"), help: "The most features one request returns.")
     var maxRecordCount: Int = 2000
 
-    @Option(name: .customLong("token"), help: "A token reads need with --token-required-for-read (token= or Authorization: Bearer).")
+    @Flag(name: .customLong("allow-edits"), help: "Accept edits (applyEdits, OGC API create/replace/delete), saved into the sources.")
+    var allowEdits = false
+
+    @Option(name: .customLong("token"), help: "A token edits need (and reads, with --token-required-for-read): token= or Authorization: Bearer.")
     var token: String?
 
     @Flag(name: .customLong("token-required-for-read"), help: "Require --token for every request.")
@@ -68,14 +75,20 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let configuration = ServerConfiguration(
-            host: host, port: port, maxRecordCount: maxRecordCount, token: token, tokenRequiredForRead: tokenRequiredForRead,
+            host: host, port: port, maxRecordCount: maxRecordCount, allowEdits: allowEdits, token: token,
+            tokenRequiredForRead: tokenRequiredForRead,
             corsOrigin: cors, maxBodyBytes: maxBodyBytes, maxConcurrentRequests: maxConcurrentRequests)
         var tables: [ServedTable] = []
         for argument in sources {
             let (source, name) = Self.split(argument)
+            let geoPackage = GeoPackageSource.parse(source)
+            // Whether edits can be saved is known before reading anything.
+            if allowEdits { try Self.checkSavable(source) }
             let (table, layerName) = try QueryCommand.loadSource(source, fields: nil)
+            let saver = allowEdits ? Self.saver(source: source, geoPackage: geoPackage?.path, layerName: layerName) : nil
             do {
-                tables.append(try ServedTable(id: name ?? ServedTable.sanitizedID(layerName), title: layerName, table: EditableFeatureTable(table)))
+                let editable = try EditableFeatureTable(table, options: EditingOptions(hasAttachments: geoPackage != nil))
+                tables.append(try ServedTable(id: name ?? ServedTable.sanitizedID(layerName), title: layerName, table: editable, save: saver))
             } catch {
                 throw CommandFailure("\(argument): \(error)")
             }
@@ -95,6 +108,25 @@ struct ServeCommand: ParsableCommand {
                 FileHandle.standardOutput.write(Data("serving http://\(host):\(port)\n".utf8))
             }
         }
+    }
+
+    /// How edits of `source` are saved: a GeoPackage in place, one transaction per batch (its
+    /// other tables kept, attachments in `LAYER__ATTACH`); a GeoJSON or Esri JSON file rewritten
+    /// whole, to a temporary file renamed over it. Standard input and PostGIS tables cannot be
+    /// edited.
+    static func saver(source: String, geoPackage: String?, layerName: String) -> TableSaver {
+        if let path = geoPackage {
+            return { table, written, deleted in
+                try GeoPackage.save(table, writing: written, deleting: deleted, to: path, layer: layerName)
+            }
+        }
+        return { table, _, _ in try EditCommand.write(table, source: source, output: nil, layerName: layerName) }
+    }
+
+    /// Refuses `--allow-edits` for sources edits cannot be saved into.
+    static func checkSavable(_ source: String) throws {
+        if source == "-" { throw CommandFailure("--allow-edits: standard input cannot be saved; serve a file") }
+        if PostGISSource.isURL(source) { throw CommandFailure("--allow-edits: PostGIS tables are served read-only (from memory)") }
     }
 
     /// SOURCE[:NAME]: the name after the last colon when what is before it is a source of its

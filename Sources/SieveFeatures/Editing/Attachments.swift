@@ -23,7 +23,7 @@ public struct AttachmentInfo: Hashable, Sendable {
     }
 
     /// The REST JSON object.
-    var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .object(
             JSONObject([
                 ("id", .number(JSONNumber(id))), ("parentObjectId", .number(JSONNumber(parentObjectID))),

@@ -134,7 +134,7 @@ public struct FeatureEditResult: Hashable, Sendable {
     public var success: Bool { error == nil }
 
     /// The REST JSON object.
-    var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         var object = JSONObject()
         object.append("objectId", .number(JSONNumber(objectID)))
         if let globalID { object.append("globalId", .string(globalID)) }

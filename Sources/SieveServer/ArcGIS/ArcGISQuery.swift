@@ -65,16 +65,7 @@ enum ArcGISQuery {
         }
         let layer = served.layer
         let schema = layer.table.schema
-        var query = QueryParameters(whereClause: parameters.nonEmpty("where") ?? "1=1")
-        if let ids = parameters.nonEmpty("objectIds") { query.objectIDs = try QueryParameters.objectIDList(ids) }
-        // Checked even without a geometry, so that a misspelt relationship is never ignored.
-        let relationship = try SpatialRelationship(
-            esriSpatialRel: parameters.nonEmpty("spatialRel") ?? "esriSpatialRelIntersects", relationParam: parameters.nonEmpty("relationParam"))
-        if let geometry = parameters.nonEmpty("geometry") {
-            try query.setSpatialFilter(
-                geometry: geometry, geometryType: parameters.nonEmpty("geometryType"),
-                inSpatialReference: try spatialReference(parameters, "inSR"), relationship: relationship)
-        }
+        var query = try selection(parameters)
         let outFields = try parameters.nonEmpty("outFields").map { try QueryParameters.outFieldList($0) }
         query.outFields = outFields ?? [schema.objectIdFieldName]
         query.returnGeometry = try flag(parameters, "returnGeometry", default: true)
@@ -141,6 +132,22 @@ enum ArcGISQuery {
         let options = FeatureWriterOptions(pretty: pretty, coordinatePrecision: precision)
         let bytes = result.bytes(format == .geojson ? .geoJSON : .esriJSON, options: options)
         return ServiceResponse(contentType: format == .geojson ? ServiceResponse.geoJSONType : ServiceResponse.jsonType, body: bytes)
+    }
+
+    /// The rows `where`, `objectIds` and `geometry` (with `geometryType`, `inSR`, `spatialRel`,
+    /// `relationParam`) select, as the query and `deleteFeatures` read them.
+    static func selection(_ parameters: RequestParameters) throws -> QueryParameters {
+        var query = QueryParameters(whereClause: parameters.nonEmpty("where") ?? "1=1")
+        if let ids = parameters.nonEmpty("objectIds") { query.objectIDs = try QueryParameters.objectIDList(ids) }
+        // Checked even without a geometry, so that a misspelt relationship is never ignored.
+        let relationship = try SpatialRelationship(
+            esriSpatialRel: parameters.nonEmpty("spatialRel") ?? "esriSpatialRelIntersects", relationParam: parameters.nonEmpty("relationParam"))
+        if let geometry = parameters.nonEmpty("geometry") {
+            try query.setSpatialFilter(
+                geometry: geometry, geometryType: parameters.nonEmpty("geometryType"),
+                inSpatialReference: try spatialReference(parameters, "inSR"), relationship: relationship)
+        }
+        return query
     }
 
     /// A `true`/`false` parameter (any case; absent or empty: `default`).

@@ -9,45 +9,95 @@ import SieveGeometry
 struct ArcGISRoutes {
     let server: GeoSieveServer
 
+    /// What a handler is given: the parameters, the multipart form (if the body was one) and
+    /// whether to indent (`f=pjson`).
+    struct Input {
+        var parameters: RequestParameters
+        var form: MultipartForm?
+        var pretty: Bool
+    }
+
     func add(to router: Router<BasicRequestContext>) {
         let root = ArcGISDocuments.root
+        let service = root + "/{service}/FeatureServer"
+        let layer = service + "/{layer}"
         for method in [HTTPRequest.Method.get, .post] {
             router.on(RouterPath(root), method: method) { request, _ in
-                await respond(request) { parameters, pretty in
-                    ServiceResponse.json(ArcGISDocuments.directory(server.catalog), pretty: pretty)
+                await respond(request) { input in ServiceResponse.json(ArcGISDocuments.directory(server.catalog), pretty: input.pretty) }
+            }
+            router.on(RouterPath(service), method: method) { request, context in
+                await respond(request) { input in
+                    let served = try self.service(context)
+                    return ServiceResponse.json(
+                        try document { try ArcGISDocuments.service(served, configuration: server.configuration) }, pretty: input.pretty)
                 }
             }
-            router.on(RouterPath(root + "/{service}/FeatureServer"), method: method) { request, context in
-                await respond(request) { parameters, pretty in
-                    let served = try service(context)
-                    return ServiceResponse.json(try document { try ArcGISDocuments.service(served, configuration: server.configuration) }, pretty: pretty)
+            router.on(RouterPath(layer), method: method) { request, context in
+                await respond(request) { input in
+                    let served = try self.layer(context)
+                    return ServiceResponse.json(
+                        try document { try ArcGISDocuments.layer(served, configuration: server.configuration) }, pretty: input.pretty)
                 }
             }
-            router.on(RouterPath(root + "/{service}/FeatureServer/{layer}"), method: method) { request, context in
-                await respond(request) { parameters, pretty in
-                    let served = try layer(context)
-                    return ServiceResponse.json(try document { try ArcGISDocuments.layer(served, configuration: server.configuration) }, pretty: pretty)
+            router.on(RouterPath(layer + "/query"), method: method) { request, context in
+                await respond(request) { input in try ArcGISQuery.run(input.parameters, on: try self.layer(context), configuration: server.configuration) }
+            }
+            router.on(RouterPath(layer + "/{feature}/attachments"), method: method) { request, context in
+                await respond(request) { _ in
+                    let served = try self.layer(context)
+                    return ArcGISAttachments.infos(try ArcGISAttachments.objectID(context.parameters.get("feature") ?? "", in: served), in: served)
                 }
             }
-            router.on(RouterPath(root + "/{service}/FeatureServer/{layer}/query"), method: method) { request, context in
-                await respond(request) { parameters, _ in
-                    try ArcGISQuery.run(parameters, on: try layer(context), configuration: server.configuration)
+            router.on(RouterPath(layer + "/{feature}/attachments/{attachment}"), method: method) { request, context in
+                await respond(request) { _ in
+                    let served = try self.layer(context)
+                    let id = try ArcGISAttachments.objectID(context.parameters.get("feature") ?? "", in: served)
+                    return try ArcGISAttachments.download(id, context.parameters.get("attachment") ?? "", in: served)
                 }
+            }
+        }
+        // Edits: POST only, as ArcGIS.
+        router.post(RouterPath(service + "/applyEdits")) { request, context in
+            await respond(request, edit: true) { input in try await ArcGISEdits.runService(input.parameters, on: try self.service(context)) }
+        }
+        for operation in ArcGISEdits.Operation.allCases {
+            router.post(RouterPath(layer + "/" + operation.rawValue)) { request, context in
+                await respond(request, edit: true) { input in try await ArcGISEdits.run(operation, input.parameters, on: try self.layer(context)) }
+            }
+        }
+        for (name, update) in [("addAttachment", false), ("updateAttachment", true)] {
+            router.post(RouterPath(layer + "/{feature}/" + name)) { request, context in
+                await respond(request, edit: true) { input in
+                    let served = try self.layer(context)
+                    let id = try ArcGISAttachments.objectID(context.parameters.get("feature") ?? "", in: served)
+                    guard let form = input.form else {
+                        throw ServerRequestError(.badRequest, "Unable to complete operation.", details: ["\(name) needs a multipart/form-data body"])
+                    }
+                    return try await ArcGISAttachments.upload(id, form: form, parameters: input.parameters, update: update, in: served)
+                }
+            }
+        }
+        router.post(RouterPath(layer + "/{feature}/deleteAttachments")) { request, context in
+            await respond(request, edit: true) { input in
+                let served = try self.layer(context)
+                let id = try ArcGISAttachments.objectID(context.parameters.get("feature") ?? "", in: served)
+                return try await ArcGISAttachments.delete(id, parameters: input.parameters, in: served)
             }
         }
     }
 
-    /// Reads the parameters, checks the token (reads need one only with
-    /// `tokenRequiredForRead`), runs `body` and writes its error, if any, as ArcGIS does.
-    private func respond(
-        _ request: Request, edit: Bool = false,
-        _ body: (RequestParameters, _ pretty: Bool) async throws -> ServiceResponse
-    ) async -> Response {
+    /// Reads the request, checks the token (edits need one when it is set; reads only with
+    /// `tokenRequiredForRead`) and that edits are allowed, runs `body` and writes its error, if
+    /// any, as ArcGIS does.
+    private func respond(_ request: Request, edit: Bool = false, _ body: (Input) async throws -> ServiceResponse) async -> Response {
         do {
-            let parameters = try await server.parameters(request, caseInsensitiveNames: true)
+            let (parameters, form) = try await server.read(request, caseInsensitiveNames: true)
             try server.authorize(request, parameters, edit: edit)
+            if edit, !server.configuration.allowEdits {
+                throw ServerRequestError(.forbidden, "Requested operation is not supported by this service.", details: ["the server is read-only (start it with --allow-edits)"])
+            }
             let pretty = parameters.nonEmpty("f")?.lowercased() == "pjson"
-            return try await body(parameters, pretty).response
+            return try await body(Input(parameters: parameters, form: form, pretty: pretty)).response
         } catch {
             let error = error as? ServerRequestError ?? ServerRequestError(.internalError, "\(error)")
             let status = [.contentTooLarge, .uriTooLong, .serviceUnavailable].contains(error.kind) ? error.status : 200

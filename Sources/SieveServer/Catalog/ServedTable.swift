@@ -19,17 +19,18 @@ public struct ServedTable: Sendable {
     /// The layer the answers come from: its definition expression (if any) limits them, its
     /// renderer is the layer's `drawingInfo`.
     public let layer: FeatureLayer
-    /// Saves the table after an edit batch applied (`nil`: edits stay in memory). Called with
-    /// the new snapshot while further edits wait; a throw reports the batch as not saved.
-    public let save: (@Sendable (FeatureTable) throws -> Void)?
+    /// Runs edits one batch at a time, each saved (when a saver is given) before the next.
+    let editor: TableEditor
 
-    /// Publishes `table` under `id`.
+    /// Publishes `table` under `id`; with the server's ``ServerConfiguration/allowEdits``, edits
+    /// change it as its ``EditingOptions`` allow and `save` (when given) persists each batch
+    /// before it is answered (a failed save undoes the batch).
     /// - Throws: ``ServerRequestError`` (bad request) for an id that is empty, too long or has
     ///   other characters than letters, digits, `_`, `-`, `.` (or is `.`/`..`).
     public init(
         id: String, title: String? = nil, description: String = "", table: EditableFeatureTable,
         renderer: Renderer? = nil, definitionExpression: String? = nil,
-        save: (@Sendable (FeatureTable) throws -> Void)? = nil
+        save: TableSaver? = nil
     ) throws {
         guard Self.isValidID(id) else {
             throw ServerRequestError(
@@ -43,7 +44,7 @@ public struct ServedTable: Sendable {
         var layer = FeatureLayer(source: table, name: title ?? id, renderer: renderer)
         if let definitionExpression { try layer.setDefinitionExpression(definitionExpression) }
         self.layer = layer
-        self.save = save
+        editor = TableEditor(table: table, save: save)
     }
 
     /// Whether `id` can name a service: 1 to 128 ASCII letters, digits, `_`, `-`, `.`, and not

@@ -14,11 +14,14 @@ public struct RequestParameters: Sendable, Hashable {
     /// Reads `query` (the part of the URL after `?`, without it) and `form` (a form body).
     /// - Throws: ``ServerRequestError`` for a malformed escape, bytes that are not UTF-8, or a
     ///   name given twice.
-    public init(query: Substring?, form: [UInt8]? = nil, caseInsensitiveNames: Bool) throws(ServerRequestError) {
+    public init(
+        query: Substring?, form: [UInt8]? = nil, fields: [(name: String, value: String)] = [], caseInsensitiveNames: Bool
+    ) throws(ServerRequestError) {
         self.caseInsensitiveNames = caseInsensitiveNames
         items = []
         if let query { try append(Array(query.utf8), source: "query string") }
         if let form { try append(form, source: "form body") }
+        for field in fields { try append(name: field.name, value: field.value) }
     }
 
     /// The value of `name`, `nil` when absent.
@@ -51,14 +54,20 @@ public struct RequestParameters: Sendable, Hashable {
                 let value = try equals.map { index throws(ServerRequestError) in
                     try Self.decode(pair[(index + 1)...], source: source)
                 } ?? ""
-                let key = caseInsensitiveNames ? name.lowercased() : name
-                if items.contains(where: { (caseInsensitiveNames ? $0.name.lowercased() : $0.name) == key }) {
-                    throw ServerRequestError(.badRequest, "parameter \(Self.quoted(name)) is given more than once")
-                }
-                items.append((name, value))
+                try append(name: name, value: value)
             }
             start = end + 1
         }
+    }
+
+    /// Appends one parameter.
+    /// - Throws: ``ServerRequestError`` when `name` is already given.
+    private mutating func append(name: String, value: String) throws(ServerRequestError) {
+        let key = caseInsensitiveNames ? name.lowercased() : name
+        if items.contains(where: { (caseInsensitiveNames ? $0.name.lowercased() : $0.name) == key }) {
+            throw ServerRequestError(.badRequest, "parameter \(Self.quoted(name)) is given more than once")
+        }
+        items.append((name, value))
     }
 
     /// Decodes one form-encoded component.

@@ -49,9 +49,10 @@ enum OGCDocuments {
             ]))
     }
 
-    /// `GET /ogc/conformance`.
-    static var conformanceDocument: JSONValue {
-        .object(JSONObject([("conformsTo", .array(conformance.map { .string($0) }))]))
+    /// `GET /ogc/conformance`: Part 4 too when edits are allowed.
+    static func conformanceDocument(edits: Bool) -> JSONValue {
+        let classes = conformance + (edits ? [OGCTransactions.conformance] : [])
+        return .object(JSONObject([("conformsTo", .array(classes.map { .string($0) }))]))
     }
 
     /// `GET /ogc/collections`.

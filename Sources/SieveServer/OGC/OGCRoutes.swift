@@ -19,7 +19,9 @@ struct OGCRoutes {
             }
         }
         router.get("/ogc/conformance") { request, _ in
-            await respond(request, only: ["f"]) { _, _ in ServiceResponse.json(OGCDocuments.conformanceDocument) }
+            await respond(request, only: ["f"]) { _, _ in
+                ServiceResponse.json(OGCDocuments.conformanceDocument(edits: server.configuration.allowEdits))
+            }
         }
         router.get("/ogc/collections") { request, _ in
             await respond(request, only: ["f"]) { _, base in
@@ -48,18 +50,47 @@ struct OGCRoutes {
                     context.parameters.get("feature") ?? "", parameters, served: try collection(context), base: base, path: request.uri.path)
             }
         }
+        // Part 4: create, replace, delete.
+        router.post("/ogc/collections/{collection}/items") { request, context in
+            await respond(request, edit: true) { _, base in
+                try await OGCTransactions.create(try await feature(request), served: try collection(context), base: base)
+            }
+        }
+        router.put("/ogc/collections/{collection}/items/{feature}") { request, context in
+            await respond(request, edit: true) { _, _ in
+                try await OGCTransactions.replace(context.parameters.get("feature") ?? "", try await feature(request), served: try collection(context))
+            }
+        }
+        router.delete("/ogc/collections/{collection}/items/{feature}") { request, context in
+            await respond(request, edit: true) { _, _ in
+                try await OGCTransactions.delete(context.parameters.get("feature") ?? "", served: try collection(context))
+            }
+        }
+    }
+
+    /// The GeoJSON body of a create or replace.
+    private func feature(_ request: Request) async throws(ServerRequestError) -> [UInt8] {
+        let type = request.headers[.contentType]?.lowercased() ?? ""
+        guard type.hasPrefix("application/geo+json") || type.hasPrefix("application/json") else {
+            throw ServerRequestError(.badRequest, "the body must be application/geo+json, not \(type.isEmpty ? "untyped" : type)")
+        }
+        return try await server.body(request)
     }
 
     /// Reads the parameters (only those of `only`, and `token`, when given), checks the token
-    /// when reads need one, runs `body` with the server's base URL, and writes its error, if
+    /// (for edits when one is set, for reads when reads need one) and that edits are allowed, runs `body` with the server's base URL, and writes its error, if
     /// any, with its status.
     private func respond(
-        _ request: Request, only: Set<String>? = nil,
+        _ request: Request, only: Set<String>? = nil, edit: Bool = false,
         _ body: (RequestParameters, _ base: String) async throws -> ServiceResponse
     ) async -> Response {
         do {
-            let parameters = try await server.parameters(request, caseInsensitiveNames: false)
-            try server.authorize(request, parameters, edit: false)
+            // OGC API reads parameters from the query string only; bodies are features.
+            let parameters = try RequestParameters(query: request.uri.query.map { Substring($0) }, caseInsensitiveNames: false)
+            try server.authorize(request, parameters, edit: edit)
+            if edit, !server.configuration.allowEdits {
+                throw ServerRequestError(.forbidden, "the server is read-only (start it with --allow-edits)")
+            }
             if let only {
                 for name in parameters.names where !only.contains(name) && name != "token" {
                     throw ServerRequestError(.badRequest, "unknown parameter \(RequestParameters.quoted(name))")

@@ -1,0 +1,121 @@
+import SieveFeatures
+import SieveGeometry
+
+/// The ArcGIS REST edit operations of a layer (and the service-level `applyEdits`), allowed only
+/// with ``ServerConfiguration/allowEdits`` and, when a token is set, with the token.
+///
+/// | operation | parameters | answer |
+/// |---|---|---|
+/// | `applyEdits` (layer) | `adds`, `updates` (features), `deletes` (IDs), `rollbackOnFailure` | `{"addResults","updateResults","deleteResults"}` |
+/// | `applyEdits` (service) | `edits=[{"id":0,"adds":…,"updates":…,"deletes":…}]`, `rollbackOnFailure` | `[{"id":0,"addResults",…}]` |
+/// | `addFeatures` | `features`, `rollbackOnFailure` | `{"addResults":[…]}` |
+/// | `updateFeatures` | `features`, `rollbackOnFailure` | `{"updateResults":[…]}` |
+/// | `deleteFeatures` | `objectIds`, `where`, `geometry` (as the query reads them) | `{"deleteResults":[…]}` |
+///
+/// Features are Esri JSON (or GeoJSON) features; `rollbackOnFailure` defaults to `true` (one
+/// failed edit fails the batch). Each batch is saved before it is answered.
+enum ArcGISEdits {
+    /// The operation names, as the path's last component.
+    enum Operation: String, CaseIterable {
+        case applyEdits, addFeatures, updateFeatures, deleteFeatures
+    }
+
+    /// Runs `operation` on `served`.
+    static func run(_ operation: Operation, _ parameters: RequestParameters, on served: ServedTable) async throws(ServerRequestError)
+        -> ServiceResponse
+    {
+        let schema = served.layer.table.schema
+        let rollback = try ArcGISQuery.flag(parameters, "rollbackOnFailure", default: true)
+        switch operation {
+        case .applyEdits:
+            var request = ApplyEditsRequest()
+            for key in ["adds", "updates", "deletes"] {
+                guard let text = parameters.nonEmpty(key) else { continue }
+                let part = try edits(key, text, schema: schema)
+                request.adds += part.adds
+                request.updates += part.updates
+                request.deletes += part.deletes
+            }
+            let result = try await apply(request, rollback: rollback, on: served)
+            return ServiceResponse.json(text: result.json)
+        case .addFeatures, .updateFeatures:
+            let key = operation == .addFeatures ? "adds" : "updates"
+            guard let text = parameters.nonEmpty("features") else { throw invalid("\(operation.rawValue) needs features") }
+            let request = try edits(key, text, schema: schema, parameter: "features")
+            let result = try await apply(request, rollback: rollback, on: served)
+            let name = operation == .addFeatures ? "addResults" : "updateResults"
+            let results = operation == .addFeatures ? result.addResults : result.updateResults
+            return ServiceResponse.json(.object(JSONObject([(name, .array(results.map(\.jsonValue)))])))
+        case .deleteFeatures:
+            guard ["objectIds", "where", "geometry"].contains(where: { parameters.nonEmpty($0) != nil }) else {
+                throw invalid("deleteFeatures needs objectIds, where or geometry")
+            }
+            let ids: [Int64]
+            do {
+                ids = try served.layer.queryObjectIDs(try ArcGISQuery.selection(parameters))
+            } catch {
+                throw invalid("\(error)")
+            }
+            let result = try await apply(ApplyEditsRequest(deletes: ids), rollback: rollback, on: served)
+            return ServiceResponse.json(.object(JSONObject([("deleteResults", .array(result.deleteResults.map(\.jsonValue)))])))
+        }
+    }
+
+    /// The service-level `applyEdits`: `edits` lists the edits of each layer (only layer 0 here).
+    static func runService(_ parameters: RequestParameters, on served: ServedTable) async throws(ServerRequestError) -> ServiceResponse {
+        guard let text = parameters.nonEmpty("edits") else { throw invalid("applyEdits needs edits") }
+        let rollback = try ArcGISQuery.flag(parameters, "rollbackOnFailure", default: true)
+        let value: JSONValue
+        do {
+            value = try JSONReader.parse(text)
+        } catch {
+            throw invalid("edits: \(error)")
+        }
+        guard let layers = value.arrayValue else { throw invalid("edits must be a JSON array of {\"id\":…,\"adds\":…}") }
+        guard layers.count <= 1 else { throw invalid("edits lists layer 0 more than once: the service has one layer") }
+        guard let layer = layers.first else { return ServiceResponse.json(.array([])) }
+        guard layer["id"]?.numberValue?.exactInt == 0 else { throw invalid("edits: the service has layer 0 only") }
+        let request = try edits(nil, JSONWriter.string(layer), schema: served.layer.table.schema, parameter: "edits[0]")
+        let result = try await apply(request, rollback: rollback, on: served)
+        var object = JSONObject([("id", .integer(0))])
+        object.append("addResults", .array(result.addResults.map(\.jsonValue)))
+        object.append("updateResults", .array(result.updateResults.map(\.jsonValue)))
+        object.append("deleteResults", .array(result.deleteResults.map(\.jsonValue)))
+        return ServiceResponse.json(.array([.object(object)]))
+    }
+
+    /// Applies `request` as one batch through the table's editor.
+    static func apply(_ request: ApplyEditsRequest, rollback: Bool, on served: ServedTable) async throws(ServerRequestError) -> ApplyEditsResult {
+        try await served.editor.run { table in
+            table.applyEdits(adds: request.adds, updates: request.updates, deletes: request.deletes, rollbackOnFailure: rollback)
+        }
+    }
+
+    /// The edits of parameter `key` (`adds`, `updates` or `deletes`; `nil`: a whole
+    /// `{"adds":…}` object in `text`).
+    static func edits(_ key: String?, _ text: String, schema: Schema, parameter: String? = nil) throws(ServerRequestError) -> ApplyEditsRequest {
+        var json = text
+        if let key {
+            // `deletes` may be the REST list form, 1,2,3.
+            let value = key == "deletes" && !text.hasPrefix("[") ? JSONWriter.string(.string(text)) : text
+            json = "{\"\(key)\":" + value + "}"
+        }
+        do {
+            let request = try ApplyEditsRequest(json: json, schema: schema)
+            // Only the member asked for: the text cannot bring others along.
+            switch key {
+            case "adds": return ApplyEditsRequest(adds: request.adds)
+            case "updates": return ApplyEditsRequest(updates: request.updates)
+            case "deletes": return ApplyEditsRequest(deletes: request.deletes)
+            default: return request
+            }
+        } catch {
+            throw invalid("\(parameter ?? key ?? "edits"): \(error.message)")
+        }
+    }
+
+    /// A request ArcGIS would refuse as invalid.
+    static func invalid(_ detail: String) -> ServerRequestError {
+        ServerRequestError(.badRequest, "Unable to complete operation.", details: [detail])
+    }
+}

@@ -1,0 +1,82 @@
+import SieveFeatures
+import SieveGeometry
+
+/// OGC API – Features Part 4 (create, replace, delete), with ``ServerConfiguration/allowEdits``:
+///
+/// | request | effect | answer |
+/// |---|---|---|
+/// | `POST /collections/{id}/items`, a GeoJSON Feature | adds it | 201, `Location` of the new item |
+/// | `PUT /collections/{id}/items/{featureId}`, a GeoJSON Feature | replaces the feature: properties it does not give become null | 204 |
+/// | `DELETE /collections/{id}/items/{featureId}` | deletes it | 204 |
+///
+/// Geometries are CRS84 (longitude, latitude). An edit the table refuses (a wrong type, an
+/// invalid geometry) is 400 with the reason; a missing feature 404. Each edit is saved before
+/// it is answered.
+enum OGCTransactions {
+    /// The conformance class, declared when edits are allowed.
+    static let conformance = "http://www.opengis.net/spec/ogcapi-features-4/1.0/conf/create-replace-delete"
+
+    /// `POST …/items`.
+    static func create(_ body: [UInt8], served: ServedTable, base: String) async throws(ServerRequestError) -> ServiceResponse {
+        let edit = try feature(body, schema: served.layer.table.schema)
+        let result = try await served.editor.run { table in table.addFeatures([edit]) }
+        guard let first = result.first else { throw ServerRequestError(.internalError, "the table answered no result") }
+        if let error = first.error { throw ServerRequestError(.badRequest, "the feature was not added: \(error)") }
+        let location = base + "/ogc/collections/" + served.id + "/items/" + String(first.objectID)
+        return ServiceResponse(status: 201, contentType: ServiceResponse.jsonType, headers: [("Location", location)], body: [])
+    }
+
+    /// `PUT …/items/{featureId}`.
+    static func replace(_ featureID: String, _ body: [UInt8], served: ServedTable) async throws(ServerRequestError) -> ServiceResponse {
+        let schema = served.layer.table.schema
+        let id = try existing(featureID, served: served)
+        var edit = try feature(body, schema: schema)
+        edit.objectID = id
+        // Replace: every editable field the body does not give becomes null.
+        for field in schema.fields where field.type != .oid && field.type != .globalID {
+            if !edit.attributes.keys.contains(where: { $0.lowercased() == field.name.lowercased() }) { edit.attributes[field.name] = .null }
+        }
+        let replacement = edit
+        let result = try await served.editor.run { table in table.updateFeatures([replacement]) }
+        if let error = result.first?.error { throw ServerRequestError(.badRequest, "feature \(id) was not replaced: \(error)") }
+        return ServiceResponse(status: 204, contentType: ServiceResponse.jsonType, body: [])
+    }
+
+    /// `DELETE …/items/{featureId}`.
+    static func delete(_ featureID: String, served: ServedTable) async throws(ServerRequestError) -> ServiceResponse {
+        let id = try existing(featureID, served: served)
+        let result = try await served.editor.run { table in table.deleteFeatures(objectIDs: [id]) }
+        if let error = result.first?.error { throw ServerRequestError(.badRequest, "feature \(id) was not deleted: \(error)") }
+        return ServiceResponse(status: 204, contentType: ServiceResponse.jsonType, body: [])
+    }
+
+    /// The object ID of `featureID`, a feature of the collection.
+    static func existing(_ featureID: String, served: ServedTable) throws(ServerRequestError) -> Int64 {
+        guard let id = Int64(featureID), served.layer.table.row(forObjectID: id) != nil else {
+            throw ServerRequestError(.notFound, "feature \(RequestParameters.quoted(featureID)) does not exist in collection \(RequestParameters.quoted(served.id))")
+        }
+        return id
+    }
+
+    /// The GeoJSON Feature of a request body, without its object ID.
+    static func feature(_ body: [UInt8], schema: Schema) throws(ServerRequestError) -> FeatureEdit {
+        guard let text = String(validating: body, as: UTF8.self) else { throw ServerRequestError(.badRequest, "the body is not UTF-8 text") }
+        let value: JSONValue
+        do {
+            value = try JSONReader.parse(text)
+        } catch {
+            throw ServerRequestError(.badRequest, "the body is not JSON: \(error)")
+        }
+        guard value["type"]?.stringValue == "Feature" else { throw ServerRequestError(.badRequest, "the body must be a GeoJSON Feature") }
+        do {
+            let request = try ApplyEditsRequest(json: "{\"adds\":[" + text + "]}", schema: schema)
+            guard var edit = request.adds.first else { throw ServerRequestError(.badRequest, "the body holds no feature") }
+            edit.attributes = edit.attributes.filter { schema.index(ofField: $0.key) != schema.objectIdFieldIndex }
+            return edit
+        } catch let error as ServerRequestError {
+            throw error
+        } catch {
+            throw ServerRequestError(.badRequest, "\(error)")
+        }
+    }
+}

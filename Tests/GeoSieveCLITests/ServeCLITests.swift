@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `geosieve serve` as a process: it prints where it listens, answers over a real socket, saves
+/// edits into the source, and ends with status 0 on SIGTERM.
+@Suite struct ServeCLITests {
+    /// A running `geosieve serve` and the base URL it printed.
+    final class Server {
+        let process = Process()
+        let output = Pipe()
+        let errors = Pipe()
+        var base = ""
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = CLI.executable
+            process.arguments = ["serve", "--port", "0", "--log-level", "warning"] + arguments
+            process.currentDirectoryURL = CLI.packageRoot
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            // The first line: "serving http://127.0.0.1:PORT".
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line.append(chunk)
+            }
+            let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard text.hasPrefix("serving ") else {
+                process.terminate()
+                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no serving line: \(text)"])
+            }
+            base = String(text.dropFirst("serving ".count))
+        }
+
+        /// Sends SIGTERM and waits: the exit status.
+        func stop() -> Int32 {
+            process.terminate()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    /// The body of a request to `url`.
+    static func fetch(_ url: String, form: String? = nil) async throws -> String {
+        guard let address = URL(string: url) else { return "" }
+        var request = URLRequest(url: address)
+        if let form {
+            request.httpMethod = "POST"
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(form.utf8)
+        }
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func servesEditsSavesAndStopsCleanly() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geosieve-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("boroughs.geojson")
+        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Tests/Fixtures/nybb.geojson"), to: file)
+
+        let server = try Server([file.path + ":nyc", "--allow-edits", "--token", "abc"])
+        let layer = server.base + "/arcgis/rest/services/nyc/FeatureServer/0"
+        let count = try await Self.fetch(layer + "/query?where=1%3D1&returnCountOnly=true&f=json")
+        #expect(count == #"{"count":5}"#)
+        let denied = try await Self.fetch(layer + "/deleteFeatures", form: "where=BoroCode%3D5")
+        #expect(denied.contains("\"code\":499"))
+        let deleted = try await Self.fetch(layer + "/deleteFeatures", form: "where=BoroCode%3D5&token=abc")
+        #expect(deleted == #"{"deleteResults":[{"objectId":1,"success":true}]}"#)
+        let ogc = try await Self.fetch(server.base + "/ogc/collections/nyc/items?limit=10")
+        #expect(ogc.contains("\"numberMatched\":4"))
+        #expect(server.stop() == 0)
+
+        // The file holds the edit.
+        let after = try CLI.run(["query", file.path, "--return", "count"])
+        #expect(after.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"count":4}"#)
+        let names = try CLI.run(["query", file.path, "--where", "BoroCode = 5", "--return", "count"])
+        #expect(names.stdout.contains(#""count":0"#))
+    }
+
+    @Test func badSourcesAndOptionsFailBeforeServing() throws {
+        let missing = try CLI.run(["serve", "Tests/Fixtures/no-such-file.geojson", "--port", "0"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("error: "))
+        let twice = try CLI.run(["serve", "Tests/Fixtures/nybb.geojson", "Tests/Fixtures/nybb.geojson", "--port", "0"])
+        #expect(twice.status == 2)
+        #expect(twice.stderr.contains("SOURCE:NAME"))
+        let port = try CLI.run(["serve", "Tests/Fixtures/nybb.geojson", "--port", "70000"])
+        #expect(port.status == 2)
+        let stdin = try CLI.run(["serve", "-", "--allow-edits", "--port", "0"])
+        #expect(stdin.status != 0)
+    }
+}
