@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Testing
 import SieveServer
 
@@ -192,6 +193,37 @@ import SieveServer
             #expect(abs((coordinates.last ?? 0) - y) < 1e-6)
             let plain = try await client.get("/ogc/collections/cities/items/5")
             #expect(plain.headers[.init("Content-Crs")!] == "<http://www.opengis.net/def/crs/OGC/1.3/CRS84>")
+        }
+    }
+
+    @Test func browsersGetHTMLPagesWithAMapAndEscapedText() async throws {
+        let markup = Self.events.replacingOccurrences(of: #""kind":"b""#, with: #""kind":"<b>&'""#)
+        let server = try TestServer.make(extra: [TestServer.table("events", geoJSON: markup)])
+        let browser: HTTPFields = [.accept: "text/html,application/xhtml+xml,*/*;q=0.8"]
+        try await TestServer.withClient(server) { client async throws in
+            for path in ["/ogc", "/ogc/conformance", "/ogc/collections", "/ogc/collections/events", "/ogc/collections/events/queryables",
+                "/ogc/collections/events/items?limit=2", "/ogc/collections/events/items/2"]
+            {
+                let page = try await client.get(path, headers: browser)
+                #expect(page.status == 200, "\(path)")
+                #expect(page.headers[.contentType] == "text/html; charset=utf-8", "\(path)")
+                #expect(page.text.hasPrefix("<!DOCTYPE html>"), "\(path)")
+                #expect(!page.text.contains("<b>&'"), "\(path): unescaped text")
+                // Nothing is loaded or linked from elsewhere.
+                #expect(!page.text.contains("src=\"http") && !page.text.contains("href=\"http"), "\(path): a link elsewhere")
+            }
+            let item = try await client.get("/ogc/collections/events/items/2?f=html")
+            #expect(item.text.contains("&lt;b&gt;&amp;&#39;"))
+            #expect(item.text.contains("<svg"))
+            #expect(!item.text.contains("<?xml"))
+            let items = try await client.get("/ogc/collections/events/items?limit=2&f=html")
+            #expect(items.text.contains("Features 1 to 2 of 4."))
+            #expect(items.text.contains("limit=2&amp;f=html&amp;offset=2\">next →</a>"))
+            // Clients that ask for JSON (GDAL, OWSLib) or anything get JSON.
+            let json = try await client.get("/ogc/collections/events/items", headers: [.accept: "application/geo+json, application/json"])
+            #expect(json.headers[.contentType] == "application/geo+json")
+            #expect(try await client.get("/ogc", headers: [.accept: "*/*"]).headers[.contentType] == "application/json; charset=utf-8")
+            #expect(try await client.get("/ogc?f=xml").status == 400)
         }
     }
 }

@@ -39,7 +39,8 @@ enum OGCItems {
 
     /// The items page `parameters` ask for.
     static func items(
-        _ parameters: RequestParameters, served: ServedTable, base: String, path: String, configuration: ServerConfiguration
+        _ parameters: RequestParameters, served: ServedTable, base: String, path: String, configuration: ServerConfiguration,
+        html: Bool = false
     ) throws(ServerRequestError) -> ServiceResponse {
         let layer = served.layer
         let table = layer.table
@@ -78,6 +79,7 @@ enum OGCItems {
             if offset > 0 {
                 links.append(OGCDocuments.link(pageURL(base + path, parameters, offset: Swift.max(0, offset - limit)), rel: "prev", type: ServiceResponse.geoJSONType))
             }
+            if html { return OGCHTML.items(served, result: result, matched: matched, links: links, offset: offset) }
             let members = JSONObject([
                 ("numberMatched", .integer(matched)), ("numberReturned", .integer(result.count)),
                 ("timeStamp", .string(timeStamp())), ("links", .array(links)),
@@ -90,7 +92,7 @@ enum OGCItems {
 
     /// `/items/{featureId}`: the feature whose object ID is `featureID`.
     static func item(
-        _ featureID: String, _ parameters: RequestParameters, served: ServedTable, base: String, path: String
+        _ featureID: String, _ parameters: RequestParameters, served: ServedTable, base: String, path: String, html: Bool = false
     ) throws(ServerRequestError) -> ServiceResponse {
         try checkFormat(parameters)
         for name in parameters.names where !["f", "token", "crs"].contains(name) {
@@ -109,6 +111,7 @@ enum OGCItems {
             guard !result.isEmpty else {
                 throw ServerRequestError(.notFound, "feature \(id) does not exist in collection \(RequestParameters.quoted(served.id))")
             }
+            if html { return OGCHTML.item(served, result: result) }
             let links: [JSONValue] = [
                 OGCDocuments.link(base + path, rel: "self", type: ServiceResponse.geoJSONType),
                 OGCDocuments.link(base + "/ogc/collections/" + served.id, rel: "collection", type: "application/json"),
@@ -267,10 +270,10 @@ enum OGCItems {
         return (reference, OGCDocuments.uri(of: reference))
     }
 
-    /// `f`: only JSON forms.
+    /// `f`: JSON, GeoJSON or HTML.
     static func checkFormat(_ parameters: RequestParameters) throws(ServerRequestError) {
-        if let format = parameters["f"], !["json", "geojson"].contains(format.lowercased()) {
-            throw ServerRequestError(.badRequest, "f=\(format) is not supported: use json or geojson")
+        if let format = parameters["f"], !["json", "geojson", "html"].contains(format.lowercased()) {
+            throw ServerRequestError(.badRequest, "f=\(format) is not supported: use json, geojson or html")
         }
     }
 

@@ -8,8 +8,11 @@ struct OGCRoutes {
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("/ogc") { request, _ in
-            await respond(request, only: ["f"]) { _, base in
-                ServiceResponse.json(OGCDocuments.landing(base: base, configuration: server.configuration))
+            await respond(request, only: ["f"]) { parameters, base in
+                if OGCHTML.wanted(parameters, accept: request.headers[.accept]) {
+                    return OGCHTML.landing(server.catalog, configuration: server.configuration)
+                }
+                return ServiceResponse.json(OGCDocuments.landing(base: base, configuration: server.configuration))
             }
         }
         router.get("/ogc/api") { request, _ in
@@ -19,35 +22,46 @@ struct OGCRoutes {
             }
         }
         router.get("/ogc/conformance") { request, _ in
-            await respond(request, only: ["f"]) { _, _ in
-                ServiceResponse.json(OGCDocuments.conformanceDocument(edits: server.configuration.allowEdits))
+            await respond(request, only: ["f"]) { parameters, _ in
+                let document = OGCDocuments.conformanceDocument(edits: server.configuration.allowEdits)
+                if OGCHTML.wanted(parameters, accept: request.headers[.accept]) {
+                    return OGCHTML.conformance(document["conformsTo"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+                }
+                return ServiceResponse.json(document)
             }
         }
         router.get("/ogc/collections") { request, _ in
-            await respond(request, only: ["f"]) { _, base in
-                ServiceResponse.json(try document { try OGCDocuments.collections(server.catalog, base: base) })
+            await respond(request, only: ["f"]) { parameters, base in
+                if OGCHTML.wanted(parameters, accept: request.headers[.accept]) { return OGCHTML.collections(server.catalog) }
+                return ServiceResponse.json(try document { try OGCDocuments.collections(server.catalog, base: base) })
             }
         }
         router.get("/ogc/collections/{collection}") { request, context in
-            await respond(request, only: ["f"]) { _, base in
+            await respond(request, only: ["f"]) { parameters, base in
                 let served = try collection(context)
+                if OGCHTML.wanted(parameters, accept: request.headers[.accept]) { return OGCHTML.collection(served) }
                 return ServiceResponse.json(try document { try OGCDocuments.collection(served, base: base) })
             }
         }
         router.get("/ogc/collections/{collection}/queryables") { request, context in
-            await respond(request, only: ["f"]) { _, base in
-                ServiceResponse.json(OGCDocuments.queryables(try collection(context), base: base), contentType: "application/schema+json")
+            await respond(request, only: ["f"]) { parameters, base in
+                let served = try collection(context)
+                if OGCHTML.wanted(parameters, accept: request.headers[.accept]) { return OGCHTML.queryables(served) }
+                return ServiceResponse.json(OGCDocuments.queryables(served, base: base), contentType: "application/schema+json")
             }
         }
         router.get("/ogc/collections/{collection}/items") { request, context in
             await respond(request) { parameters, base in
-                try OGCItems.items(parameters, served: try collection(context), base: base, path: request.uri.path, configuration: server.configuration)
+                try OGCItems.items(
+                    parameters, served: try collection(context), base: base, path: request.uri.path, configuration: server.configuration,
+                    html: OGCHTML.wanted(parameters, accept: request.headers[.accept]))
             }
         }
         router.get("/ogc/collections/{collection}/items/{feature}") { request, context in
             await respond(request) { parameters, base in
                 try OGCItems.item(
-                    context.parameters.get("feature") ?? "", parameters, served: try collection(context), base: base, path: request.uri.path)
+                    context.parameters.get("feature") ?? "", parameters, served: try collection(context), base: base, path: request.uri.path,
+                    html: OGCHTML.wanted(parameters, accept: request.headers[.accept]))
             }
         }
         // Part 4: create, replace, delete.
