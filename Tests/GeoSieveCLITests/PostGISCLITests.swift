@@ -47,4 +47,20 @@ struct PostGISCLITests {
         let missing = try SpatialCLITests.failure(["query", (ProcessInfo.processInfo.environment["GEOSIEVE_POSTGIS_URL"] ?? "") + "?table=nope"])
         #expect(missing.contains("no table public.nope"))
     }
+
+    @Test func servedTablesAnswerAsTheFile() async throws {
+        let url = try Self.table.get()
+        let server = try ServeCLITests.Server([url + ":pg", Self.file + ":file"])
+        defer { _ = server.stop() }
+        for query in ["where=pop_est%3E1e8&returnCountOnly=true", "where=continent%3D%27Asia%27&returnIdsOnly=true", "where=1%3D1&returnExtentOnly=true"] {
+            let fromDatabase = try await ServeCLITests.fetch(server.base + "/arcgis/rest/services/pg/FeatureServer/0/query?" + query)
+            let fromFile = try await ServeCLITests.fetch(server.base + "/arcgis/rest/services/file/FeatureServer/0/query?" + query)
+            #expect(fromDatabase == fromFile, "\(query)")
+        }
+        let items = try await ServeCLITests.fetch(server.base + "/ogc/collections/pg/items?filter=pop_est%20%3E%201e8&limit=100")
+        #expect(items.contains("\"numberMatched\":14"))
+        let refused = try CLI.run(["serve", url, "--allow-edits", "--port", "0"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("read-only"))
+    }
 }
