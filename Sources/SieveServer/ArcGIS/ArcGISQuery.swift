@@ -37,12 +37,8 @@ enum ArcGISQuery {
         -> ServiceResponse
     {
         let format = try Self.format(parameters)
-        do {
-            return try answer(parameters, format: format, served: served, configuration: configuration)
-        } catch let error as ServerRequestError {
-            throw error
-        } catch {
-            throw ServerRequestError(.badRequest, "Cannot perform query. Invalid query parameters.", details: ["\(error)"])
+        return try ServerRequestError.catching(.badRequest, message: "Cannot perform query. Invalid query parameters.") {
+            try answer(parameters, format: format, served: served, configuration: configuration)
         }
     }
 

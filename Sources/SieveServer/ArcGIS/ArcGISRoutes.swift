@@ -29,14 +29,14 @@ struct ArcGISRoutes {
                 await respond(request) { input in
                     let served = try self.service(context)
                     return ServiceResponse.json(
-                        try document { try ArcGISDocuments.service(served, configuration: server.configuration) }, pretty: input.pretty)
+                        try ServerRequestError.catching(.internalError, message: "Unable to complete operation.") { try ArcGISDocuments.service(served, configuration: server.configuration) }, pretty: input.pretty)
                 }
             }
             router.on(RouterPath(layer), method: method) { request, context in
                 await respond(request) { input in
                     let served = try self.layer(context)
                     return ServiceResponse.json(
-                        try document { try ArcGISDocuments.layer(served, configuration: server.configuration) }, pretty: input.pretty)
+                        try ServerRequestError.catching(.internalError, message: "Unable to complete operation.") { try ArcGISDocuments.layer(served, configuration: server.configuration) }, pretty: input.pretty)
                 }
             }
             router.on(RouterPath(layer + "/query"), method: method) { request, context in
@@ -116,16 +116,5 @@ struct ArcGISRoutes {
         let id = context.parameters.get("layer") ?? ""
         guard id == "0" else { throw ServerRequestError(.notFound, "layer \(RequestParameters.quoted(id)) does not exist: the service has layer 0") }
         return served
-    }
-
-    /// A metadata document; engine failures (an extent that cannot be computed) as server errors.
-    private func document(_ make: () throws -> JSONValue) throws(ServerRequestError) -> JSONValue {
-        do {
-            return try make()
-        } catch let error as ServerRequestError {
-            throw error
-        } catch {
-            throw ServerRequestError(.internalError, "Unable to complete operation.", details: ["\(error)"])
-        }
     }
 }

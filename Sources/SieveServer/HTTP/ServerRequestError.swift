@@ -89,4 +89,18 @@ public struct ServerRequestError: Error, Hashable, Sendable, CustomStringConvert
         let text = ([message] + details).joined(separator: ": ")
         return JSONWriter.string(.object(JSONObject([("code", .string(code)), ("description", .string(text))])))
     }
+
+    /// The value of `work`, its errors (the engine's) turned into a failure of `kind` — saying
+    /// `message` with the engine's reason as the detail, or the reason itself — and a
+    /// ``ServerRequestError`` passed on as it is.
+    static func catching<T>(_ kind: Kind, message: String? = nil, _ work: () throws -> T) throws(ServerRequestError) -> T {
+        do {
+            return try work()
+        } catch let error as ServerRequestError {
+            throw error
+        } catch {
+            if let message { throw ServerRequestError(kind, message, details: ["\(error)"]) }
+            throw ServerRequestError(kind, "\(error)")
+        }
+    }
 }

@@ -58,7 +58,7 @@ enum OGCItems {
             query.outFields = names.isEmpty ? [table.schema.objectIdFieldName] : names
         }
         if let sortby = parameters["sortby"] { query.orderBy = try sortFields(sortby) }
-        return try engine {
+        return try ServerRequestError.catching(.badRequest) {
             let result = try layer.queryFeatures(query)
             let matched: Int
             if offset == 0, !result.exceededTransferLimit {
@@ -106,7 +106,7 @@ enum OGCItems {
         query.objectIDs = [id]
         let (output, crsURI) = try outputCRS(parameters, table: table)
         query.outSpatialReference = output
-        return try engine {
+        return try ServerRequestError.catching(.badRequest) {
             let result = try served.layer.queryFeatures(query)
             guard !result.isEmpty else {
                 throw ServerRequestError(.notFound, "feature \(id) does not exist in collection \(RequestParameters.quoted(served.id))")
@@ -291,17 +291,6 @@ enum OGCItems {
         var items = parameters.items.filter { $0.name != "offset" }
         items.append(("offset", String(offset)))
         return url + "?" + items.map { FormEncoding.encode($0.name) + "=" + FormEncoding.encode($0.value) }.joined(separator: "&")
-    }
-
-    /// Runs engine work, its errors (a filter that does not bind, an unknown field) as 400.
-    static func engine(_ work: () throws -> ServiceResponse) throws(ServerRequestError) -> ServiceResponse {
-        do {
-            return try work()
-        } catch let error as ServerRequestError {
-            throw error
-        } catch {
-            throw ServerRequestError(.badRequest, "\(error)")
-        }
     }
 
     /// The current time as RFC 3339 UTC.

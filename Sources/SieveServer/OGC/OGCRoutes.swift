@@ -33,14 +33,14 @@ struct OGCRoutes {
         router.get("/ogc/collections") { request, _ in
             await respond(request, only: ["f"]) { parameters, base in
                 if OGCHTML.wanted(parameters, accept: request.headers[.accept]) { return OGCHTML.collections(server.catalog) }
-                return ServiceResponse.json(try document { try OGCDocuments.collections(server.catalog, base: base) })
+                return ServiceResponse.json(try ServerRequestError.catching(.internalError) { try OGCDocuments.collections(server.catalog, base: base) })
             }
         }
         router.get("/ogc/collections/{collection}") { request, context in
             await respond(request, only: ["f"]) { parameters, base in
                 let served = try collection(context)
                 if OGCHTML.wanted(parameters, accept: request.headers[.accept]) { return OGCHTML.collection(served) }
-                return ServiceResponse.json(try document { try OGCDocuments.collection(served, base: base) })
+                return ServiceResponse.json(try ServerRequestError.catching(.internalError) { try OGCDocuments.collection(served, base: base) })
             }
         }
         router.get("/ogc/collections/{collection}/queryables") { request, context in
@@ -122,16 +122,5 @@ struct OGCRoutes {
     /// The collection the path names.
     private func collection(_ context: BasicRequestContext) throws(ServerRequestError) -> ServedTable {
         try server.catalog.table(context.parameters.get("collection") ?? "", what: "collection")
-    }
-
-    /// A document; engine failures (an extent that cannot be projected) as server errors.
-    private func document(_ make: () throws -> JSONValue) throws(ServerRequestError) -> JSONValue {
-        do {
-            return try make()
-        } catch let error as ServerRequestError {
-            throw error
-        } catch {
-            throw ServerRequestError(.internalError, "\(error)")
-        }
     }
 }

@@ -68,15 +68,11 @@ enum OGCTransactions {
             throw ServerRequestError(.badRequest, "the body is not JSON: \(error)")
         }
         guard value["type"]?.stringValue == "Feature" else { throw ServerRequestError(.badRequest, "the body must be a GeoJSON Feature") }
-        do {
+        return try ServerRequestError.catching(.badRequest) {
             let request = try ApplyEditsRequest(json: "{\"adds\":[" + text + "]}", schema: schema)
             guard var edit = request.adds.first else { throw ServerRequestError(.badRequest, "the body holds no feature") }
             edit.attributes = edit.attributes.filter { schema.index(ofField: $0.key) != schema.objectIdFieldIndex }
             return edit
-        } catch let error as ServerRequestError {
-            throw error
-        } catch {
-            throw ServerRequestError(.badRequest, "\(error)")
         }
     }
 }
