@@ -5,6 +5,10 @@ import NIOCore
 import SieveFeatures
 import Synchronization
 
+#if canImport(Dispatch)
+import Dispatch
+#endif
+
 /// The HTTP server of `geosieve serve`: the catalog's tables as an ArcGIS REST FeatureServer
 /// (`/arcgis/rest/services/{id}/FeatureServer`) and an OGC API – Features service (`/ogc`).
 ///
@@ -113,6 +117,31 @@ public struct GeoSieveServer: Sendable {
         }
     }
 
+    /// The value of engine work — a query — run on a thread of its own, or a 503 failure when it
+    /// takes longer than ``ServerConfiguration/queryTimeout``. The engine cannot be interrupted,
+    /// so work that times out finishes in the background, holding a place of the concurrency
+    /// limit until it ends: abandoned queries cannot pile up beyond the limit.
+    func timed<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        guard let seconds = configuration.queryTimeout else { return try work() }
+        let answered = Once()
+        let admission = self.admission
+        return try await withCheckedThrowingContinuation { continuation in
+            // The work and the timer run on threads of their own, not the tasks' cooperative
+            // pool: synchronous work there would keep the timer (and other requests) waiting.
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                if answered.claim() {
+                    // The request's place passes to the work, which gives it back when it ends.
+                    admission.hold()
+                    continuation.resume(throwing: ServerRequestError(.serviceUnavailable, "the query did not finish within \(seconds) s"))
+                }
+            }
+            DispatchQueue.global().async {
+                let result = Result { try work() }
+                if answered.claim() { continuation.resume(with: result) } else { admission.leave() }
+            }
+        }
+    }
+
     /// Whether `a` equals `b`, in a time that depends only on their lengths.
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
@@ -139,6 +168,14 @@ extension ServiceResponse {
     }
 }
 
+/// A flag that can be claimed once, by whichever of several tasks comes first.
+final class Once: Sendable {
+    private let claimed = Atomic<Bool>(false)
+
+    /// `true` the first time only.
+    func claim() -> Bool { !claimed.exchange(true, ordering: .acquiringAndReleasing) }
+}
+
 /// Counts the requests running; a request over the limit is refused at once.
 final class Admission: Sendable {
     private let running = Atomic<Int>(0)
@@ -156,6 +193,9 @@ final class Admission: Sendable {
         return true
     }
 
+    /// Takes a place whatever the count (for work that outlives its request).
+    func hold() { running.wrappingAdd(1, ordering: .acquiringAndReleasing) }
+
     /// Gives a place back.
     func leave() { running.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
 }
@@ -170,15 +210,15 @@ struct LimitsMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
         let ogc = path == "/ogc" || path.hasPrefix("/ogc/")
-        func failure(_ error: ServerRequestError, headers: [(name: String, value: String)] = []) -> Response {
-            ServiceResponse(status: error.status, contentType: ServiceResponse.jsonType, headers: headers, body: Array((ogc ? error.ogcJSON : error.arcGISJSON).utf8))
+        func failure(_ error: ServerRequestError) -> Response {
+            ServiceResponse(status: error.status, contentType: ServiceResponse.jsonType, headers: error.headers, body: Array((ogc ? error.ogcJSON : error.arcGISJSON).utf8))
                 .response
         }
         if request.uri.string.utf8.count > server.configuration.maxURLBytes {
             return failure(ServerRequestError(.uriTooLong, "the URL is over \(server.configuration.maxURLBytes) bytes"))
         }
         guard server.admission.enter() else {
-            return failure(ServerRequestError(.serviceUnavailable, "the server is busy: try again"), headers: [("Retry-After", "1")])
+            return failure(ServerRequestError(.serviceUnavailable, "the server is busy: try again"))
         }
         defer { server.admission.leave() }
         do {

@@ -1,7 +1,8 @@
 /// How `geosieve serve` listens, pages and protects itself.
 ///
 /// The defaults are those of the command line: loopback only, read-only, no token, no CORS,
-/// 2,000 features per ArcGIS page, 16 MiB bodies, 64 KiB URLs, 256 requests at once.
+/// 2,000 features per ArcGIS page, 16 MiB bodies, 64 KiB URLs, 256 requests at once, queries
+/// answered within 30 s.
 public struct ServerConfiguration: Sendable, Hashable {
     /// The address to bind (default `127.0.0.1`: this machine only).
     public var host: String
@@ -29,6 +30,10 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// How many requests run at once; more get 503 at once (load shedding), never a queue
     /// that grows without bound.
     public var maxConcurrentRequests: Int
+    /// How long a query may run, in seconds, before its request is answered 503 (the work
+    /// finishes in the background, still counted against ``maxConcurrentRequests``); `nil` for
+    /// no limit.
+    public var queryTimeout: Double?
     /// The service description shown on the landing page and service documents.
     public var title: String
 
@@ -37,7 +42,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         host: String = "127.0.0.1", port: Int = 8080, maxRecordCount: Int = 2000, defaultOGCLimit: Int = 10,
         allowEdits: Bool = false, token: String? = nil, tokenRequiredForRead: Bool = false, corsOrigin: String? = nil,
         maxBodyBytes: Int = 16 << 20, maxURLBytes: Int = 64 << 10, maxConcurrentRequests: Int = 256,
-        title: String = "GeoSieve"
+        queryTimeout: Double? = 30, title: String = "GeoSieve"
     ) {
         self.host = host
         self.port = port
@@ -50,6 +55,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.maxBodyBytes = maxBodyBytes
         self.maxURLBytes = maxURLBytes
         self.maxConcurrentRequests = maxConcurrentRequests
+        self.queryTimeout = queryTimeout
         self.title = title
     }
 
@@ -66,6 +72,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         try check(maxURLBytes >= 1024, "the URL limit must be at least 1024 bytes")
         try check(maxConcurrentRequests >= 1, "at least one request must be allowed at once")
         if let token { try check(!token.isEmpty, "the token must not be empty") }
+        if let queryTimeout { try check(queryTimeout > 0 && queryTimeout <= 86_400, "the query timeout must be more than 0 and at most 86400 s") }
         try check(!tokenRequiredForRead || token != nil, "reads can need a token only when a token is set")
     }
 }

@@ -65,6 +65,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted.")
     var maxBodyBytes: Int = 16 << 20
 
+    @Option(name: .customLong("query-timeout"), help: "Seconds a query may run before it is answered 503 (0: no limit).")
+    var queryTimeout: Double = 30
+
     /// Request logging.
     enum LogLevel: String, ExpressibleByArgument, CaseIterable {
         case debug, info, warning, error
@@ -77,7 +80,8 @@ struct ServeCommand: ParsableCommand {
         let configuration = ServerConfiguration(
             host: host, port: port, maxRecordCount: maxRecordCount, allowEdits: allowEdits, token: token,
             tokenRequiredForRead: tokenRequiredForRead,
-            corsOrigin: cors, maxBodyBytes: maxBodyBytes, maxConcurrentRequests: maxConcurrentRequests)
+            corsOrigin: cors, maxBodyBytes: maxBodyBytes, maxConcurrentRequests: maxConcurrentRequests,
+            queryTimeout: queryTimeout == 0 ? nil : queryTimeout)
         var tables: [ServedTable] = []
         for argument in sources {
             let (source, name) = Self.split(argument)

@@ -81,6 +81,43 @@ import Testing
         #expect(admission.enter())
     }
 
+    @Test func slowQueriesAreAnswered503WhileTheirWorkKeepsItsPlace() async throws {
+        let server = try TestServer.make(ServerConfiguration(maxConcurrentRequests: 3, queryTimeout: 0.05))
+        // Work that runs until the test lets it end.
+        let release = DispatchSemaphore(value: 0)
+        do {
+            _ = try await server.timed { () -> Int in
+                release.wait()
+                return 1
+            }
+            Issue.record("the slow work was not cut off")
+        } catch let error as ServerRequestError {
+            #expect(error.kind == .serviceUnavailable)
+            #expect(error.headers.first?.name == "Retry-After")
+        }
+        // The abandoned work still holds one of the three places.
+        #expect(server.admission.enter())
+        #expect(server.admission.enter())
+        #expect(!server.admission.enter())
+        server.admission.leave()
+        server.admission.leave()
+        release.signal()
+        var freed = false
+        for _ in 0..<500 where !freed {
+            try await Task.sleep(for: .milliseconds(10))
+            freed = server.admission.enter()
+            if freed {
+                #expect(server.admission.enter())
+                #expect(server.admission.enter())
+                for _ in 0..<3 { server.admission.leave() }
+            }
+        }
+        #expect(freed)
+        // Quick work gives its value, and its error.
+        #expect(try await server.timed { 7 } == 7)
+        await #expect(throws: ServerRequestError.self) { try await server.timed { () -> Int in throw ServerRequestError(.badRequest, "no") } }
+    }
+
     @Test func corsHeadersOnlyWhenConfigured() async throws {
         let origin: HTTPFields = [.origin: "https://maps.example.org"]
         let plain = try TestServer.make()

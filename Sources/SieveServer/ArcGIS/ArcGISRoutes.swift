@@ -40,7 +40,11 @@ struct ArcGISRoutes {
                 }
             }
             router.on(RouterPath(layer + "/query"), method: method) { request, context in
-                await respond(request) { input in try ArcGISQuery.run(input.parameters, on: try self.layer(context), configuration: server.configuration) }
+                await respond(request) { input in
+                    let served = try self.layer(context)
+                    let (parameters, configuration) = (input.parameters, server.configuration)
+                    return try await server.timed { try ArcGISQuery.run(parameters, on: served, configuration: configuration) }
+                }
             }
             router.on(RouterPath(layer + "/{feature}/attachments"), method: method) { request, context in
                 await respond(request) { _ in
@@ -101,7 +105,7 @@ struct ArcGISRoutes {
         } catch {
             let error = error as? ServerRequestError ?? ServerRequestError(.internalError, "\(error)")
             let status = [.contentTooLarge, .uriTooLong, .serviceUnavailable].contains(error.kind) ? error.status : 200
-            return ServiceResponse(status: status, contentType: ServiceResponse.jsonType, body: Array(error.arcGISJSON.utf8)).response
+            return ServiceResponse(status: status, contentType: ServiceResponse.jsonType, headers: error.headers, body: Array(error.arcGISJSON.utf8)).response
         }
     }
 

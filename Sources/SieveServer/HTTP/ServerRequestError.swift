@@ -48,6 +48,9 @@ public struct ServerRequestError: Error, Hashable, Sendable, CustomStringConvert
     /// The HTTP status code.
     public var status: Int { kind.rawValue }
 
+    /// The headers the answer carries: `Retry-After` when the server is busy.
+    var headers: [(name: String, value: String)] { kind == .serviceUnavailable ? [("Retry-After", "1")] : [] }
+
     public var description: String { message }
 
     /// The ArcGIS REST error document. Authentication failures carry ArcGIS's codes (499 token

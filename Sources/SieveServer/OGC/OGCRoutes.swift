@@ -52,9 +52,12 @@ struct OGCRoutes {
         }
         router.get("/ogc/collections/{collection}/items") { request, context in
             await respond(request) { parameters, base in
-                try OGCItems.items(
-                    parameters, served: try collection(context), base: base, path: request.uri.path, configuration: server.configuration,
-                    html: OGCHTML.wanted(parameters, accept: request.headers[.accept]))
+                let served = try collection(context)
+                let (path, configuration) = (request.uri.path, server.configuration)
+                let html = OGCHTML.wanted(parameters, accept: request.headers[.accept])
+                return try await server.timed {
+                    try OGCItems.items(parameters, served: served, base: base, path: path, configuration: configuration, html: html)
+                }
             }
         }
         router.get("/ogc/collections/{collection}/items/{feature}") { request, context in
@@ -115,7 +118,7 @@ struct OGCRoutes {
             return try await body(parameters, "http://" + host).response
         } catch {
             let error = error as? ServerRequestError ?? ServerRequestError(.internalError, "\(error)")
-            return ServiceResponse(status: error.status, contentType: ServiceResponse.jsonType, body: Array(error.ogcJSON.utf8)).response
+            return ServiceResponse(status: error.status, contentType: ServiceResponse.jsonType, headers: error.headers, body: Array(error.ogcJSON.utf8)).response
         }
     }
 
