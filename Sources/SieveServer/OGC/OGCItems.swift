@@ -138,6 +138,7 @@ enum OGCItems {
             }
             conditions.append(.comparison(.equal, .property(field.name), try literal(parameters[name] ?? "", field: field)))
         }
+        var query = QueryParameters()
         var filterCRS = try parameters["filter-crs"].map { text throws(ServerRequestError) in
             try OGCDocuments.reference(text, parameter: "filter-crs", table: table)
         }
@@ -164,15 +165,21 @@ enum OGCItems {
             if let filterCRS, filterCRS != bboxCRS, parameters["filter"] != nil {
                 throw ServerRequestError(.badRequest, "bbox-crs and filter-crs differ: give the bbox in the filter's CRS")
             }
-            filterCRS = bboxCRS
-            conditions.append(try bbox(text, geographic: bboxCRS == .wgs84, schema: schema))
+            let box = try bbox(text, geographic: bboxCRS == .wgs84)
+            if table.everyFeatureHasGeometry {
+                // The quadtree path: the box as the query geometry (two boxes across the
+                // antimeridian), no feature lacking a geometry to match as well.
+                try query.setBox(box, in: bboxCRS)
+            } else if let geometry = OGCDocuments.geometryPropertyName(of: schema) {
+                filterCRS = bboxCRS
+                conditions.append(.or([.spatial(.intersects, .property(geometry), .bbox(box)), .isNull(.property(geometry), negated: false)]))
+            }
         } else if parameters["bbox-crs"] != nil {
             throw ServerRequestError(.badRequest, "bbox-crs needs a bbox")
         }
         if let text = parameters["datetime"], let condition = try datetime(text, schema: schema) {
             conditions.append(condition)
         }
-        var query = QueryParameters()
         if !conditions.isEmpty {
             query.filter = CQL2Filter(conditions.count == 1 ? conditions[0] : .and(conditions))
             query.filterSpatialReference = filterCRS
@@ -180,9 +187,10 @@ enum OGCItems {
         return query
     }
 
-    /// `bbox=w,s,e,n` (or 6 numbers with heights, which are ignored): features intersecting the
-    /// box or without geometry.
-    static func bbox(_ text: String, geographic: Bool, schema: Schema) throws(ServerRequestError) -> CQL2Expression {
+    /// `bbox=w,s,e,n` (or 6 numbers with heights, which are ignored) as west, south, east, north.
+    /// Features intersecting the box match, and (Part 1, `/req/core/fc-bbox-response` C) those
+    /// without a geometry.
+    static func bbox(_ text: String, geographic: Bool) throws(ServerRequestError) -> [Double] {
         let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingSpaces()) }
         guard numbers.count == 4 || numbers.count == 6, numbers.allSatisfy({ $0?.isFinite == true }) else {
             throw ServerRequestError(.badRequest, "bbox: \(RequestParameters.quoted(text)) is not 4 or 6 comma-separated numbers")
@@ -193,8 +201,7 @@ enum OGCItems {
         guard box[0] <= box[2] || geographic else {
             throw ServerRequestError(.badRequest, "bbox: the west edge is east of the east edge, which only CRS84 boxes may do (across the antimeridian)")
         }
-        guard let geometry = OGCDocuments.geometryPropertyName(of: schema) else { return .boolean(true) }
-        return .or([.spatial(.intersects, .property(geometry), .bbox(box)), .isNull(.property(geometry), negated: false)])
+        return box
     }
 
     /// `datetime`: an instant or an interval against the table's first date field (any value
@@ -317,5 +324,27 @@ enum FormEncoding {
             }
         }
         return out
+    }
+}
+
+extension QueryParameters {
+    /// The spatial filter of an OGC `bbox` (west, south, east, north) in `reference`: features
+    /// intersecting it; west > east (CRS84 only) spans the antimeridian, as two boxes.
+    mutating func setBox(_ box: [Double], in reference: SpatialReference) throws(ServerRequestError) {
+        let (west, south, east, north) = (box[0], box[1], box[2], box[3])
+        if west <= east {
+            geometry = .envelope(Envelope(xmin: west, ymin: south, xmax: east, ymax: north))
+        } else {
+            func ring(_ xmin: Double, _ xmax: Double) -> [Point] {
+                [Point(x: xmin, y: south), Point(x: xmin, y: north), Point(x: xmax, y: north), Point(x: xmax, y: south), Point(x: xmin, y: south)]
+            }
+            do {
+                geometry = .polygon(try Polygon(esriRings: [ring(west, 180), ring(-180, east)]))
+            } catch {
+                throw ServerRequestError(.badRequest, "bbox: \(error)")
+            }
+        }
+        inSpatialReference = reference
+        spatialRelationship = .intersects
     }
 }
