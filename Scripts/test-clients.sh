@@ -126,6 +126,10 @@ for client in "GDAL ESRIJSON" "GDAL OAPIF" "esridump" "OWSLib"; do
     echo "summary: $client: $count checks passed"
 done
 
+# --- Hostile requests: never a crash, a hang, a server error or unbounded memory ----------------
+
+python3 Tests/Clients/fuzz_requests.py "$base" "$server_pid" --count "${GEOSIEVE_FUZZ_REQUESTS:-3000}" --seed 1
+
 # --- SIGTERM: exit status 0 within 30 s -------------------------------------------------------
 
 kill -TERM "$server_pid"

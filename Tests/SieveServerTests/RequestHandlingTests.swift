@@ -69,6 +69,26 @@ import Testing
         }
     }
 
+    @Test func longListsAreRefusedNotWorkedThrough() async throws {
+        let server = try TestServer.make()
+        try await TestServer.withClient(server) { client async throws in
+            let layer = "/arcgis/rest/services/cities/FeatureServer/0/query"
+            let order = encoded(Array(repeating: "name DESC", count: 101).joined(separator: ","))
+            let sorted = try await client.post(layer, form: "where=1%3D1&orderByFields=\(order)")
+            #expect(sorted.arcGISErrorCode == 400)
+            #expect(sorted.text.contains("at most 100"))
+            #expect(try await client.post(layer, form: "orderByFields=\(encoded(Array(repeating: "name", count: 100).joined(separator: ",")))").arcGISErrorCode == nil)
+            let statistic = #"{"statisticType":"count","onStatisticField":"fid"}"#
+            let statistics = encoded("[" + Array(repeating: statistic, count: 101).joined(separator: ",") + "]")
+            #expect(try await client.post(layer, form: "outStatistics=\(statistics)").text.contains("at most 100"))
+            let fields = encoded(Array(repeating: "name", count: 2001).joined(separator: ","))
+            #expect(try await client.post(layer, form: "outFields=\(fields)").arcGISErrorCode == 400)
+            let many = (0..<1001).map { "p\($0)=1" }.joined(separator: "&")
+            let crowded = try await client.post(layer, form: many)
+            #expect(crowded.text.contains("more than 1000 parameters"))
+        }
+    }
+
     @Test func admissionShedsLoadAboveTheLimit() {
         let admission = Admission(limit: 2)
         #expect(admission.enter())

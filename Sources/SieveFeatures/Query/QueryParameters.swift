@@ -106,6 +106,10 @@ public struct QueryParameters: Hashable, Sendable {
 /// One sort field of ``QueryParameters/orderBy``: a field name (case-insensitive) and a
 /// direction.
 public struct SortField: Hashable, Sendable, CustomStringConvertible {
+    /// The most sort fields a list may give (``list(_:schema:)``): more are an error, not a
+    /// sort that takes minutes.
+    public static let maximumCount = 100
+
     /// The field's name, matched ignoring case.
     public var field: String
     /// Ascending (the default; NULL first) or descending (NULL last).
@@ -131,12 +135,17 @@ public struct SortField: Hashable, Sendable, CustomStringConvertible {
     /// try SortField.list("pop_est DESC, name")  // [pop_est DESC, name ASC]
     /// ```
     /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for an empty item (`a,,b`), a
-    ///   missing name, an unterminated quote, a word other than ASC/DESC after the name, or
-    ///   (with `schema`) an unknown field, with a suggestion when one is close.
+    ///   missing name, an unterminated quote, a word other than ASC/DESC after the name, more
+    ///   than ``maximumCount`` items, or (with `schema`) an unknown field, with a suggestion when
+    ///   one is close.
     public static func list(_ text: String, schema: Schema? = nil) throws(FeatureTableError) -> [SortField] {
         if text.allSatisfy(\.isWhitespace) { return [] }
+        let items = splitItems(text)
+        guard items.count <= maximumCount else {
+            throw FeatureTableError(.invalidQuery, "orderByFields lists \(items.count) fields; at most \(maximumCount) are allowed")
+        }
         var result: [SortField] = []
-        for (i, item) in splitItems(text).enumerated() {
+        for (i, item) in items.enumerated() {
             var rest = Substring(item.trimmingWhitespace())
             guard !rest.isEmpty else {
                 throw FeatureTableError(.invalidQuery, "orderByFields item \(i + 1) is empty in \(JSONKey.quoted(text))")

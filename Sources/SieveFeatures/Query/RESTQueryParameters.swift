@@ -23,9 +23,13 @@ extension QueryParameters {
 
     /// Reads an `outFields` list: `*` or field names separated by commas (spaces around each
     /// allowed). Names are resolved when the query runs.
-    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for an empty name (`a,,b`).
+    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for an empty name (`a,,b`), or more
+    ///   names than a table can have fields.
     public static func outFieldList(_ text: String, parameter: String = "outFields") throws(FeatureTableError) -> [String] {
         let names = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0.trimmingWhitespace()) }
+        guard names.count <= Schema.maximumFieldCount + 1 else {
+            throw FeatureTableError(.invalidQuery, "\(parameter) lists \(names.count) names; a table has at most \(Schema.maximumFieldCount) fields")
+        }
         if names.contains("") {
             throw FeatureTableError(.invalidQuery, "\(parameter): empty field name in \(JSONKey.quoted(text))")
         }

@@ -111,8 +111,10 @@ public struct StatisticDefinition: Hashable, Sendable, CustomStringConvertible {
         guard !text.allSatisfy(\.isWhitespace) else {
             throw FeatureTableError(.invalidQuery, "no statistic in \(JSONKey.quoted(text))")
         }
+        let items = text.split(separator: ",", omittingEmptySubsequences: false)
+        try checkCount(items.count)
         var result: [StatisticDefinition] = []
-        for (i, rawItem) in text.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
+        for (i, rawItem) in items.enumerated() {
             let item = String(rawItem.trimmingWhitespace())
             let place = "statistic \(i + 1) (\(JSONKey.quoted(item)))"
             guard !item.isEmpty else {
@@ -181,6 +183,16 @@ public struct StatisticDefinition: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``FeatureTableError/Kind/invalidQuery`` naming the element (0-based, as
     ///   `outStatistics[i]`) and member: text that is not JSON, not an array of objects, a
     ///   missing or non-string member, an unknown statistic type, a missing or bad percentile.
+    /// The most statistics one request may ask for.
+    public static let maximumCount = 100
+
+    /// Refuses lists over ``maximumCount``.
+    private static func checkCount(_ count: Int) throws(FeatureTableError) {
+        guard count <= maximumCount else {
+            throw FeatureTableError(.invalidQuery, "\(count) statistics asked for; at most \(maximumCount) are allowed")
+        }
+    }
+
     public static func list(outStatisticsJSON text: String) throws(FeatureTableError) -> [StatisticDefinition] {
         let document: JSONValue
         do {
@@ -192,6 +204,7 @@ public struct StatisticDefinition: Hashable, Sendable, CustomStringConvertible {
             throw FeatureTableError(.invalidQuery, "outStatistics must be a JSON array, not \(document.kindDescription)")
         }
         guard !elements.isEmpty else { throw FeatureTableError(.invalidQuery, "outStatistics is empty") }
+        try checkCount(elements.count)
         var result: [StatisticDefinition] = []
         for (i, element) in elements.enumerated() {
             let place = "outStatistics[\(i)]"

@@ -11,9 +11,15 @@ public struct RequestParameters: Sendable, Hashable {
     /// Whether names match ignoring ASCII case.
     public let caseInsensitiveNames: Bool
 
+    /// The names given, as compared (lowercased when names ignore case).
+    private var keys: Set<String> = []
+
+    /// The most parameters a request may carry.
+    public static let maximumCount = 1000
+
     /// Reads `query` (the part of the URL after `?`, without it) and `form` (a form body).
-    /// - Throws: ``ServerRequestError`` for a malformed escape, bytes that are not UTF-8, or a
-    ///   name given twice.
+    /// - Throws: ``ServerRequestError`` for a malformed escape, bytes that are not UTF-8, a
+    ///   name given twice, or more than ``maximumCount`` parameters.
     public init(
         query: Substring?, form: [UInt8]? = nil, fields: [(name: String, value: String)] = [], caseInsensitiveNames: Bool
     ) throws(ServerRequestError) {
@@ -27,6 +33,7 @@ public struct RequestParameters: Sendable, Hashable {
     /// The value of `name`, `nil` when absent.
     public subscript(name: String) -> String? {
         let key = caseInsensitiveNames ? name.lowercased() : name
+        guard keys.contains(key) else { return nil }
         return items.first { (caseInsensitiveNames ? $0.name.lowercased() : $0.name) == key }?.value
     }
 
@@ -63,8 +70,11 @@ public struct RequestParameters: Sendable, Hashable {
     /// Appends one parameter.
     /// - Throws: ``ServerRequestError`` when `name` is already given.
     private mutating func append(name: String, value: String) throws(ServerRequestError) {
+        guard items.count < Self.maximumCount else {
+            throw ServerRequestError(.badRequest, "the request has more than \(Self.maximumCount) parameters")
+        }
         let key = caseInsensitiveNames ? name.lowercased() : name
-        if items.contains(where: { (caseInsensitiveNames ? $0.name.lowercased() : $0.name) == key }) {
+        guard keys.insert(key).inserted else {
             throw ServerRequestError(.badRequest, "parameter \(Self.quoted(name)) is given more than once")
         }
         items.append((name, value))
