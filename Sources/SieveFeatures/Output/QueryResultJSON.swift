@@ -102,7 +102,7 @@ extension FeatureQueryResult {
         progress: ((WriteProgress) -> Void)? = nil, flush: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Swift.min(Swift.max(chunkSize, 0), 1 << 24) + 4096)
+        bytes.reserveCapacity(Swift.min(Swift.max(chunkSize, 0), 1 << 16) + 4096)
         var output = OutputChunks(chunkSize: chunkSize, totalFeatures: rows.count, progress: progress)
         switch format {
         case .geoJSON:
