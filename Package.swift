@@ -31,8 +31,6 @@ let package = Package(
         // traits, which it does not need.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // multipart/form-data bodies (ArcGIS attachment uploads).
-        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         // The system GEOS C library (libgeos_c), found through pkg-config.
@@ -112,7 +110,6 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
             ]
         ),
         // Umbrella module re-exporting the public modules.

@@ -94,8 +94,10 @@ public struct GeoSieveServer: Sendable {
         do {
             let buffer = try await request.collectBody(upTo: configuration.maxBodyBytes)
             return Array(buffer.readableBytesView)
-        } catch {
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw ServerRequestError(.contentTooLarge, "the request body is over \(configuration.maxBodyBytes) bytes")
+        } catch {
+            throw ServerRequestError(.badRequest, "the request body could not be read (a malformed or cut body)")
         }
     }
 

@@ -179,6 +179,17 @@ import SieveServer
             #expect(try await client.send("\(Self.layer)/2/addAttachment", method: .post, headers: [.contentType: "multipart/form-data"], body: "x").arcGISErrorCode == 400)
             #expect(try await client.send("\(Self.layer)/2/addAttachment", method: .post, headers: type, body: "--\(boundary)\r\nbroken").arcGISErrorCode != nil)
             #expect(try await client.get("\(Self.layer)/99/attachments").arcGISErrorCode == 404)
+            // Hostile multipart bodies: a non-ASCII header byte, no closing boundary, no CRLF.
+            for body in ["--\(boundary)\r\n\u{FF}: x\r\n\r\nv\r\n--\(boundary)--\r\n", "--\(boundary)\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\njson",
+                "--\(boundary)X", "garbage", "--\(boundary)\r\n"]
+            {
+                let reply = try await client.send("\(Self.layer)/2/addAttachment", method: .post, headers: type, body: body)
+                #expect(reply.arcGISErrorCode == 400, "\(body.debugDescription): \(reply.text)")
+            }
+            let query = try await client.send(
+                "/arcgis/rest/services/places/FeatureServer/0/query", method: .post, headers: type,
+                body: "--\(boundary)\r\n\u{FF}\u{80}: x\r\n\r\nv\r\n--\(boundary)--\r\n")
+            #expect(query.arcGISErrorCode == 400)
         }
         try await TestServer.withClient(try Self.server(log)) { client async throws in
             #expect(try await client.get("\(Self.layer)/2/attachments").arcGISErrorCode == 400)

@@ -125,6 +125,8 @@ import SieveServer
             let mercator = try await client.get(
                 "/ogc/collections/cities/items?limit=1000&bbox=0,4865942.28,2226389.82,8399737.89&bbox-crs=\(encoded("http://www.opengis.net/def/crs/EPSG/0/3857"))")
             #expect(Self.ids(mercator) == Self.ids(europe))
+            let manyKeys = Array(repeating: "-name", count: 101).joined(separator: ",")
+            #expect(try await client.get("/ogc/collections/cities/items?sortby=\(manyKeys)").status == 400)
             for bad in ["bbox=1,2,3", "bbox=0,60,20,40", "bbox=a,b,c,d", "bbox-crs=EPSG:3857", "limit=0", "offset=-1", "crs=http://www.opengis.net/def/crs/EPSG/0/4326", "f=xml"] {
                 #expect(try await client.get("/ogc/collections/cities/items?\(bad)").status == 400, "\(bad)")
             }

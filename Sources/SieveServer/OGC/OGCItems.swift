@@ -258,7 +258,11 @@ enum OGCItems {
 
     /// `sortby=+a,-b,c`.
     static func sortFields(_ text: String) throws(ServerRequestError) -> [SortField] {
-        try text.split(separator: ",", omittingEmptySubsequences: false).map { item throws(ServerRequestError) in
+        let items = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard items.count <= SortField.maximumCount else {
+            throw ServerRequestError(.badRequest, "sortby lists \(items.count) fields; at most \(SortField.maximumCount) are allowed")
+        }
+        return try items.map { item throws(ServerRequestError) in
             var name = item.trimmingSpaces()
             var ascending = true
             if name.hasPrefix("-") || name.hasPrefix("+") {
