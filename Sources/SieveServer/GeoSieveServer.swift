@@ -101,10 +101,16 @@ public struct GeoSieveServer: Sendable {
         }
     }
 
-    /// Checks the token when one is required: for edits when a token is set, for reads too with
+    /// Refuses edits when the server does not allow them, then checks the token when one is
+    /// required: for edits when a token is set, for reads too with
     /// ``ServerConfiguration/tokenRequiredForRead``. The token comes as `token=` or
     /// `Authorization: Bearer …` and is compared in constant time.
     func authorize(_ request: Request, _ parameters: RequestParameters, edit: Bool) throws(ServerRequestError) {
+        if edit, !configuration.allowEdits {
+            throw ServerRequestError(
+                .forbidden, "Requested operation is not supported by this service.",
+                details: ["the server is read-only (start it with --allow-edits)"])
+        }
         guard let token = configuration.token, edit || configuration.tokenRequiredForRead else { return }
         var given = parameters["token"]
         if given == nil, let header = request.headers[.authorization] {

@@ -228,7 +228,7 @@ public struct SortField: Hashable, Sendable, CustomStringConvertible {
 
 extension StringProtocol {
     /// The text without leading and trailing white space.
-    func trimmingWhitespace() -> SubSequence {
+    package func trimmingWhitespace() -> SubSequence {
         guard let first = firstIndex(where: { !$0.isWhitespace }),
             let last = lastIndex(where: { !$0.isWhitespace })
         else { return self[endIndex...] }

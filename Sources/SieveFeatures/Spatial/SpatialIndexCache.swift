@@ -143,16 +143,6 @@ extension FeatureTable {
         try spatialIndexCache.withTree(for: self, body)
     }
 
-    /// Whether every feature has a geometry (a null one is none). An unedited table answers from
-    /// its spatial index (which holds the rows with a geometry); an edited one by reading its
-    /// rows' flags.
-    package var everyFeatureHasGeometry: Bool {
-        guard schema.geometryType != nil else { return false }
-        if lineage == nil, tombstones.deletedCount == 0 { return withSpatialIndex { $0.count } == count }
-        let column = geometryColumn
-        return (0..<count).allSatisfy { tombstones.isDeleted($0) || !column.isNull(row: $0) }
-    }
-
     /// `rows` (ids from the spatial index) without those this snapshot does not have or has
     /// deleted, in the same order.
     package func visibleRows(_ rows: [UInt32]) -> [UInt32] {

@@ -30,6 +30,8 @@ public struct FeatureTable: Sendable {
         let lineage: EditLineage?
         let spatialIndexCache: SpatialIndexCache
         let attachments: AttachmentStore
+        /// Whether every live row has a geometry, once asked (see `everyFeatureHasGeometry`).
+        let everyRowHasGeometry = Locked<Bool?>(nil)
 
         init(
             schema: Schema, columns: [Column], geometryColumn: GeometryColumn, count: Int, extent: Envelope,
@@ -51,6 +53,19 @@ public struct FeatureTable: Sendable {
 
     private var storage_: Storage
     private var storage: Storage { storage_ }
+
+    /// Whether every feature has a geometry (a null one is none): read from the rows' flags
+    /// once per snapshot (O(rows)), then remembered — a server asks it on every `bbox` request.
+    package var everyFeatureHasGeometry: Bool {
+        guard schema.geometryType != nil else { return false }
+        return storage.everyRowHasGeometry.withLock { known in
+            if let known { return known }
+            let column = geometryColumn, tombstones = self.tombstones
+            let answer = (0..<count).allSatisfy { tombstones.isDeleted($0) || !column.isNull(row: $0) }
+            known = answer
+            return answer
+        }
+    }
 
     /// The fields, object-ID field, geometry type and spatial reference.
     public var schema: Schema { storage.schema }

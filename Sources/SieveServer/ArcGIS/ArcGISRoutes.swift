@@ -97,9 +97,6 @@ struct ArcGISRoutes {
         do {
             let (parameters, form) = try await server.read(request, caseInsensitiveNames: true)
             try server.authorize(request, parameters, edit: edit)
-            if edit, !server.configuration.allowEdits {
-                throw ServerRequestError(.forbidden, "Requested operation is not supported by this service.", details: ["the server is read-only (start it with --allow-edits)"])
-            }
             let pretty = parameters.nonEmpty("f")?.lowercased() == "pjson"
             return try await body(Input(parameters: parameters, form: form, pretty: pretty)).response
         } catch {

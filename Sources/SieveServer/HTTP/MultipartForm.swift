@@ -1,3 +1,4 @@
+import SieveFeatures
 /// A `multipart/form-data` body (RFC 7578, RFC 2046 §5.1): its parts, each with its field name,
 /// file name and media type when given, and its bytes.
 ///
@@ -51,8 +52,8 @@ struct MultipartForm {
                     guard text.allSatisfy({ $0 >= 32 && $0 < 127 || $0 == 9 }), let colon = text.firstIndex(of: 58) else {
                         throw malformed("a part header is not an ASCII 'Name: value' line")
                     }
-                    let name = String(decoding: text[text.startIndex..<colon], as: UTF8.self).trimmingSpaces().lowercased()
-                    let value = String(String(decoding: text[(colon + 1)...], as: UTF8.self).trimmingSpaces())
+                    let name = String(decoding: text[text.startIndex..<colon], as: UTF8.self).trimmingWhitespace().lowercased()
+                    let value = String(String(decoding: text[(colon + 1)...], as: UTF8.self).trimmingWhitespace())
                     switch name {
                     case "content-disposition":
                         part.name = Self.parameter("name", of: value)
@@ -106,8 +107,8 @@ struct MultipartForm {
     static func parameter(_ name: String, of header: String) -> String? {
         for item in header.split(separator: ";").dropFirst() {
             let pair = item.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingSpaces().lowercased() == name else { continue }
-            var value = String(pair[1].trimmingSpaces())
+            guard pair.count == 2, pair[0].trimmingWhitespace().lowercased() == name else { continue }
+            var value = String(pair[1].trimmingWhitespace())
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
             return value
         }

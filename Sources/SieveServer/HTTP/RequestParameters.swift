@@ -1,18 +1,21 @@
+import SieveGeometry
+
 /// The parameters of a request: the URL's query string and, for a POST with an
 /// `application/x-www-form-urlencoded` body, the form's, read as HTML forms encode them (`+` is a
 /// space, `%XX` a byte, the bytes UTF-8).
 ///
 /// ArcGIS REST reads parameter names ignoring case (`WHERE=` is `where=`); OGC API names are
 /// exact. A name given twice is an error in both (which value was meant is not knowable).
-public struct RequestParameters: Sendable, Hashable {
+public struct RequestParameters: Sendable {
     /// The parameters in request order (query string first, then the form body).
     public private(set) var items: [(name: String, value: String)]
 
     /// Whether names match ignoring ASCII case.
     public let caseInsensitiveNames: Bool
 
-    /// The names given, as compared (lowercased when names ignore case).
-    private var keys: Set<String> = []
+    /// The position in ``items`` of each name given, as compared (lowercased when names ignore
+    /// case): lookups are O(1) however many parameters came.
+    private var positions: [String: Int] = [:]
 
     /// The most parameters a request may carry.
     public static let maximumCount = 1000
@@ -32,16 +35,14 @@ public struct RequestParameters: Sendable, Hashable {
 
     /// The value of `name`, `nil` when absent.
     public subscript(name: String) -> String? {
-        let key = caseInsensitiveNames ? name.lowercased() : name
-        guard keys.contains(key) else { return nil }
-        return items.first { (caseInsensitiveNames ? $0.name.lowercased() : $0.name) == key }?.value
+        positions[caseInsensitiveNames ? name.lowercased() : name].map { items[$0].value }
     }
 
     /// The value of `name` with surrounding spaces removed, `nil` when absent or empty (ArcGIS
     /// reads an empty parameter as not given).
     public func nonEmpty(_ name: String) -> String? {
         guard let value = self[name] else { return nil }
-        let trimmed = String(value.trimmingSpaces())
+        let trimmed = String(value.trimmingWhitespace())
         return trimmed.isEmpty ? nil : trimmed
     }
 
@@ -74,7 +75,7 @@ public struct RequestParameters: Sendable, Hashable {
             throw ServerRequestError(.badRequest, "the request has more than \(Self.maximumCount) parameters")
         }
         let key = caseInsensitiveNames ? name.lowercased() : name
-        guard keys.insert(key).inserted else {
+        guard positions.updateValue(items.count, forKey: key) == nil else {
             throw ServerRequestError(.badRequest, "parameter \(Self.quoted(name)) is given more than once")
         }
         items.append((name, value))
@@ -117,32 +118,6 @@ public struct RequestParameters: Sendable, Hashable {
         }
     }
 
-    /// `text` in double quotes, cut at 80 characters, for messages.
-    static func quoted(_ text: String) -> String {
-        let cut = text.count > 80 ? String(text.prefix(80)) + "…" : text
-        return "\"" + cut + "\""
-    }
-
-    public static func == (lhs: RequestParameters, rhs: RequestParameters) -> Bool {
-        lhs.caseInsensitiveNames == rhs.caseInsensitiveNames && lhs.items.elementsEqual(rhs.items) { $0 == $1 }
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(caseInsensitiveNames)
-        for item in items {
-            hasher.combine(item.name)
-            hasher.combine(item.value)
-        }
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces, tabs and line breaks.
-    func trimmingSpaces() -> SubSequence {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return self[endIndex..<endIndex]
-        }
-        return self[first...last]
-    }
+    /// `text` as a JSON string for messages: one line, cut after 80 characters.
+    static func quoted(_ text: String) -> String { JSONKey.quoted(text) }
 }

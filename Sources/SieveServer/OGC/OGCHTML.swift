@@ -91,15 +91,13 @@ enum OGCHTML {
         return page(served.title, body)
     }
 
-    /// A page of features: the map with them selected, their properties and the paging links.
+    /// A page of features: the map with them selected, their properties and the paging links
+    /// (`pages`: label and relative URL).
     static func items(
-        _ served: ServedTable, result: FeatureQueryResult, matched: Int, links: [JSONValue], offset: Int
+        _ served: ServedTable, result: FeatureQueryResult, matched: Int, pages: [(label: String, href: String)], offset: Int
     ) -> ServiceResponse {
         var body = "<p>Features \(result.isEmpty ? 0 : offset + 1) to \(offset + result.count) of \(matched).</p><p>"
-        for (rel, label) in [("prev", "← previous"), ("next", "next →")] {
-            guard let href = links.first(where: { $0["rel"]?.stringValue == rel })?["href"]?.stringValue else { continue }
-            body += "<a href=\"\(escape(htmlLink(href)))\">\(label)</a> "
-        }
+        for page in pages { body += "<a href=\"\(escape(page.href))\">\(page.label)</a> " }
         body += "</p>"
         var extent = Envelope.empty
         for position in result.indices {
@@ -171,13 +169,5 @@ enum OGCHTML {
         // Inline SVG in HTML takes no XML declaration.
         if svg.hasPrefix("<?xml"), let end = svg.range(of: "?>") { svg = String(svg[end.upperBound...].drop { $0.isNewline }) }
         return "<div class=\"map\">" + svg + "</div>"
-    }
-
-    /// An absolute items link made relative and HTML again (`f=html`).
-    static func htmlLink(_ href: String) -> String {
-        let path = href.firstIndex(of: "/").flatMap { first in
-            href[first...].hasPrefix("//") ? href[href.index(first, offsetBy: 2)...].firstIndex(of: "/").map { String(href[$0...]) } : String(href[first...])
-        } ?? href
-        return path.contains("f=") ? path : path + (path.contains("?") ? "&" : "?") + "f=html"
     }
 }

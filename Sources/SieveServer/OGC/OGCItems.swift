@@ -54,7 +54,7 @@ enum OGCItems {
         let (output, crsURI) = try outputCRS(parameters, table: table)
         query.outSpatialReference = output
         if let properties = parameters["properties"] {
-            let names = properties.split(separator: ",").map { String($0.trimmingSpaces()) }.filter { !$0.isEmpty }
+            let names = properties.split(separator: ",").map { String($0.trimmingWhitespace()) }.filter { !$0.isEmpty }
             query.outFields = names.isEmpty ? [table.schema.objectIdFieldName] : names
         }
         if let sortby = parameters["sortby"] { query.orderBy = try sortFields(sortby) }
@@ -69,17 +69,23 @@ enum OGCItems {
                 count.resultOffset = nil
                 matched = try layer.queryFeatureCount(count)
             }
+            // The pages before and after, by offset.
+            let next = result.exceededTransferLimit ? offset + result.count : nil
+            let previous = offset > 0 ? Swift.max(0, offset - limit) : nil
+            if html {
+                // Relative links, for the browser to follow.
+                let pages = [("← previous", previous), ("next →", next)].compactMap { label, page in
+                    page.map { (label, pageURL(path, parameters, offset: $0)) }
+                }
+                return OGCHTML.items(served, result: result, matched: matched, pages: pages, offset: offset)
+            }
             var links: [JSONValue] = [
                 OGCDocuments.link(pageURL(base + path, parameters, offset: offset), rel: "self", type: ServiceResponse.geoJSONType),
                 OGCDocuments.link(base + "/ogc/collections/" + served.id, rel: "collection", type: "application/json"),
             ]
-            if result.exceededTransferLimit {
-                links.append(OGCDocuments.link(pageURL(base + path, parameters, offset: offset + result.count), rel: "next", type: ServiceResponse.geoJSONType))
+            for (rel, page) in [("next", next), ("prev", previous)] {
+                if let page { links.append(OGCDocuments.link(pageURL(base + path, parameters, offset: page), rel: rel, type: ServiceResponse.geoJSONType)) }
             }
-            if offset > 0 {
-                links.append(OGCDocuments.link(pageURL(base + path, parameters, offset: Swift.max(0, offset - limit)), rel: "prev", type: ServiceResponse.geoJSONType))
-            }
-            if html { return OGCHTML.items(served, result: result, matched: matched, links: links, offset: offset) }
             let members = JSONObject([
                 ("numberMatched", .integer(matched)), ("numberReturned", .integer(result.count)),
                 ("timeStamp", .string(timeStamp())), ("links", .array(links)),
@@ -191,7 +197,7 @@ enum OGCItems {
     /// Features intersecting the box match, and (Part 1, `/req/core/fc-bbox-response` C) those
     /// without a geometry.
     static func bbox(_ text: String, geographic: Bool) throws(ServerRequestError) -> [Double] {
-        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingSpaces()) }
+        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingWhitespace()) }
         guard numbers.count == 4 || numbers.count == 6, numbers.allSatisfy({ $0?.isFinite == true }) else {
             throw ServerRequestError(.badRequest, "bbox: \(RequestParameters.quoted(text)) is not 4 or 6 comma-separated numbers")
         }
@@ -209,7 +215,7 @@ enum OGCItems {
     static func datetime(_ text: String, schema: Schema) throws(ServerRequestError) -> CQL2Expression? {
         guard let field = schema.fields.first(where: { $0.type == .date }) else { return nil }
         func instant(_ part: Substring) throws(ServerRequestError) -> CQL2IntervalBound {
-            let value = String(part.trimmingSpaces())
+            let value = String(part.trimmingWhitespace())
             if value.isEmpty || value == ".." { return .unbounded }
             guard value.count >= 10 else { throw ServerRequestError(.badRequest, "datetime: \(RequestParameters.quoted(value)) is not an RFC 3339 date or date-time") }
             return value.count == 10 ? .date(value) : .timestamp(value)
@@ -244,10 +250,10 @@ enum OGCItems {
         }
         switch field.type {
         case .oid, .smallInteger, .integer, .bigInteger:
-            guard let number = Int64(value.trimmingSpaces()) else { throw invalid("an integer") }
+            guard let number = Int64(value.trimmingWhitespace()) else { throw invalid("an integer") }
             return .integer(number)
         case .single, .double:
-            guard let number = Double(value.trimmingSpaces()), number.isFinite else { throw invalid("a number") }
+            guard let number = Double(value.trimmingWhitespace()), number.isFinite else { throw invalid("a number") }
             return .real(number)
         case .date:
             return value.count == 10 ? .date(value) : .timestamp(value)
@@ -263,7 +269,7 @@ enum OGCItems {
             throw ServerRequestError(.badRequest, "sortby lists \(items.count) fields; at most \(SortField.maximumCount) are allowed")
         }
         return try items.map { item throws(ServerRequestError) in
-            var name = item.trimmingSpaces()
+            var name = item.trimmingWhitespace()
             var ascending = true
             if name.hasPrefix("-") || name.hasPrefix("+") {
                 ascending = name.first == "+"
@@ -291,7 +297,7 @@ enum OGCItems {
     /// A whole-number parameter of at least `minimum`.
     static func integer(_ parameters: RequestParameters, _ name: String, minimum: Int) throws(ServerRequestError) -> Int? {
         guard let text = parameters[name] else { return nil }
-        guard let value = Int(text.trimmingSpaces()), value >= minimum else {
+        guard let value = Int(text.trimmingWhitespace()), value >= minimum else {
             throw ServerRequestError(.badRequest, "\(name) must be a whole number of at least \(minimum), not \(RequestParameters.quoted(text))")
         }
         return value

@@ -105,9 +105,6 @@ struct OGCRoutes {
             // OGC API reads parameters from the query string only; bodies are features.
             let parameters = try RequestParameters(query: request.uri.query.map { Substring($0) }, caseInsensitiveNames: false)
             try server.authorize(request, parameters, edit: edit)
-            if edit, !server.configuration.allowEdits {
-                throw ServerRequestError(.forbidden, "the server is read-only (start it with --allow-edits)")
-            }
             if let only {
                 for name in parameters.names where !only.contains(name) && name != "token" {
                     throw ServerRequestError(.badRequest, "unknown parameter \(RequestParameters.quoted(name))")
