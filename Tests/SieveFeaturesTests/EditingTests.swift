@@ -232,6 +232,22 @@ struct EditingTests {
         #expect(editable.addFeatures([FeatureEdit(attributes: ["STRICT": .integer(1)], geometry: square)])[0].success)
     }
 
+    @Test("a polygon GEOS would take seconds to validate is refused, and nothing is stored")
+    func tooComplexToValidate() throws {
+        let editable = try EditableFeatureTable(emptyTable(editingSchema(geometryType: .polygon)), options: fixedOptions())
+        // A star of 100,000 thin spikes: valid, but about 15 s of GEOS 3.11's validity check.
+        let star = try ExtremeExtentTests.star(radius: 60, vertices: 100_000)
+        let error = editable.addFeatures([FeatureEdit(attributes: ["STRICT": .integer(1)], geometry: star)])[0].error
+        #expect(error?.kind == .invalidGeometry)
+        #expect(error?.message.hasPrefix("the geometry is too complex to validate: checking the validity of this geometry") == true)
+        #expect(editable.snapshot.count == 0)
+        // Validation off (the caller vouches for the geometry): stored as given.
+        var options = fixedOptions()
+        options.validatesGeometry = false
+        let trusting = try EditableFeatureTable(emptyTable(editingSchema(geometryType: .polygon)), options: options)
+        #expect(trusting.addFeatures([FeatureEdit(attributes: ["STRICT": .integer(1)], geometry: star)])[0].success)
+    }
+
     @Test("with makeValid, an invalid polygon is stored as GEOS repairs it")
     func makeValid() throws {
         var options = fixedOptions()

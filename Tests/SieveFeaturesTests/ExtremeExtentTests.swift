@@ -93,4 +93,54 @@ struct ComplexQueryTests {
         #expect(try table.queryObjectIDs(QueryParameters(geometry: star, spatialRelationship: .within)) == [1])
         #expect(try table.queryObjectIDs(QueryParameters(geometry: star, spatialRelationship: .disjoint)) == [2])
     }
+
+    /// A stored feature on which GEOS's relate is quadratic: the relate-based tests that reach it
+    /// are refused with its object ID (instead of some 7 s of GEOS per query); tests GEOS
+    /// answers prepared, and every query that does not reach it, are answered.
+    @Test func aTooComplexStoredFeatureIsRefusedWithItsObjectID() throws {
+        let star = try ExtremeExtentTests.star(radius: 10, vertices: 60_000)
+        let table = try FeatureTable.load(geoJSON: featureCollection(
+            ["{}", "{}"], ids: ["1", "2"],
+            geometries: [star.geoJSON, #"{"type":"Polygon","coordinates":[[[100,100],[101,100],[101,101],[100,100]]]}"#]))
+        let near = Geometry.envelope(Envelope(xmin: -1, ymin: -1, xmax: 1, ymax: 1))
+        let error = featureTableError {
+            _ = try table.queryObjectIDs(QueryParameters(geometry: near, spatialRelationship: .touches))
+        }
+        #expect(error?.kind == .invalidQuery)
+        #expect(error?.objectID == 1)
+        #expect(error?.message.hasPrefix("the feature and the query geometry are too complex for GEOS to test touches") == true)
+        #expect(try table.queryObjectIDs(QueryParameters(geometry: near, spatialRelationship: .intersects)) == [1])
+        let far = Geometry.envelope(Envelope(xmin: 99, ymin: 99, xmax: 102, ymax: 102))
+        #expect(try table.queryObjectIDs(QueryParameters(geometry: far, spatialRelationship: .touches)) == [])
+        #expect(try table.queryObjectIDs(QueryParameters(geometry: far, spatialRelationship: .contains)) == [])
+    }
+
+    /// A cancelled query stops with ``FeatureTableError/Kind/cancelled`` at the next feature
+    /// GEOS would test, whether cancelled before it starts or from another thread while it runs.
+    @Test func cancelledQueriesStop() async throws {
+        let countries = try FeatureTable.load(geoJSON: fixtureText("naturalearth_lowres.geojson"))
+        let box = QueryParameters(geometry: .envelope(Envelope(xmin: -10, ymin: -10, xmax: 10, ymax: 10)), spatialRelationship: .touches)
+        let before = QueryCancellation()
+        before.cancel()
+        let error = featureTableError { _ = try QueryCancellation.$current.withValue(before) { try countries.queryObjectIDs(box) } }
+        #expect(error?.kind == .cancelled)
+        // Not cancelled, or nobody to cancel: the same query is answered.
+        let answer = try countries.queryObjectIDs(box)
+        #expect(try QueryCancellation.$current.withValue(QueryCancellation()) { try countries.queryObjectIDs(box) } == answer)
+        // 100,000 points around a circle touching-tested against every country they surround:
+        // minutes of GEOS in a debug build, cancelled after a few features.
+        var points: [Point] = []
+        for i in 0..<100_000 {
+            let angle = Double(i) / 100_000 * 2 * Double.pi
+            points.append(Point(x: 60 * cos(angle), y: 50 * sin(angle)))
+        }
+        let heavy = QueryParameters(geometry: .multipoint(try Multipoint(points: points)), spatialRelationship: .touches)
+        let running = QueryCancellation()
+        let task = Task.detached { () -> FeatureTableError? in
+            featureTableError { _ = try QueryCancellation.$current.withValue(running) { try countries.queryObjectIDs(heavy) } }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        running.cancel()
+        #expect(await task.value?.kind == .cancelled)
+    }
 }

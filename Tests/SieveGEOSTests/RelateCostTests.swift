@@ -1,5 +1,6 @@
 import Foundation
 import SieveGeometry
+import SieveTestSupport
 import Testing
 
 @testable import SieveGEOS
@@ -84,6 +85,120 @@ struct RelateCostTests {
         #expect(RelateShape.sweepSteps([(0, 2), (1, 3), (4, 5)], limit: 100) == 1)
         // Three identical chains: each sees the other two.
         #expect(RelateShape.sweepSteps([(0, 1), (0, 1), (0, 1)], limit: 100) == 6)
+    }
+}
+
+/// ``RelateCostEstimator`` gives the estimate of ``RelateCost`` (which recounts both geometries
+/// from scratch) pair by pair, with the query's share counted once.
+@Suite("Relate cost of one query against many geometries")
+struct RelateCostEstimatorTests {
+    /// A small random geometry of every kind, coordinates on a coarse grid so that chains share
+    /// starts and ends (the ties of the binary searches).
+    static func randomGeometry(_ rng: inout SeededGenerator) throws -> Geometry {
+        func coordinate() -> Double { Double(rng.int(40)) / 2 }
+        func path(_ n: Int, closed: Bool) -> [Point] {
+            var points = (0..<n).map { _ in Point(x: coordinate(), y: coordinate()) }
+            if closed { points.append(points[0]) }
+            return points
+        }
+        switch rng.int(6) {
+        case 0: return .point(Point(x: coordinate(), y: coordinate()))
+        case 1: return .multipoint(try Multipoint(points: path(rng.int(1...29), closed: false)))
+        case 2: return .polyline(try Polyline(paths: (0..<rng.int(1...3)).map { _ in path(rng.int(2...24), closed: false) }))
+        case 3: return .polygon(try Polygon(parts: (0..<rng.int(1...3)).map { _ in [path(rng.int(3...24), closed: true)] }))
+        case 4:
+            let x = coordinate(), y = coordinate()
+            return .envelope(Envelope(xmin: x, ymin: y, xmax: x + coordinate(), ymax: y + coordinate()))
+        default:
+            return .collection(GeometryCollection([.point(Point(x: coordinate(), y: coordinate())), .polyline(try Polyline(paths: [path(5, closed: false)]))]))
+        }
+    }
+
+    @Test func estimatesEqualTheDirectCount() throws {
+        var rng = SeededGenerator(seed: 12)
+        for _ in 0..<300 {
+            let query = try Self.randomGeometry(&rng)
+            let estimator = RelateCostEstimator(query)
+            for _ in 0..<10 {
+                let other = try Self.randomGeometry(&rng)
+                #expect(estimator.cost(against: other) == RelateCost(query, other), "\(query) against \(other)")
+            }
+        }
+    }
+
+    @Test func estimatesPastASmallLimitArePastItToo() throws {
+        var rng = SeededGenerator(seed: 7)
+        var refused = 0
+        for _ in 0..<300 {
+            let query = try Self.randomGeometry(&rng), other = try Self.randomGeometry(&rng)
+            let direct = RelateCost(query, other, limit: 40), estimated = RelateCostEstimator(query, limit: 40).cost(against: other)
+            #expect((direct.total > 40) == (estimated.total > 40), "\(query) against \(other)")
+            if direct.total <= 40 { #expect(direct == estimated) } else { refused += 1 }
+        }
+        #expect(refused > 30)
+    }
+
+    @Test func aStarIsBeyondTheLimitAloneAndACircleIsNot() throws {
+        #expect(RelateCostEstimator(try RelateCostTests.ring(vertices: 60_000, star: true)).exceedsLimitAlone)
+        let circle = RelateCostEstimator(try RelateCostTests.ring(vertices: 200_000, star: false))
+        #expect(!circle.exceedsLimitAlone)
+        // A box inside the circle: the box is located in the circle by a scan of its vertices.
+        #expect(circle.cost(against: .envelope(Envelope(xmin: -5, ymin: -5, xmax: 5, ymax: 5))).locateSteps == 1 + 1 + 200_001)
+    }
+}
+
+/// The validity check's cost bound: shapes GEOS 3.10–3.12 check in quadratic time are refused
+/// before GEOS runs, large shapes it checks quickly are checked.
+@Suite("Validity cost bound")
+struct ValidityCostTests {
+    /// A polygon of `teeth` thin teeth along the y axis: every chain spans the same x-range but
+    /// only its neighbours' y-ranges, so the x count is quadratic and the y count linear.
+    static func comb(teeth: Int) throws -> Geometry {
+        var ring: [Point] = []
+        for i in 0..<(2 * teeth) { ring.append(Point(x: i.isMultiple(of: 2) ? 0 : 1, y: Double(i) * 0.01)) }
+        ring += [Point(x: -5, y: Double(2 * teeth) * 0.01), Point(x: -5, y: 0), Point(x: 0, y: 0)]
+        return .polygon(try Polygon(exterior: ring))
+    }
+
+    @Test func aStarOfManySpikesIsRefusedBeforeGEOSRuns() throws {
+        let context = try GEOSContext()
+        // 60,000 spikes: about 5 × 10^8 overlapping chain pairs, some 5 s of GEOS 3.11.
+        let star = try GEOSGeometry(RelateCostTests.ring(vertices: 60_000, star: true), context: context)
+        do {
+            _ = try star.validity()
+            Issue.record("the star was checked")
+        } catch {
+            #expect(error.kind == .tooComplex)
+            #expect(error.message.hasPrefix("checking the validity of this geometry would take GEOS at least"))
+        }
+        // Without a limit GEOS checks it; a smaller star to keep the test short.
+        #expect(try GEOSGeometry(RelateCostTests.ring(vertices: 2_000, star: true), context: context).validity(costLimit: nil).isValid)
+    }
+
+    @Test func largeShapesGEOSChecksQuicklyAreChecked() throws {
+        let context = try GEOSContext()
+        #expect(try GEOSGeometry(RelateCostTests.ring(vertices: 200_000, star: false), context: context).validity().isValid)
+        // 100,000 teeth: quadratic in x (5 × 10^9 pairs), linear in y; GEOS's STR tree sees
+        // the y-ranges, so the check is quick.
+        let comb = try Self.comb(teeth: 50_000)
+        let cost = ValidityCost(comb)
+        #expect(cost.total <= RelateCost.defaultLimit)
+        #expect(try GEOSGeometry(comb, context: context).validity().isValid)
+    }
+
+    @Test func theCountIsTheSmallerOfTheTwoSweeps() throws {
+        // A unit square from (0, 0) counterclockwise: three chains, as the quadrant of the
+        // direction changes twice ((0,0)→(1,0)→(1,1) both count as dx ≥ 0, dy ≥ 0):
+        // A = x [0, 1] y [0, 1], B = (1,1)→(0,1): x [0, 1] y [1, 1], C = (0,1)→(0,0): x [0, 0]
+        // y [0, 1]. In x all three start at 0: each range holds the two other starts, 6 pairs.
+        // In y the starts are 0, 1, 0: A and C hold two others each, B ([1, 1]) none: 4.
+        let square = Geometry.polygon(try Polygon(exterior: [Point(x: 0, y: 0), Point(x: 1, y: 0), Point(x: 1, y: 1), Point(x: 0, y: 1), Point(x: 0, y: 0)]))
+        let shape = RelateShape(square)
+        #expect(shape.chains.count == 3)
+        #expect(RelateShape.sweepSteps(shape.chains, limit: 1000) == 6)
+        #expect(RelateShape.sweepSteps(shape.chainsY, limit: 1000) == 4)
+        #expect(ValidityCost(square).overlappingChainPairs == 4)
+        #expect(ValidityCost(square).total == 12)
     }
 }
 

@@ -183,6 +183,8 @@ enum EditValidation {
                 return (validity, !validity.isValid && repairs ? try geos.madeValid() : nil)
             }
         } catch {
+            // A shape GEOS would need seconds to check (``ValidityCost``) is refused, not checked.
+            if error.kind == .tooComplex { throw EditError(.invalidGeometry, "the geometry is too complex to validate: \(error.message)") }
             throw EditError(.invalidGeometry, "GEOS cannot read or repair the geometry: \(error.message)")
         }
         if let repaired {

@@ -81,9 +81,20 @@ public struct FeatureFilter: Sendable {
         self.tests = tests
     }
 
-    /// Whether `first` stands in `relationship` to `second`.
+    /// Whether `first` stands in `relationship` to `second`. GEOS computes every unprepared
+    /// predicate from the DE-9IM matrix, so a pair it would take over a second on
+    /// (``RelateCost``) is refused.
     private static func relate(_ first: Geometry, _ second: Geometry, _ relationship: SpatialRelationship) throws -> Bool {
-        try GEOSContext.withCurrent { context throws -> Bool in
+        if relationship != .envelopeIntersects {
+            let cost = RelateCost(first, second)
+            guard cost.total <= RelateCost.defaultLimit else {
+                throw FeatureTableError(
+                    .invalidQuery,
+                    "the filter's geometry literals are too complex for GEOS to compare: an estimated \(cost.total) steps "
+                        + "(\(cost)), the limit is \(RelateCost.defaultLimit)")
+            }
+        }
+        return try GEOSContext.withCurrent { context throws -> Bool in
             do throws(GEOSError) {
                 let a = try GEOSGeometry(first, context: context), b = try GEOSGeometry(second, context: context)
                 switch relationship {

@@ -137,15 +137,16 @@ package struct SpatialFilter {
                 throw FeatureTableError(.invalidQuery, "GEOS rejects the query geometry: \(error.message)")
             }
             let queryEnvelope = geometry.envelope
-            // Relationships GEOS answers with its full DE-9IM computation, even prepared; on a
-            // query geometry whose own chains overlap too much that computation is quadratic,
-            // so such a query is refused (before the first feature GEOS would test).
-            let usesRelate: Bool
+            // Relationships GEOS answers with its full DE-9IM computation, even prepared, in time
+            // that is quadratic on some shapes: every pair is estimated first (``RelateCost``) and
+            // one GEOS would take over a second on is refused, with the feature's object ID; a
+            // query geometry too complex on its own is refused before the first feature.
+            let estimator: RelateCostEstimator?
             switch relationship {
-            case .contains, .touches, .crosses, .overlaps, .equals, .relate: usesRelate = true
-            case .intersects, .within, .disjoint, .envelopeIntersects: usesRelate = false
+            case .contains, .touches, .crosses, .overlaps, .equals, .relate: estimator = RelateCostEstimator(geometry)
+            case .intersects, .within, .disjoint, .envelopeIntersects: estimator = nil
             }
-            var costChecked = !usesRelate
+            let cancellation = QueryCancellation.current
             var result: [UInt32] = []
             // Envelopes and point coordinates are read from the column's arrays; a feature's
             // geometry is materialized only when GEOS must test it.
@@ -155,39 +156,54 @@ package struct SpatialFilter {
             for row in rows {
                 let r = Int(row)
                 guard let envelope = column.envelope(row: r) else { continue }
+                if let decided = decide(feature: envelope, query: queryEnvelope) {
+                    if decided { result.append(row) }
+                    continue
+                }
                 do throws(GEOSError) {
-                    if let decided = decide(feature: envelope, query: queryEnvelope) {
-                        if decided { result.append(row) }
-                        continue
-                    }
                     if let point = Self.point(row: r, pointXs: pointXs, pointYs: pointYs, shapes: shapes),
                         let decided = try pointTest(x: point.x, y: point.y, prepared)
                     {
                         if decided { result.append(row) }
                         continue
                     }
-                    guard let feature = column[r] else { continue }
-                    if !costChecked {
-                        costChecked = true
-                        let cost = RelateCost(geometry)
-                        guard cost.total <= RelateCost.defaultLimit else {
-                            throw GEOSError(
-                                .tooComplex,
-                                "the query geometry is too complex for GEOS to test \(relationship) against features: "
-                                    + "an estimated \(cost.total) steps per feature, the limit is \(RelateCost.defaultLimit)")
-                        }
+                } catch {
+                    throw failure(error, row: r, table: table)
+                }
+                try cancellation?.check()
+                guard let feature = column[r] else { continue }
+                if let estimator {
+                    guard !estimator.exceedsLimitAlone else {
+                        throw FeatureTableError(
+                            .invalidQuery,
+                            "the query geometry is too complex for GEOS to test \(relationship) against features: "
+                                + "an estimated \(estimator.ownSweepSteps) steps per feature, the limit is \(estimator.limit)")
                     }
+                    let cost = estimator.cost(against: feature)
+                    guard cost.total <= estimator.limit else {
+                        throw FeatureTableError(
+                            .invalidQuery,
+                            "the feature and the query geometry are too complex for GEOS to test \(relationship): "
+                                + "an estimated \(cost.total) steps (\(cost)), the limit is \(estimator.limit)",
+                            objectID: table.objectID(row: r))
+                    }
+                }
+                do throws(GEOSError) {
                     let converted = try GEOSGeometry(feature, context: context)
                     if try test(converted, prepared) { result.append(row) }
                 } catch {
-                    if error.kind == .tooComplex { throw FeatureTableError(.invalidQuery, error.message) }
-                    throw FeatureTableError(
-                        .invalidGeometry, "GEOS failed testing \(relationship) against the query geometry: \(error.message)",
-                        objectID: table.objectID(row: r))
+                    throw failure(error, row: r, table: table)
                 }
             }
             return result
         }
+    }
+
+    /// The error for GEOS failing on row `row`'s geometry.
+    private func failure(_ error: GEOSError, row: Int, table: FeatureTable) -> FeatureTableError {
+        FeatureTableError(
+            .invalidGeometry, "GEOS failed testing \(relationship) against the query geometry: \(error.message)",
+            objectID: table.objectID(row: row))
     }
 
     /// The coordinates of row `row`, which has a geometry, when that geometry is a point, read
