@@ -7,7 +7,8 @@
 #
 # Installs what is missing (esridump 1.13.0, OWSLib 0.35.0 and shapely, with pip); GDAL's ogr2ogr
 # and ogrinfo must be installed (Debian: gdal-bin). Starts the server on a free loopback port,
-# runs the clients, then stops it with SIGTERM and checks it exits with status 0.
+# runs the clients and the request fuzzer, then stops it with SIGTERM and checks it exits with
+# status 0; then fuzzes a second server that allows edits, on copies of the fixtures.
 set -euo pipefail
 
 if [ $# -ne 1 ]; then
@@ -28,15 +29,16 @@ started_at=$SECONDS
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/geosieve-clients.XXXXXX")
 server_pid=
+server_name=
 cleanup() {
     status=$?
     if [ -n "$server_pid" ] && kill -0 "$server_pid" 2> /dev/null; then
         kill -KILL "$server_pid" 2> /dev/null || true
         wait "$server_pid" 2> /dev/null || true
     fi
-    if [ "$status" -ne 0 ] && [ -f "$work/server.log" ]; then
-        echo "--- the server's standard error (last 40 lines) ---" >&2
-        tail -n 40 "$work/server.log" >&2 || true
+    if [ "$status" -ne 0 ] && [ -n "$server_name" ] && [ -f "$work/$server_name.log" ]; then
+        echo "--- the $server_name server's standard error (last 40 lines) ---" >&2
+        tail -n 40 "$work/$server_name.log" >&2 || true
     fi
     rm -rf "$work"
     exit "$status"
@@ -82,43 +84,81 @@ if [ -n "$missing" ]; then
 fi
 echo "$(ogrinfo --version); $(python3 --version); $(python3 -c 'from importlib import metadata as m; print(", ".join(f"{n} {m.version(n)}" for n in ("esridump", "OWSLib", "shapely")))')"
 
-# --- The server -------------------------------------------------------------------------------
+# --- The servers ------------------------------------------------------------------------------
 
+# start_server NAME ARGS...: starts `geosieve serve ARGS --port 0` with its output in
+# $work/NAME.out and its log in $work/NAME.log; sets server_pid and base (http://127.0.0.1:PORT).
+# Queries time out after 5 s, so that a hostile but legitimate query (100,000 points tested
+# against every country) is answered 503 well inside the fuzzer's 10 s.
+start_server() {
+    local name=$1
+    shift
+    local started=$SECONDS line=
+    server_name=$name
+    "$geosieve" serve "$@" --port 0 --query-timeout 5 --log-level info > "$work/$name.out" 2> "$work/$name.log" &
+    server_pid=$!
+    base=
+    for _ in $(seq 1 600); do
+        if line=$(grep -m 1 '^serving http://' "$work/$name.out" 2> /dev/null); then
+            base=${line#serving }
+            break
+        fi
+        if ! kill -0 "$server_pid" 2> /dev/null; then
+            echo "error: the $name server exited before it printed its 'serving' line" >&2
+            exit 1
+        fi
+        sleep 0.1
+    done
+    if [ -z "$base" ]; then
+        echo "error: the $name server printed no 'serving http://HOST:PORT' line within 60 s" >&2
+        exit 1
+    fi
+    if [[ ! "$base" =~ ^http://127\.0\.0\.1:[1-9][0-9]*$ ]]; then
+        echo "error: the $name server printed '$line', expected 'serving http://127.0.0.1:PORT' with the port it picked" >&2
+        exit 1
+    fi
+    echo "server ($name): $base (started in $((SECONDS - started)) s)"
+}
 
-server_started_at=$SECONDS
-"$geosieve" serve \
+# stop_server: SIGTERM, then exit status 0 within 30 s and exactly one line on standard output.
+stop_server() {
+    kill -TERM "$server_pid"
+    for _ in $(seq 1 300); do
+        kill -0 "$server_pid" 2> /dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$server_pid" 2> /dev/null; then
+        echo "error: the $server_name server was still running 30 s after SIGTERM" >&2
+        exit 1
+    fi
+    set +e
+    wait "$server_pid"
+    local status=$?
+    set -e
+    server_pid=
+    if [ "$status" -ne 0 ]; then
+        echo "error: after SIGTERM the $server_name server exited with status $status, expected 0" >&2
+        exit 1
+    fi
+    local lines
+    lines=$(wc -l < "$work/$server_name.out")
+    if [ "$lines" -ne 1 ]; then
+        echo "error: the $server_name server printed $lines lines on standard output, expected exactly one:" >&2
+        cat "$work/$server_name.out" >&2
+        exit 1
+    fi
+    echo "summary: $server_name server: exited with status 0 on SIGTERM, one line on standard output"
+}
+
+start_server read-only \
     Tests/Fixtures/naturalearth_cities.geojson:cities \
     Tests/Fixtures/naturalearth_lowres.geojson:countries \
     Tests/Fixtures/nybb.geojson:boroughs \
-    --port 0 --max-record-count 100 --log-level info \
-    > "$work/server.out" 2> "$work/server.log" &
-server_pid=$!
-
-base=
-for _ in $(seq 1 600); do
-    if line=$(grep -m 1 '^serving http://' "$work/server.out" 2> /dev/null); then
-        base=${line#serving }
-        break
-    fi
-    if ! kill -0 "$server_pid" 2> /dev/null; then
-        echo "error: the server exited before it printed its 'serving' line" >&2
-        exit 1
-    fi
-    sleep 0.1
-done
-if [ -z "$base" ]; then
-    echo "error: the server printed no 'serving http://HOST:PORT' line within 60 s" >&2
-    exit 1
-fi
-if [[ ! "$base" =~ ^http://127\.0\.0\.1:[1-9][0-9]*$ ]]; then
-    echo "error: the server printed '$line', expected 'serving http://127.0.0.1:PORT' with the port it picked" >&2
-    exit 1
-fi
-echo "server: $base (started in $((SECONDS - server_started_at)) s)"
+    --max-record-count 100
 
 # --- The clients ------------------------------------------------------------------------------
 
-python3 Tests/Clients/clients_test.py "$base" "$work/server.log" "$work/clients" | tee "$work/clients.out"
+python3 Tests/Clients/clients_test.py "$base" "$work/read-only.log" "$work/clients" | tee "$work/clients.out"
 
 # One summary line per client.
 for client in "GDAL ESRIJSON" "GDAL OAPIF" "esridump" "OWSLib"; do
@@ -129,32 +169,25 @@ done
 # --- Hostile requests: never a crash, a hang, a server error or unbounded memory ----------------
 
 python3 Tests/Clients/fuzz_requests.py "$base" "$server_pid" --count "${GEOSIEVE_FUZZ_REQUESTS:-3000}" --seed 1
+stop_server
 
-# --- SIGTERM: exit status 0 within 30 s -------------------------------------------------------
-
-kill -TERM "$server_pid"
-for _ in $(seq 1 300); do
-    kill -0 "$server_pid" 2> /dev/null || break
-    sleep 0.1
+# The same against a server that allows edits, on copies of the fixtures: hostile edits (100,000-
+# vertex polygons, bad geometries, malformed batches) are refused quickly or applied and saved,
+# and every file still reads afterwards.
+mkdir "$work/edited"
+cp Tests/Fixtures/naturalearth_cities.geojson Tests/Fixtures/naturalearth_lowres.geojson Tests/Fixtures/nybb.geojson "$work/edited/"
+start_server editing \
+    "$work/edited/naturalearth_cities.geojson:cities" \
+    "$work/edited/naturalearth_lowres.geojson:countries" \
+    "$work/edited/nybb.geojson:boroughs" \
+    --max-record-count 100 --allow-edits
+python3 Tests/Clients/fuzz_requests.py "$base" "$server_pid" --count "${GEOSIEVE_FUZZ_REQUESTS:-3000}" --seed 2
+stop_server
+for file in "$work"/edited/*.geojson; do
+    if ! count=$("$geosieve" query "$file" --return count); then
+        echo "error: $(basename "$file") no longer reads after the edits" >&2
+        exit 1
+    fi
+    echo "summary: $(basename "$file") reads after the edits: $count"
 done
-if kill -0 "$server_pid" 2> /dev/null; then
-    echo "error: the server was still running 30 s after SIGTERM" >&2
-    exit 1
-fi
-set +e
-wait "$server_pid"
-server_status=$?
-set -e
-server_pid=
-if [ "$server_status" -ne 0 ]; then
-    echo "error: after SIGTERM the server exited with status $server_status, expected 0" >&2
-    exit 1
-fi
-serving_lines=$(wc -l < "$work/server.out")
-if [ "$serving_lines" -ne 1 ]; then
-    echo "error: the server printed $serving_lines lines on standard output, expected exactly one:" >&2
-    cat "$work/server.out" >&2
-    exit 1
-fi
-echo "summary: server: exited with status 0 on SIGTERM, one line on standard output"
 echo "clients test: passed in $((SECONDS - started_at)) s"

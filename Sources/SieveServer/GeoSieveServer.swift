@@ -126,25 +126,28 @@ public struct GeoSieveServer: Sendable {
     }
 
     /// The value of engine work — a query — run on a thread of its own, or a 503 failure when it
-    /// takes longer than ``ServerConfiguration/queryTimeout``. The engine cannot be interrupted,
-    /// so work that times out finishes in the background, holding a place of the concurrency
-    /// limit until it ends: abandoned queries cannot pile up beyond the limit.
+    /// takes longer than ``ServerConfiguration/queryTimeout``. Work that times out is cancelled
+    /// (``QueryCancellation``): the exact spatial test stops at its next feature, every other
+    /// step finishes in time proportional to the rows it reads. Until it ends it holds a place
+    /// of the concurrency limit, so abandoned queries cannot pile up beyond the limit.
     func timed<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         guard let seconds = configuration.queryTimeout else { return try work() }
         let answered = Once()
         let admission = self.admission
+        let cancellation = QueryCancellation()
         return try await withCheckedThrowingContinuation { continuation in
             // The work and the timer run on threads of their own, not the tasks' cooperative
             // pool: synchronous work there would keep the timer (and other requests) waiting.
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
                 if answered.claim() {
+                    cancellation.cancel()
                     // The request's place passes to the work, which gives it back when it ends.
                     admission.hold()
                     continuation.resume(throwing: ServerRequestError(.serviceUnavailable, "the query did not finish within \(seconds) s"))
                 }
             }
             DispatchQueue.global().async {
-                let result = Result { try work() }
+                let result = Result { try QueryCancellation.$current.withValue(cancellation) { try work() } }
                 if answered.claim() { continuation.resume(with: result) } else { admission.leave() }
             }
         }

@@ -49,7 +49,9 @@ What it checks:
   * No request hangs (no answer within 10 s is a failure, except on the deliberate stalls where
     only the server's liveness counts); no 5xx (a 503 only with Retry-After), including an ArcGIS
     error document whose code is 5xx inside an HTTP 200; every JSON answer parses (strictly: no
-    NaN); no answer is cut short; a closed connection without an answer only for malformed HTTP.
+    NaN); no HTML answer (OGC f=html pages) shows the markup `<fuzzmarker>` that requests carry in
+    values, Host headers and edited properties unescaped; no answer is cut short; a closed
+    connection without an answer only for malformed HTTP.
   * Every 100 requests: GET BASE/ogc answers 200 within 5 s, and the server's VmRSS; after every
     request, that the process is alive (if it is gone, the run stops at once and prints the last
     5 requests sent). At the end the peak RSS (VmHWM) must be under 1 GiB.
@@ -363,13 +365,6 @@ class Request:
         self.kind = kind  # "read", "add", "update", "delete", ...
         self.notes = []
 
-    def copy(self):
-        other = Request(self.family, self.label, self.method, self.path,
-                        None if self.query is None else list(self.query),
-                        None if self.form is None else list(self.form), self.body, self.ctype, list(self.headers), self.kind)
-        other.notes = list(self.notes)
-        return other
-
     def params(self, rng, create=True):
         """The pairs a parameter mutation works on: the form when there is one, else the query."""
         if self.form is not None and (self.query is None or rng.random() < 0.8):
@@ -394,7 +389,6 @@ class Wire:
         self.body = body  # bytes or None
         self.kind = kind
         self.keep_alive_probe = False
-        self.sanitize = True
 
     @property
     def malformed(self):
@@ -461,7 +455,10 @@ EXTREME_STRINGS = [
     "", " ", "\t", "null", "true", "[]", "{}", "'", "''", "\"", "\\", "%", "%%", "\x00", "a\x00b", "\x01\x02\x7f",
     "\u202e", "\u00ff", "\U0001d11e" * 50, "A" * 10000, "1=1; DROP TABLE x", "*", ",", ",,,", "..", "../../etc/passwd",
     "\ufeff", "\u0301" * 100, "${jndi:ldap://x}", "<script>", "%s%n%x", "\r\n", "\ud7ff\ue000", "e\u0301",
+    "<fuzzmarker>", "\"'><fuzzmarker x=\"", "&lt;fuzzmarker&gt;", "</title><fuzzmarker>",
 ]
+# Sent in values that HTML pages may show; an HTML answer must never carry it as a tag.
+HTML_MARKER = b"<fuzzmarker"
 EXTREME_IDS = [
     "", "0", "-1", "-0", "00", "01", "1.0", "1e3", "9223372036854775807", "9223372036854775808",
     "-9223372036854775808", "-9223372036854775809", "0x1", " 1", "%201", "%00", "%2e%2e", "..", ".", "%2F", "1%2F2",
@@ -680,7 +677,8 @@ def value_for(kind, rng):
         return rng.choice([0.5, 1e6, -2.25, 123456.789, rng.uniform(-1e6, 1e6)])
     if kind == "date":
         return rng.choice(["2020-01-01", "2001-09-09T01:46:40Z"])
-    return rng.choice(["Paris", "Asia", "Brooklyn", "x", "O'Brien", "\u00dcn\u00efc\u00f8d\u00e9", "a b", "Europe", ""])
+    return rng.choice(["Paris", "Asia", "Brooklyn", "x", "O'Brien", "\u00dcn\u00efc\u00f8d\u00e9", "a b", "Europe", "",
+                       "<fuzzmarker>", "\"><fuzzmarker>"])
 
 
 def sql_literal(kind, value):
@@ -1048,7 +1046,7 @@ class Corpus:
                        kind=kind)
 
     def ogc_doc(self, rng, path):
-        query = [("f", rng.choice(["json", "JSON", "geojson"]))] if rng.random() < 0.3 else None
+        query = [("f", rng.choice(["json", "JSON", "geojson", "html", "html"]))] if rng.random() < 0.4 else None
         return self.ogc("ogc document", path, query)
 
     def ogc_items(self, coll, rng):
@@ -1084,8 +1082,8 @@ class Corpus:
         if rng.random() < 0.15:
             name, kind = coll.field(rng)
             query.append((name, str(value_for(kind, rng))))
-        if rng.random() < 0.2:
-            query.append(("f", rng.choice(["json", "geojson"])))
+        if rng.random() < 0.3:
+            query.append(("f", rng.choice(["json", "geojson", "html"])))
         rng.shuffle(query)
         return self.ogc("ogc items", f"/ogc/collections/{coll.name}/items", query or None)
 
@@ -1093,6 +1091,8 @@ class Corpus:
         query = None
         if rng.random() < 0.2:
             query = [("crs", "http://www.opengis.net/def/crs/EPSG/0/3857")]
+        if rng.random() < 0.3:
+            query = (query or []) + [("f", "html")]
         return self.ogc("ogc item", f"/ogc/collections/{coll.name}/items/{coll.existing_id(rng)}", query)
 
     # OGC edits
@@ -1591,7 +1591,7 @@ class Mutator:
             request.headers.append(("Cookie", "a=" + "b" * 30000))
         elif variant == 4:
             request.headers.append(("Host", rng.choice(["a\"b\\c", "x:99999999999", "[::1]:80", "", "evil.example",
-                                                         "\u00e9.example", "h" * 5000, "a/b?c#d", "x y"])))
+                                                         "\u00e9.example", "h" * 5000, "a/b?c#d", "x y", "\"><fuzzmarker>"])))
         elif variant == 5:
             request.headers.append(("Expect", "100-continue"))
         elif variant == 6:
@@ -1882,6 +1882,10 @@ class Fuzzer:
                 if isinstance(code, int) and code >= 500:
                     self.fail("arcgis-5xx", data, f"an ArcGIS error document with code {code} (HTTP {response.status})", response)
                     return False
+        elif "html" in ctype and HTML_MARKER in response.body.lower():
+            self.fail("html-injection", data, "an HTML answer shows a value sent in the request (or stored by an edit) as markup, "
+                                              "unescaped", response)
+            return False
         elif "json" in ctype and not head and not response.body and response.status == 200:
             self.fail("empty-json", data, "an empty body labelled JSON with HTTP 200", response)
             return False
@@ -2107,9 +2111,14 @@ class Fuzzer:
             add("multipart (query)", query(method="POST"), m.m_multipart)
         for which in ["orderByFields", "outFields", "outStatistics", "groupByFieldsForStatistics", "sortby", "properties",
                       "objectIds"]:
+            # On every row of the largest collection, so that the whole list is worked through.
             most = max(self.collections, key=lambda c: len(c.ids))
-            add(f"{which} of {HUGE_LIST} items", query(most) if which not in ("sortby", "properties") else items(most),
-                lambda q, r, w=which: m.m_huge_list(q, r, which=w, repeat=True))
+            if which in ("sortby", "properties"):
+                maker = lambda r, c=most: self.corpus.ogc("ogc items", f"/ogc/collections/{c.name}/items", [("limit", "10")])
+            else:
+                maker = lambda r, c=most: self.corpus.arcgis(r, "arcgis query", f"/{c.name}/FeatureServer/0/query",
+                                                            [("where", "1=1"), ("f", "json")], method="POST")
+            add(f"{which} of {HUGE_LIST} items", maker, lambda q, r, w=which: m.m_huge_list(q, r, which=w, repeat=True))
         add("multipart of 20,000 parts", query(method="POST"), lambda q, r: m.m_multipart(q, r, many=20000))
         add("20,000 form parameters", query(method="POST"),
             lambda q, r: q.form.extend((f"p{i}", "") for i in range(20000)))
@@ -2348,7 +2357,7 @@ def sanitize_target(target):
 
 
 class RawCase:
-    def __init__(self, name, data=None, malformed=True, responses=1, allow=(), runner=None, pieces=None, may_wait=False):
+    def __init__(self, name, data=None, malformed=True, responses=1, allow=(), runner=None, may_wait=False):
         self.name = name
         self.may_wait = may_wait  # bytes that do not end a request yet: the server may wait for more
         self.data = data
@@ -2356,7 +2365,6 @@ class RawCase:
         self.responses = responses
         self.allow = allow  # 5xx statuses that are right here (505 for an unknown version)
         self.runner = runner
-        self.pieces = pieces
 
 
 class RawCases:
@@ -2434,6 +2442,7 @@ class RawCases:
             RawCase("no Host in HTTP/1.1", b"GET " + p + b"/ogc HTTP/1.1\r\nConnection: close\r\n\r\n"),
             RawCase("two Host headers", r(headers=[b"Host: other"])),
             RawCase("Host with quotes and backslashes", self.with_host(b"a\"b\\c</x>{"), malformed=False),
+            RawCase("Host with markup, HTML page", self.with_host(b"\"><fuzzmarker>", target=self.p + b"/ogc?f=html"), malformed=False),
             RawCase("Host with UTF-8", self.with_host("\u00e9x.example".encode()), malformed=False),
             RawCase("Host with invalid UTF-8", self.with_host(b"\xff\xfe")),
             RawCase("Host of 60 KB", self.with_host(b"h" * 60000)),
@@ -2498,8 +2507,8 @@ class RawCases:
         ]
         return cases
 
-    def with_host(self, host):
-        return (b"GET " + self.p + b"/ogc HTTP/1.1\r\nHost: " + host + b"\r\n"
+    def with_host(self, host, target=None):
+        return (b"GET " + (target or self.p + b"/ogc") + b" HTTP/1.1\r\nHost: " + host + b"\r\n"
                 + (b"Authorization: Bearer " + self.fz.token.encode() + b"\r\n" if self.fz.token else b"")
                 + b"Connection: close\r\n\r\n")
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+import SieveFeatures
 @testable import SieveServer
 
 /// Parameters, tokens, limits and CORS: the parts of request handling shared by both protocols.
@@ -136,6 +137,21 @@ import Testing
         // Quick work gives its value, and its error.
         #expect(try await server.timed { 7 } == 7)
         await #expect(throws: ServerRequestError.self) { try await server.timed { () -> Int in throw ServerRequestError(.badRequest, "no") } }
+    }
+
+    @Test func timedOutWorkIsCancelled() async throws {
+        let server = try TestServer.make(ServerConfiguration(queryTimeout: 0.05))
+        let stopped = DispatchSemaphore(value: 0)
+        await #expect(throws: ServerRequestError.self) {
+            try await server.timed { () -> Bool in
+                // Engine work sees the request's cancellation and, after the timeout, its request.
+                guard let cancellation = QueryCancellation.current else { return false }
+                while !cancellation.isCancelled { usleep(1_000) }
+                stopped.signal()
+                return true
+            }
+        }
+        #expect(stopped.wait(timeout: .now() + 10) == .success)
     }
 
     @Test func corsHeadersOnlyWhenConfigured() async throws {
