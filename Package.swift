@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SieveCQL", targets: ["SieveCQL"]),
         .library(name: "SievePostGIS", targets: ["SievePostGIS"]),
         .library(name: "SieveServer", targets: ["SieveServer"]),
+        .library(name: "SieveService", targets: ["SieveService"]),
         .executable(name: "geosieve", targets: ["geosieve"]),
         .executable(name: "geosieve-bench", targets: ["geosieve-bench"]),
     ],
@@ -31,6 +32,8 @@ let package = Package(
         // traits, which it does not need.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The HTTP client of the service tables (ArcGIS feature services, OGC API – Features).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The system GEOS C library (libgeos_c), found through pkg-config.
@@ -112,6 +115,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Service tables: ArcGIS feature service layers and OGC API – Features collections read
+        // over HTTP (AsyncHTTPClient) into local tables. Not in the umbrella: it brings SwiftNIO.
+        .target(
+            name: "SieveService",
+            dependencies: [
+                "SieveFeatures", "SieveGeometry",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         // Umbrella module re-exporting the public modules.
         .target(
             name: "GeoSieve",
@@ -186,6 +198,13 @@ let package = Package(
         .testTarget(
             name: "SievePostGISTests",
             dependencies: ["SievePostGIS", "SieveFeatures", "SieveCQL", "SieveSQL", "SieveColumns", "SieveGeometry", "CSQLite", "SieveTestSupport"]
+        ),
+        .testTarget(
+            name: "SieveServiceTests",
+            dependencies: [
+                "SieveService", "SieveServer", "SieveFeatures", "SieveGeometry", "SieveTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
         ),
         .testTarget(
             name: "SieveServerTests",

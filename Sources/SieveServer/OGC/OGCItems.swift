@@ -307,7 +307,7 @@ enum OGCItems {
     static func pageURL(_ url: String, _ parameters: RequestParameters, offset: Int) -> String {
         var items = parameters.items.filter { $0.name != "offset" }
         items.append(("offset", String(offset)))
-        return url + "?" + items.map { FormEncoding.encode($0.name) + "=" + FormEncoding.encode($0.value) }.joined(separator: "&")
+        return url + "?" + FormEncoding.encode(items)
     }
 
     /// The current time as RFC 3339 UTC.
@@ -315,25 +315,6 @@ enum OGCItems {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         return CivilTime.format(milliseconds: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000)
-    }
-}
-
-/// Percent-encoding of URL query components.
-enum FormEncoding {
-    /// `text` with everything but unreserved characters percent-encoded.
-    static func encode(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let digits = Array("0123456789ABCDEF".utf8)
-                out += "%" + String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
-            }
-        }
-        return out
     }
 }
 

@@ -1,0 +1,270 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import SieveFeatures
+import Synchronization
+import Testing
+
+@testable import SieveService
+
+/// A loopback HTTP server whose routes misbehave on purpose, run on a free port for one test.
+struct MisbehavingServer {
+    /// What the routes saw: per route, how many requests, and the most in flight at once.
+    final class Log: Sendable {
+        let counts = Mutex<[String: Int]>([:])
+        let inFlight = Atomic<Int>(0)
+        let mostInFlight = Atomic<Int>(0)
+        let authorizations = Mutex<[String]>([])
+
+        func count(_ route: String) -> Int {
+            counts.withLock { counts in
+                counts[route, default: 0] += 1
+                return counts[route, default: 0]
+            }
+        }
+    }
+
+    static func json(_ text: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json"
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func router(_ log: Log) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("/ok") { _, _ in json(#"{"a":1}"#) }
+        router.get("/arcgis-error") { _, _ in
+            json(#"{"error":{"code":400,"message":"Unable to complete operation.","details":["'where' parameter is invalid"]}}"#)
+        }
+        router.get("/ogc-error") { _, _ in json(#"{"code":"NotFound","description":"no collection named x"}"#, status: .notFound) }
+        // Fails twice (503 with Retry-After: 0, then an ArcGIS document with code 500), then answers.
+        router.get("/flaky") { _, _ in
+            switch log.count("flaky") % 3 {
+            case 1: json(#"{"code":"Busy","description":"try later"}"#, status: .serviceUnavailable, headers: [.retryAfter: "0"])
+            case 2: json(#"{"error":{"code":500,"message":"Internal error"}}"#)
+            default: json(#"{"a":2}"#)
+            }
+        }
+        router.post("/flaky") { _, _ in
+            _ = log.count("flaky-post")
+            return json("{}", status: .serviceUnavailable)
+        }
+        router.get("/broken") { _, _ in
+            _ = log.count("broken")
+            return Response(status: .internalServerError, body: ResponseBody(byteBuffer: ByteBuffer(string: "boom")))
+        }
+        router.get("/big") { _, _ in json("[" + String(repeating: "0,", count: 600_000) + "0]") }
+        router.get("/gzip") { _, _ in
+            let bytes = Data(base64Encoded: "H4sIAAAAAAACA6tWSs7PLShKLS5OTVGyKikqTdVRKkvMKU0tVrKKNtQx0jGOrQUA5//SSiQAAAA=") ?? Data()
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .contentEncoding: "gzip"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+        router.get("/not-json") { _, _ in Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "<html>hello</html>"))) }
+        router.get("/slow") { _, _ in
+            try await Task.sleep(for: .seconds(2))
+            return json("{}")
+        }
+        router.get("/token") { request, _ in
+            let authorization = request.headers[.authorization] ?? "-"
+            let parameter = request.uri.queryParameters.get("token") ?? "-"
+            log.authorizations.withLock { $0.append("\(authorization) \(parameter)") }
+            guard authorization == "Bearer s3cret" || parameter == "s3cret" else {
+                return json(#"{"error":{"code":499,"message":"Token Required"}}"#)
+            }
+            return json(#"{"ok":true}"#)
+        }
+        router.get("/busy") { _, _ in
+            let now = log.inFlight.add(1, ordering: .relaxed).newValue
+            var most = log.mostInFlight.load(ordering: .relaxed)
+            while now > most {
+                let (exchanged, original) = log.mostInFlight.compareExchange(expected: most, desired: now, ordering: .relaxed)
+                if exchanged { break }
+                most = original
+            }
+            try await Task.sleep(for: .milliseconds(50))
+            log.inFlight.subtract(1, ordering: .relaxed)
+            return json("{}")
+        }
+        return router
+    }
+
+    /// Runs `body` with the base URL of a server on a free loopback port.
+    static func with(_ body: @Sendable (String, Log) async throws -> Void) async throws {
+        let log = Log()
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        var logger = Logger(label: "misbehaving")
+        // Stopping the server by cancellation logs errors of its own; they are not the test's.
+        logger.logLevel = .critical
+        let app = Application(
+            router: router(log), configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.runService() }
+            var ports = stream.makeAsyncIterator()
+            guard let port = await ports.next() else { throw CancellationError() }
+            try await body("http://127.0.0.1:\(port)", log)
+            group.cancelAll()
+        }
+    }
+}
+
+/// The service client against a server that answers, fails, fails for a while, stalls and
+/// compresses on purpose.
+@Suite("Service HTTP client")
+struct ServiceClientTests {
+    /// Values appended from any task.
+    final class Recorder<Value: Sendable>: Sendable {
+        private let values = Mutex<[Value]>([])
+        func append(_ value: Value) { values.withLock { $0.append(value) } }
+        var all: [Value] { values.withLock { $0 } }
+        func clear() { values.withLock { $0 = [] } }
+    }
+
+    /// A configuration that records its retry waits instead of sleeping.
+    static func configuration(_ waits: Recorder<Duration>? = nil) -> ServiceClient.Configuration {
+        var configuration = ServiceClient.Configuration()
+        configuration.sleep = { duration in waits?.append(duration) }
+        return configuration
+    }
+
+    static func error(_ body: () async throws -> Void) async -> ServiceError? {
+        do {
+            try await body()
+            return nil
+        } catch let error as ServiceError {
+            return error
+        } catch {
+            Issue.record("not a ServiceError: \(error)")
+            return nil
+        }
+    }
+
+    @Test func answersAndTheServicesOwnErrors() async throws {
+        try await MisbehavingServer.with { base, _ in
+            let client = ServiceClient(configuration: Self.configuration())
+            let ok = try await client.send(ServiceRequest(url: base + "/ok", parameters: [("f", "json")]))
+            #expect(ok.status == 200)
+            #expect(try ok.json()["a"]?.doubleValue == 1)
+            // ArcGIS: HTTP 200 with an error document; its code and details are kept.
+            let arcgis = await Self.error { _ = try await client.send(ServiceRequest(url: base + "/arcgis-error")) }
+            #expect(arcgis?.kind == .serviceError)
+            #expect(arcgis?.status == 400)
+            #expect(arcgis?.message == "Unable to complete operation.")
+            #expect(arcgis?.details == ["'where' parameter is invalid"])
+            #expect(arcgis?.attempts == 1)
+            #expect(arcgis?.description == "service error 400 from \(base)/arcgis-error: Unable to complete operation. ('where' parameter is invalid)")
+            // OGC API: the status and the exception's code and description.
+            let ogc = await Self.error { _ = try await client.send(ServiceRequest(url: base + "/ogc-error")) }
+            #expect(ogc?.kind == .serviceError)
+            #expect(ogc?.status == 404)
+            #expect(ogc?.message == "NotFound: no collection named x")
+            // Neither: the status and the start of the body.
+            let missing = await Self.error { _ = try await client.send(ServiceRequest(url: base + "/nowhere")) }
+            #expect(missing?.kind == .httpStatus)
+            #expect(missing?.status == 404)
+            // Not JSON where JSON was expected.
+            let page = try await client.send(ServiceRequest(url: base + "/not-json"))
+            #expect(throws: ServiceError.self) { try page.json() }
+            // Not http(s).
+            let ftp = await Self.error { _ = try await client.send(ServiceRequest(url: "ftp://127.0.0.1/x")) }
+            #expect(ftp?.kind == .invalidURL)
+            try await client.shutdown()
+        }
+    }
+
+    @Test func idempotentRequestsAreRetriedWithBackoff() async throws {
+        try await MisbehavingServer.with { base, log in
+            let waits = Recorder<Duration>()
+            let client = ServiceClient(configuration: Self.configuration(waits))
+            // A 503 with Retry-After: 0, then an ArcGIS code 500, then the answer.
+            let answer = try await client.send(ServiceRequest(url: base + "/flaky"))
+            #expect(try answer.json()["a"]?.doubleValue == 2)
+            #expect(waits.all == [.seconds(0), .seconds(1)])
+            // Always 500: three sends, then the error, which says so.
+            waits.clear()
+            let broken = await Self.error { _ = try await client.send(ServiceRequest(url: base + "/broken")) }
+            #expect(broken?.kind == .httpStatus)
+            #expect(broken?.status == 500)
+            #expect(broken?.attempts == 3)
+            #expect(broken?.description.hasSuffix("[after 3 attempts]") == true)
+            #expect(log.counts.withLock { $0["broken"] } == 3)
+            #expect(waits.all == [.milliseconds(500), .seconds(1)])
+            // A POST that is not marked idempotent (an edit) is sent once.
+            let edit = await Self.error { _ = try await client.send(ServiceRequest(url: base + "/flaky", method: .post)) }
+            #expect(edit?.status == 503)
+            #expect(log.counts.withLock { $0["flaky-post"] } == 1)
+            try await client.shutdown()
+            // Nobody listening: network errors, retried. (AsyncHTTPClient keeps trying to connect
+            // until the connect timeout; a short one keeps the test short.)
+            var impatient = Self.configuration()
+            impatient.connectTimeout = .milliseconds(100)
+            let nobody = ServiceClient(configuration: impatient)
+            let refused = await Self.error { _ = try await nobody.send(ServiceRequest(url: "http://127.0.0.1:1/x")) }
+            #expect(refused?.kind == .network || refused?.kind == .timeout)
+            #expect(refused?.isTransient == true)
+            #expect(refused?.attempts == 3)
+            try await nobody.shutdown()
+        }
+    }
+
+    @Test func timeoutsSizeLimitsAndGzip() async throws {
+        try await MisbehavingServer.with { base, _ in
+            var configuration = Self.configuration()
+            configuration.timeout = .milliseconds(200)
+            configuration.maxAttempts = 1
+            configuration.maxResponseBytes = 1 << 20
+            let client = ServiceClient(configuration: configuration)
+            let slow = await Self.error { _ = try await client.send(ServiceRequest(url: base + "/slow")) }
+            #expect(slow?.kind == .timeout)
+            let big = await Self.error { _ = try await client.send(ServiceRequest(url: base + "/big")) }
+            #expect(big?.kind == .responseTooLarge)
+            let compressed = try await client.send(ServiceRequest(url: base + "/gzip"))
+            #expect(String(decoding: compressed.body, as: UTF8.self) == #"{"compressed":true,"values":[1,2,3]}"#)
+            try await client.shutdown()
+        }
+    }
+
+    @Test func tokensGoWhereConfiguredAndNeverIntoTraces() async throws {
+        try await MisbehavingServer.with { base, log in
+            let traces = Recorder<String>()
+            for placement in [ServiceClient.TokenPlacement.parameter, .header, .both] {
+                var configuration = Self.configuration()
+                configuration.token = "s3cret"
+                configuration.tokenPlacement = placement
+                configuration.trace = { trace in traces.append(trace.description) }
+                let client = ServiceClient(configuration: configuration)
+                #expect(try await client.send(ServiceRequest(url: base + "/token?f=json")).json()["ok"]?.boolValue == true)
+                try await client.shutdown()
+            }
+            #expect(log.authorizations.withLock { $0 } == ["- s3cret", "Bearer s3cret -", "Bearer s3cret s3cret"])
+            // Without the token: the service's 499, not retried.
+            let client = ServiceClient(configuration: Self.configuration())
+            let refused = await Self.error { _ = try await client.send(ServiceRequest(url: base + "/token?token=wrong&f=json")) }
+            #expect(refused?.status == 499)
+            #expect(refused?.url == base + "/token?f=json")
+            try await client.shutdown()
+            let lines = traces.all
+            #expect(lines.count == 3)
+            #expect(lines.allSatisfy { $0.hasPrefix("GET \(base)/token?f=json → 200, 11 bytes, ") && !$0.contains("s3cret") })
+            #expect(ServiceRequest.redacted("http://h/q?where=1%3D1&token=a&TOKEN=b&f=json") == "http://h/q?where=1%3D1&f=json")
+            #expect(ServiceRequest.redacted("http://h/q?token=a") == "http://h/q")
+            #expect(ServiceRequest(url: "http://h/q", parameters: [("where", "a = 'b'")]).redactedURL == "http://h/q")
+        }
+    }
+
+    @Test func concurrentRequestsAreBounded() async throws {
+        try await MisbehavingServer.with { base, log in
+            var configuration = Self.configuration()
+            configuration.maxConcurrentRequests = 2
+            let client = ServiceClient(configuration: configuration)
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 { group.addTask { try await client.send(ServiceRequest(url: base + "/busy")).status } }
+                for try await status in group { #expect(status == 200) }
+            }
+            #expect(log.mostInFlight.load(ordering: .relaxed) == 2)
+            try await client.shutdown()
+        }
+    }
+}
