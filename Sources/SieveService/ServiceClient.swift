@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import SieveFeatures
 import SieveGeometry
+import Synchronization
 
 /// The HTTP side of every service table: requests to ArcGIS feature services and OGC API –
 /// Features servers with timeouts, retries, gzip, a bound on concurrent requests and token
@@ -86,8 +87,22 @@ public final class ServiceClient: Sendable {
         limiter = AsyncLimiter(limit: Swift.max(1, configuration.maxConcurrentRequests))
     }
 
+    /// Whether ``shutdown()`` was called.
+    private let isShutDown = Atomic<Bool>(false)
+
     /// Closes the client's connections. Requests still running fail.
-    public func shutdown() async throws { try await http.shutdown() }
+    public func shutdown() async throws {
+        guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        try await http.shutdown()
+    }
+
+    /// A client dropped without ``shutdown()`` closes its connections in the background (the
+    /// task keeps the connection pool alive until they are closed).
+    deinit {
+        guard !isShutDown.load(ordering: .acquiring) else { return }
+        let http = self.http
+        Task { try? await http.shutdown() }
+    }
 
     /// Sends `request`, retrying it as the configuration says when it is idempotent.
     /// - Returns: The answer, whose status is below 400 and which is not an ArcGIS error

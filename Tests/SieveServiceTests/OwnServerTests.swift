@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SieveFeatures
+import SieveGeometry
 import SieveServer
 import Testing
 
@@ -10,14 +11,23 @@ import Testing
 /// (HTTP 200), OGC exceptions and token checks come back as the client's typed errors.
 @Suite("Service client against geosieve serve")
 struct OwnServerTests {
-    /// Runs `body` with the base URL of a server of the cities fixture, token `t0k`.
-    static func withServer(_ body: @Sendable (String) async throws -> Void) async throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/naturalearth_cities.geojson")
-        let table = try EditableFeatureTable(FeatureTable.load(contentsOf: url))
-        let catalog = try ServedCatalog([ServedTable(id: "cities", table: table)])
+    /// A fixture of `Tests/Fixtures`.
+    static func fixture(_ name: String) throws -> FeatureTable {
+        try FeatureTable.load(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/\(name)"))
+    }
+
+    /// Runs `body` with the base URL of a server of the cities and countries fixtures, token
+    /// `t0k` (needed for reads too), answering at most `maxRecordCount` features per query.
+    static func withServer(maxRecordCount: Int = 2000, _ body: @Sendable (String) async throws -> Void) async throws {
+        let catalog = try ServedCatalog([
+            ServedTable(id: "cities", table: EditableFeatureTable(fixture("naturalearth_cities.geojson"))),
+            ServedTable(id: "countries", table: EditableFeatureTable(fixture("naturalearth_lowres.geojson"))),
+        ])
         let server = try GeoSieveServer(
-            catalog: catalog, configuration: ServerConfiguration(port: 0, token: "t0k", tokenRequiredForRead: true))
+            catalog: catalog,
+            configuration: ServerConfiguration(port: 0, maxRecordCount: maxRecordCount, token: "t0k", tokenRequiredForRead: true))
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let logger = {
             var logger = Logger(label: "own-server")
@@ -64,6 +74,76 @@ struct OwnServerTests {
             #expect(refused?.kind == .serviceError)
             #expect(refused?.status == 499)
             try await anonymous.shutdown()
+        }
+    }
+
+    /// The fields and every feature (attributes and geometry) of `table`, in object-ID order,
+    /// as Esri JSON (from its `fields` member on: the display field the server names is the
+    /// service's, not the file's).
+    static func text(_ table: FeatureTable) throws -> String {
+        let text = try table.queryFeatures(QueryParameters(outFields: ["*"])).esriJSON
+        return String(text[(text.range(of: "\"fields\":")?.lowerBound ?? text.startIndex)...])
+    }
+
+    @Test(arguments: [1, 7, 1000])
+    func layersArePagedExactlyOnce(maxRecordCount: Int) async throws {
+        try await Self.withServer(maxRecordCount: maxRecordCount) { base in
+            var configuration = ServiceClient.Configuration(token: "t0k")
+            configuration.maxConcurrentRequests = 1
+            let requests = ServiceClientTests.Recorder<String>()
+            configuration.trace = { requests.append($0.url) }
+            let client = ServiceClient(configuration: configuration)
+            for (name, fixture) in [("cities", "naturalearth_cities.geojson"), ("countries", "naturalearth_lowres.geojson")] {
+                let truth = try Self.fixture(fixture)
+                let reader = try await ArcGISLayerReader.open(base + "/arcgis/rest/services/\(name)/FeatureServer/0", client: client)
+                #expect(reader.info.maxRecordCount == maxRecordCount)
+                #expect(reader.info.supportsPagination)
+                requests.clear()
+                // Paged with resultOffset: every feature once, values and geometries as stored.
+                let paged = try await reader.features()
+                #expect(paged.count == truth.count)
+                let (pagedText, truthText) = (try Self.text(paged), try Self.text(truth))
+                if pagedText != truthText {
+                    let common = zip(pagedText, truthText).prefix { $0 == $1 }.count
+                    Issue.record("\(name): differ at \(common): \(pagedText.dropFirst(max(0, common - 80)).prefix(200)) vs \(truthText.dropFirst(max(0, common - 80)).prefix(200))")
+                }
+                // The count, then ceil(count / maxRecordCount) pages.
+                #expect(requests.all.count == 1 + (truth.count + maxRecordCount - 1) / maxRecordCount)
+                // By object-ID batches, as for a service without pagination.
+                var unpaged = reader.info
+                unpaged.supportsPagination = false
+                requests.clear()
+                let batched = try await ArcGISLayerReader(client: client, info: unpaged).features()
+                #expect(try Self.text(batched) == Self.text(truth), "\(name)")
+                #expect(requests.all.count == 1 + (truth.count + maxRecordCount - 1) / maxRecordCount)
+            }
+            try await client.shutdown()
+        }
+    }
+
+    @Test func queriesSelectOnTheServer() async throws {
+        try await Self.withServer(maxRecordCount: 7) { base in
+            let client = ServiceClient(configuration: ServiceClient.Configuration(token: "t0k"))
+            let reader = try await ArcGISLayerReader.open(base + "/arcgis/rest/services/countries/FeatureServer/0", client: client)
+            let truth = try Self.fixture("naturalearth_lowres.geojson")
+            let box = Envelope(xmin: -10, ymin: 35, xmax: 30, ymax: 60)
+            let query = ArcGISLayerQuery(whereClause: "pop_est > 10000000", envelope: box, outFields: ["name", "pop_est"])
+            let read = try await reader.features(query)
+            let expected = try truth.queryObjectIDs(QueryParameters(whereClause: "pop_est > 10000000", geometry: .envelope(box)))
+            #expect(try read.queryObjectIDs(QueryParameters()) == expected)
+            #expect(expected.count > 7)
+            // The fields asked for and the object ID, in the layer's order.
+            #expect(read.schema.fields.map(\.name) == truth.schema.fields.map(\.name).filter { ["OBJECTID", "name", "pop_est"].contains($0) })
+            #expect(read.schema.fields.count == 3)
+            #expect(try await reader.objectIDs(query) == expected)
+            // At most maxFeatures, the first in object-ID order.
+            var few = query
+            few.maxFeatures = 3
+            #expect(try await reader.features(few).queryObjectIDs(QueryParameters()) == Array(expected.prefix(3)))
+            // A where clause the service refuses: its message.
+            let bad = await ServiceClientTests.error { _ = try await reader.features(ArcGISLayerQuery(whereClause: "nosuch > 1")) }
+            #expect(bad?.kind == .serviceError)
+            try await client.shutdown()
         }
     }
 }

@@ -75,6 +75,29 @@ struct MisbehavingServer {
             }
             return json(#"{"ok":true}"#)
         }
+        // ArcGIS layers that answer queries wrongly: `/NAME/0` is the layer, `/NAME/0/query` its
+        // query (a POST form); every one counts 5 features and pages by 2.
+        for name in ["repeating", "truncated", "mistyped", "stalled"] {
+            router.get("/\(name)/0") { _, _ in
+                json(
+                    #"{"name":"\#(name)","type":"Feature Layer","geometryType":"esriGeometryPoint","objectIdField":"OBJECTID","#
+                        + #""fields":[{"name":"OBJECTID","type":"esriFieldTypeOID"},{"name":"name","type":"esriFieldTypeString"}],"#
+                        + #""maxRecordCount":2,"advancedQueryCapabilities":{"supportsPagination":true}}"#)
+            }
+            router.post("/\(name)/0/query") { request, _ in
+                var request = request
+                let form = String(buffer: try await request.collectBody(upTo: 1 << 20))
+                if form.contains("returnCountOnly=true") { return json(#"{"count":5}"#) }
+                _ = log.count(name)
+                let feature = #"{"attributes":{"OBJECTID":1,"name":"a"},"geometry":{"x":1,"y":2}}"#
+                switch name {
+                case "repeating": return json(#"{"features":[\#(feature)],"exceededTransferLimit":true}"#)
+                case "truncated": return json(#"{"features":[{"attributes":{"OBJECTID":1"#)
+                case "mistyped": return json(#"{"features":[{"attributes":{"OBJECTID":"one","name":"a"},"geometry":{"x":1,"y":2}}]}"#)
+                default: return json(#"{"features":[],"exceededTransferLimit":true}"#)
+                }
+            }
+        }
         router.get("/busy") { _, _ in
             let now = log.inFlight.add(1, ordering: .relaxed).newValue
             var most = log.mostInFlight.load(ordering: .relaxed)
@@ -264,6 +287,33 @@ struct ServiceClientTests {
                 for try await status in group { #expect(status == 200) }
             }
             #expect(log.mostInFlight.load(ordering: .relaxed) == 2)
+            try await client.shutdown()
+        }
+    }
+
+    @Test func layersThatAnswerWronglyGiveClearErrors() async throws {
+        try await MisbehavingServer.with { base, log in
+            let client = ServiceClient(configuration: Self.configuration())
+            func failure(_ name: String) async throws -> ServiceError? {
+                let reader = try await ArcGISLayerReader.open(base + "/\(name)/0", client: client)
+                return await Self.error { _ = try await reader.features() }
+            }
+            // The same feature whatever the offset, always "more": read up to the count, then
+            // refused as one feature sent five times.
+            let repeating = try await failure("repeating")
+            #expect(repeating?.kind == .invalidResponse)
+            #expect(repeating?.message.contains("duplicate object ID") == true)
+            #expect(log.counts.withLock { $0["repeating"] } == 5)
+            let truncated = try await failure("truncated")
+            #expect(truncated?.kind == .invalidResponse)
+            #expect(truncated?.message.hasPrefix("a page cannot be read: invalid JSON") == true)
+            let mistyped = try await failure("mistyped")
+            #expect(mistyped?.kind == .invalidResponse)
+            #expect(mistyped?.message.contains("OBJECTID") == true)
+            // No features, yet "more": an error at once, not a loop.
+            let stalled = try await failure("stalled")
+            #expect(stalled?.message == "a page at resultOffset 0 has no features but says exceededTransferLimit")
+            #expect(log.counts.withLock { $0["stalled"] } == 1)
             try await client.shutdown()
         }
     }

@@ -2,9 +2,9 @@ import SieveColumns
 import SieveGeometry
 
 /// Esri JSON members the loaders read as a whole: `spatialReference`.
-enum EsriJSONLoader {
+package enum EsriJSONLoader {
     /// A `spatialReference` object's WKID (`wkid`, else `latestWkid`); `nil` when absent.
-    static func spatialReference(_ value: JSONValue?) throws(FeatureTableError) -> SpatialReference? {
+    package static func spatialReference(_ value: JSONValue?) throws(FeatureTableError) -> SpatialReference? {
         guard let value, !value.isNull else { return nil }
         if let wkid = value["wkid"]?.numberValue?.exactInt ?? value["latestWkid"]?.numberValue?.exactInt, wkid > 0 {
             return SpatialReference(wkid: wkid)

@@ -33,7 +33,7 @@ extension Field {
     }
 
     /// Reads a parsed `fields` array (see ``fields(esriJSON:)-(String)``).
-    static func fields(esriJSON value: JSONValue) throws(FeatureTableError) -> [Field] {
+    package static func fields(esriJSON value: JSONValue) throws(FeatureTableError) -> [Field] {
         guard let elements = value.arrayValue else {
             throw FeatureTableError(
                 .invalidSchema, "\"fields\" must be an array, not \(value.kindDescription)", position: value.position)
