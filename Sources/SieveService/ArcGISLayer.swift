@@ -253,11 +253,11 @@ public struct ArcGISLayerReader: Sendable {
     }
 
     /// A page reader for `fields` (the global-ID and display fields kept when among them).
-    func pagesReader(_ fields: [Field]) throws -> EsriJSONPages {
+    func pagesReader(_ fields: [Field]) throws -> FeaturePages {
         let names = Set(fields.map { $0.name.lowercased() })
         func kept(_ name: String?) -> String? { name.flatMap { names.contains($0.lowercased()) ? $0 : nil } }
         do {
-            return try EsriJSONPages(
+            return try FeaturePages(
                 fields: fields, objectIdFieldName: info.objectIdFieldName, geometryType: info.geometryType,
                 spatialReference: info.spatialReference, globalIdFieldName: kept(info.globalIdFieldName),
                 displayFieldName: kept(info.displayFieldName))
@@ -267,7 +267,7 @@ public struct ArcGISLayerReader: Sendable {
     }
 
     /// Sends `request` and reads its answer as a page.
-    private func read(_ request: ServiceRequest, into pages: inout EsriJSONPages) async throws -> EsriJSONPages.Page {
+    private func read(_ request: ServiceRequest, into pages: inout FeaturePages) async throws -> FeaturePages.Page {
         let response = try await client.send(request)
         do {
             return try pages.add(response.body)

@@ -191,7 +191,9 @@ public final class ServiceClient: Sendable {
             scheme == "http" || scheme == "https", components.host?.isEmpty == false
         else { return nil }
         var parameters = request.parameters
-        if let token = configuration.token, configuration.tokenPlacement != .header { parameters.append(("token", token)) }
+        // A URL that already carries a token (a server's next link echoing it) keeps its own.
+        let carriesToken = components.queryItems?.contains { $0.name.lowercased() == "token" } ?? false
+        if let token = configuration.token, configuration.tokenPlacement != .header, !carriesToken { parameters.append(("token", token)) }
         let encoded = FormEncoding.encode(parameters)
         if request.method == .post {
             return (request.url, request.body ?? Array(encoded.utf8))

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SieveCQL
 import SieveFeatures
 import SieveGeometry
 import SieveServer
@@ -143,6 +144,63 @@ struct OwnServerTests {
             // A where clause the service refuses: its message.
             let bad = await ServiceClientTests.error { _ = try await reader.features(ArcGISLayerQuery(whereClause: "nosuch > 1")) }
             #expect(bad?.kind == .serviceError)
+            try await client.shutdown()
+        }
+    }
+
+    @Test(arguments: [1, 7, 1000])
+    func collectionsAreReadThroughNextLinks(pageSize: Int) async throws {
+        try await Self.withServer(maxRecordCount: 50) { base in
+            let requests = ServiceClientTests.Recorder<String>()
+            var configuration = ServiceClient.Configuration(token: "t0k")
+            configuration.trace = { requests.append($0.url) }
+            let client = ServiceClient(configuration: configuration)
+            for (name, fixture) in [("cities", "naturalearth_cities.geojson"), ("countries", "naturalearth_lowres.geojson")] {
+                let truth = try Self.fixture(fixture)
+                let reader = try await OGCCollectionReader.open(base + "/ogc", collection: name, client: client)
+                #expect(reader.info.supportsCQL2Text)
+                #expect(reader.info.itemsURL == base + "/ogc/collections/\(name)/items")
+                requests.clear()
+                var query = OGCCollectionQuery()
+                query.pageSize = pageSize
+                let read = try await reader.features(query)
+                #expect(try Self.text(read) == Self.text(truth), "\(name)")
+                // Pages of min(pageSize, 50) features (the server's cap), through next links.
+                let perPage = min(pageSize, 50)
+                #expect(requests.all.count == (truth.count + perPage - 1) / perPage)
+            }
+            try await client.shutdown()
+        }
+    }
+
+    @Test func collectionFiltersArePushedOrAppliedLocally() async throws {
+        try await Self.withServer(maxRecordCount: 20) { base in
+            let requests = ServiceClientTests.Recorder<String>()
+            var configuration = ServiceClient.Configuration(token: "t0k")
+            configuration.trace = { requests.append($0.url) }
+            let client = ServiceClient(configuration: configuration)
+            let truth = try Self.fixture("naturalearth_lowres.geojson")
+            let box = Envelope(xmin: -10, ymin: 35, xmax: 30, ymax: 60)
+            let filter = "pop_est > 10000000 AND continent = 'Europe'"
+            let expected = try truth.queryObjectIDs(
+                QueryParameters(geometry: .envelope(box), filter: try CQL2Filter(filter, encoding: .text)))
+            #expect(expected.count > 5)
+            let reader = try await OGCCollectionReader.open(base + "/ogc", collection: "countries", client: client)
+            requests.clear()
+            let pushed = try await reader.features(OGCCollectionQuery(bbox: box, filter: filter))
+            #expect(try pushed.queryObjectIDs(QueryParameters()) == expected)
+            #expect(requests.all.count == 1)
+            #expect(requests.all.first?.contains("filter-lang=cql2-text") == true)
+            // A server without CQL2: the box is sent, the filter applied to what comes back.
+            var plain = reader.info
+            plain.supportsCQL2Text = false
+            requests.clear()
+            let local = try await OGCCollectionReader(client: client, info: plain).features(OGCCollectionQuery(bbox: box, filter: filter))
+            #expect(try local.queryObjectIDs(QueryParameters()) == expected)
+            #expect(requests.all.allSatisfy { !$0.contains("filter=") })
+            // maxFeatures: no more read than asked.
+            let few = try await reader.features(OGCCollectionQuery(maxFeatures: 30))
+            #expect(few.count == 30)
             try await client.shutdown()
         }
     }

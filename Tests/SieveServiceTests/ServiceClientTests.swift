@@ -98,6 +98,25 @@ struct MisbehavingServer {
                 }
             }
         }
+        // OGC API collections whose items never end: `/NAME/collections/x/items`.
+        for name in ["looping", "hollow", "overmatched"] {
+            router.get("/\(name)/conformance") { _, _ in json(#"{"conformsTo":[]}"#) }
+            router.get("/\(name)/collections/x") { _, _ in json(#"{"id":"x","links":[]}"#) }
+            router.get("/\(name)/collections/x/items") { request, _ in
+                _ = log.count(name)
+                let feature = #"{"type":"Feature","id":1,"properties":{"a":1},"geometry":{"type":"Point","coordinates":[1,2]}}"#
+                let here = "http://\(request.head.authority ?? "127.0.0.1")/\(name)/collections/x/items"
+                switch name {
+                case "looping":
+                    return json(#"{"type":"FeatureCollection","features":[\#(feature)],"links":[{"rel":"next","href":"\#(here)?page=2"}]}"#)
+                case "hollow":
+                    let page = (request.uri.queryParameters.get("page").flatMap(Int.init) ?? 0) + 1
+                    return json(#"{"type":"FeatureCollection","features":[],"links":[{"rel":"next","href":"\#(here)?page=\#(page)"}]}"#)
+                default:
+                    return json(#"{"type":"FeatureCollection","numberMatched":1,"features":[\#(feature),\#(feature)]}"#)
+                }
+            }
+        }
         router.get("/busy") { _, _ in
             let now = log.inFlight.add(1, ordering: .relaxed).newValue
             var most = log.mostInFlight.load(ordering: .relaxed)
@@ -314,6 +333,25 @@ struct ServiceClientTests {
             let stalled = try await failure("stalled")
             #expect(stalled?.message == "a page at resultOffset 0 has no features but says exceededTransferLimit")
             #expect(log.counts.withLock { $0["stalled"] } == 1)
+            try await client.shutdown()
+        }
+    }
+
+    @Test func collectionsThatNeverEndGiveClearErrors() async throws {
+        try await MisbehavingServer.with { base, log in
+            let client = ServiceClient(configuration: Self.configuration())
+            func failure(_ name: String) async throws -> ServiceError? {
+                let reader = try await OGCCollectionReader.open(base + "/\(name)", collection: "x", client: client)
+                return await Self.error { _ = try await reader.features() }
+            }
+            let looping = try await failure("looping")
+            #expect(looping?.message.hasPrefix("the next link repeats a page already read") == true)
+            #expect(log.counts.withLock { $0["looping"] } == 2)
+            let hollow = try await failure("hollow")
+            #expect(hollow?.message == "a page without features links to a next page")
+            #expect(log.counts.withLock { $0["hollow"] } == 1)
+            let overmatched = try await failure("overmatched")
+            #expect(overmatched?.message == "the pages hold 2 features, more than the numberMatched 1")
             try await client.shutdown()
         }
     }

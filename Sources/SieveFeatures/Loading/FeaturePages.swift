@@ -1,14 +1,15 @@
 import SieveGeometry
 
-/// The pages of one layer's features — a feature service's query answers, Esri JSON
-/// FeatureSets — read one by one with the layer's fields and joined into one table at the end:
-/// how a service table loads what it fetched.
+/// The pages of one layer's features — a feature service's query answers (Esri JSON
+/// FeatureSets) or an OGC API collection's items (GeoJSON FeatureCollections) — read one by one
+/// and joined into one table at the end: how a service table loads what it fetched.
 ///
 /// Each page's features are read straight into column builders (as ``FeatureTable/load(json:schema:)``
 /// reads a file, on several threads when a page is large) and kept as pieces; ``table()`` joins
-/// the pieces of every page in the order the pages came. A page's other members are not read
-/// but for `exceededTransferLimit`, which tells the caller whether to ask for more.
-package struct EsriJSONPages {
+/// the pieces of every page in the order the pages came, with the layer's fields (Esri JSON) or
+/// fields inferred from every page (GeoJSON). Of a page's other members only those that say
+/// whether there is more are read: `exceededTransferLimit`, the `next` link, `numberMatched`.
+package struct FeaturePages {
     private let context: FeatureReadContext
     private let spatialReference: SpatialReference
     private let globalIdFieldName: String?
@@ -23,11 +24,15 @@ package struct EsriJSONPages {
         package var features: Int
         /// Its `exceededTransferLimit` (absent: `false`).
         package var exceededTransferLimit: Bool
+        /// The `href` of its `links` member whose `rel` is `next` (GeoJSON pages).
+        package var next: String?
+        /// Its `numberMatched` (GeoJSON pages), when a whole number.
+        package var numberMatched: Int?
     }
 
-    /// Pages of a layer with `fields` (the object-ID field named `objectIdFieldName`, or found
-    /// as ``FeatureTable/load(esriJSON:schema:)`` finds it) and features of `geometryType`, in
-    /// `spatialReference`.
+    /// Esri JSON pages of a layer with `fields` (the object-ID field named `objectIdFieldName`,
+    /// or found as ``FeatureTable/load(esriJSON:schema:)`` finds it) and features of
+    /// `geometryType`, in `spatialReference`.
     /// - Throws: ``FeatureTableError/Kind/invalidSchema`` for fields that cannot make a table.
     package init(
         fields: [Field], objectIdFieldName: String?, geometryType: GeometryType?, spatialReference: SpatialReference,
@@ -41,16 +46,27 @@ package struct EsriJSONPages {
         self.displayFieldName = displayFieldName
     }
 
-    /// Reads one page: a FeatureSet object with a `features` array.
+    /// GeoJSON pages (in CRS84 unless `spatialReference` says otherwise), their fields inferred
+    /// from every page's features, their object IDs from the features' `id`s as
+    /// ``FeatureTable/load(geoJSON:schema:)`` reads them.
+    package init(geoJSONIn spatialReference: SpatialReference = .wgs84, options: LoadOptions = LoadOptions()) {
+        context = FeatureReadContext(format: .geoJSON, explicit: nil, options: options)
+        self.spatialReference = spatialReference
+        globalIdFieldName = nil
+        displayFieldName = nil
+    }
+
+    /// Reads one page: a FeatureSet or FeatureCollection object with a `features` array.
     /// - Throws: ``FeatureTableError`` for a page that is not JSON, has no `features` array, or
     ///   a feature that does not fit the fields (its index counted over every page so far).
     package mutating func add(_ bytes: [UInt8]) throws(FeatureTableError) -> Page {
         let context = self.context
         let base = featureCount
-        let (read, exceeded) = try bytes.withUnsafeBufferPointer { buffer throws(FeatureTableError) -> ([FeatureChunk], Bool) in
+        let (read, page) = try bytes.withUnsafeBufferPointer { buffer throws(FeatureTableError) -> ([FeatureChunk], Page) in
             var reader = JSONReader(pulling: buffer)
             var read: [FeatureChunk]?
-            var exceeded = false
+            var page = Page(features: 0, exceededTransferLimit: false)
+            let format = context.format == .geoJSON ? FeatureTableError.Kind.invalidGeoJSON : .invalidEsriJSON
             do throws(FeatureTableError) {
                 try StreamingLoader.json { () throws(GeometryError) in try reader.enterContainer() }
                 var first = true
@@ -58,17 +74,23 @@ package struct EsriJSONPages {
                     switch key.string(in: buffer) {
                     case "features" where read == nil:
                         guard try StreamingLoader.json({ () throws(GeometryError) in reader.peek() }) == UInt8(ascii: "[") else {
-                            throw FeatureTableError(.invalidEsriJSON, "\"features\" must be an array", position: key.position)
+                            throw FeatureTableError(format, "\"features\" must be an array", position: key.position)
                         }
                         read = try StreamingLoader.readFeatures(&reader, buffer: buffer, context: context, sequence: false, progress: nil)
                     case "exceededTransferLimit":
                         let value = try StreamingLoader.json { () throws(GeometryError) in try reader.readValue() }
                         guard value.isNull || value.boolValue != nil else {
                             throw FeatureTableError(
-                                .invalidEsriJSON, "\"exceededTransferLimit\" must be true or false, not \(value.kindDescription)",
+                                format, "\"exceededTransferLimit\" must be true or false, not \(value.kindDescription)",
                                 position: value.position)
                         }
-                        exceeded = value.boolValue ?? false
+                        page.exceededTransferLimit = value.boolValue ?? false
+                    case "links":
+                        let value = try StreamingLoader.json { () throws(GeometryError) in try reader.readValue() }
+                        page.next = value.arrayValue?.first { $0["rel"]?.stringValue == "next" }?["href"]?.stringValue
+                    case "numberMatched":
+                        let value = try StreamingLoader.json { () throws(GeometryError) in try reader.readValue() }
+                        page.numberMatched = value.doubleValue.flatMap { Int(exactly: $0) }
                     default:
                         try StreamingLoader.json { () throws(GeometryError) in try reader.skipValue() }
                     }
@@ -79,8 +101,8 @@ package struct EsriJSONPages {
                 error.locate(in: buffer)
                 throw error
             }
-            guard let read else { throw FeatureTableError(.invalidEsriJSON, "the page has no \"features\" array") }
-            return (read, exceeded)
+            guard let read else { throw FeatureTableError(format, "the page has no \"features\" array") }
+            return (read, page)
         }
         var features = 0
         for var piece in read {
@@ -89,7 +111,9 @@ package struct EsriJSONPages {
             pieces.append(piece)
         }
         featureCount += features
-        return Page(features: features, exceededTransferLimit: exceeded)
+        var result = page
+        result.features = features
+        return result
     }
 
     /// The table of every page's features, in the order they came; the pages start again empty.

@@ -1,0 +1,160 @@
+import SieveCQL
+import SieveFeatures
+import SieveGeometry
+
+/// What an OGC API – Features server says of one collection (`…/collections/{id}`) and of
+/// itself (`…/conformance`): what a service table needs to read the collection's items and to
+/// know which filters the server evaluates.
+public struct OGCCollectionInfo: Sendable {
+    /// The server's landing page URL (`…/ogc`), without query.
+    public var serviceURL: String
+    /// The collection's id.
+    public var id: String
+    /// Its title (its id when it has none).
+    public var title: String
+    /// Its items URL (the `items` link, else `…/collections/{id}/items`).
+    public var itemsURL: String
+    /// Its spatial extent (the first `extent.spatial.bbox`, CRS84), when given.
+    public var extent: Envelope?
+    /// Whether the server evaluates `filter` in CQL2 text (it declares Part 3's filter and
+    /// cql2-text conformance classes). Without it, filters are applied to what was read.
+    public var supportsCQL2Text: Bool
+
+    /// Reads a collection document and the server's conformance classes.
+    package init(collection json: JSONValue, conformsTo classes: [String], serviceURL: String, id: String) throws {
+        let url = serviceURL + "/collections/" + FormEncoding.encode(id)
+        guard json.objectValue != nil else {
+            throw ServiceError(.invalidResponse, "the collection document is not a JSON object", url: url)
+        }
+        self.serviceURL = serviceURL
+        self.id = json["id"]?.stringValue ?? id
+        title = json["title"]?.stringValue ?? id
+        let items = json["links"]?.arrayValue?.first { link in
+            link["rel"]?.stringValue == "items" && (link["type"]?.stringValue ?? "application/geo+json").contains("json")
+        }
+        itemsURL = items?["href"]?.stringValue ?? url + "/items"
+        if let box = json["extent"]?["spatial"]?["bbox"]?.arrayValue?.first?.arrayValue?.compactMap(\.doubleValue), box.count == 4 || box.count == 6 {
+            let (west, south) = (box[0], box[1])
+            let (east, north) = box.count == 4 ? (box[2], box[3]) : (box[3], box[4])
+            if west <= east, south <= north { extent = Envelope(xmin: west, ymin: south, xmax: east, ymax: north) }
+        }
+        let filter = classes.contains { $0.hasSuffix("/filter") && $0.contains("ogcapi-features-3") }
+        let text = classes.contains { $0.hasSuffix("/conf/cql2-text") }
+        supportsCQL2Text = filter && text
+    }
+}
+
+/// What to read of a collection.
+public struct OGCCollectionQuery: Sendable {
+    /// A box the features must intersect (CRS84: west, south, east, north); sent as `bbox`.
+    public var bbox: Envelope?
+    /// A CQL2 text filter: sent as `filter` when the server evaluates CQL2 text, else applied
+    /// to the features read.
+    public var filter: String?
+    /// Features per page (`limit`). Default 1,000; servers may send fewer.
+    public var pageSize: Int = 1000
+    /// The most features to read; `nil` for all.
+    public var maxFeatures: Int?
+
+    /// A query for the features in `bbox` passing `filter` (every feature by default).
+    public init(bbox: Envelope? = nil, filter: String? = nil, maxFeatures: Int? = nil) {
+        self.bbox = bbox
+        self.filter = filter
+        self.maxFeatures = maxFeatures
+    }
+}
+
+/// Reads an OGC API – Features collection through a ``ServiceClient``, page by page through
+/// `next` links (never by computing offsets, which servers need not support).
+///
+/// A read stops when a page has no `next` link, or once ``OGCCollectionQuery/maxFeatures``
+/// features have come. A server that sends a `next` link it sent before, a page without
+/// features that still links to a next one, or more features than its own `numberMatched`, is
+/// refused with an error instead of being followed forever.
+public struct OGCCollectionReader: Sendable {
+    /// The client requests go through.
+    public let client: ServiceClient
+    /// The collection's document.
+    public let info: OGCCollectionInfo
+
+    /// Reads the conformance classes of the server at `serviceURL` (its landing page, `…/ogc`)
+    /// and the document of collection `collectionID`.
+    /// - Throws: ``ServiceError``.
+    public static func open(_ serviceURL: String, collection collectionID: String, client: ServiceClient) async throws -> OGCCollectionReader {
+        let base = serviceURL.hasSuffix("/") ? String(serviceURL.dropLast()) : serviceURL
+        let conformance = try await client.send(ServiceRequest(url: base + "/conformance", parameters: [("f", "json")]))
+        let classes = try conformance.json()["conformsTo"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let collection = try await client.send(
+            ServiceRequest(url: base + "/collections/" + FormEncoding.encode(collectionID), parameters: [("f", "json")]))
+        let info = try OGCCollectionInfo(collection: try collection.json(), conformsTo: classes, serviceURL: base, id: collectionID)
+        return OGCCollectionReader(client: client, info: info)
+    }
+
+    /// The reader of a collection whose document is already read.
+    public init(client: ServiceClient, info: OGCCollectionInfo) {
+        self.client = client
+        self.info = info
+    }
+
+    /// The features `query` selects, as a table (fields inferred from the features read;
+    /// object IDs from their `id`s), in the order the server sent them.
+    /// - Throws: ``ServiceError`` for a failed request, a page that cannot be read, or links
+    ///   that do not end; ``CQL2Error`` for a filter that does not parse (or, applied locally,
+    ///   does not fit the features read).
+    public func features(_ query: OGCCollectionQuery = OGCCollectionQuery()) async throws -> FeatureTable {
+        let local: CQL2Filter?
+        var parameters: [(name: String, value: String)] = [("limit", String(Swift.max(1, query.pageSize))), ("f", "json")]
+        if let bbox = query.bbox {
+            parameters.append(("bbox", "\(bbox.xmin),\(bbox.ymin),\(bbox.xmax),\(bbox.ymax)"))
+        }
+        if let filter = query.filter {
+            let parsed = try CQL2Filter(filter, encoding: .text)
+            if info.supportsCQL2Text {
+                parameters += [("filter", filter), ("filter-lang", "cql2-text")]
+                local = nil
+            } else {
+                local = parsed
+            }
+        } else {
+            local = nil
+        }
+        var pages = FeaturePages(geoJSONIn: .wgs84)
+        var request = ServiceRequest(url: info.itemsURL, parameters: parameters, accept: "application/geo+json, application/json")
+        var seen: Set<String> = []
+        let limit = query.maxFeatures ?? Int.max
+        while true {
+            let response = try await client.send(request)
+            let page: FeaturePages.Page
+            do {
+                page = try pages.add(response.body)
+            } catch {
+                throw ServiceError(.invalidResponse, "a page cannot be read: \(error)", url: response.url, status: response.status)
+            }
+            if let matched = page.numberMatched, pages.featureCount > matched {
+                throw ServiceError(
+                    .invalidResponse, "the pages hold \(pages.featureCount) features, more than the numberMatched \(matched)", url: response.url)
+            }
+            guard pages.featureCount < limit, let next = page.next else { break }
+            guard page.features > 0 else {
+                throw ServiceError(.invalidResponse, "a page without features links to a next page", url: response.url)
+            }
+            guard seen.insert(next).inserted else {
+                throw ServiceError(.invalidResponse, "the next link repeats a page already read: \(ServiceRequest.redacted(next))", url: response.url)
+            }
+            request = ServiceRequest(url: next, accept: request.accept)
+        }
+        var table: FeatureTable
+        do {
+            table = try pages.table()
+        } catch {
+            throw ServiceError(.invalidResponse, "the features cannot make one table: \(error)", url: info.itemsURL)
+        }
+        if let local {
+            table = try table.queryFeatures(QueryParameters(outFields: ["*"], filter: local)).makeTable()
+        }
+        if table.count > limit {
+            table = try table.queryFeatures(QueryParameters(outFields: ["*"], resultOffset: 0, maxFeatures: limit)).makeTable()
+        }
+        return table
+    }
+}
