@@ -36,7 +36,7 @@ public final class EditableFeatureTable: Sendable {
     /// The latest snapshot, swapped under the mutex after each batch.
     private let published: Locked<FeatureTable>
     /// The writer's state; holding its mutex is being the writer.
-    private let writer: Locked<Writer>
+    let writer: Locked<Writer>
 
     /// What only the writer reads and writes.
     struct Writer {
@@ -52,6 +52,17 @@ public final class EditableFeatureTable: Sendable {
         var touched: Set<Int64> = []
         /// The ID the next attachment gets (attachment IDs are never reused).
         var nextAttachmentID: Int64 = 1
+        /// Features a service sent while local edits were pending (see
+        /// ``EditableFeatureTable/mergeFromService(_:)``): where their service version is, which
+        /// local edits count from instead of ``committed``'s.
+        var serviceVersions: [Int64: (table: FeatureTable, row: Int)] = [:]
+
+        /// The version of feature `objectID` local edits are counted from: the service's, or
+        /// the committed one; `nil` for a feature added since.
+        func base(_ objectID: Int64) -> (table: FeatureTable, row: Int)? {
+            if let version = serviceVersions[objectID] { return version }
+            return committed.row(forObjectID: objectID).map { (committed, $0) }
+        }
     }
 
     /// Makes `table` editable. A table that is itself a snapshot of an edited table is
@@ -218,14 +229,14 @@ public final class EditableFeatureTable: Sendable {
     /// the writer inserts the new rows before it publishes the snapshot that has them, so that a
     /// reader of any published snapshot finds the tree covering it and only ever reads it
     /// (readers of older snapshots skip the rows beyond theirs).
-    private func publish(_ snapshot: FeatureTable) {
+    func publish(_ snapshot: FeatureTable) {
         if snapshot.spatialIndexCache.isBuilt { snapshot.withSpatialIndex { _ in } }
         published.withLock { $0 = snapshot }
     }
 
     /// Appends the rows (new features, new versions), deletes the replaced and deleted rows,
     /// records the versions and returns the new snapshot (which becomes the writer's current).
-    private static func apply(
+    static func apply(
         _ rows: [PreparedRow], deleting deletedRows: [Int], attachments: AttachmentStore? = nil, to writer: inout Writer
     ) -> FeatureTable {
         let table = writer.current
@@ -291,7 +302,7 @@ public final class EditableFeatureTable: Sendable {
     /// feature added and deleted again, or changed and changed back, is no edit. In object-ID
     /// order. ``ApplyEditsRequest/json`` writes it.
     public var localEdits: ApplyEditsRequest {
-        writer.withLock { writer in Self.netEdits(from: writer.committed, to: writer.current, touched: writer.touched) }
+        writer.withLock { writer in Self.netEdits(writer) }
     }
 
     /// The object IDs of the local edits (see ``localEdits``), for saving them in place: the
@@ -303,7 +314,7 @@ public final class EditableFeatureTable: Sendable {
             for objectID in writer.touched.sorted() {
                 if writer.current.row(forObjectID: objectID) != nil {
                     written.append(objectID)
-                } else if writer.committed.row(forObjectID: objectID) != nil {
+                } else if writer.base(objectID) != nil {
                     deleted.append(objectID)
                 }
             }
@@ -316,9 +327,10 @@ public final class EditableFeatureTable: Sendable {
     @discardableResult
     public func commitLocalEdits() -> ApplyEditsRequest {
         writer.withLock { writer in
-            let edits = Self.netEdits(from: writer.committed, to: writer.current, touched: writer.touched)
+            let edits = Self.netEdits(writer)
             writer.committed = writer.current
             writer.touched = []
+            writer.serviceVersions = [:]
             return edits
         }
     }
@@ -335,15 +347,15 @@ public final class EditableFeatureTable: Sendable {
             var deleted: [Int] = []
             for objectID in writer.touched.sorted() {
                 let now = current.row(forObjectID: objectID)
-                guard let then = committed.row(forObjectID: objectID) else {
+                guard let (base, then) = writer.base(objectID) else {
                     if let now { deleted.append(now) }
                     continue
                 }
-                if let now, Self.sameFeature(committed, then, current, now) { continue }
-                let values = (0..<committed.schema.fields.count).map { committed.value(row: then, fieldIndex: $0) }
+                if let now, Self.sameFeature(base, then, current, now) { continue }
+                let values = (0..<base.schema.fields.count).map { base.value(row: then, fieldIndex: $0) }
                 restored.append(
                     PreparedRow(
-                        values: values, geometry: committed.geometry(row: then), objectID: objectID, globalID: nil,
+                        values: values, geometry: base.geometry(row: then), objectID: objectID, globalID: nil,
                         previousRow: current.versionRow(forObjectID: objectID)))
             }
             // Attachments of the features touched come back as they were.
@@ -357,24 +369,29 @@ public final class EditableFeatureTable: Sendable {
                 }
             }
             writer.touched = []
+            writer.serviceVersions = [:]
             guard !restored.isEmpty || !deleted.isEmpty || attachments != current.attachments else { return }
             publish(Self.apply(restored, deleting: deleted, attachments: attachments, to: &writer))
         }
     }
 
     /// Whether row `a` of `x` and row `b` of `y` hold the same values and geometry.
-    private static func sameFeature(_ x: FeatureTable, _ a: Int, _ y: FeatureTable, _ b: Int) -> Bool {
+    static func sameFeature(_ x: FeatureTable, _ a: Int, _ y: FeatureTable, _ b: Int) -> Bool {
         guard x.geometry(row: a) == y.geometry(row: b) else { return false }
         return (0..<x.schema.fields.count).allSatisfy { x.value(row: a, fieldIndex: $0) == y.value(row: b, fieldIndex: $0) }
     }
 
-    /// The net edits from `committed` to `current` over the `touched` object IDs.
-    private static func netEdits(from committed: FeatureTable, to current: FeatureTable, touched: Set<Int64>) -> ApplyEditsRequest {
+    /// The net edits of the writer's touched features, from the version each is counted from
+    /// (``Writer/base(_:)``) to the current one.
+    private static func netEdits(_ writer: Writer) -> ApplyEditsRequest {
         var request = ApplyEditsRequest()
+        let current = writer.current
         let schema = current.schema
         let spatialReference = schema.geometryType == nil ? nil : schema.spatialReference
-        for objectID in touched.sorted() {
-            let then = committed.row(forObjectID: objectID), now = current.row(forObjectID: objectID)
+        for objectID in writer.touched.sorted() {
+            let base = writer.base(objectID)
+            let committed = base?.table ?? writer.committed
+            let then = base?.row, now = current.row(forObjectID: objectID)
             switch (then, now) {
             case (nil, let now?):
                 var attributes: [String: ScalarValue] = [:]
