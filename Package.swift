@@ -120,7 +120,7 @@ let package = Package(
         .target(
             name: "SieveService",
             dependencies: [
-                "SieveFeatures", "SieveGeometry", "SieveCQL",
+                "SieveFeatures", "SieveGeometry", "SieveCQL", "SieveMap",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
@@ -202,7 +202,7 @@ let package = Package(
         .testTarget(
             name: "SieveServiceTests",
             dependencies: [
-                "SieveService", "SieveServer", "SieveFeatures", "SieveGeometry", "SieveCQL", "SieveTestSupport",
+                "SieveService", "SieveServer", "SieveFeatures", "SieveGeometry", "SieveCQL", "SieveMap", "SieveTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),

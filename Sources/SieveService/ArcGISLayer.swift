@@ -166,7 +166,7 @@ public struct ArcGISLayerReader: Sendable {
     /// - Throws: ``ServiceError`` for a failed request or a page that cannot be read.
     public func features(_ query: ArcGISLayerQuery = ArcGISLayerQuery()) async throws -> FeatureTable {
         let fields = selectedFields(query.outFields)
-        var pages = try pagesReader(fields)
+        var pages = try Self.pagesReader(info, fields: fields)
         let pageSize = Swift.max(1, Swift.min(query.pageSize ?? info.maxRecordCount, info.maxRecordCount))
         let limit = query.maxFeatures ?? Int.max
         let url = info.url + "/query"
@@ -252,8 +252,9 @@ public struct ArcGISLayerReader: Sendable {
         return info.fields.filter { wanted.contains($0.name.lowercased()) }
     }
 
-    /// A page reader for `fields` (the global-ID and display fields kept when among them).
-    func pagesReader(_ fields: [Field]) throws -> FeaturePages {
+    /// A page reader for `fields` of layer `info` (the global-ID and display fields kept when
+    /// among them).
+    static func pagesReader(_ info: ArcGISLayerInfo, fields: [Field]) throws -> FeaturePages {
         let names = Set(fields.map { $0.name.lowercased() })
         func kept(_ name: String?) -> String? { name.flatMap { names.contains($0.lowercased()) ? $0 : nil } }
         do {

@@ -1,0 +1,248 @@
+import SieveCQL
+import SieveFeatures
+import SieveGeometry
+import SieveMap
+import Synchronization
+
+/// How a ``ServiceFeatureTable`` decides what to fetch (ArcGIS's `featureRequestMode`).
+public enum FeatureRequestMode: Sendable, Equatable {
+    /// Everything (passing the definition expression) at ``ServiceFeatureTable/load()``, paged,
+    /// up to the service's limits; nothing after.
+    case snapshot
+    /// What the map shows: ``ServiceFeatureTable/display(_:)`` fetches the extent scaled by
+    /// ``OnDemandOptions/bufferFactor`` when the extent leaves what was fetched, or the data
+    /// expired.
+    case onDemand(OnDemandOptions)
+    /// Nothing at load; ``ServiceFeatureTable/selectFeatures(_:)`` fetches what it selects.
+    case selection
+    /// Nothing ever, unless ``ServiceFeatureTable/populateFromService(_:clearCache:outFields:)``
+    /// asks.
+    case manualCache
+}
+
+/// The settings of ``FeatureRequestMode/onDemand(_:)``.
+public struct OnDemandOptions: Sendable, Equatable {
+    /// How much larger than the displayed extent the fetched extent is (scaled about its
+    /// centre); at least 1. Default 2.
+    public var bufferFactor: Double
+    /// How long fetched features stay fresh; `nil` for ever.
+    public var expirationInterval: Duration?
+    /// When the data expire: `true` refetches at once (``ServiceFeatureTable/refreshIfExpired()``,
+    /// which a timer calls), `false` on the next ``ServiceFeatureTable/display(_:)``.
+    public var autoRefreshOnExpiration: Bool
+
+    /// On-demand settings.
+    public init(bufferFactor: Double = 2, expirationInterval: Duration? = nil, autoRefreshOnExpiration: Bool = false) {
+        self.bufferFactor = bufferFactor
+        self.expirationInterval = expirationInterval
+        self.autoRefreshOnExpiration = autoRefreshOnExpiration
+    }
+}
+
+/// A feature table fed by a service — an ArcGIS feature service layer or an OGC API – Features
+/// collection — through a local cache, so that every local query, identify, selection and
+/// statistic of a ``FeatureLayer`` over it works on what was fetched.
+///
+/// The cache is an ``EditableFeatureTable``: fetched features are merged in by object ID
+/// (``EditableFeatureTable/mergeFromService(_:)``: updated in place, never held twice), and
+/// local edits are kept apart until they are sent. ``currentTable`` (the layer's view) is the
+/// cache's latest snapshot. The ``definitionExpression`` is sent with every fetch (to an OGC API
+/// server as a CQL2 filter, which is where-clause syntax for the comparisons both share).
+///
+/// What is fetched, and when, is the ``mode``'s:
+///
+/// | mode | at ``load()`` | later |
+/// |---|---|---|
+/// | ``FeatureRequestMode/snapshot`` | every feature | nothing |
+/// | ``FeatureRequestMode/onDemand(_:)`` | nothing | ``display(_:)``: the buffered extent, when the extent leaves it or the data expired |
+/// | ``FeatureRequestMode/selection`` | nothing | ``selectFeatures(_:)`` |
+/// | ``FeatureRequestMode/manualCache`` | nothing | ``populateFromService(_:clearCache:outFields:)`` only |
+///
+/// The clock is injectable (``init(service:mode:definitionExpression:now:)``), so expiration is
+/// tested without waiting.
+public final class ServiceFeatureTable: FeatureTableSource, Sendable {
+    /// Where the features come from.
+    public enum Service: Sendable {
+        /// An ArcGIS feature service layer.
+        case arcGIS(ArcGISLayerReader)
+        /// An OGC API – Features collection.
+        case ogc(OGCCollectionReader)
+    }
+
+    /// The service.
+    public let service: Service
+    /// What is fetched when.
+    public let mode: FeatureRequestMode
+    /// The where clause every fetch sends; empty for none.
+    public let definitionExpression: String
+    /// The clock: a monotonic time (seconds since any start).
+    private let now: @Sendable () -> Duration
+    private let state: Mutex<State>
+    /// What ``currentTable`` is before the first fetch created the cache (OGC collections,
+    /// whose fields come with their features): a table without features.
+    private let placeholder: FeatureTable
+
+    private struct State {
+        var cache: EditableFeatureTable?
+        /// The extent fetched in on-demand mode (buffered), and when.
+        var covered: Envelope?
+        var fetchedAt: Duration?
+        /// Requests sent by the mode's own decisions (fetches), for tests and traces.
+        var fetches = 0
+    }
+
+    /// A table over `service`, empty until its mode fetches.
+    /// - Parameter now: The clock (a monotonic time); the continuous clock by default.
+    public init(
+        service: Service, mode: FeatureRequestMode = .snapshot, definitionExpression: String = "",
+        now: (@Sendable () -> Duration)? = nil
+    ) throws {
+        self.service = service
+        self.mode = mode
+        self.definitionExpression = definitionExpression
+        if let now {
+            self.now = now
+        } else {
+            let start = ContinuousClock.now
+            self.now = { ContinuousClock.now - start }
+        }
+        var cache: EditableFeatureTable?
+        if case .arcGIS(let reader) = service {
+            cache = try EditableFeatureTable(Self.emptyTable(reader.info))
+        }
+        state = Mutex(State(cache: cache))
+        placeholder = try FeatureTable.load(geoJSON: #"{"type":"FeatureCollection","features":[]}"#)
+    }
+
+    /// The cache's latest snapshot (an empty table before the first fetch).
+    public var currentTable: FeatureTable {
+        if let cache = state.withLock({ $0.cache }) { return cache.snapshot }
+        return placeholder
+    }
+
+    /// The cache, once a fetch created it (an ArcGIS layer's at once).
+    public var cache: EditableFeatureTable? { state.withLock { $0.cache } }
+
+    /// How many fetches the table sent (each may be several requests: pages).
+    public var fetchCount: Int { state.withLock { $0.fetches } }
+
+    /// Loads the table as its mode says: every feature for ``FeatureRequestMode/snapshot``,
+    /// nothing for the other modes.
+    /// - Throws: ``ServiceError``; a failed load leaves the cache as it was.
+    public func load() async throws {
+        guard mode == .snapshot else { return }
+        try await fetch(whereClause: nil, envelope: nil, outFields: ["*"], maxFeatures: nil, clearCache: false)
+    }
+
+    /// Tells an on-demand table the map shows `extent` (in the layer's spatial reference; CRS84
+    /// for an OGC collection): it fetches the extent scaled by the buffer factor when `extent`
+    /// is not inside what it fetched last, or that has expired. Other modes do nothing.
+    /// - Returns: Whether it fetched.
+    /// - Throws: ``ServiceError``; a failed fetch leaves the cache as it was.
+    @discardableResult
+    public func display(_ extent: Envelope) async throws -> Bool {
+        guard case .onDemand(let options) = mode else { return false }
+        let time = now()
+        let (covered, fetchedAt) = state.withLock { ($0.covered, $0.fetchedAt) }
+        let inside = covered.map { $0.contains(extent) } ?? false
+        let expired = fetchedAt.map { at in options.expirationInterval.map { time - at >= $0 } ?? false } ?? false
+        guard !inside || expired else { return false }
+        let buffered = Self.scaled(extent, by: Swift.max(1, options.bufferFactor))
+        try await fetch(whereClause: nil, envelope: buffered, outFields: ["*"], maxFeatures: nil, clearCache: false)
+        state.withLock {
+            $0.covered = buffered
+            $0.fetchedAt = time
+        }
+        return true
+    }
+
+    /// For an on-demand table with ``OnDemandOptions/autoRefreshOnExpiration``: refetches the
+    /// extent fetched last when it has expired (a timer calls this).
+    /// - Returns: Whether it fetched.
+    @discardableResult
+    public func refreshIfExpired() async throws -> Bool {
+        guard case .onDemand(let options) = mode, options.autoRefreshOnExpiration, let interval = options.expirationInterval else { return false }
+        let time = now()
+        let (covered, fetchedAt) = state.withLock { ($0.covered, $0.fetchedAt) }
+        guard let covered, let fetchedAt, time - fetchedAt >= interval else { return false }
+        try await fetch(whereClause: nil, envelope: covered, outFields: ["*"], maxFeatures: nil, clearCache: false)
+        state.withLock { $0.fetchedAt = time }
+        return true
+    }
+
+    /// For a selection-mode table: fetches the features `whereClause` (and `envelope`) select
+    /// and returns their object IDs, ascending.
+    /// - Throws: ``ServiceError``.
+    public func selectFeatures(whereClause: String = "1=1", envelope: Envelope? = nil) async throws -> [Int64] {
+        let fetched = try await fetch(whereClause: whereClause, envelope: envelope, outFields: ["*"], maxFeatures: nil, clearCache: false)
+        return try fetched.queryObjectIDs(QueryParameters())
+    }
+
+    /// Fills the cache from the service (the manual-cache mode's only way; allowed in every
+    /// mode): the features `whereClause` (and `envelope`) select, at most `maxFeatures`, with
+    /// `outFields`; with `clearCache`, the cache holds only them afterwards.
+    /// - Returns: How many features came.
+    /// - Throws: ``ServiceError``; a failed fetch leaves the cache as it was.
+    @discardableResult
+    public func populateFromService(
+        whereClause: String = "1=1", envelope: Envelope? = nil, clearCache: Bool = false, outFields: [String] = ["*"],
+        maxFeatures: Int? = nil
+    ) async throws -> Int {
+        try await fetch(whereClause: whereClause, envelope: envelope, outFields: outFields, maxFeatures: maxFeatures, clearCache: clearCache).count
+    }
+
+    // MARK: - Fetching
+
+    /// Reads from the service and merges into the cache (or replaces it with `clearCache`).
+    @discardableResult
+    private func fetch(
+        whereClause: String?, envelope: Envelope?, outFields: [String], maxFeatures: Int?, clearCache: Bool
+    ) async throws -> FeatureTable {
+        let clauses = [definitionExpression, whereClause ?? ""].filter { !$0.isEmpty && $0 != "1=1" }
+        let combined = clauses.isEmpty ? nil : clauses.map { "(\($0))" }.joined(separator: " AND ")
+        let fetched: FeatureTable
+        switch service {
+        case .arcGIS(let reader):
+            var query = ArcGISLayerQuery(whereClause: combined ?? "1=1", envelope: envelope, outFields: outFields, maxFeatures: maxFeatures)
+            query.pageSize = reader.info.maxRecordCount
+            fetched = try await reader.features(query)
+        case .ogc(let reader):
+            fetched = try await reader.features(OGCCollectionQuery(bbox: envelope, filter: combined, maxFeatures: maxFeatures))
+        }
+        try state.withLock { state throws in
+            state.fetches += 1
+            if clearCache || state.cache == nil {
+                state.cache = try EditableFeatureTable(fetched)
+            } else if let cache = state.cache {
+                do {
+                    try cache.mergeFromService(fetched)
+                } catch {
+                    throw ServiceError(.invalidResponse, "the features fetched do not fit the cache: \(error)", url: Self.url(of: service))
+                }
+            }
+        }
+        return fetched
+    }
+
+    /// The service's URL, for errors.
+    private static func url(of service: Service) -> String {
+        switch service {
+        case .arcGIS(let reader): reader.info.url
+        case .ogc(let reader): reader.info.itemsURL
+        }
+    }
+
+    /// `extent` scaled by `factor` about its centre.
+    static func scaled(_ extent: Envelope, by factor: Double) -> Envelope {
+        let cx = (extent.xmin + extent.xmax) / 2, cy = (extent.ymin + extent.ymax) / 2
+        let hw = (extent.xmax - extent.xmin) / 2 * factor, hh = (extent.ymax - extent.ymin) / 2 * factor
+        return Envelope(xmin: cx - hw, ymin: cy - hh, xmax: cx + hw, ymax: cy + hh)
+    }
+
+    /// An empty table with the layer's fields.
+    static func emptyTable(_ info: ArcGISLayerInfo) throws -> FeatureTable {
+        var pages = try ArcGISLayerReader.pagesReader(info, fields: info.fields)
+        return try pages.table()
+    }
+
+}

@@ -1,0 +1,175 @@
+import Foundation
+import SieveFeatures
+import SieveGeometry
+import SieveMap
+import Synchronization
+import Testing
+
+@testable import SieveService
+
+/// Service feature tables, mode by mode, against `geosieve serve` (both protocols): what each
+/// mode fetches, counted in requests from the client's trace, and what the cache then holds,
+/// compared with the fixture.
+@Suite("Service feature tables and request modes")
+struct ServiceFeatureTableTests {
+    /// A clock the test moves.
+    final class Clock: Sendable {
+        private let seconds = Atomic<Int>(0)
+        func advance(_ by: Int) { seconds.add(by, ordering: .relaxed) }
+        var now: Duration { .seconds(seconds.load(ordering: .relaxed)) }
+    }
+
+    /// A client whose requests are recorded.
+    static func client() -> (ServiceClient, ServiceClientTests.Recorder<String>) {
+        let requests = ServiceClientTests.Recorder<String>()
+        var configuration = ServiceClient.Configuration(token: "t0k")
+        configuration.trace = { requests.append($0.url) }
+        return (ServiceClient(configuration: configuration), requests)
+    }
+
+    static let countries = "/arcgis/rest/services/countries/FeatureServer/0"
+
+    static func truth(_ query: QueryParameters = QueryParameters()) throws -> [Int64] {
+        try OwnServerTests.fixture("naturalearth_lowres.geojson").queryObjectIDs(query)
+    }
+
+    @Test func snapshotLoadsEverythingOnceAndALayerQueriesIt() async throws {
+        try await OwnServerTests.withServer(maxRecordCount: 50) { base in
+            let (client, requests) = Self.client()
+            let reader = try await ArcGISLayerReader.open(base + Self.countries, client: client)
+            let table = try ServiceFeatureTable(service: .arcGIS(reader), mode: .snapshot, definitionExpression: "pop_est > 50000000")
+            #expect(table.currentTable.count == 0)
+            requests.clear()
+            try await table.load()
+            // The count, then four pages of 50 at most.
+            let expected = try Self.truth(QueryParameters(whereClause: "pop_est > 50000000"))
+            #expect(requests.all.count == 1 + (expected.count + 49) / 50)
+            let layer = FeatureLayer(source: table, name: "countries")
+            #expect(try layer.queryObjectIDs() == expected)
+            #expect(try layer.queryFeatureCount(QueryParameters(whereClause: "continent = 'Asia'"))
+                == Self.truth(QueryParameters(whereClause: "pop_est > 50000000 AND continent = 'Asia'")).count)
+            #expect(table.fetchCount == 1)
+            try await client.shutdown()
+        }
+    }
+
+    @Test func onDemandFetchesTheBufferedExtentAndAgainOnlyWhenLeavingItOrExpired() async throws {
+        try await OwnServerTests.withServer { base in
+            let (client, requests) = Self.client()
+            let reader = try await ArcGISLayerReader.open(base + Self.countries, client: client)
+            let clock = Clock()
+            let options = OnDemandOptions(bufferFactor: 2, expirationInterval: .seconds(60), autoRefreshOnExpiration: false)
+            let table = try ServiceFeatureTable(service: .arcGIS(reader), mode: .onDemand(options), now: { clock.now })
+            try await table.load()
+            #expect(table.fetchCount == 0)
+            // 20 x 10 degrees around (10, 45): the fetch covers 40 x 20.
+            let view = Envelope(xmin: 0, ymin: 40, xmax: 20, ymax: 50)
+            #expect(try await table.display(view))
+            let buffered = Envelope(xmin: -10, ymin: 35, xmax: 30, ymax: 55)
+            #expect(try table.currentTable.queryObjectIDs(QueryParameters()) == Self.truth(QueryParameters(geometry: .envelope(buffered))))
+            // Panning inside the buffered extent: no request.
+            requests.clear()
+            for dx in stride(from: -9.0, through: 9.0, by: 3) {
+                #expect(try await !table.display(Envelope(xmin: dx, ymin: 41, xmax: dx + 20, ymax: 49)))
+            }
+            #expect(requests.all.isEmpty)
+            // Leaving it: one more fetch, the cache now holds both regions, each feature once.
+            #expect(try await table.display(Envelope(xmin: 60, ymin: 20, xmax: 80, ymax: 30)))
+            let second = Envelope(xmin: 50, ymin: 15, xmax: 90, ymax: 35)
+            let union = Set(try Self.truth(QueryParameters(geometry: .envelope(buffered))) + Self.truth(QueryParameters(geometry: .envelope(second))))
+            #expect(try table.currentTable.queryObjectIDs(QueryParameters()) == union.sorted())
+            #expect(table.currentTable.count == union.count)
+            // Expired (60 s): the next display inside fetches again, exactly once.
+            clock.advance(59)
+            #expect(try await !table.display(Envelope(xmin: 65, ymin: 22, xmax: 75, ymax: 28)))
+            clock.advance(1)
+            #expect(try await table.display(Envelope(xmin: 65, ymin: 22, xmax: 75, ymax: 28)))
+            #expect(try await !table.display(Envelope(xmin: 65, ymin: 22, xmax: 75, ymax: 28)))
+            #expect(table.fetchCount == 3)
+            // Without auto refresh, a timer's refresh does nothing.
+            clock.advance(100)
+            #expect(try await !table.refreshIfExpired())
+            try await client.shutdown()
+        }
+    }
+
+    @Test func autoRefreshRefetchesTheLastExtentWhenExpired() async throws {
+        try await OwnServerTests.withServer { base in
+            let (client, _) = Self.client()
+            let reader = try await ArcGISLayerReader.open(base + Self.countries, client: client)
+            let clock = Clock()
+            let options = OnDemandOptions(bufferFactor: 1, expirationInterval: .seconds(30), autoRefreshOnExpiration: true)
+            let table = try ServiceFeatureTable(service: .arcGIS(reader), mode: .onDemand(options), now: { clock.now })
+            #expect(try await !table.refreshIfExpired())  // nothing fetched yet
+            #expect(try await table.display(Envelope(xmin: 0, ymin: 40, xmax: 20, ymax: 50)))
+            #expect(try await !table.refreshIfExpired())
+            clock.advance(30)
+            #expect(try await table.refreshIfExpired())
+            #expect(try await !table.refreshIfExpired())
+            #expect(table.fetchCount == 2)
+            try await client.shutdown()
+        }
+    }
+
+    @Test func selectionAndManualCacheFetchOnlyWhenAsked() async throws {
+        try await OwnServerTests.withServer(maxRecordCount: 7) { base in
+            let (client, requests) = Self.client()
+            let reader = try await ArcGISLayerReader.open(base + Self.countries, client: client)
+            requests.clear()
+            let selection = try ServiceFeatureTable(service: .arcGIS(reader), mode: .selection)
+            try await selection.load()
+            #expect(await !((try? selection.display(Envelope(xmin: 0, ymin: 0, xmax: 1, ymax: 1))) ?? true))
+            #expect(requests.all.isEmpty)
+            let asia = try await selection.selectFeatures(whereClause: "continent = 'Asia'")
+            #expect(asia == (try Self.truth(QueryParameters(whereClause: "continent = 'Asia'"))))
+            #expect(selection.currentTable.count == asia.count)
+
+            let manual = try ServiceFeatureTable(service: .arcGIS(reader), mode: .manualCache)
+            try await manual.load()
+            #expect(manual.currentTable.count == 0)
+            #expect(try await manual.populateFromService(whereClause: "continent = 'Africa'", maxFeatures: 10) == 10)
+            let africa = try Self.truth(QueryParameters(whereClause: "continent = 'Africa'"))
+            #expect(try manual.currentTable.queryObjectIDs(QueryParameters()) == Array(africa.prefix(10)))
+            // More of the same: merged, not duplicated.
+            #expect(try await manual.populateFromService(whereClause: "continent = 'Africa'") == africa.count)
+            #expect(manual.currentTable.count == africa.count)
+            // clearCache: only what this population brought.
+            #expect(try await manual.populateFromService(whereClause: "continent = 'Europe'", clearCache: true, outFields: ["name"]) > 0)
+            #expect(try manual.currentTable.queryObjectIDs(QueryParameters()) == Self.truth(QueryParameters(whereClause: "continent = 'Europe'")))
+            #expect(manual.currentTable.schema.fields.map(\.name) == ["OBJECTID", "name"])
+            try await client.shutdown()
+        }
+    }
+
+    @Test func ogcCollectionsWorkTheSameWay() async throws {
+        try await OwnServerTests.withServer(maxRecordCount: 25) { base in
+            let (client, requests) = Self.client()
+            let reader = try await OGCCollectionReader.open(base + "/ogc", collection: "countries", client: client)
+            let snapshot = try ServiceFeatureTable(service: .ogc(reader), mode: .snapshot, definitionExpression: "continent = 'Africa'")
+            #expect(snapshot.currentTable.count == 0)
+            try await snapshot.load()
+            #expect(try snapshot.currentTable.queryObjectIDs(QueryParameters()) == Self.truth(QueryParameters(whereClause: "continent = 'Africa'")))
+            let onDemand = try ServiceFeatureTable(service: .ogc(reader), mode: .onDemand(OnDemandOptions()))
+            #expect(try await onDemand.display(Envelope(xmin: 0, ymin: 40, xmax: 20, ymax: 50)))
+            requests.clear()
+            #expect(try await !onDemand.display(Envelope(xmin: 5, ymin: 42, xmax: 15, ymax: 48)))
+            #expect(requests.all.isEmpty)
+            let buffered = Envelope(xmin: -10, ymin: 35, xmax: 30, ymax: 55)
+            #expect(try onDemand.currentTable.queryObjectIDs(QueryParameters()) == Self.truth(QueryParameters(geometry: .envelope(buffered))))
+            try await client.shutdown()
+        }
+    }
+
+    @Test func aFailedFetchLeavesTheCacheAsItWas() async throws {
+        try await OwnServerTests.withServer { base in
+            let (client, _) = Self.client()
+            let reader = try await ArcGISLayerReader.open(base + Self.countries, client: client)
+            let table = try ServiceFeatureTable(service: .arcGIS(reader), mode: .manualCache)
+            try await table.populateFromService(whereClause: "continent = 'Europe'")
+            let before = try table.currentTable.queryObjectIDs(QueryParameters())
+            await #expect(throws: ServiceError.self) { try await table.populateFromService(whereClause: "nosuchfield = 1", clearCache: true) }
+            #expect(try table.currentTable.queryObjectIDs(QueryParameters()) == before)
+            try await client.shutdown()
+        }
+    }
+}
