@@ -136,7 +136,7 @@ let package = Package(
         .executableTarget(
             name: "geosieve",
             dependencies: [
-                "GeoSieve", "SievePostGIS", "SieveServer",
+                "GeoSieve", "SievePostGIS", "SieveServer", "SieveService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

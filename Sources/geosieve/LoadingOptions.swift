@@ -30,6 +30,11 @@ struct LoadingOptions: ParsableArguments {
     @Flag(help: "No progress line on standard error (shown for loads and writes over a second when it is a terminal).")
     var quiet = false
 
+    @Flag(
+        name: .customLong("trace-requests"),
+        help: "Print each request to a feature service SOURCE on standard error: method, URL (without token), status, bytes and time.")
+    var traceRequests = false
+
     /// The load options these flags ask for, with a progress line when standard error is a
     /// terminal.
     func options(progress: ProgressLine?) throws -> LoadOptions {

@@ -334,6 +334,11 @@ struct QueryCommand: ParsableCommand {
     static func loadSource(
         _ path: String, fields: [Field]?, loading: LoadingOptions? = nil
     ) throws -> (table: FeatureTable, layerName: String) {
+        if ServiceSource.isURL(path) {
+            // The layer's fields come from the service.
+            guard fields == nil else { throw CommandFailure("--schema does not apply to a feature service: its fields come from the service") }
+            return try ServiceSource.load(path, trace: loading?.traceRequests ?? false)
+        }
         if PostGISSource.isURL(path) {
             // The table's fields come from the database's catalogue.
             guard fields == nil else { throw CommandFailure("--schema does not apply to a PostGIS table: its fields come from the catalogue") }

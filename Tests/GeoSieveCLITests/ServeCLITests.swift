@@ -84,6 +84,39 @@ import FoundationNetworking
         #expect(names.stdout.contains(#""count":0"#))
     }
 
+    /// A feature service layer and an OGC API collection as SOURCEs: read whole (paged), they
+    /// answer as the file they serve; `--trace-requests` shows each request.
+    @Test func serviceURLsAreSources() throws {
+        let server = try Server(["Tests/Fixtures/naturalearth_lowres.geojson:countries", "--max-record-count", "40"])
+        defer { _ = server.stop() }
+        let arguments = ["--where", "continent = 'Africa'", "--order-by", "name", "--out-fields", "name,pop_est", "--format", "csv"]
+        let file = try CLI.run(["query", "Tests/Fixtures/naturalearth_lowres.geojson"] + arguments)
+        #expect(file.status == 0)
+        #expect(file.stdout.split(separator: "\n").count == 52)  // the header and 51 countries
+        // (Esri JSON rings run clockwise, GeoJSON's counterclockwise: the same polygons, their
+        // WKT starting the other way round; compared without geometry here, exactly in
+        // SieveServiceTests.)
+        let plain = try CLI.run(["query", "Tests/Fixtures/naturalearth_lowres.geojson", "--no-return-geometry"] + arguments)
+        let layer = try CLI.run(
+            ["query", server.base + "/arcgis/rest/services/countries/FeatureServer/0", "--trace-requests", "--no-return-geometry"] + arguments)
+        #expect(layer.status == 0, "\(layer.stderr)")
+        #expect(layer.stdout == plain.stdout)
+        // The layer document, the count, then five pages of 40.
+        let lines = layer.stderr.split(separator: "\n")
+        #expect(lines.count == 7)
+        #expect(lines.allSatisfy { $0.hasPrefix("request: ") && $0.contains(" → 200, ") })
+        let collection = try CLI.run(["query", "OAPIF:" + server.base + "/ogc#countries"] + arguments)
+        #expect(collection.status == 0, "\(collection.stderr)")
+        #expect(collection.stdout == file.stdout)
+        // No collection named, or none of that name: exit 2, one line.
+        let unnamed = try CLI.run(["query", "OAPIF:" + server.base + "/ogc", "--return", "count"])
+        #expect(unnamed.status == 2)
+        #expect(unnamed.stderr.hasPrefix("error: OAPIF:\(server.base)/ogc: name the collection after '#'"))
+        let missing = try CLI.run(["query", server.base + "/arcgis/rest/services/nothing/FeatureServer/0", "--return", "count"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("service error 404") && missing.stderr.contains("does not exist"))
+    }
+
     @Test func badSourcesAndOptionsFailBeforeServing() throws {
         let missing = try CLI.run(["serve", "Tests/Fixtures/no-such-file.geojson", "--port", "0"])
         #expect(missing.status == 1)
