@@ -1,7 +1,10 @@
 import Foundation
+import Hummingbird
+import Logging
 import SieveFeatures
 import SieveGeometry
 import SieveMap
+import SieveServer
 import Synchronization
 import Testing
 
@@ -170,6 +173,61 @@ struct ServiceFeatureTableTests {
             await #expect(throws: ServiceError.self) { try await table.populateFromService(whereClause: "nosuchfield = 1", clearCache: true) }
             #expect(try table.currentTable.queryObjectIDs(QueryParameters()) == before)
             try await client.shutdown()
+        }
+    }
+}
+
+/// `geosieve serve`'s routes behind a responder that answers every third request 503.
+struct FlakyResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context == BasicRequestContext {
+    typealias Context = BasicRequestContext
+    let inner: Inner
+    let log: MisbehavingServer.Log
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        if log.count("all").isMultiple(of: 3) {
+            _ = log.count("refused")
+            return MisbehavingServer.json(#"{"code":"Busy","description":"every third request"}"#, status: .serviceUnavailable)
+        }
+        return try await inner.respond(to: request, context: context)
+    }
+}
+
+@Suite("Service feature tables against a failing server")
+struct FlakyServiceTests {
+    @Test(arguments: ["arcgis", "ogc"])
+    func aServerFailingEveryThirdRequestStillFillsTheCacheExactly(kind: String) async throws {
+        let catalog = try ServedCatalog([ServedTable(id: "countries", table: EditableFeatureTable(OwnServerTests.fixture("naturalearth_lowres.geojson")))])
+        let server = try GeoSieveServer(catalog: catalog, configuration: ServerConfiguration(port: 0, maxRecordCount: 7))
+        let log = MisbehavingServer.Log()
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let logger = {
+            var logger = Logger(label: "flaky")
+            logger.logLevel = .critical
+            return logger
+        }()
+        let app = Application(
+            responder: FlakyResponder(inner: server.router().buildResponder(), log: log),
+            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.runService() }
+            var ports = stream.makeAsyncIterator()
+            guard let port = await ports.next() else { throw CancellationError() }
+            let base = "http://127.0.0.1:\(port)"
+            let client = ServiceClient(configuration: ServiceClientTests.configuration())
+            let service: ServiceFeatureTable.Service =
+                kind == "arcgis"
+                ? .arcGIS(try await ArcGISLayerReader.open(base + "/arcgis/rest/services/countries/FeatureServer/0", client: client))
+                : .ogc(try await OGCCollectionReader.open(base + "/ogc", collection: "countries", client: client))
+            let table = try ServiceFeatureTable(service: service, mode: .snapshot)
+            try await table.load()
+            let truth = try OwnServerTests.fixture("naturalearth_lowres.geojson")
+            #expect(try OwnServerTests.text(table.currentTable) == OwnServerTests.text(truth))
+            #expect(try table.currentTable.queryObjectIDs(QueryParameters()) == truth.queryObjectIDs(QueryParameters()))
+            // 26 pages of 7 and the documents: about a third of the requests were refused.
+            #expect(log.counts.withLock { $0["refused"] ?? 0 } >= 9)
+            try await client.shutdown()
+            group.cancelAll()
         }
     }
 }
