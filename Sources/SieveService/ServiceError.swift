@@ -36,6 +36,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         /// An answer that is not what the protocol promises (not JSON, missing members, wrong
         /// types).
         public static let invalidResponse = Kind(rawValue: "invalid response")
+        /// What the service (or its kind) does not offer: editing an OGC API collection.
+        public static let unsupported = Kind(rawValue: "unsupported")
         /// The caller's task was cancelled.
         public static let cancelled = Kind(rawValue: "cancelled")
 

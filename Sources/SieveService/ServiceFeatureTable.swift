@@ -191,6 +191,70 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
         try await fetch(whereClause: whereClause, envelope: envelope, outFields: outFields, maxFeatures: maxFeatures, clearCache: clearCache).count
     }
 
+    // MARK: - Sending local edits
+
+    /// Sends the cache's local edits to an ArcGIS layer with `applyEdits` (rollbackOnFailure:
+    /// all or nothing) and records the answer: added features move to the object IDs the
+    /// service gave them, and nothing sent is pending any more (an edit made while the request
+    /// was on its way stays pending). Nothing pending: no request.
+    /// - Returns: What was sent: the added features' local and service object IDs, the updated
+    ///   and deleted object IDs.
+    /// - Throws: ``ServiceError``: ``ServiceError/Kind/unsupported`` for an OGC API collection;
+    ///   ``ServiceError/Kind/serviceError`` naming each edit the service refused (the local
+    ///   edits stay pending, as the service applied none).
+    @discardableResult
+    public func applyEdits() async throws -> SentEdits {
+        guard case .arcGIS(let reader) = service else {
+            throw ServiceError(.unsupported, "OGC API collections are read here, not edited", url: Self.url(of: service))
+        }
+        guard let cache = state.withLock({ $0.cache }) else { return SentEdits(added: [], updated: [], deleted: []) }
+        let pending = cache.pendingEdits()
+        let request = pending.request
+        guard !request.adds.isEmpty || !request.updates.isEmpty || !request.deletes.isEmpty else {
+            return SentEdits(added: [], updated: [], deleted: [])
+        }
+        var edits = request
+        edits.rollbackOnFailure = true
+        let url = reader.info.url + "/applyEdits"
+        let response = try await reader.client.send(
+            ServiceRequest(url: url, parameters: edits.formParameters + [("f", "json")], method: .post, idempotent: false))
+        let json = try response.json()
+        func results(_ key: String, count: Int) throws -> [JSONValue] {
+            let values = json[key]?.arrayValue ?? []
+            guard values.count == count else {
+                throw ServiceError(.invalidResponse, "\(key) has \(values.count) results for \(count) edits", url: url)
+            }
+            return values
+        }
+        let addResults = try results("addResults", count: request.adds.count)
+        let updateResults = try results("updateResults", count: request.updates.count)
+        let deleteResults = try results("deleteResults", count: request.deletes.count)
+        var failures: [String] = []
+        func check(_ result: JSONValue, _ what: String) {
+            guard result["success"]?.boolValue != true else { return }
+            let error = result["error"]
+            let text = error?["description"]?.stringValue ?? error?["message"]?.stringValue ?? "no reason given"
+            failures.append("\(what): \(text)" + (error?["code"]?.doubleValue.map { " (code \(Int($0)))" } ?? ""))
+        }
+        for (i, result) in addResults.enumerated() { check(result, "add \(i + 1) (local object ID \(pending.addObjectIDs[i]))") }
+        for (i, result) in updateResults.enumerated() { check(result, "update of object ID \(request.updates[i].objectID ?? -1)") }
+        for (i, result) in deleteResults.enumerated() { check(result, "delete of object ID \(request.deletes[i])") }
+        guard failures.isEmpty else {
+            throw ServiceError(.serviceError, "the service applied none of the edits: " + failures.joined(separator: "; "), url: url)
+        }
+        var serviceIDs: [Int64] = []
+        for result in addResults {
+            guard let number = result["objectId"]?.doubleValue, let id = Int64(exactly: number) else {
+                throw ServiceError(.invalidResponse, "an add result has no objectId", url: url)
+            }
+            serviceIDs.append(id)
+        }
+        cache.acknowledge(pending, serviceObjectIDs: serviceIDs)
+        return SentEdits(
+            added: Array(zip(pending.addObjectIDs, serviceIDs)).map { (local: $0.0, service: $0.1) },
+            updated: request.updates.compactMap(\.objectID), deleted: request.deletes)
+    }
+
     // MARK: - Fetching
 
     /// Reads from the service and merges into the cache (or replaces it with `clearCache`).
@@ -245,4 +309,14 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
         return try pages.table()
     }
 
+}
+
+/// What ``ServiceFeatureTable/applyEdits()`` sent.
+public struct SentEdits: Sendable {
+    /// Each added feature's local object ID and the one the service gave it.
+    public var added: [(local: Int64, service: Int64)]
+    /// The object IDs of the features updated.
+    public var updated: [Int64]
+    /// The object IDs of the features deleted.
+    public var deleted: [Int64]
 }

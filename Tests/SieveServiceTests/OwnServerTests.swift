@@ -21,14 +21,21 @@ struct OwnServerTests {
 
     /// Runs `body` with the base URL of a server of the cities and countries fixtures, token
     /// `t0k` (needed for reads too), answering at most `maxRecordCount` features per query.
-    static func withServer(maxRecordCount: Int = 2000, _ body: @Sendable (String) async throws -> Void) async throws {
+    static func withServer(
+        maxRecordCount: Int = 2000, allowEdits: Bool = false, _ body: @Sendable (String) async throws -> Void
+    ) async throws {
         let catalog = try ServedCatalog([
             ServedTable(id: "cities", table: EditableFeatureTable(fixture("naturalearth_cities.geojson"))),
             ServedTable(id: "countries", table: EditableFeatureTable(fixture("naturalearth_lowres.geojson"))),
+            // Edits but no deletes.
+            ServedTable(
+                id: "undeletable",
+                table: EditableFeatureTable(fixture("naturalearth_lowres.geojson"), options: EditingOptions(capabilities: [.query, .create, .update]))),
         ])
         let server = try GeoSieveServer(
             catalog: catalog,
-            configuration: ServerConfiguration(port: 0, maxRecordCount: maxRecordCount, token: "t0k", tokenRequiredForRead: true))
+            configuration: ServerConfiguration(
+                port: 0, maxRecordCount: maxRecordCount, allowEdits: allowEdits, token: "t0k", tokenRequiredForRead: true))
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let logger = {
             var logger = Logger(label: "own-server")

@@ -231,3 +231,90 @@ struct FlakyServiceTests {
         }
     }
 }
+
+@Suite("Local edits sent with applyEdits")
+struct SendingEditsTests {
+    static let square = Geometry.polygon((try? Polygon(exterior: [
+        Point(x: 0, y: 0), Point(x: 0, y: 1), Point(x: 1, y: 1), Point(x: 1, y: 0), Point(x: 0, y: 0),
+    ])) ?? Polygon.empty)
+
+    @Test func editsReachTheServiceAndAddsTakeItsObjectIDs() async throws {
+        try await OwnServerTests.withServer(allowEdits: true) { base in
+            let (client, requests) = ServiceFeatureTableTests.client()
+            let layerURL = base + ServiceFeatureTableTests.countries
+            let reader = try await ArcGISLayerReader.open(layerURL, client: client)
+            let table = try ServiceFeatureTable(service: .arcGIS(reader), mode: .snapshot)
+            try await table.load()
+            let cache = try #require(table.cache)
+            // Someone else adds a feature first: the service's next object ID is taken.
+            let other = try await client.send(ServiceRequest(
+                url: layerURL + "/addFeatures",
+                parameters: [("features", #"[{"attributes":{"name":"Elsewhere"}}]"#), ("f", "json")], method: .post))
+            let otherID = try #require(other.json()["addResults"]?.arrayValue?.first?["objectId"]?.doubleValue).rounded()
+            #expect(cache.updateFeatures([FeatureEdit(objectID: 1, attributes: ["name": .string("Renamed")])])[0].success)
+            #expect(cache.deleteFeatures(objectIDs: [2])[0].success)
+            let add = cache.addFeatures([FeatureEdit(attributes: ["name": .string("Square")], geometry: Self.square)])[0]
+            let local = try #require(add.objectID)
+            #expect(Double(local) == otherID)  // the same number, locally
+            let sent = try await table.applyEdits()
+            #expect(sent.added.count == 1)
+            #expect(sent.added[0].local == local)
+            #expect(Double(sent.added[0].service) == otherID + 1)
+            #expect(sent.updated == [1])
+            #expect(sent.deleted == [2])
+            #expect(!cache.hasLocalEdits)
+            // The cache: the square under the service's object ID, not twice.
+            let snapshot = table.currentTable
+            #expect(try snapshot.queryObjectIDs(QueryParameters(whereClause: "name = 'Square'")) == [sent.added[0].service])
+            #expect(snapshot.row(forObjectID: local) == nil)
+            // The service: each edit, and the other client's feature.
+            let check = try await ArcGISLayerReader.open(layerURL, client: client).features()
+            #expect(try check.queryObjectIDs(QueryParameters(whereClause: "name = 'Renamed'")) == [1])
+            #expect(check.row(forObjectID: 2) == nil)
+            #expect(try check.queryObjectIDs(QueryParameters(whereClause: "name IN ('Square', 'Elsewhere')")).count == 2)
+            // Nothing pending: no request.
+            requests.clear()
+            let nothing = try await table.applyEdits()
+            #expect(nothing.added.isEmpty && nothing.updated.isEmpty && nothing.deleted.isEmpty)
+            #expect(requests.all.isEmpty)
+            // Edited again after sending: an update from the sent version.
+            #expect(cache.updateFeatures([FeatureEdit(objectID: sent.added[0].service, attributes: ["name": .string("Square 2")])])[0].success)
+            #expect(cache.localEdits.updates.map(\.objectID) == [sent.added[0].service])
+            try await table.applyEdits()
+            #expect(try await ArcGISLayerReader.open(layerURL, client: client).features(ArcGISLayerQuery(whereClause: "name = 'Square 2'")).count == 1)
+            try await client.shutdown()
+        }
+    }
+
+    @Test func editsTheServiceRefusesStayPending() async throws {
+        try await OwnServerTests.withServer(allowEdits: true) { base in
+            let (client, _) = ServiceFeatureTableTests.client()
+            let reader = try await ArcGISLayerReader.open(base + "/arcgis/rest/services/undeletable/FeatureServer/0", client: client)
+            let table = try ServiceFeatureTable(service: .arcGIS(reader), mode: .snapshot)
+            try await table.load()
+            let cache = try #require(table.cache)
+            #expect(cache.updateFeatures([FeatureEdit(objectID: 1, attributes: ["name": .string("Renamed")])])[0].success)
+            #expect(cache.deleteFeatures(objectIDs: [3])[0].success)
+            do {
+                try await table.applyEdits()
+                Issue.record("the service accepted a delete it does not allow")
+            } catch let error as ServiceError {
+                #expect(error.kind == .serviceError)
+                // Each edit with the service's reason: the update rolled back because of the delete.
+                #expect(error.message == "the service applied none of the edits: "
+                    + "update of object ID 1: Operation rolled back: another edit of the batch failed. (code 1003); "
+                    + "delete of object ID 3: the table does not allow deleting features (capabilities: Query,Create,Update,Editing) (code 403)")
+            }
+            // Nothing applied there (rollbackOnFailure), everything still pending here.
+            let check = try await ArcGISLayerReader.open(reader.info.url, client: client).features(ArcGISLayerQuery(whereClause: "name = 'Renamed'"))
+            #expect(check.count == 0)
+            #expect(cache.localEdits.updates.map(\.objectID) == [1])
+            #expect(cache.localEdits.deletes == [3])
+            // OGC collections are not edited.
+            let ogc = try ServiceFeatureTable(
+                service: .ogc(try await OGCCollectionReader.open(base + "/ogc", collection: "countries", client: client)), mode: .snapshot)
+            await #expect(throws: ServiceError.self) { try await ogc.applyEdits() }
+            try await client.shutdown()
+        }
+    }
+}

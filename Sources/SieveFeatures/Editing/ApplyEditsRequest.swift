@@ -174,23 +174,38 @@ extension ApplyEditsRequest {
     /// name order, dates as epoch milliseconds, the geometry with its spatial reference when the
     /// edit names one), and `"rollbackOnFailure"` when the request sets it.
     public var json: String {
-        func feature(_ edit: FeatureEdit) -> JSONValue {
-            var attributes = JSONObject()
-            for (name, value) in edit.attributes.sorted(by: { $0.key < $1.key }) {
-                attributes.append(name, ValueConversion.json(value))
-            }
-            var object = JSONObject([("attributes", .object(attributes))])
-            if let geometry = edit.geometry, let value = try? geometry.esriJSONValue(spatialReference: edit.spatialReference) {
-                object.append("geometry", value)
-            }
-            return .object(object)
-        }
         var root = JSONObject([
-            ("adds", .array(adds.map(feature))), ("updates", .array(updates.map(feature))),
+            ("adds", .array(adds.map(Self.feature))), ("updates", .array(updates.map(Self.feature))),
             ("deletes", .array(deletes.map { .number(JSONNumber($0)) })),
         ])
         if let rollbackOnFailure { root.append("rollbackOnFailure", .bool(rollbackOnFailure)) }
         return JSONWriter.string(.object(root))
+    }
+
+    /// The request as the form parameters of a layer's REST `applyEdits`: `adds` and `updates`
+    /// as JSON arrays of Esri JSON features, `deletes` as comma-separated object IDs (each only
+    /// when not empty), and `rollbackOnFailure` when the request sets it.
+    package var formParameters: [(name: String, value: String)] {
+        var parameters: [(name: String, value: String)] = []
+        if !adds.isEmpty { parameters.append(("adds", JSONWriter.string(.array(adds.map(Self.feature))))) }
+        if !updates.isEmpty { parameters.append(("updates", JSONWriter.string(.array(updates.map(Self.feature))))) }
+        if !deletes.isEmpty { parameters.append(("deletes", deletes.map(String.init).joined(separator: ","))) }
+        if let rollbackOnFailure { parameters.append(("rollbackOnFailure", String(rollbackOnFailure))) }
+        return parameters
+    }
+
+    /// An edit as an Esri JSON feature: attributes by name in name order, dates as epoch
+    /// milliseconds, the geometry with its spatial reference when the edit names one.
+    private static func feature(_ edit: FeatureEdit) -> JSONValue {
+        var attributes = JSONObject()
+        for (name, value) in edit.attributes.sorted(by: { $0.key < $1.key }) {
+            attributes.append(name, ValueConversion.json(value))
+        }
+        var object = JSONObject([("attributes", .object(attributes))])
+        if let geometry = edit.geometry, let value = try? geometry.esriJSONValue(spatialReference: edit.spatialReference) {
+            object.append("geometry", value)
+        }
+        return .object(object)
     }
 }
 

@@ -105,4 +105,75 @@ extension EditableFeatureTable {
             return result
         }
     }
+
+    // MARK: - Sending local edits
+
+    /// The local edits taken to be sent to the service: the request, the local object IDs of
+    /// its adds (in order), and the state it was taken from.
+    package struct PendingEdits: Sendable {
+        /// The applyEdits request (see ``EditableFeatureTable/localEdits``).
+        package let request: ApplyEditsRequest
+        /// The local object ID of each of ``request``'s adds, in order.
+        package let addObjectIDs: [Int64]
+        /// The snapshot the request was made from.
+        let snapshot: FeatureTable
+        /// The features touched then.
+        let touched: Set<Int64>
+    }
+
+    /// The local edits to send now (see ``acknowledge(_:serviceObjectIDs:)``).
+    package func pendingEdits() -> PendingEdits {
+        writer.withLock { writer in
+            let adds = writer.touched.sorted().filter { writer.base($0) == nil && writer.current.row(forObjectID: $0) != nil }
+            return PendingEdits(request: Self.netEdits(writer), addObjectIDs: adds, snapshot: writer.current, touched: writer.touched)
+        }
+    }
+
+    /// Records that the service applied `pending`, its adds under `serviceObjectIDs` (one per
+    /// add, in order): each added feature moves to the object ID the service gave it, and local
+    /// edits now count from what was sent. A feature edited again while the request was on its
+    /// way keeps that edit pending (counted from what was sent); every other feature sent has
+    /// no local edit any more. One batch.
+    package func acknowledge(_ pending: PendingEdits, serviceObjectIDs: [Int64]) {
+        writer.withLock { writer in
+            let current = writer.current, sent = pending.snapshot
+            let schema = current.schema
+            let added = Dictionary(zip(pending.addObjectIDs, serviceObjectIDs), uniquingKeysWith: { first, _ in first })
+            var rows: [PreparedRow] = []
+            var deleted: [Int] = []
+            for objectID in pending.touched.sorted() {
+                let then = sent.row(forObjectID: objectID), now = current.row(forObjectID: objectID)
+                let unchanged: Bool
+                switch (then, now) {
+                case (let then?, let now?): unchanged = Self.sameFeature(sent, then, current, now)
+                case (nil, nil): unchanged = true
+                default: unchanged = false
+                }
+                writer.touched.remove(objectID)
+                if let serviceID = added[objectID] {
+                    // The service's version is the one sent, under its new object ID; the
+                    // feature moves there (if not deleted since).
+                    writer.serviceVersions[serviceID] = then.map { (sent, $0) }
+                    if let now {
+                        var values = (0..<schema.fields.count).map { current.value(row: now, fieldIndex: $0) }
+                        values[schema.objectIdFieldIndex] = .integer(serviceID)
+                        rows.append(PreparedRow(values: values, geometry: current.geometry(row: now), objectID: serviceID, globalID: nil, previousRow: nil))
+                        deleted.append(now)
+                    }
+                    if !unchanged { writer.touched.insert(serviceID) }
+                    writer.nextObjectID = Swift.max(writer.nextObjectID, serviceID + 1)
+                } else {
+                    writer.serviceVersions[objectID] = then.map { (sent, $0) }
+                    if !unchanged { writer.touched.insert(objectID) }
+                }
+            }
+            if !rows.isEmpty || !deleted.isEmpty {
+                publish(Self.apply(rows, deleting: deleted, attachments: current.attachments, to: &writer))
+            }
+            if writer.touched.isEmpty {
+                writer.committed = writer.current
+                writer.serviceVersions = [:]
+            }
+        }
+    }
 }

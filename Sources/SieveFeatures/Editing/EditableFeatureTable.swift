@@ -55,10 +55,11 @@ public final class EditableFeatureTable: Sendable {
         /// Features a service sent while local edits were pending (see
         /// ``EditableFeatureTable/mergeFromService(_:)``): where their service version is, which
         /// local edits count from instead of ``committed``'s.
-        var serviceVersions: [Int64: (table: FeatureTable, row: Int)] = [:]
+        /// An entry whose value is `nil` is a feature the service no longer has.
+        var serviceVersions: [Int64: (table: FeatureTable, row: Int)?] = [:]
 
         /// The version of feature `objectID` local edits are counted from: the service's, or
-        /// the committed one; `nil` for a feature added since.
+        /// the committed one; `nil` for a feature the service does not have.
         func base(_ objectID: Int64) -> (table: FeatureTable, row: Int)? {
             if let version = serviceVersions[objectID] { return version }
             return committed.row(forObjectID: objectID).map { (committed, $0) }
@@ -352,7 +353,9 @@ public final class EditableFeatureTable: Sendable {
                     continue
                 }
                 if let now, Self.sameFeature(base, then, current, now) { continue }
-                let values = (0..<base.schema.fields.count).map { base.value(row: then, fieldIndex: $0) }
+                var values = (0..<base.schema.fields.count).map { base.value(row: then, fieldIndex: $0) }
+                // (A service's version of a feature it numbered anew holds the local number.)
+                values[base.schema.objectIdFieldIndex] = .integer(objectID)
                 restored.append(
                     PreparedRow(
                         values: values, geometry: base.geometry(row: then), objectID: objectID, globalID: nil,
@@ -383,7 +386,7 @@ public final class EditableFeatureTable: Sendable {
 
     /// The net edits of the writer's touched features, from the version each is counted from
     /// (``Writer/base(_:)``) to the current one.
-    private static func netEdits(_ writer: Writer) -> ApplyEditsRequest {
+    static func netEdits(_ writer: Writer) -> ApplyEditsRequest {
         var request = ApplyEditsRequest()
         let current = writer.current
         let schema = current.schema
