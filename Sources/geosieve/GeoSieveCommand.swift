@@ -30,7 +30,7 @@ struct GeoSieveCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             RelateCommand.self, QueryCommand.self, IdentifyCommand.self, CountCommand.self, RenderCommand.self, ConvertCommand.self,
-            EditCommand.self, ServeCommand.self,
+            EditCommand.self, ServeCommand.self, PanCommand.self,
         ]
     )
 

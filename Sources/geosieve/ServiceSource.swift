@@ -19,35 +19,45 @@ enum ServiceSource {
     /// The layer or collection `source` names, read whole, and its name. With `trace`, each
     /// request is printed on standard error.
     static func load(_ source: String, trace: Bool) throws -> (table: FeatureTable, layerName: String) {
+        let client = makeClient(trace: trace)
+        defer { try? waitForAsync { try await client.shutdown() } }
+        return try run {
+            let (service, name) = try await open(source, client: client)
+            let table = try ServiceFeatureTable(service: service, mode: .snapshot)
+            try await table.load()
+            return (table.currentTable, name)
+        }
+    }
+
+    /// A client sending `GEOSIEVE_SERVICE_TOKEN` when set, printing each request with `trace`
+    /// (and calling `count` for each).
+    static func makeClient(trace: Bool, count: (@Sendable () -> Void)? = nil) -> ServiceClient {
         var configuration = ServiceClient.Configuration(token: ProcessInfo.processInfo.environment["GEOSIEVE_SERVICE_TOKEN"])
-        if trace {
-            configuration.trace = { line in FileHandle.standardError.write(Data("request: \(line)\n".utf8)) }
+        configuration.trace = { line in
+            count?()
+            if trace { FileHandle.standardError.write(Data("request: \(line)\n".utf8)) }
         }
-        let client = ServiceClient(configuration: configuration)
-        let result = Result {
-            try waitForAsync { () -> (FeatureTable, String) in
-                let service: ServiceFeatureTable.Service
-                let name: String
-                if source.hasPrefix("OAPIF:") {
-                    let rest = String(source.dropFirst("OAPIF:".count))
-                    guard let hash = rest.lastIndex(of: "#"), !rest[rest.index(after: hash)...].isEmpty else {
-                        throw CommandFailure("\(source): name the collection after '#': OAPIF:https://host/path#collection")
-                    }
-                    name = String(rest[rest.index(after: hash)...])
-                    service = .ogc(try await OGCCollectionReader.open(String(rest[..<hash]), collection: name, client: client))
-                } else {
-                    let reader = try await ArcGISLayerReader.open(source, client: client)
-                    name = reader.info.name.isEmpty ? "layer" : reader.info.name
-                    service = .arcGIS(reader)
-                }
-                let table = try ServiceFeatureTable(service: service, mode: .snapshot)
-                try await table.load()
-                return (table.currentTable, name)
+        return ServiceClient(configuration: configuration)
+    }
+
+    /// The service `source` names, its metadata read, and its name.
+    static func open(_ source: String, client: ServiceClient) async throws -> (ServiceFeatureTable.Service, String) {
+        if source.hasPrefix("OAPIF:") {
+            let rest = String(source.dropFirst("OAPIF:".count))
+            guard let hash = rest.lastIndex(of: "#"), !rest[rest.index(after: hash)...].isEmpty else {
+                throw CommandFailure("\(source): name the collection after '#': OAPIF:https://host/path#collection")
             }
+            let name = String(rest[rest.index(after: hash)...])
+            return (.ogc(try await OGCCollectionReader.open(String(rest[..<hash]), collection: name, client: client)), name)
         }
-        try? waitForAsync { try await client.shutdown() }
+        let reader = try await ArcGISLayerReader.open(source, client: client)
+        return (.arcGIS(reader), reader.info.name.isEmpty ? "layer" : reader.info.name)
+    }
+
+    /// `body`'s value, the command line waiting for it; its errors as command failures.
+    static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
         do {
-            return try result.get()
+            return try waitForAsync(body)
         } catch let error as CommandFailure {
             throw error
         } catch {

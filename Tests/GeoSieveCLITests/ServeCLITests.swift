@@ -117,6 +117,47 @@ import FoundationNetworking
         #expect(missing.stderr.contains("service error 404") && missing.stderr.contains("does not exist"))
     }
 
+    /// `geosieve pan` replays extents: on-demand with buffer factor 2 sends nothing while the
+    /// view stays inside the buffered extent, fetches when it leaves it, and once more when the
+    /// data expire; snapshot fetches everything first and nothing after.
+    @Test func panShowsWhatEachModeFetches() throws {
+        let server = try Server(["Tests/Fixtures/naturalearth_lowres.geojson:countries", "--max-record-count", "40"])
+        defer { _ = server.stop() }
+        let extents = FileManager.default.temporaryDirectory.appendingPathComponent("pan-\(UUID().uuidString).txt")
+        try "# views\n0,40,20,50\n5,42,15,48\n60,20,80,30\nwait 30\n65,22,75,28\nwait 31\n65,22,75,28\n".write(to: extents, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: extents) }
+        let layer = server.base + "/arcgis/rest/services/countries/FeatureServer/0"
+        let onDemand = try CLI.run(["pan", layer, "--extents", extents.path, "--mode", "on-demand", "--expiration", "60"])
+        #expect(onDemand.status == 0, "\(onDemand.stderr)")
+        // Requests per step: none at load; a count and one page per fetch.
+        let steps = onDemand.stdout.split(separator: "\n").map { line -> String in
+            let text = String(line)
+            let requests = text.range(of: #""requests":\d+"#, options: .regularExpression).map { String(text[$0]) } ?? "?"
+            let fetched = text.contains(#""fetched":true"#) ? " fetched" : ""
+            return requests + fetched
+        }
+        #expect(steps == [
+            #""requests":0"#, #""requests":2 fetched"#, #""requests":0"#, #""requests":2 fetched"#, #""requests":0"#, #""requests":0"#,
+            #""requests":0"#, #""requests":2 fetched"#,
+        ])
+        // The first view: the countries drawn in the box it shows (their envelopes meet it), from a
+        // cache of those intersecting twice the box.
+        let file = "Tests/Fixtures/naturalearth_lowres.geojson"
+        let shown = try CLI.run(["query", file, "--geometry", "0,40,20,50", "--spatial-rel", "envelope-intersects", "--return", "count"])
+        let cached = try CLI.run(["query", file, "--geometry", "-10,35,30,55", "--return", "count"])
+        let first = onDemand.stdout.split(separator: "\n")[1]
+        #expect(first.contains(#""displayed":\#(shown.stdout.filter(\.isNumber))"#))
+        #expect(first.contains(#""cached":\#(cached.stdout.filter(\.isNumber))}"#))
+        let snapshot = try CLI.run(["pan", layer, "--extents", extents.path, "--where", "continent = 'Europe'"])
+        #expect(snapshot.status == 0)
+        let europe = try CLI.run(["query", file, "--where", "continent = 'Europe'", "--return", "count"])
+        // The count and one page (39 features, 40 a page).
+        #expect(snapshot.stdout.hasPrefix(#"{"step":"load","requests":2,"cached":\#(europe.stdout.filter(\.isNumber))}"#))
+        #expect(snapshot.stdout.split(separator: "\n").dropFirst().allSatisfy { $0.contains(#""requests":0"#) })
+        let bad = try CLI.run(["pan", layer, "--extents", extents.path, "--buffer-factor", "0.5"])
+        #expect(bad.status == 2)
+    }
+
     @Test func badSourcesAndOptionsFailBeforeServing() throws {
         let missing = try CLI.run(["serve", "Tests/Fixtures/no-such-file.geojson", "--port", "0"])
         #expect(missing.status == 1)

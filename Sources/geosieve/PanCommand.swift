@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import GeoSieve
+import SievePostGIS
+import SieveService
+import Synchronization
+
+/// `geosieve pan SOURCE --extents FILE [--mode snapshot|on-demand|selection|manual-cache]
+/// [--buffer-factor 2] [--expiration SECONDS] [--auto-refresh] [--where SQL] [--trace-requests]`:
+/// replays map extents over a feature service layer or collection and prints, per extent, the
+/// requests its request mode sent and the features displayed and cached.
+struct PanCommand: ParsableCommand {
+    /// `--mode`.
+    enum Mode: String, ExpressibleByArgument, CaseIterable {
+        case snapshot, onDemand = "on-demand", selection, manualCache = "manual-cache"
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "pan",
+        abstract: "Replay map extents over a feature service and show what each request mode fetches.",
+        discussion: """
+            SOURCE is an ArcGIS feature service layer (https://…/FeatureServer/0) or an OGC API \
+            collection (OAPIF:https://…#id). --extents FILE holds one map extent per line, \
+            XMIN,YMIN,XMAX,YMAX in the layer's spatial reference (CRS84 for a collection); a line \
+            'wait SECONDS' moves the replay's clock on (for --expiration); blank lines and lines \
+            starting with # are skipped. The table is loaded as --mode says (snapshot: every \
+            feature first), then each extent is shown: on-demand fetches the extent scaled by \
+            --buffer-factor when the extent leaves what it fetched or the data expired \
+            (--expiration SECONDS; with --auto-refresh at the wait that expires them, else at \
+            the next extent). One JSON line per step on standard output: \
+            {"step":"load","requests":N,"cached":N}, then \
+            {"step":"extent","extent":[…],"requests":N,"fetched":BOOL,"displayed":N,"cached":N} \
+            (requests: those the step sent; displayed: the cached features drawn in the extent, \
+            those whose envelope meets it; \
+            cached: the features held) or {"step":"wait","seconds":S,"requests":N,"cached":N}. \
+            --where is the layer's definition expression, sent with every fetch. Exit status: 1 \
+            when FILE cannot be read, 2 for any other error.
+            """
+    )
+
+    @Argument(help: "A feature service layer URL or OAPIF:URL#collection.")
+    var source: String
+
+    @Option(parsing: .unconditional, help: "The file of map extents (XMIN,YMIN,XMAX,YMAX per line; 'wait SECONDS').")
+    var extents: String
+
+    @Option(help: "snapshot (default), on-demand, selection or manual-cache.")
+    var mode: Mode = .snapshot
+
+    @Option(name: .customLong("buffer-factor"), parsing: .unconditional, help: "On-demand: how much larger than the extent the fetch is (at least 1).")
+    var bufferFactor: Double = 2
+
+    @Option(parsing: .unconditional, help: "On-demand: seconds after which fetched features expire.")
+    var expiration: Double?
+
+    @Flag(name: .customLong("auto-refresh"), help: "On-demand: refetch as soon as the features expire, not at the next extent.")
+    var autoRefresh = false
+
+    @Option(name: .customLong("where"), parsing: .unconditional, help: "The definition expression, sent with every fetch.")
+    var whereClause: String = ""
+
+    @Flag(name: .customLong("trace-requests"), help: "Print each request on standard error.")
+    var traceRequests = false
+
+    /// One step of the replay.
+    enum Step: Sendable {
+        case extent(Envelope)
+        case wait(Double)
+    }
+
+    func validate() throws {
+        guard bufferFactor.isFinite, bufferFactor >= 1 else { throw ValidationError("--buffer-factor must be a number of at least 1") }
+        if let expiration, !(expiration.isFinite && expiration > 0) { throw ValidationError("--expiration must be a positive number of seconds") }
+    }
+
+    func run() throws {
+        let bytes = try InputFiles.contents(of: extents, limit: 64 << 20, option: "--extents")
+        let steps = try Self.steps(InputFiles.text(bytes, path: extents, option: "--extents"))
+        let requests = Atomic<Int>(0)
+        let clock = Atomic<Int64>(0)  // milliseconds of the replay's clock
+        let client = ServiceSource.makeClient(trace: traceRequests) { requests.add(1, ordering: .relaxed) }
+        defer { try? waitForAsync { try await client.shutdown() } }
+        let requestMode: FeatureRequestMode
+        switch mode {
+        case .snapshot: requestMode = .snapshot
+        case .onDemand:
+            requestMode = .onDemand(OnDemandOptions(
+                bufferFactor: bufferFactor, expirationInterval: expiration.map { .milliseconds(Int64(($0 * 1000).rounded())) },
+                autoRefreshOnExpiration: autoRefresh))
+        case .selection: requestMode = .selection
+        case .manualCache: requestMode = .manualCache
+        }
+        let (source, definition) = (self.source, whereClause)
+        let lines = try ServiceSource.run { () -> [String] in
+            func line(_ members: [(String, String)]) -> String {
+                "{" + members.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+            }
+            func taken() -> Int { requests.exchange(0, ordering: .relaxed) }
+            let (service, name) = try await ServiceSource.open(source, client: client)
+            let table = try ServiceFeatureTable(
+                service: service, mode: requestMode, definitionExpression: definition,
+                now: { .milliseconds(clock.load(ordering: .relaxed)) })
+            _ = taken()
+            try await table.load()
+            var out = [line([("step", "\"load\""), ("requests", "\(taken())"), ("cached", "\(table.currentTable.count)")])]
+            let layer = FeatureLayer(source: table, name: name)
+            for step in steps {
+                switch step {
+                case .extent(let box):
+                    let fetched = try await table.display(box)
+                    let displayed = try layer.displayedFeatureCount(in: box, scale: 0)
+                    let extent = "[\(box.xmin),\(box.ymin),\(box.xmax),\(box.ymax)]"
+                    out.append(line([
+                        ("step", "\"extent\""), ("extent", extent), ("requests", "\(taken())"), ("fetched", "\(fetched)"),
+                        ("displayed", "\(displayed)"), ("cached", "\(table.currentTable.count)"),
+                    ]))
+                case .wait(let seconds):
+                    clock.add(Int64((seconds * 1000).rounded()), ordering: .relaxed)
+                    try await table.refreshIfExpired()
+                    out.append(line([
+                        ("step", "\"wait\""), ("seconds", "\(seconds)"), ("requests", "\(taken())"), ("cached", "\(table.currentTable.count)"),
+                    ]))
+                }
+            }
+            return out
+        }
+        for line in lines { print(line) }
+    }
+
+    /// The steps of an extents file.
+    static func steps(_ text: String) throws -> [Step] {
+        var steps: [Step] = []
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.hasPrefix("wait ") {
+                guard let seconds = Double(line.dropFirst(5).trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds >= 0 else {
+                    throw CommandFailure("--extents line \(number + 1): 'wait' needs a number of seconds, not \"\(line)\"")
+                }
+                steps.append(.wait(seconds))
+                continue
+            }
+            let numbers = line.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard numbers.count == 4, let xmin = numbers[0], let ymin = numbers[1], let xmax = numbers[2], let ymax = numbers[3],
+                [xmin, ymin, xmax, ymax].allSatisfy(\.isFinite), xmin <= xmax, ymin <= ymax
+            else {
+                throw CommandFailure("--extents line \(number + 1): expected XMIN,YMIN,XMAX,YMAX (finite, min ≤ max) or 'wait SECONDS', not \"\(line)\"")
+            }
+            steps.append(.extent(Envelope(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)))
+        }
+        return steps
+    }
+}
