@@ -29,9 +29,9 @@ struct PanCommand: ParsableCommand {
             (--expiration SECONDS; with --auto-refresh at the wait that expires them, else at \
             the next extent). One JSON line per step on standard output: \
             {"step":"load","requests":N,"cached":N}, then \
-            {"step":"extent","extent":[…],"requests":N,"fetched":BOOL,"displayed":N,"cached":N} \
+            {"step":"extent","extent":[…],"requests":N,"fetched":BOOL,"displayed":N,"local_ms":T,"cached":N} \
             (requests: those the step sent; displayed: the cached features drawn in the extent, \
-            those whose envelope meets it; \
+            those whose envelope meets it; local_ms: the milliseconds the local query for them took; \
             cached: the features held) or {"step":"wait","seconds":S,"requests":N,"cached":N}. \
             --where is the layer's definition expression, sent with every fetch. Exit status: 1 \
             when FILE cannot be read, 2 for any other error.
@@ -108,11 +108,15 @@ struct PanCommand: ParsableCommand {
                 switch step {
                 case .extent(let box):
                     let fetched = try await table.display(box)
+                    let started = ContinuousClock.now
                     let displayed = try layer.displayedFeatureCount(in: box, scale: 0)
+                    let elapsed = ContinuousClock.now - started
+                    let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
                     let extent = "[\(box.xmin),\(box.ymin),\(box.xmax),\(box.ymax)]"
                     out.append(line([
                         ("step", "\"extent\""), ("extent", extent), ("requests", "\(taken())"), ("fetched", "\(fetched)"),
-                        ("displayed", "\(displayed)"), ("cached", "\(table.currentTable.count)"),
+                        ("displayed", "\(displayed)"), ("local_ms", String(format: "%.3f", milliseconds)),
+                        ("cached", "\(table.currentTable.count)"),
                     ]))
                 case .wait(let seconds):
                     clock.add(Int64((seconds * 1000).rounded()), ordering: .relaxed)
