@@ -97,7 +97,8 @@ public struct OGCCollectionReader: Sendable {
     }
 
     /// The features `query` selects, as a table (fields inferred from the features read;
-    /// object IDs from their `id`s), in the order the server sent them.
+    /// object IDs from their `id`s): in the order the server sent them, or in object-ID order
+    /// when a filter or ``OGCCollectionQuery/maxFeatures`` was applied here.
     /// - Throws: ``ServiceError`` for a failed request, a page that cannot be read, or links
     ///   that do not end; ``CQL2Error`` for a filter that does not parse (or, applied locally,
     ///   does not fit the features read).

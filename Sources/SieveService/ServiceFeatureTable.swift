@@ -273,17 +273,21 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
         case .ogc(let reader):
             fetched = try await reader.features(OGCCollectionQuery(bbox: envelope, filter: combined, maxFeatures: maxFeatures))
         }
-        try state.withLock { state throws in
+        // The merge runs outside the state's lock: readers of ``currentTable`` (every query and
+        // draw of a layer over the table) never wait for it; the cache has a writer lock of its own.
+        let existing = state.withLock { state -> EditableFeatureTable? in
             state.fetches += 1
-            if clearCache || state.cache == nil {
-                state.cache = try EditableFeatureTable(fetched)
-            } else if let cache = state.cache {
-                do {
-                    try cache.mergeFromService(fetched)
-                } catch {
-                    throw ServiceError(.invalidResponse, "the features fetched do not fit the cache: \(error)", url: Self.url(of: service))
-                }
+            return clearCache ? nil : state.cache
+        }
+        if let existing {
+            do {
+                try existing.mergeFromService(fetched)
+            } catch {
+                throw ServiceError(.invalidResponse, "the features fetched do not fit the cache: \(error)", url: Self.url(of: service))
             }
+        } else {
+            let cache = try EditableFeatureTable(fetched)
+            state.withLock { $0.cache = cache }
         }
         return fetched
     }
