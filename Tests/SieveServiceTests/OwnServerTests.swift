@@ -36,19 +36,7 @@ struct OwnServerTests {
             catalog: catalog,
             configuration: ServerConfiguration(
                 port: 0, maxRecordCount: maxRecordCount, allowEdits: allowEdits, token: "t0k", tokenRequiredForRead: true))
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        let logger = {
-            var logger = Logger(label: "own-server")
-            logger.logLevel = .critical
-            return logger
-        }()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await server.run(logger: logger) { continuation.yield($0) } }
-            var ports = stream.makeAsyncIterator()
-            guard let port = await ports.next() else { throw CancellationError() }
-            try await body("http://127.0.0.1:\(port)")
-            group.cancelAll()
-        }
+        try await withLoopbackServer({ logger, onRunning in try await server.run(logger: logger, onRunning: onRunning) }, body)
     }
 
     @Test func errorsAndTokens() async throws {

@@ -135,20 +135,34 @@ struct MisbehavingServer {
     /// Runs `body` with the base URL of a server on a free loopback port.
     static func with(_ body: @Sendable (String, Log) async throws -> Void) async throws {
         let log = Log()
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "misbehaving")
-        // Stopping the server by cancellation logs errors of its own; they are not the test's.
+        try await withLoopbackServer({ logger, onRunning in
+            try await Application(
+                router: router(log), configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { await onRunning($0.localAddress?.port ?? 0) }, logger: logger
+            ).runService()
+        }) { base in try await body(base, log) }
+    }
+}
+
+/// Runs `body` with the base URL of a server that `run` starts on a free loopback port (telling
+/// the port through its callback), then stops the server. The server logs only critical
+/// messages: stopping it by cancellation logs errors of its own, which are not the test's.
+func withLoopbackServer(
+    _ run: @escaping @Sendable (_ logger: Logger, _ onRunning: @escaping @Sendable (Int) async -> Void) async throws -> Void,
+    _ body: (String) async throws -> Void
+) async throws {
+    let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+    let logger = {
+        var logger = Logger(label: "loopback")
         logger.logLevel = .critical
-        let app = Application(
-            router: router(log), configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService() }
-            var ports = stream.makeAsyncIterator()
-            guard let port = await ports.next() else { throw CancellationError() }
-            try await body("http://127.0.0.1:\(port)", log)
-            group.cancelAll()
-        }
+        return logger
+    }()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await run(logger) { continuation.yield($0) } }
+        var ports = stream.makeAsyncIterator()
+        guard let port = await ports.next() else { throw CancellationError() }
+        try await body("http://127.0.0.1:\(port)")
+        group.cancelAll()
     }
 }
 

@@ -199,21 +199,13 @@ struct FlakyServiceTests {
         let catalog = try ServedCatalog([ServedTable(id: "countries", table: EditableFeatureTable(OwnServerTests.fixture("naturalearth_lowres.geojson")))])
         let server = try GeoSieveServer(catalog: catalog, configuration: ServerConfiguration(port: 0, maxRecordCount: 7))
         let log = MisbehavingServer.Log()
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        let logger = {
-            var logger = Logger(label: "flaky")
-            logger.logLevel = .critical
-            return logger
-        }()
-        let app = Application(
-            responder: FlakyResponder(inner: server.router().buildResponder(), log: log),
-            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService() }
-            var ports = stream.makeAsyncIterator()
-            guard let port = await ports.next() else { throw CancellationError() }
-            let base = "http://127.0.0.1:\(port)"
+        try await withLoopbackServer({ logger, onRunning in
+            try await Application(
+                responder: FlakyResponder(inner: server.router().buildResponder(), log: log),
+                configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { await onRunning($0.localAddress?.port ?? 0) }, logger: logger
+            ).runService()
+        }) { base in
             let client = ServiceClient(configuration: ServiceClientTests.configuration())
             let service: ServiceFeatureTable.Service =
                 kind == "arcgis"
@@ -227,7 +219,6 @@ struct FlakyServiceTests {
             // 26 pages of 7 and the documents: about a third of the requests were refused.
             #expect(log.counts.withLock { $0["refused"] ?? 0 } >= 9)
             try await client.shutdown()
-            group.cancelAll()
         }
     }
 }
