@@ -1,14 +1,29 @@
 import SieveFeatures
 import SieveGeometry
+import SieveMap
 
-/// What an ArcGIS feature service layer says of itself (`…/FeatureServer/{layerId}?f=json`):
-/// the members a service table needs to read and query it.
+/// What an ArcGIS feature service layer says of itself (`…/FeatureServer/{layerId}?f=json`, or
+/// a map service's `…/MapServer/{layerId}`): the members a service table needs to read, query,
+/// draw and edit it.
 public struct ArcGISLayerInfo: Sendable {
+    /// Which service a layer belongs to.
+    public enum ServiceKind: String, Sendable {
+        /// A feature service (`…/FeatureServer/{layerId}`): queries, and edits when its
+        /// capabilities allow them.
+        case featureServer = "FeatureServer"
+        /// A map service (`…/MapServer/{layerId}`): its feature layers and tables answer the
+        /// same queries, and are read-only whatever their capabilities say.
+        case mapServer = "MapServer"
+    }
+
     /// The layer's URL (`…/FeatureServer/0`), without query.
     public var url: String
+    /// The service the layer belongs to, from its URL: a map service when the path has a
+    /// `MapServer` segment.
+    public var serviceKind: ServiceKind
     /// Its name.
     public var name: String
-    /// `Feature Layer` or `Table`.
+    /// `Feature Layer` or `Table` (the only layer types with features to query).
     public var type: String
     /// Its fields, the object-ID field among them.
     public var fields: [Field]
@@ -31,10 +46,26 @@ public struct ArcGISLayerInfo: Sendable {
     /// (`advancedQueryCapabilities.supportsPagination`); without it a table pages by object-ID
     /// batches.
     public var supportsPagination: Bool
-    /// Its capabilities (`Query,Create,Update,Delete,…`).
+    /// Its capabilities (`Query,Create,Update,Delete,…`); only ``TableCapabilities/query`` for
+    /// a map service's layer.
     public var capabilities: TableCapabilities
-    /// Its `drawingInfo` as the service wrote it, for a renderer.
-    package var drawingInfo: JSONValue?
+    /// Whether edits may change geometries (`allowGeometryUpdates`; absent: `true`).
+    public var allowGeometryUpdates: Bool
+    /// Its renderer, transparency and labels (`drawingInfo`), when it has one GeoSieve reads;
+    /// see ``drawingInfoProblem`` for one it does not.
+    public var drawingInfo: DrawingInfo?
+    /// Why a `drawingInfo` the layer has could not be read (an Arcade expression or a picture
+    /// symbol GeoSieve does not draw, say); `nil` when there was none or it was read. A layer
+    /// is read without it.
+    public var drawingInfoProblem: String?
+    /// The field whose value says a feature's type (`typeIdField`), when the layer has types.
+    public var typeIdFieldName: String?
+    /// Its feature types (`types`: each with its domains and templates).
+    public var types: [FeatureType]
+    /// Its own templates (`templates`, used when there are no types).
+    public var templates: [FeatureTemplate]
+    /// The `typeIdField`, `types` and `templates` members as JSON text, for the tables read.
+    package var typesJSON: String
 
     /// Reads a layer document.
     /// - Throws: ``ServiceError/Kind/invalidResponse`` naming the member that is missing or
@@ -45,8 +76,12 @@ public struct ArcGISLayerInfo: Sendable {
         }
         guard json.objectValue != nil else { throw failure("is not a JSON object") }
         self.url = url
+        serviceKind = url.lowercased().split(separator: "/").contains("mapserver") ? .mapServer : .featureServer
         name = json["name"]?.stringValue ?? ""
         type = json["type"]?.stringValue ?? "Feature Layer"
+        guard type == "Feature Layer" || type == "Table" else {
+            throw failure("describes a \(type), not a feature layer or table: it has no features to query")
+        }
         guard let fieldsValue = json["fields"], fieldsValue.arrayValue != nil else { throw failure("has no \"fields\" array") }
         let fields: [Field]
         do {
@@ -91,8 +126,27 @@ public struct ArcGISLayerInfo: Sendable {
             maxRecordCount = 1000
         }
         supportsPagination = json["advancedQueryCapabilities"]?["supportsPagination"]?.boolValue ?? false
-        capabilities = TableCapabilities(esriString: json["capabilities"]?.stringValue ?? "Query")
-        drawingInfo = json["drawingInfo"]
+        let declared = TableCapabilities(esriString: json["capabilities"]?.stringValue ?? "Query")
+        capabilities = serviceKind == .mapServer ? declared.intersection(.query) : declared
+        allowGeometryUpdates = json["allowGeometryUpdates"]?.boolValue ?? true
+        if let drawing = json["drawingInfo"], !drawing.isNull {
+            do {
+                drawingInfo = try DrawingInfo(esriJSON: JSONWriter.string(drawing))
+            } catch {
+                drawingInfoProblem = "\(error)"
+            }
+        }
+        var members = JSONObject()
+        for key in ["typeIdField", "types", "templates"] {
+            if let value = json[key] { members.append(key, value) }
+        }
+        typesJSON = JSONWriter.string(.object(members))
+        do {
+            let schema = try Schema(fields: fields, objectIdFieldName: objectIdFieldName).withTypes(esriLayerJSON: typesJSON)
+            (typeIdFieldName, types, templates) = (schema.typeIdFieldName, schema.types, schema.templates)
+        } catch {
+            throw failure("has types or templates GeoSieve cannot use: \(error)")
+        }
     }
 }
 
@@ -205,11 +259,7 @@ public struct ArcGISLayerReader: Sendable {
                 start += batch.count
             }
         }
-        do {
-            return try pages.table()
-        } catch {
-            throw ServiceError(.invalidResponse, "the features cannot make one table: \(error)", url: url)
-        }
+        return try Self.typedTable(&pages, info, url: url)
     }
 
     /// How many features `query` selects (`returnCountOnly`).
@@ -264,6 +314,15 @@ public struct ArcGISLayerReader: Sendable {
                 displayFieldName: kept(info.displayFieldName))
         } catch {
             throw ServiceError(.invalidResponse, "the layer's fields cannot make a table: \(error)", url: info.url)
+        }
+    }
+
+    /// The table of `pages`, typed as the layer's document says.
+    static func typedTable(_ pages: inout FeaturePages, _ info: ArcGISLayerInfo, url: String) throws -> FeatureTable {
+        do {
+            return try pages.table().withTypes(esriLayerJSON: info.typesJSON)
+        } catch {
+            throw ServiceError(.invalidResponse, "the features cannot make one table: \(error)", url: url)
         }
     }
 

@@ -39,15 +39,17 @@ public struct OnDemandOptions: Sendable, Equatable {
     }
 }
 
-/// A feature table fed by a service — an ArcGIS feature service layer or an OGC API – Features
-/// collection — through a local cache, so that every local query, identify, selection and
+/// A feature table fed by a service — an ArcGIS feature service layer (or a map service's layer,
+/// read-only) or an OGC API – Features collection — through a local cache, so that every local query, identify, selection and
 /// statistic of a ``FeatureLayer`` over it works on what was fetched.
 ///
 /// The cache is an ``EditableFeatureTable``: fetched features are merged in by object ID
 /// (``EditableFeatureTable/mergeFromService(_:)``: updated in place, never held twice), and
-/// local edits are kept apart until they are sent. ``currentTable`` (the layer's view) is the
-/// cache's latest snapshot. The ``definitionExpression`` is sent with every fetch (to an OGC API
-/// server as a CQL2 filter, which is where-clause syntax for the comparisons both share).
+/// local edits are kept apart until they are sent; they are allowed as the layer's capabilities
+/// allow them (none for a map service's layer or an OGC API collection). ``currentTable`` (the
+/// layer's view) is the cache's latest snapshot. The ``definitionExpression`` is sent with every
+/// fetch (to an OGC API server as a CQL2 filter, which is where-clause syntax for the
+/// comparisons both share).
 ///
 /// What is fetched, and when, is the ``mode``'s:
 ///
@@ -108,7 +110,7 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
         }
         var cache: EditableFeatureTable?
         if case .arcGIS(let reader) = service {
-            cache = try EditableFeatureTable(Self.emptyTable(reader.info))
+            cache = try EditableFeatureTable(Self.emptyTable(reader.info), options: Self.editingOptions(service))
         }
         state = Mutex(State(cache: cache))
         placeholder = try FeatureTable.load(geoJSON: #"{"type":"FeatureCollection","features":[]}"#)
@@ -207,6 +209,9 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
         guard case .arcGIS(let reader) = service else {
             throw ServiceError(.unsupported, "OGC API collections are read here, not edited", url: Self.url(of: service))
         }
+        guard reader.info.serviceKind == .featureServer else {
+            throw ServiceError(.unsupported, "a map service's layers are read-only: edits go to its feature service", url: reader.info.url)
+        }
         guard let cache = state.withLock({ $0.cache }) else { return SentEdits(added: [], updated: [], deleted: []) }
         let pending = cache.pendingEdits()
         let request = pending.request
@@ -286,7 +291,7 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
                 throw ServiceError(.invalidResponse, "the features fetched do not fit the cache: \(error)", url: Self.url(of: service))
             }
         } else {
-            let cache = try EditableFeatureTable(fetched)
+            let cache = try EditableFeatureTable(fetched, options: Self.editingOptions(service))
             state.withLock { $0.cache = cache }
         }
         return fetched
@@ -307,10 +312,21 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
         return Envelope(xmin: cx - hw, ymin: cy - hh, xmax: cx + hw, ymax: cy + hh)
     }
 
-    /// An empty table with the layer's fields.
+    /// An empty table with the layer's fields and types.
     static func emptyTable(_ info: ArcGISLayerInfo) throws -> FeatureTable {
         var pages = try ArcGISLayerReader.pagesReader(info, fields: info.fields)
-        return try pages.table()
+        return try ArcGISLayerReader.typedTable(&pages, info, url: info.url)
+    }
+
+    /// What the cache lets local edits do: what the layer's capabilities allow (a map service's
+    /// layer and an OGC API collection: nothing), as ArcGIS's `canAdd`/`canUpdate`/`canDelete`.
+    static func editingOptions(_ service: Service) -> EditingOptions {
+        switch service {
+        case .arcGIS(let reader):
+            EditingOptions(capabilities: reader.info.capabilities, allowGeometryUpdates: reader.info.allowGeometryUpdates)
+        case .ogc:
+            EditingOptions(capabilities: .query)
+        }
     }
 
 }
@@ -323,4 +339,18 @@ public struct SentEdits: Sendable {
     public var updated: [Int64]
     /// The object IDs of the features deleted.
     public var deleted: [Int64]
+}
+
+extension FeatureLayer {
+    /// A layer over `table`, named as the service names its layer (an OGC API collection by its
+    /// title) and drawn with the layer's own renderer when its `drawingInfo` has one GeoSieve
+    /// reads (else the default renderer of its geometry type).
+    public init(_ table: ServiceFeatureTable) {
+        switch table.service {
+        case .arcGIS(let reader):
+            self.init(source: table, name: reader.info.name.isEmpty ? "layer" : reader.info.name, renderer: reader.info.drawingInfo?.renderer)
+        case .ogc(let reader):
+            self.init(source: table, name: reader.info.title)
+        }
+    }
 }

@@ -20,10 +20,21 @@ import SieveServer
             }
         }
         let (west, east) = (xs.min(), xs.max())
+        let featureCount = truth.count
         try await TestServer.withClient(server) { client async throws in
             let directory = try await client.get("/arcgis/rest/services?f=json").object
-            let names = (directory["services"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
-            #expect(names == ["cities", "countries", "boroughs"])
+            let entries = directory["services"] as? [[String: Any]] ?? []
+            // Each table is a feature service and a read-only map service.
+            for kind in ["FeatureServer", "MapServer"] {
+                let names = entries.filter { $0["type"] as? String == kind }.compactMap { $0["name"] as? String }
+                #expect(names == ["cities", "countries", "boroughs"])
+            }
+            #expect(entries.count == 6)
+            let mapLayer = try await client.get("/arcgis/rest/services/countries/MapServer/0?f=json").object
+            #expect(mapLayer["capabilities"] as? String == "Map,Query,Data")
+            #expect(mapLayer["allowGeometryUpdates"] as? Bool == false)
+            let mapCount = try await client.get("/arcgis/rest/services/countries/MapServer/0/query?where=1%3D1&returnCountOnly=true&f=json").object
+            #expect(mapCount["count"] as? Int == featureCount)
 
             let service = try await client.get("/arcgis/rest/services/countries/FeatureServer?f=json").object
             #expect(service["maxRecordCount"] as? Int == 2000)

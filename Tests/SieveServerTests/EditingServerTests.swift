@@ -62,6 +62,19 @@ import SieveServer
         #expect(log.calls.withLock { $0.isEmpty })
     }
 
+    @Test func mapServersStayReadOnlyWhenEditsAreAllowed() async throws {
+        let log = SaveLog()
+        try await TestServer.withClient(try Self.server(log)) { client async throws in
+            let map = "/arcgis/rest/services/places/MapServer/0"
+            #expect(try await client.get(map).object["capabilities"] as? String == "Map,Query,Data")
+            #expect(try await client.post("\(map)/applyEdits", form: "deletes=1").arcGISErrorCode == 404)
+            #expect(try await client.post("\(map)/deleteFeatures", form: "objectIds=1").arcGISErrorCode == 404)
+            #expect(try await client.get(Self.layer).object["capabilities"] as? String != "Map,Query,Data")
+            #expect(try await Self.names(client) == ["a", "b", "c"])
+        }
+        #expect(log.calls.withLock { $0.isEmpty })
+    }
+
     @Test func applyEditsAppliesSavesAndRollsBack() async throws {
         let log = SaveLog()
         try await TestServer.withClient(try Self.server(log)) { client async throws in

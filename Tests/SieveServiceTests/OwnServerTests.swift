@@ -3,6 +3,7 @@ import Logging
 import SieveCQL
 import SieveFeatures
 import SieveGeometry
+import SieveMap
 import SieveServer
 import Testing
 
@@ -31,6 +32,10 @@ struct OwnServerTests {
             ServedTable(
                 id: "undeletable",
                 table: EditableFeatureTable(fixture("naturalearth_lowres.geojson"), options: EditingOptions(capabilities: [.query, .create, .update]))),
+            // Feature types, templates and a renderer of its own, for the layer document.
+            ServedTable(
+                id: "typed", table: EditableFeatureTable(fixture("naturalearth_lowres.geojson").withTypes(esriLayerJSON: typesJSON)),
+                renderer: Renderer(esriJSON: rendererJSON)),
         ])
         let server = try GeoSieveServer(
             catalog: catalog,
@@ -38,6 +43,23 @@ struct OwnServerTests {
                 port: 0, maxRecordCount: maxRecordCount, allowEdits: allowEdits, token: "t0k", tokenRequiredForRead: true))
         try await withLoopbackServer({ logger, onRunning in try await server.run(logger: logger, onRunning: onRunning) }, body)
     }
+
+    /// The `typed` service's types and templates.
+    static let typesJSON = #"""
+        {"typeIdField":"continent",
+         "types":[{"id":"Europe","name":"European country","domains":{},
+                   "templates":[{"name":"New European country","description":"","drawingTool":"esriFeatureEditToolPolygon",
+                                 "prototype":{"attributes":{"continent":"Europe","pop_est":0}}}]},
+                  {"id":"Asia","name":"Asian country","domains":{},"templates":[]}],
+         "templates":[]}
+        """#
+
+    /// The `typed` service's renderer.
+    static let rendererJSON = #"""
+        {"type":"uniqueValue","field1":"continent",
+         "defaultSymbol":{"type":"esriSFS","style":"esriSFSSolid","color":[200,200,200,255]},
+         "uniqueValueInfos":[{"value":"Europe","label":"Europe","symbol":{"type":"esriSFS","style":"esriSFSSolid","color":[0,0,255,255]}}]}
+        """#
 
     @Test func errorsAndTokens() async throws {
         try await Self.withServer { base in

@@ -223,6 +223,91 @@ struct FlakyServiceTests {
     }
 }
 
+@Suite("Layer documents and map services")
+struct LayerDocumentTests {
+    @Test func typesTemplatesAndRendererComeWithTheLayer() async throws {
+        try await OwnServerTests.withServer { base in
+            let (client, _) = ServiceFeatureTableTests.client()
+            let reader = try await ArcGISLayerReader.open(base + "/arcgis/rest/services/typed/FeatureServer/0", client: client)
+            // What the server was given, read back through the layer document.
+            let given = try OwnServerTests.fixture("naturalearth_lowres.geojson").withTypes(esriLayerJSON: OwnServerTests.typesJSON).schema
+            #expect(reader.info.typeIdFieldName == "continent")
+            #expect(reader.info.types == given.types)
+            #expect(reader.info.types.map(\.name) == ["European country", "Asian country"])
+            #expect(reader.info.types.first?.templates.first?.name == "New European country")
+            #expect(reader.info.templates.isEmpty)
+            #expect(reader.info.drawingInfo?.renderer == (try Renderer(esriJSON: OwnServerTests.rendererJSON)))
+            #expect(reader.info.drawingInfoProblem == nil)
+            // The cache is typed as the layer, before and after fetching; a layer over it draws
+            // with the service's renderer.
+            let table = try ServiceFeatureTable(service: .arcGIS(reader), mode: .snapshot)
+            #expect(table.currentTable.schema.types == given.types)
+            try await table.load()
+            #expect(table.currentTable.schema.types == given.types)
+            #expect(table.currentTable.schema.typeIdFieldName == "continent")
+            let layer = FeatureLayer(table)
+            #expect(layer.name == "typed")
+            #expect(layer.renderer == reader.info.drawingInfo?.renderer)
+            try await client.shutdown()
+        }
+    }
+
+    @Test func layerDocumentsGeoSieveCannotUseAreClearErrors() throws {
+        let fields: JSONValue = try JSONReader.parse(#"[{"name":"OBJECTID","type":"esriFieldTypeOID"},{"name":"kind","type":"esriFieldTypeInteger"}]"#)
+        func info(_ members: String) throws -> ArcGISLayerInfo {
+            let document = try JSONReader.parse(#"{"name":"x","fields":\#(JSONWriter.string(fields)),\#(members)}"#)
+            return try ArcGISLayerInfo(json: document, url: "http://h/arcgis/rest/services/s/MapServer/3")
+        }
+        // A group layer has no features.
+        #expect {
+            try info(#""type":"Group Layer""#)
+        } throws: { ($0 as? ServiceError)?.message.contains("describes a Group Layer, not a feature layer or table") == true }
+        // Types naming a field the layer does not have.
+        #expect {
+            try info(#""typeIdField":"nope","types":[{"id":1,"name":"a"}]"#)
+        } throws: { ($0 as? ServiceError)?.message.contains("has types or templates GeoSieve cannot use") == true }
+        // A renderer GeoSieve does not read: the layer is still read, the reason kept.
+        let odd = try info(#""drawingInfo":{"renderer":{"type":"heatmap"}},"capabilities":"Map,Query,Data,Create""#)
+        #expect(odd.drawingInfo == nil)
+        #expect(odd.drawingInfoProblem?.isEmpty == false)
+        // A map service's layer is read-only whatever it declares.
+        #expect(odd.serviceKind == .mapServer)
+        #expect(odd.capabilities == [.query])
+    }
+
+    @Test func mapServiceLayersAreReadLikeFeatureLayersButNeverEdited() async throws {
+        try await OwnServerTests.withServer(maxRecordCount: 40, allowEdits: true) { base in
+            let (client, requests) = ServiceFeatureTableTests.client()
+            let reader = try await ArcGISLayerReader.open(base + "/arcgis/rest/services/countries/MapServer/0", client: client)
+            #expect(reader.info.serviceKind == .mapServer)
+            #expect(reader.info.capabilities == [.query])
+            let table = try ServiceFeatureTable(service: .arcGIS(reader), mode: .snapshot)
+            requests.clear()
+            try await table.load()
+            // Paged as a feature layer is: the count, then pages of 40, all through the map service.
+            let truth = try OwnServerTests.fixture("naturalearth_lowres.geojson")
+            #expect(requests.all.count == 1 + (truth.count + 39) / 40)
+            #expect(requests.all.allSatisfy { $0.contains("/MapServer/0/query") })
+            #expect(try OwnServerTests.text(table.currentTable) == OwnServerTests.text(truth))
+            // No local edits (canAdd, canUpdate, canDelete are false), nothing to send.
+            let cache = try #require(table.cache)
+            #expect(!cache.canAdd)
+            #expect(!cache.canUpdate(objectID: 1))
+            #expect(!cache.canDelete(objectID: 1))
+            #expect(cache.deleteFeatures(objectIDs: [1])[0].success == false)
+            #expect(table.currentTable.count == truth.count)
+            await #expect {
+                try await table.applyEdits()
+            } throws: { ($0 as? ServiceError)?.kind == .unsupported }
+            // The feature service of the same layer is editable.
+            let editable = try await ArcGISLayerReader.open(base + ServiceFeatureTableTests.countries, client: client)
+            #expect(editable.info.serviceKind == .featureServer)
+            #expect(editable.info.capabilities.contains(.delete))
+            try await client.shutdown()
+        }
+    }
+}
+
 @Suite("Local edits sent with applyEdits")
 struct SendingEditsTests {
     static let square = Geometry.polygon((try? Polygon(exterior: [
@@ -280,21 +365,34 @@ struct SendingEditsTests {
     @Test func editsTheServiceRefusesStayPending() async throws {
         try await OwnServerTests.withServer(allowEdits: true) { base in
             let (client, _) = ServiceFeatureTableTests.client()
-            let reader = try await ArcGISLayerReader.open(base + "/arcgis/rest/services/undeletable/FeatureServer/0", client: client)
+            // A layer without Delete: the cache refuses local deletes as the service would.
+            let undeletable = try await ArcGISLayerReader.open(base + "/arcgis/rest/services/undeletable/FeatureServer/0", client: client)
+            #expect(undeletable.info.capabilities == [.query, .create, .update])
+            let limited = try ServiceFeatureTable(service: .arcGIS(undeletable), mode: .snapshot)
+            try await limited.load()
+            let limitedCache = try #require(limited.cache)
+            #expect(!limitedCache.canDelete(objectID: 3))
+            #expect(limitedCache.canUpdate(objectID: 3))
+            #expect(limitedCache.deleteFeatures(objectIDs: [3])[0].success == false)
+            #expect(!limitedCache.hasLocalEdits)
+            // A feature another client deleted meanwhile: the service refuses the batch.
+            let reader = try await ArcGISLayerReader.open(base + ServiceFeatureTableTests.countries, client: client)
             let table = try ServiceFeatureTable(service: .arcGIS(reader), mode: .snapshot)
             try await table.load()
             let cache = try #require(table.cache)
+            _ = try await client.send(ServiceRequest(
+                url: reader.info.url + "/deleteFeatures", parameters: [("objectIds", "3"), ("f", "json")], method: .post))
             #expect(cache.updateFeatures([FeatureEdit(objectID: 1, attributes: ["name": .string("Renamed")])])[0].success)
             #expect(cache.deleteFeatures(objectIDs: [3])[0].success)
             do {
                 try await table.applyEdits()
-                Issue.record("the service accepted a delete it does not allow")
+                Issue.record("the service deleted a feature it no longer has")
             } catch let error as ServiceError {
                 #expect(error.kind == .serviceError)
                 // Each edit with the service's reason: the update rolled back because of the delete.
                 #expect(error.message == "the service applied none of the edits: "
                     + "update of object ID 1: Operation rolled back: another edit of the batch failed. (code 1003); "
-                    + "delete of object ID 3: the table does not allow deleting features (capabilities: Query,Create,Update,Editing) (code 403)")
+                    + "delete of object ID 3: Delete for the object was not attempted. Object ID 3 does not exist. (code 1019)")
             }
             // Nothing applied there (rollbackOnFailure), everything still pending here.
             let check = try await ArcGISLayerReader.open(reader.info.url, client: client).features(ArcGISLayerQuery(whereClause: "name = 'Renamed'"))

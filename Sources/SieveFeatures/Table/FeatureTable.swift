@@ -225,11 +225,22 @@ public struct FeatureTable: Sendable {
         replacing(attachments: attachments)
     }
 
-    /// This table with other attachments or another spatial index cache (the same rows).
-    private func replacing(attachments: AttachmentStore? = nil, spatialIndexCache cache: SpatialIndexCache? = nil) -> FeatureTable {
+    /// This table with the `typeIdField`, `types` and `templates` of Esri layer JSON (as
+    /// ``Schema/withTypes(esriLayerJSON:)`` reads them): the same rows, indexes and caches — how
+    /// a feature service's layer document types the features read from its queries.
+    /// - Throws: ``FeatureTableError/Kind/invalidSchema`` naming the member that is wrong.
+    public func withTypes(esriLayerJSON text: String) throws(FeatureTableError) -> FeatureTable {
+        replacing(schema: try schema.withTypes(esriLayerJSON: text))
+    }
+
+    /// This table with other attachments, another spatial index cache or a schema differing only
+    /// in its types and templates (the same rows).
+    private func replacing(
+        attachments: AttachmentStore? = nil, spatialIndexCache cache: SpatialIndexCache? = nil, schema typed: Schema? = nil
+    ) -> FeatureTable {
         var copy = self
         copy.storage_ = Storage(
-            schema: schema, columns: columns, geometryColumn: geometryColumn, count: count, extent: extent,
+            schema: typed ?? schema, columns: columns, geometryColumn: geometryColumn, count: count, extent: extent,
             objectIDIndex: objectIDIndex, tombstones: tombstones, lineage: lineage,
             spatialIndexCache: cache ?? spatialIndexCache, attachments: attachments ?? self.attachments)
         return copy

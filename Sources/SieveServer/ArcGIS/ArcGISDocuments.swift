@@ -2,16 +2,24 @@ import SieveFeatures
 import SieveGeometry
 import SieveMap
 
-/// The metadata documents of the ArcGIS REST FeatureServer: the services directory, a
-/// service, a layer.
+/// The metadata documents of the ArcGIS REST FeatureServer (and of the read-only MapServer
+/// beside it): the services directory, a service, a layer.
 enum ArcGISDocuments {
+    /// Which of a service's two faces a document describes: the feature service (queries, and
+    /// edits when allowed) or the map service (queries only; ArcGIS publishes a feature service
+    /// with a map service of the same layers, whose capabilities are `Map,Query,Data`).
+    enum Kind: String {
+        case featureServer = "FeatureServer"
+        case mapServer = "MapServer"
+    }
+
     /// The REST API version the documents claim (the shapes follow ArcGIS Enterprise 11.1).
     static let currentVersion = 11.1
 
     /// The paths below the server root.
     static let root = "/arcgis/rest/services"
 
-    /// `GET /arcgis/rest/services`: `{"currentVersion":…,"folders":[],"services":[{"name":…,"type":"FeatureServer"}]}`.
+    /// `GET /arcgis/rest/services`: `{"currentVersion":…,"folders":[],"services":[{"name":…,"type":"FeatureServer"},{"name":…,"type":"MapServer"}]}`.
     static func directory(_ catalog: ServedCatalog) -> JSONValue {
         .object(
             JSONObject([
@@ -20,16 +28,19 @@ enum ArcGISDocuments {
                 (
                     "services",
                     .array(
-                        catalog.tables.map { table in
-                            .object(JSONObject([("name", .string(table.id)), ("type", .string("FeatureServer"))]))
+                        catalog.tables.flatMap { table in
+                            [Kind.featureServer, .mapServer].map { kind in
+                                .object(JSONObject([("name", .string(table.id)), ("type", .string(kind.rawValue))]))
+                            }
                         })
                 ),
             ]))
     }
 
     /// The `capabilities` string: `Query`, and `Create,Delete,Query,Update,Editing` when edits are
-    /// allowed (each as the table's editing options permit).
-    static func capabilities(_ table: ServedTable, configuration: ServerConfiguration) -> String {
+    /// allowed (each as the table's editing options permit); `Map,Query,Data` for the map service.
+    static func capabilities(_ table: ServedTable, configuration: ServerConfiguration, kind: Kind = .featureServer) -> String {
+        guard kind == .featureServer else { return "Map,Query,Data" }
         guard configuration.allowEdits else { return "Query" }
         let allowed = table.table.options.capabilities
         var names: [String] = []
@@ -41,12 +52,13 @@ enum ArcGISDocuments {
         return names.joined(separator: ",")
     }
 
-    /// `GET …/FeatureServer`: the service with its one layer (or table, without geometries).
-    static func service(_ served: ServedTable, configuration: ServerConfiguration) throws -> JSONValue {
+    /// `GET …/FeatureServer` (or `…/MapServer`): the service with its one layer (or table,
+    /// without geometries).
+    static func service(_ served: ServedTable, configuration: ServerConfiguration, kind: Kind = .featureServer) throws -> JSONValue {
         let table = served.layer.table
         let schema = table.schema
         let extent = try served.layer.fullExtent()
-        let editable = configuration.allowEdits
+        let editable = configuration.allowEdits && kind == .featureServer
         var root = JSONObject()
         root.append("currentVersion", .double(currentVersion))
         root.append("serviceDescription", .string(served.description))
@@ -55,7 +67,7 @@ enum ArcGISDocuments {
         root.append("hasStaticData", .bool(!editable))
         root.append("maxRecordCount", .integer(configuration.maxRecordCount))
         root.append("supportedQueryFormats", .string("JSON, geoJSON"))
-        root.append("capabilities", .string(capabilities(served, configuration: configuration)))
+        root.append("capabilities", .string(capabilities(served, configuration: configuration, kind: kind)))
         root.append("description", .string(served.description))
         root.append("copyrightText", .string(""))
         root.append("spatialReference", JSONOutput.spatialReferenceValue(schema.spatialReference))
@@ -74,13 +86,13 @@ enum ArcGISDocuments {
         return .object(root)
     }
 
-    /// `GET …/FeatureServer/0`: the layer — fields, geometry type, extent, renderer, types and
-    /// templates, capabilities and query capabilities.
-    static func layer(_ served: ServedTable, configuration: ServerConfiguration) throws -> JSONValue {
+    /// `GET …/FeatureServer/0` (or `…/MapServer/0`): the layer — fields, geometry type, extent,
+    /// renderer, types and templates, capabilities and query capabilities.
+    static func layer(_ served: ServedTable, configuration: ServerConfiguration, kind: Kind = .featureServer) throws -> JSONValue {
         let layer = served.layer
         let table = layer.table
         let schema = table.schema
-        let editable = configuration.allowEdits
+        let editable = configuration.allowEdits && kind == .featureServer
         var root = JSONObject()
         root.append("currentVersion", .double(currentVersion))
         root.append("id", .integer(0))
@@ -122,7 +134,7 @@ enum ArcGISDocuments {
             for member in types.members { root.append(member.key, member.value) }
         }
         root.append("relationships", .array([]))
-        root.append("capabilities", .string(capabilities(served, configuration: configuration)))
+        root.append("capabilities", .string(capabilities(served, configuration: configuration, kind: kind)))
         root.append("maxRecordCount", .integer(configuration.maxRecordCount))
         root.append("standardMaxRecordCount", .integer(configuration.maxRecordCount))
         root.append("tileMaxRecordCount", .integer(configuration.maxRecordCount))

@@ -25,25 +25,35 @@ struct ArcGISRoutes {
             router.on(RouterPath(root), method: method) { request, _ in
                 await respond(request) { input in ServiceResponse.json(ArcGISDocuments.directory(server.catalog), pretty: input.pretty) }
             }
-            router.on(RouterPath(service), method: method) { request, context in
-                await respond(request) { input in
-                    let served = try self.service(context)
-                    return ServiceResponse.json(
-                        try ServerRequestError.catching(.internalError, message: "Unable to complete operation.") { try ArcGISDocuments.service(served, configuration: server.configuration) }, pretty: input.pretty)
+            // The feature service and the read-only map service of the same layer: documents and
+            // queries (the map service has no edit routes).
+            for kind in [ArcGISDocuments.Kind.featureServer, .mapServer] {
+                let service = root + "/{service}/" + kind.rawValue
+                let layer = service + "/{layer}"
+                router.on(RouterPath(service), method: method) { request, context in
+                    await respond(request) { input in
+                        let served = try self.service(context)
+                        return ServiceResponse.json(
+                            try ServerRequestError.catching(.internalError, message: "Unable to complete operation.") {
+                                try ArcGISDocuments.service(served, configuration: server.configuration, kind: kind)
+                            }, pretty: input.pretty)
+                    }
                 }
-            }
-            router.on(RouterPath(layer), method: method) { request, context in
-                await respond(request) { input in
-                    let served = try self.layer(context)
-                    return ServiceResponse.json(
-                        try ServerRequestError.catching(.internalError, message: "Unable to complete operation.") { try ArcGISDocuments.layer(served, configuration: server.configuration) }, pretty: input.pretty)
+                router.on(RouterPath(layer), method: method) { request, context in
+                    await respond(request) { input in
+                        let served = try self.layer(context)
+                        return ServiceResponse.json(
+                            try ServerRequestError.catching(.internalError, message: "Unable to complete operation.") {
+                                try ArcGISDocuments.layer(served, configuration: server.configuration, kind: kind)
+                            }, pretty: input.pretty)
+                    }
                 }
-            }
-            router.on(RouterPath(layer + "/query"), method: method) { request, context in
-                await respond(request) { input in
-                    let served = try self.layer(context)
-                    let (parameters, configuration) = (input.parameters, server.configuration)
-                    return try await server.timed { try ArcGISQuery.run(parameters, on: served, configuration: configuration) }
+                router.on(RouterPath(layer + "/query"), method: method) { request, context in
+                    await respond(request) { input in
+                        let served = try self.layer(context)
+                        let (parameters, configuration) = (input.parameters, server.configuration)
+                        return try await server.timed { try ArcGISQuery.run(parameters, on: served, configuration: configuration) }
+                    }
                 }
             }
             router.on(RouterPath(layer + "/{feature}/attachments"), method: method) { request, context in
