@@ -34,6 +34,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // The HTTP client of the service tables (ArcGIS feature services, OGC API – Features).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Already under async-http-client: named so the client can tell its "inflated answer
+        // over the bound" error by type.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
     ],
     targets: [
         // The system GEOS C library (libgeos_c), found through pkg-config.
@@ -122,6 +125,7 @@ let package = Package(
             dependencies: [
                 "SieveFeatures", "SieveGeometry", "SieveCQL", "SieveMap",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
         // Umbrella module re-exporting the public modules.

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import SieveFeatures
 import SieveGeometry
 import Synchronization
@@ -349,11 +350,13 @@ extension ServiceError {
         if error is NIOTooManyBytesError {
             return ServiceError(.responseTooLarge, "the answer is over \(limit) bytes", url: url, status: status)
         }
-        let text = String(describing: error)
-        if text.contains("decompression") || text.contains("Decompression") {
-            return ServiceError(.responseTooLarge, "the answer is over \(limit) bytes decompressed (\(text))", url: url, status: status)
+        if let error = error as? NIOHTTPDecompression.DecompressionError {
+            if error == .limit {
+                return ServiceError(.responseTooLarge, "the answer is over \(limit) bytes decompressed", url: url, status: status)
+            }
+            return ServiceError(.invalidResponse, "the compressed answer cannot be inflated (\(error))", url: url, status: status)
         }
-        return ServiceError(.network, text, url: url, status: status)
+        return ServiceError(.network, String(describing: error), url: url, status: status)
     }
 }
 

@@ -16,6 +16,9 @@ struct MisbehavingServer {
         let inFlight = Atomic<Int>(0)
         let mostInFlight = Atomic<Int>(0)
         let authorizations = Mutex<[String]>([])
+        /// Bytes `/endless` wrote, and whether its writer stopped (the client hung up).
+        let endlessBytes = Atomic<Int>(0)
+        let endlessStopped = Atomic<Bool>(false)
 
         func count(_ route: String) -> Int {
             counts.withLock { counts in
@@ -55,6 +58,26 @@ struct MisbehavingServer {
             return Response(status: .internalServerError, body: ResponseBody(byteBuffer: ByteBuffer(string: "boom")))
         }
         router.get("/big") { _, _ in json("[" + String(repeating: "0,", count: 600_000) + "0]") }
+        // An answer that never ends: chunks of 64 KiB until the client hangs up.
+        router.get("/endless") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody { writer in
+                    let chunk = ByteBuffer(repeating: UInt8(ascii: " "), count: 64 << 10)
+                    defer { log.endlessStopped.store(true, ordering: .relaxed) }
+                    try await writer.write(ByteBuffer(string: "{\"features\":["))
+                    while true {
+                        try await writer.write(chunk)
+                        log.endlessBytes.add(chunk.readableBytes, ordering: .relaxed)
+                    }
+                })
+        }
+        // 8 MiB of JSON in a 53 KB gzip body.
+        router.get("/bomb") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json", .contentEncoding: "gzip"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipBomb(repeats: 8 << 20 / 258))))
+        }
         router.get("/gzip") { _, _ in
             let bytes = Data(base64Encoded: "H4sIAAAAAAACA6tWSs7PLShKLS5OTVGyKikqTdVRKkvMKU0tVrKKNtQx0jGOrQUA5//SSiQAAAA=") ?? Data()
             return Response(
@@ -276,8 +299,36 @@ struct ServiceClientTests {
             #expect(slow?.kind == .timeout)
             let big = await Self.error { _ = try await client.send(ServiceRequest(url: base + "/big")) }
             #expect(big?.kind == .responseTooLarge)
-            let compressed = try await client.send(ServiceRequest(url: base + "/gzip"))
+            try await client.shutdown()
+            // gzip, with a timeout a loaded machine meets.
+            let patient = ServiceClient(configuration: Self.configuration())
+            let compressed = try await patient.send(ServiceRequest(url: base + "/gzip"))
             #expect(String(decoding: compressed.body, as: UTF8.self) == #"{"compressed":true,"values":[1,2,3]}"#)
+            try await patient.shutdown()
+        }
+    }
+
+    @Test func hugeAnswersStopAtTheBound() async throws {
+        try await MisbehavingServer.with { base, log in
+            var configuration = Self.configuration()
+            configuration.maxAttempts = 1
+            configuration.maxResponseBytes = 4 << 20
+            let client = ServiceClient(configuration: configuration)
+            // An answer without end: refused once over the bound, and the connection closed, so
+            // the server stops writing (it would write for ever to a reader that kept reading).
+            let endless = await Self.error { _ = try await client.send(ServiceRequest(url: base + "/endless")) }
+            #expect(endless?.kind == .responseTooLarge)
+            #expect(endless?.message == "the answer is over 4194304 bytes")
+            for _ in 0..<200 where !log.endlessStopped.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(50)) }
+            let stopped = log.endlessStopped.load(ordering: .relaxed)
+            #expect(stopped)
+            // What was written before the hang-up: the bound and what sockets buffer, not more.
+            let written = log.endlessBytes.load(ordering: .relaxed)
+            #expect(written < 1 << 30)
+            // A small body inflating past the bound: refused while inflating.
+            let bomb = await Self.error { _ = try await client.send(ServiceRequest(url: base + "/bomb")) }
+            #expect(bomb?.kind == .responseTooLarge)
+            #expect(bomb?.message == "the answer is over 4194304 bytes decompressed")
             try await client.shutdown()
         }
     }
@@ -369,4 +420,40 @@ struct ServiceClientTests {
             try await client.shutdown()
         }
     }
+}
+
+/// A gzip body inflating to `"0"` followed by `repeats` × 258 more zeros: one fixed-Huffman
+/// deflate block of a literal and back-references of length 258 at distance 1 (13 bits each,
+/// 1:159). The trailer's CRC is not computed: a reader bounding the inflated size stops long
+/// before it, and one that does not fails the test anyway.
+func gzipBomb(repeats: Int) -> [UInt8] {
+    var bytes: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]
+    var bits: UInt64 = 0, count = 0
+    func put(_ value: UInt64, _ length: Int) {  // least significant bit first
+        bits |= value << count
+        count += length
+        while count >= 8 {
+            bytes.append(UInt8(truncatingIfNeeded: bits))
+            bits >>= 8
+            count -= 8
+        }
+    }
+    func code(_ value: UInt64, _ length: Int) {  // Huffman codes go most significant bit first
+        var reversed: UInt64 = 0
+        for i in 0..<length where value & (1 << i) != 0 { reversed |= 1 << (length - 1 - i) }
+        put(reversed, length)
+    }
+    put(1, 1)  // BFINAL
+    put(1, 2)  // BTYPE 01: fixed Huffman codes
+    code(0x30 + UInt64(UInt8(ascii: "0")), 8)  // the literal "0" (literals 0–143: 0x30 + value, 8 bits)
+    for _ in 0..<repeats {
+        code(0xC0 + (285 - 280), 8)  // length 258 (code 285, no extra bits)
+        code(0, 5)  // distance 1 (code 0)
+    }
+    code(0, 7)  // end of block (256)
+    if count > 0 { put(0, 8 - count) }
+    bytes += [0, 0, 0, 0]  // CRC-32 (not computed)
+    let size = UInt32(truncatingIfNeeded: 1 + repeats * 258)
+    bytes += (0..<4).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) }
+    return bytes
 }
