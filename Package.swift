@@ -206,7 +206,7 @@ let package = Package(
         .testTarget(
             name: "SieveServiceTests",
             dependencies: [
-                "SieveService", "SieveServer", "SieveFeatures", "SieveGeometry", "SieveCQL", "SieveMap", "SieveTestSupport",
+                "SieveService", "SieveServer", "SieveFeatures", "SieveGeometry", "SieveColumns", "SieveCQL", "SieveMap", "SieveTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),

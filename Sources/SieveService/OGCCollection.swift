@@ -19,6 +19,55 @@ public struct OGCCollectionInfo: Sendable {
     /// Whether the server evaluates `filter` in CQL2 text (it declares Part 3's filter and
     /// cql2-text conformance classes). Without it, filters are applied to what was read.
     public var supportsCQL2Text: Bool
+    /// The collection's queryables (`…/queryables`, a JSON Schema; Part 3), when the server
+    /// declares or links them: the properties a filter may name, with the field type each one's
+    /// JSON Schema type says. Empty when the server has none.
+    public var queryables: [Queryable] = []
+    /// Whether the server declares queryables (Part 3's queryables conformance class) or the
+    /// collection links to them.
+    var hasQueryables: Bool
+
+    /// One queryable property.
+    public struct Queryable: Sendable, Hashable {
+        /// The property's name.
+        public var name: String
+        /// The field type its schema says: `integer` → BigInteger, `number` → Double, `string`
+        /// → String (Date with format `date-time` or `date`), `boolean` → SmallInteger (as the
+        /// loaders store booleans); `nil` for a geometry or a property of another or no type.
+        public var type: FieldType?
+
+        /// Reads a queryables document's `properties`.
+        static func read(_ document: JSONValue) -> [Queryable] {
+            guard let members = document["properties"]?.objectValue?.members else { return [] }
+            return members.map { member in
+                let schema = member.value
+                let format = schema["format"]?.stringValue ?? ""
+                let type: FieldType?
+                switch schema["type"]?.stringValue {
+                case "integer": type = .bigInteger
+                case "number": type = .double
+                case "boolean": type = .smallInteger
+                case "string": type = format == "date-time" || format == "date" ? .date : .string
+                default: type = nil
+                }
+                return Queryable(name: member.key, type: format.hasPrefix("geometry") ? nil : type)
+            }
+        }
+    }
+
+    /// `fields` (inferred from features read) with the types the queryables give them where the
+    /// inferred column type differs: a property whose first values were whole numbers but is a
+    /// `number` becomes Double, one that was always `null` takes its declared type.
+    public func typed(_ fields: [Field]) -> [Field] {
+        guard !queryables.isEmpty else { return fields }
+        let declared = Dictionary(queryables.compactMap { q in q.type.map { (q.name.lowercased(), $0) } }, uniquingKeysWith: { a, _ in a })
+        return fields.map { field in
+            guard field.type != .oid, let type = declared[field.name.lowercased()], type.columnType != field.columnType else { return field }
+            var typed = field
+            typed.type = type
+            return typed
+        }
+    }
 
     /// Reads a collection document and the server's conformance classes.
     package init(collection json: JSONValue, conformsTo classes: [String], serviceURL: String, id: String) throws {
@@ -41,6 +90,8 @@ public struct OGCCollectionInfo: Sendable {
         let filter = classes.contains { $0.hasSuffix("/filter") && $0.contains("ogcapi-features-3") }
         let text = classes.contains { $0.hasSuffix("/conf/cql2-text") }
         supportsCQL2Text = filter && text
+        hasQueryables = classes.contains { $0.hasSuffix("/conf/queryables") && $0.contains("ogcapi-features-3") }
+            || json["links"]?.arrayValue?.contains { $0["rel"]?.stringValue?.hasSuffix("queryables") == true } == true
     }
 }
 
@@ -77,8 +128,8 @@ public struct OGCCollectionReader: Sendable {
     /// The collection's document.
     public let info: OGCCollectionInfo
 
-    /// Reads the conformance classes of the server at `serviceURL` (its landing page, `…/ogc`)
-    /// and the document of collection `collectionID`.
+    /// Reads the conformance classes of the server at `serviceURL` (its landing page, `…/ogc`),
+    /// the document of collection `collectionID` and its queryables (when declared).
     /// - Throws: ``ServiceError``.
     public static func open(_ serviceURL: String, collection collectionID: String, client: ServiceClient) async throws -> OGCCollectionReader {
         let base = serviceURL.hasSuffix("/") ? String(serviceURL.dropLast()) : serviceURL
@@ -86,7 +137,15 @@ public struct OGCCollectionReader: Sendable {
         let classes = try conformance.json()["conformsTo"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let collection = try await client.send(
             ServiceRequest(url: base + "/collections/" + FormEncoding.encode(collectionID), parameters: [("f", "json")]))
-        let info = try OGCCollectionInfo(collection: try collection.json(), conformsTo: classes, serviceURL: base, id: collectionID)
+        var info = try OGCCollectionInfo(collection: try collection.json(), conformsTo: classes, serviceURL: base, id: collectionID)
+        if info.hasQueryables {
+            // Queryables only refine the fields' types: a server that fails to answer them is
+            // read without.
+            let url = base + "/collections/" + FormEncoding.encode(collectionID) + "/queryables"
+            if let document = try? await client.send(ServiceRequest(url: url, parameters: [("f", "json")], accept: "application/schema+json, application/json")).json() {
+                info.queryables = OGCCollectionInfo.Queryable.read(document)
+            }
+        }
         return OGCCollectionReader(client: client, info: info)
     }
 
@@ -123,6 +182,9 @@ public struct OGCCollectionReader: Sendable {
         var request = ServiceRequest(url: info.itemsURL, parameters: parameters, accept: "application/geo+json, application/json")
         var seen: Set<String> = []
         let limit = query.maxFeatures ?? Int.max
+        // With the filter applied here, the features read are not yet those selected: every
+        // page is read, and the limit applied to what passes.
+        let readLimit = local == nil ? limit : Int.max
         while true {
             let response = try await client.send(request)
             let page: FeaturePages.Page
@@ -135,7 +197,7 @@ public struct OGCCollectionReader: Sendable {
                 throw ServiceError(
                     .invalidResponse, "the pages hold \(pages.featureCount) features, more than the numberMatched \(matched)", url: response.url)
             }
-            guard pages.featureCount < limit, let next = page.next else { break }
+            guard pages.featureCount < readLimit, let next = page.next else { break }
             guard page.features > 0 else {
                 throw ServiceError(.invalidResponse, "a page without features links to a next page", url: response.url)
             }

@@ -276,7 +276,21 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
             query.pageSize = reader.info.maxRecordCount
             fetched = try await reader.features(query)
         case .ogc(let reader):
-            fetched = try await reader.features(OGCCollectionQuery(bbox: envelope, filter: combined, maxFeatures: maxFeatures))
+            let read = try await reader.features(OGCCollectionQuery(bbox: envelope, filter: combined, maxFeatures: maxFeatures))
+            // A collection's fields are inferred from what each fetch read: every fetch is given
+            // the cache's fields (the first one's, typed by the queryables), so that a property
+            // that was null or whole-numbered then fits later values.
+            let known = state.withLock { $0.cache?.snapshot.schema }
+            if known == nil, read.count == 0 {
+                // Nothing to learn the fields from yet: the cache is made by the first features.
+                state.withLock { $0.fetches += 1 }
+                return read
+            }
+            do {
+                fetched = try read.conformed(to: known?.fields ?? reader.info.typed(read.schema.fields))
+            } catch {
+                throw ServiceError(.invalidResponse, "the features fetched do not fit the collection's fields: \(error)", url: reader.info.itemsURL)
+            }
         }
         // The merge runs outside the state's lock: readers of ``currentTable`` (every query and
         // draw of a layer over the table) never wait for it; the cache has a writer lock of its own.

@@ -1,4 +1,5 @@
 import Foundation
+import SieveColumns
 import SieveGeometry
 import Testing
 
@@ -26,6 +27,41 @@ struct ServiceMergeTests {
             let row = try #require(snapshot.row(forObjectID: id))
             let x = snapshot.geometry(row: row).map { "\($0.envelope.xmin)" } ?? "-"
             return "\(id) \(snapshot.value(row: row, fieldIndex: 1)) \(snapshot.value(row: row, fieldIndex: 2)) \(x)"
+        }
+    }
+
+    @Test func pagesAreGivenTheCachesFields() throws {
+        // Inferred from one page: a whole, b null (String), c text, d a date string.
+        let page = try FeatureTable.load(geoJSON: #"""
+            {"type":"FeatureCollection","features":[
+              {"type":"Feature","id":5,"properties":{"a":1,"b":null,"c":"12","d":"2024-03-01"},"geometry":{"type":"Point","coordinates":[1,2]}},
+              {"type":"Feature","id":9,"properties":{"a":2,"b":null,"c":"x","d":null},"geometry":null}]}
+            """#)
+        let fields = [
+            Field(name: "OBJECTID", type: .oid), Field(name: "A", type: .double), Field(name: "b", type: .integer),
+            Field(name: "c", type: .string), Field(name: "d", type: .date), Field(name: "e", type: .string),
+        ]
+        let conformed = try page.conformed(to: fields)
+        #expect(conformed.schema.fields.map(\.name) == ["OBJECTID", "A", "b", "c", "d", "e"])
+        // Same rows, object IDs and geometries; values converted; e absent, so NULL.
+        #expect(conformed.count == 2)
+        #expect((0..<2).map(conformed.objectID(row:)) == [5, 9])
+        #expect(conformed.geometry(row: 0) == page.geometry(row: 0))
+        #expect(conformed.geometry(row: 1) == nil)
+        #expect((0..<2).map { conformed.value(row: $0, field: "A") } == [.double(1), .double(2)])
+        #expect((0..<2).map { conformed.value(row: $0, field: "b") } == [.null, .null])
+        #expect((0..<2).map { conformed.value(row: $0, field: "c") } == [.string("12"), .string("x")])
+        // 2024-03-01T00:00:00Z: 19,783 days after 1970-01-01.
+        #expect((0..<2).map { conformed.value(row: $0, field: "d") } == [.date(19_783 * 86_400_000), .null])
+        #expect((0..<2).map { conformed.value(row: $0, field: "e") } == [.null, .null])
+        #expect(try conformed.queryObjectIDs(QueryParameters(whereClause: "A > 1.5")) == [9])
+        // A value the field cannot hold: the field and object ID named.
+        let strict = [Field(name: "OBJECTID", type: .oid), Field(name: "c", type: .integer)]
+        #expect {
+            try page.conformed(to: strict)
+        } throws: { error in
+            let error = error as? FeatureTableError
+            return error?.kind == .conversionFailed && error?.fieldName == "c" && error?.objectID == 9
         }
     }
 

@@ -218,6 +218,12 @@ struct OwnServerTests {
             // maxFeatures: no more read than asked.
             let few = try await reader.features(OGCCollectionQuery(maxFeatures: 30))
             #expect(few.count == 30)
+            // With the filter applied here, maxFeatures counts the features that pass it: the
+            // first 3 in object-ID order, though pages of 2 hold fewer.
+            var small = OGCCollectionQuery(filter: "continent = 'Europe'", maxFeatures: 3)
+            small.pageSize = 2
+            let firstEuropean = try await OGCCollectionReader(client: client, info: plain).features(small)
+            #expect(try firstEuropean.queryObjectIDs(QueryParameters()) == Array(truth.queryObjectIDs(QueryParameters(whereClause: "continent = 'Europe'")).prefix(3)))
             try await client.shutdown()
         }
     }

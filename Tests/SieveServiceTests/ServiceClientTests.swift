@@ -2,7 +2,9 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import SieveColumns
 import SieveFeatures
+import SieveGeometry
 import Synchronization
 import Testing
 
@@ -138,6 +140,31 @@ struct MisbehavingServer {
                 default:
                     return json(#"{"type":"FeatureCollection","numberMatched":1,"features":[\#(feature),\#(feature)]}"#)
                 }
+            }
+        }
+        // OGC API collections whose pages infer differently: west of 0 (by bbox) features 1 and
+        // 2 with `v` whole and `w` null; east of it feature 3 with `v` 3 (3.5 for `fractional`),
+        // `w` text and a property `z` the others lack. `declared` has queryables (`v` a number,
+        // `w` an integer) and answers `w` 7 in the east.
+        for name in ["drifting", "declared", "fractional"] {
+            let queryables = name == "declared"
+            router.get("/\(name)/conformance") { _, _ in
+                json(queryables ? #"{"conformsTo":["http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables"]}"# : #"{"conformsTo":[]}"#)
+            }
+            router.get("/\(name)/collections/x") { _, _ in json(#"{"id":"x","links":[]}"#) }
+            router.get("/\(name)/collections/x/queryables") { _, _ in
+                _ = log.count(name + "-queryables")
+                return json(#"{"type":"object","properties":{"geometry":{"format":"geometry-point"},"v":{"type":"number"},"w":{"type":"integer"}}}"#)
+            }
+            router.get("/\(name)/collections/x/items") { request, _ in
+                let west = request.uri.queryParameters.get("bbox").flatMap { Double($0.split(separator: ",")[0]) } ?? -180
+                func feature(_ id: Int, _ x: Double, _ properties: String) -> String {
+                    #"{"type":"Feature","id":\#(id),"properties":{\#(properties)},"geometry":{"type":"Point","coordinates":[\#(x),0]}}"#
+                }
+                let features = west < 0
+                    ? [feature(1, -10, #""v":1,"w":null"#), feature(2, -5, #""v":2,"w":null"#)]
+                    : [feature(3, 10, #""v":\#(name == "fractional" ? "3.5" : "3"),"w":\#(queryables ? "7" : #""text""#),"z":true"#)]
+                return json(#"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
             }
         }
         router.get("/busy") { _, _ in
@@ -293,15 +320,17 @@ struct ServiceClientTests {
             var configuration = Self.configuration()
             configuration.timeout = .milliseconds(200)
             configuration.maxAttempts = 1
-            configuration.maxResponseBytes = 1 << 20
             let client = ServiceClient(configuration: configuration)
             let slow = await Self.error { _ = try await client.send(ServiceRequest(url: base + "/slow")) }
             #expect(slow?.kind == .timeout)
-            let big = await Self.error { _ = try await client.send(ServiceRequest(url: base + "/big")) }
-            #expect(big?.kind == .responseTooLarge)
             try await client.shutdown()
-            // gzip, with a timeout a loaded machine meets.
-            let patient = ServiceClient(configuration: Self.configuration())
+            // The answer-size bound and gzip, with a timeout a loaded machine meets.
+            var bounded = Self.configuration()
+            bounded.maxAttempts = 1
+            bounded.maxResponseBytes = 1 << 20
+            let patient = ServiceClient(configuration: bounded)
+            let big = await Self.error { _ = try await patient.send(ServiceRequest(url: base + "/big")) }
+            #expect(big?.kind == .responseTooLarge)
             let compressed = try await patient.send(ServiceRequest(url: base + "/gzip"))
             #expect(String(decoding: compressed.body, as: UTF8.self) == #"{"compressed":true,"values":[1,2,3]}"#)
             try await patient.shutdown()
@@ -417,6 +446,54 @@ struct ServiceClientTests {
             #expect(log.counts.withLock { $0["hollow"] } == 1)
             let overmatched = try await failure("overmatched")
             #expect(overmatched?.message == "the pages hold 2 features, more than the numberMatched 1")
+            try await client.shutdown()
+        }
+    }
+
+    @Test func laterFetchesOfACollectionTakeTheCachesFields() async throws {
+        try await MisbehavingServer.with { base, log in
+            let client = ServiceClient(configuration: Self.configuration())
+            let west = Envelope(xmin: -20, ymin: -1, xmax: -1, ymax: 1), east = Envelope(xmin: 1, ymin: -1, xmax: 20, ymax: 1)
+            func values(_ table: ServiceFeatureTable, _ field: String) -> [ScalarValue] {
+                let snapshot = table.currentTable
+                return [1, 2, 3].map { id in snapshot.row(forObjectID: id).map { snapshot.value(row: $0, field: field) } ?? .null }
+            }
+            // No queryables: the fields of the first fetch (v Integer, w String from nulls) hold
+            // the later features; z, which the cache does not have, is left out.
+            let drifting = try await OGCCollectionReader.open(base + "/drifting", collection: "x", client: client)
+            #expect(drifting.info.queryables.isEmpty)
+            #expect(log.counts.withLock { $0["drifting-queryables"] } == nil)
+            let table = try ServiceFeatureTable(service: .ogc(drifting), mode: .manualCache)
+            #expect(try await table.populateFromService(envelope: west) == 2)
+            #expect(try await table.populateFromService(envelope: east) == 1)
+            let fields = table.currentTable.schema.fields.map { "\($0.name):\($0.type.name)" }
+            #expect(fields == ["OBJECTID:OID", "v:Integer", "w:String"])
+            #expect(values(table, "v") == [.integer(1), .integer(2), .integer(3)])
+            #expect(values(table, "w") == [.null, .null, .string("text")])
+            // A value the cache's field cannot hold: a clear error, the cache as it was.
+            let fraction = try await OGCCollectionReader.open(base + "/fractional", collection: "x", client: client)
+            let strict = try ServiceFeatureTable(service: .ogc(fraction), mode: .manualCache)
+            try await strict.populateFromService(envelope: west)
+            let before = try OwnServerTests.text(strict.currentTable)
+            do {
+                try await strict.populateFromService(envelope: east)
+                Issue.record("3.5 went into an Integer field")
+            } catch let error as ServiceError {
+                #expect(error.kind == .invalidResponse)
+                #expect(error.message == "the features fetched do not fit the collection's fields: "
+                    + #"conversion failed in the feature with object ID 3, field "v": cannot convert the number 3.5 to Integer"#)
+            }
+            #expect(try OwnServerTests.text(strict.currentTable) == before)
+            // Queryables: v is a number from the first fetch on, w an integer though it was null.
+            let declared = try await OGCCollectionReader.open(base + "/declared", collection: "x", client: client)
+            #expect(declared.info.queryables.map(\.name) == ["geometry", "v", "w"])
+            #expect(declared.info.queryables.map(\.type) == [nil, .double, .bigInteger])
+            let typed = try ServiceFeatureTable(service: .ogc(declared), mode: .manualCache)
+            try await typed.populateFromService(envelope: west)
+            try await typed.populateFromService(envelope: east)
+            #expect(typed.currentTable.schema.fields.map { "\($0.name):\($0.type.name)" } == ["OBJECTID:OID", "v:Double", "w:BigInteger"])
+            #expect(values(typed, "v") == [.double(1), .double(2), .double(3)])
+            #expect(values(typed, "w") == [.null, .null, .integer(7)])
             try await client.shutdown()
         }
     }
