@@ -1,6 +1,7 @@
 import SieveCQL
 import SieveFeatures
 import SieveGeometry
+import Synchronization
 
 /// What an OGC API – Features server says of one collection (`…/collections/{id}`) and of
 /// itself (`…/conformance`): what a service table needs to read the collection's items and to
@@ -127,6 +128,25 @@ public struct OGCCollectionReader: Sendable {
     public let client: ServiceClient
     /// The collection's document.
     public let info: OGCCollectionInfo
+    /// The object IDs given to feature ids that are not integers, shared by the reader's copies.
+    private let featureIDs = FeatureIDs()
+
+    /// Object IDs for feature ids that are not integers (`"countries.12"`): 1, 2, … in the order
+    /// the ids are first read, the same id always the same number.
+    private final class FeatureIDs: Sendable {
+        private let state = Mutex<[String: Int64]>([:])
+
+        func objectIDs(_ ids: [String]) -> [Int64] {
+            state.withLock { known in
+                ids.map { id in
+                    if let number = known[id] { return number }
+                    let number = Int64(known.count + 1)
+                    known[id] = number
+                    return number
+                }
+            }
+        }
+    }
 
     /// Reads the conformance classes of the server at `serviceURL` (its landing page, `…/ogc`),
     /// the document of collection `collectionID` and its queryables (when declared).
@@ -156,12 +176,22 @@ public struct OGCCollectionReader: Sendable {
     }
 
     /// The features `query` selects, as a table (fields inferred from the features read;
-    /// object IDs from their `id`s): in the order the server sent them, or in object-ID order
-    /// when a filter or ``OGCCollectionQuery/maxFeatures`` was applied here.
+    /// object IDs from their `id`s: integer ids are the object IDs, other ids — kept in an `id`
+    /// field — are numbered 1, 2, … in the order this reader (and its copies) first read them, so
+    /// a feature has the same object ID in every read): in the order the server sent them, or
+    /// in object-ID order when a filter or ``OGCCollectionQuery/maxFeatures`` was applied here.
     /// - Throws: ``ServiceError`` for a failed request, a page that cannot be read, or links
     ///   that do not end; ``CQL2Error`` for a filter that does not parse (or, applied locally,
     ///   does not fit the features read).
     public func features(_ query: OGCCollectionQuery = OGCCollectionQuery()) async throws -> FeatureTable {
+        try await read(query).table
+    }
+
+    /// The features `query` selects (as ``features(_:)`` reads them), and whether they have
+    /// object IDs that identify them from one read to the next: integer `id`s (or an `OBJECTID`
+    /// property), or other ids numbered by the reader (see ``features(_:)``). Without ids the
+    /// object IDs are positions in this read only.
+    package func read(_ query: OGCCollectionQuery) async throws -> (table: FeatureTable, identified: Bool) {
         let local: CQL2Filter?
         var parameters: [(name: String, value: String)] = [("limit", String(Swift.max(1, query.pageSize))), ("f", "json")]
         if let bbox = query.bbox {
@@ -207,8 +237,29 @@ public struct OGCCollectionReader: Sendable {
             request = ServiceRequest(url: next, accept: request.accept)
         }
         var table: FeatureTable
+        var identified = true
         do {
             table = try pages.table()
+            let report = pages.lastReport
+            if report.objectIDsArePositions {
+                // Ids that are not integers are numbered by the reader, so that a feature keeps
+                // its object ID in every read; features without ids have none to keep.
+                let column = report.featureIDFieldName.flatMap { table.schema.index(ofField: $0) }
+                let ids = column.map { column in
+                    (0..<table.count).compactMap { row -> String? in
+                        switch table.value(row: row, fieldIndex: column) {
+                        case .null: nil
+                        case .string(let text): text
+                        case let value: value.description
+                        }
+                    }
+                }
+                if let ids, ids.count == table.count {
+                    table = try table.replacingObjectIDs(featureIDs.objectIDs(ids))
+                } else {
+                    identified = table.count == 0
+                }
+            }
         } catch {
             throw ServiceError(.invalidResponse, "the features cannot make one table: \(error)", url: info.itemsURL)
         }
@@ -218,6 +269,6 @@ public struct OGCCollectionReader: Sendable {
         if table.count > limit {
             table = try table.queryFeatures(QueryParameters(outFields: ["*"], resultOffset: 0, maxFeatures: limit)).makeTable()
         }
-        return table
+        return (table, identified)
     }
 }

@@ -276,7 +276,14 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
             query.pageSize = reader.info.maxRecordCount
             fetched = try await reader.features(query)
         case .ogc(let reader):
-            let read = try await reader.features(OGCCollectionQuery(bbox: envelope, filter: combined, maxFeatures: maxFeatures))
+            let (read, identified) = try await reader.read(OGCCollectionQuery(bbox: envelope, filter: combined, maxFeatures: maxFeatures))
+            // Features without ids cannot be told apart from one fetch to the next: they may
+            // fill an empty cache, not be merged into one.
+            if !identified, !clearCache, state.withLock({ $0.cache?.snapshot.count ?? 0 }) > 0 {
+                throw ServiceError(
+                    .unsupported, "the collection's features have no ids: they cannot be merged into the features cached (read it as a snapshot, or clear the cache)",
+                    url: reader.info.itemsURL)
+            }
             // A collection's fields are inferred from what each fetch read: every fetch is given
             // the cache's fields (the first one's, typed by the queryables), so that a property
             // that was null or whole-numbered then fits later values.

@@ -167,6 +167,21 @@ struct MisbehavingServer {
                 return json(#"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
             }
         }
+        // Collections whose features have string ids (`named`: from west of -15 c.1 and c.2,
+        // else c.2 renamed and c.3) or none (`anonymous`).
+        for name in ["named", "anonymous"] {
+            router.get("/\(name)/conformance") { _, _ in json(#"{"conformsTo":[]}"#) }
+            router.get("/\(name)/collections/x") { _, _ in json(#"{"id":"x","links":[]}"#) }
+            router.get("/\(name)/collections/x/items") { request, _ in
+                let west = request.uri.queryParameters.get("bbox").flatMap { Double($0.split(separator: ",")[0]) } ?? -180
+                func feature(_ id: String, _ label: String, _ x: Double) -> String {
+                    let member = name == "named" ? #""id":"\#(id)","# : ""
+                    return #"{"type":"Feature",\#(member)"properties":{"label":"\#(label)"},"geometry":{"type":"Point","coordinates":[\#(x),0]}}"#
+                }
+                let features = west < -15 ? [feature("c.1", "one", -10), feature("c.2", "two", -5)] : [feature("c.2", "TWO", -5), feature("c.3", "three", 10)]
+                return json(#"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
+            }
+        }
         router.get("/busy") { _, _ in
             let now = log.inFlight.add(1, ordering: .relaxed).newValue
             var most = log.mostInFlight.load(ordering: .relaxed)
@@ -446,6 +461,37 @@ struct ServiceClientTests {
             #expect(log.counts.withLock { $0["hollow"] } == 1)
             let overmatched = try await failure("overmatched")
             #expect(overmatched?.message == "the pages hold 2 features, more than the numberMatched 1")
+            try await client.shutdown()
+        }
+    }
+
+    @Test func featureIdsThatAreNotIntegersKeepTheirObjectIDs() async throws {
+        try await MisbehavingServer.with { base, _ in
+            let client = ServiceClient(configuration: Self.configuration())
+            let west = Envelope(xmin: -20, ymin: -1, xmax: -1, ymax: 1), east = Envelope(xmin: -6, ymin: -1, xmax: 20, ymax: 1)
+            func rows(_ table: ServiceFeatureTable) throws -> [String] {
+                let snapshot = table.currentTable
+                return try snapshot.queryObjectIDs(QueryParameters()).map { id in
+                    let row = try #require(snapshot.row(forObjectID: id))
+                    return "\(id) \(snapshot.value(row: row, field: "id")) \(snapshot.value(row: row, field: "label"))"
+                }
+            }
+            // Numbered in the order first read; c.2 read again is the same feature, updated.
+            let named = try ServiceFeatureTable(
+                service: .ogc(try await OGCCollectionReader.open(base + "/named", collection: "x", client: client)), mode: .manualCache)
+            try await named.populateFromService(envelope: west)
+            try await named.populateFromService(envelope: east)
+            #expect(try rows(named) == ["1 'c.1' 'one'", "2 'c.2' 'TWO'", "3 'c.3' 'three'"])
+            // No ids: one read fills the cache, a second cannot be merged into it.
+            let anonymous = try ServiceFeatureTable(
+                service: .ogc(try await OGCCollectionReader.open(base + "/anonymous", collection: "x", client: client)), mode: .manualCache)
+            try await anonymous.populateFromService(envelope: west)
+            let before = try OwnServerTests.text(anonymous.currentTable)
+            await #expect {
+                try await anonymous.populateFromService(envelope: east)
+            } throws: { ($0 as? ServiceError)?.kind == .unsupported }
+            #expect(try OwnServerTests.text(anonymous.currentTable) == before)
+            #expect(try await anonymous.populateFromService(envelope: east, clearCache: true) == 2)
             try await client.shutdown()
         }
     }

@@ -17,6 +17,9 @@ package struct FeaturePages {
     private var pieces: [FeatureChunk] = []
     /// The features read so far, over every page.
     package private(set) var featureCount = 0
+    /// What the last ``table()`` found: whether its object IDs are positions, and which field
+    /// keeps feature `id`s that were not object IDs.
+    package private(set) var lastReport = LoadReport()
 
     /// What one page held.
     package struct Page: Sendable {
@@ -124,9 +127,10 @@ package struct FeaturePages {
         let joined = pieces
         pieces = []
         featureCount = 0
-        return try StreamingLoader.assemble(
+        let (table, report) = try StreamingLoader.assemble(
             consume joined, context: context, spatialReference: spatialReference, globalIdFieldName: globalIdFieldName,
-            displayFieldName: displayFieldName
-        ).0
+            displayFieldName: displayFieldName)
+        lastReport = report
+        return table
     }
 }

@@ -58,6 +58,12 @@ public struct LoadReport: Sendable, Equatable {
     public var skippedCount = 0
     /// The first five skipped features' errors, in input order (each with its location).
     public var firstSkipped: [FeatureTableError] = []
+    /// Whether the object IDs are the features' 1-based positions (GeoJSON features without an
+    /// `OBJECTID` property or integer `id`s): numbers of this load only, not of the features.
+    package var objectIDsArePositions = false
+    /// The field the loader added to keep GeoJSON feature `id`s that are not object IDs (`id`,
+    /// or `id_1`… when a property has that name), if any.
+    package var featureIDFieldName: String?
 
     /// An empty report.
     public init() {}

@@ -107,6 +107,7 @@ extension StreamingLoader {
                 objectIdIndex = oid
             } else {
                 objectIDs = idsAreObjectIDs ? idObjectIDs() : featureOfRow.map { Int64($0 + 1) }
+                report.objectIDsArePositions = !idsAreObjectIDs
                 if let oid = explicit.objectIdIndex {
                     objectIdIndex = oid
                 } else {
@@ -201,6 +202,7 @@ extension StreamingLoader {
                 columns = built
             } else {
                 objectIDs = idsAreObjectIDs ? idObjectIDs() : featureOfRow.map { Int64($0 + 1) }
+                report.objectIDsArePositions = !idsAreObjectIDs
                 let name = uniqueName(TableAssembler.synthesizedObjectIDName, used: &used)
                 fields.insert(Field(name: name, type: .oid), at: 0)
                 columns = [.integer(Int64Column(values: objectIDs))] + built
@@ -211,6 +213,7 @@ extension StreamingLoader {
                 let type = idStatistics.fieldType
                 fields.append(Field(name: uniqueName("id", used: &used), type: type))
                 columns.append(idColumn(type))
+                report.featureIDFieldName = fields[fields.count - 1].name
             }
             if fields.count > Schema.maximumFieldCount {
                 throw FeatureTableError(

@@ -276,6 +276,35 @@ public struct FeatureTable: Sendable {
         return replacing(schema: target, columns: converted)
     }
 
+    /// This table with `objectIDs` (one per row, in row order) as its object IDs: the same rows,
+    /// geometries and attributes — how a collection whose features' ids are not integers gets
+    /// object IDs that stay the same from one fetch to the next.
+    /// - Throws: ``FeatureTableError/Kind/invalidTable`` for a count that is not the table's;
+    ///   ``FeatureTableError/Kind/duplicateObjectID`` for an object ID given twice.
+    package func replacingObjectIDs(_ objectIDs: [Int64]) throws(FeatureTableError) -> FeatureTable {
+        guard objectIDs.count == count else {
+            throw FeatureTableError(.invalidTable, "\(objectIDs.count) object IDs for \(count) rows")
+        }
+        let index: ObjectIDIndex
+        if let consecutive = ObjectIDIndex(consecutive: objectIDs) {
+            index = consecutive
+        } else {
+            var rows: [Int64: Int] = [:]
+            rows.reserveCapacity(objectIDs.count)
+            for (row, id) in objectIDs.enumerated() where rows.updateValue(row, forKey: id) != nil {
+                throw FeatureTableError(.duplicateObjectID, "two rows have object ID \(id)", objectID: id)
+            }
+            index = .hashed(rows)
+        }
+        var replaced = columns
+        replaced[schema.objectIdFieldIndex] = .integer(Int64Column(values: objectIDs))
+        var copy = self
+        copy.storage_ = Storage(
+            schema: schema, columns: replaced, geometryColumn: geometryColumn, count: count, extent: extent, objectIDIndex: index,
+            tombstones: tombstones, lineage: lineage, spatialIndexCache: SpatialIndexCache(), attachments: attachments)
+        return copy
+    }
+
     /// This table with other attachments, another spatial index cache, a schema differing only
     /// in its types and templates, or a schema with columns of the same rows.
     private func replacing(
