@@ -13,7 +13,10 @@
 #   * `geosieve pan --mode on-demand --where …`: pygeoapi declares no CQL2 filtering, so the
 #     definition expression is applied to what comes back; one request per fetch, none while
 #     the view stays inside the buffered extent, and the cache holds exactly the features of
-#     the buffered extent that pass the expression.
+#     the buffered extent that pass the expression;
+#   * `--mode selection` and `--mode manual-cache`: no request at load or while panning; a
+#     selection caches exactly what it selects, a fill (`populate`, `populate-clear`) at most
+#     --max-features of what passes its filter.
 set -euo pipefail
 
 if [ $# -ne 1 ]; then
@@ -132,8 +135,17 @@ columns=(--order-by name --out-fields "name,pop_est,continent,iso_a3" --format c
 cmp -s "$work/read.csv" "$work/file.csv" || fail "the collection read through pygeoapi differs from the file (diff $work/read.csv $work/file.csv)"
 features=$(($(wc -l < "$work/file.csv") - 1))
 pages=$(((features + 49) / 50))
+# The documents (conformance, collection, and the queryables when the conformance declares them),
+# then one request per page.
+if python3 -c "import json, sys, urllib.request; sys.exit(not any(c.endswith('/conf/queryables') for c in json.load(urllib.request.urlopen(sys.argv[1]))['conformsTo']))" "$base/conformance?f=json"; then
+    documents=3
+else
+    documents=2
+fi
 requests=$(grep -c '^request: GET ' "$work/trace.txt")
-[ "$requests" -eq $((2 + pages)) ] || fail "expected 2 + $pages requests (documents, then pages of 50), saw $requests: $(cat "$work/trace.txt")"
+items=$(grep -c '^request: GET .*/items' "$work/trace.txt")
+[ "$items" -eq "$pages" ] && [ "$requests" -eq $((documents + pages)) ] \
+    || fail "expected $documents + $pages requests (documents, then pages of 50), saw $requests: $(cat "$work/trace.txt")"
 echo "PASS [pygeoapi] $features features, attributes and geometries equal to the file, in $pages pages through next links"
 
 # On-demand over pygeoapi, a definition expression applied to what comes back.
@@ -144,4 +156,21 @@ steps=$(sed -e 's/.*"requests":\([0-9]*\),.*"fetched":\(true\|false\).*/\1 \2/' 
 expected=$("$geosieve" query "$fixture" --geometry -10,35,30,55 --where "continent = 'Europe'" --return count | tr -dc '0-9')
 sed -n 2p "$work/pan.txt" | grep -q "\"cached\":$expected}" || fail "after the first extent the cache should hold $expected features: $(sed -n 2p "$work/pan.txt")"
 echo "PASS [pygeoapi] on-demand: one request per fetch, none inside the buffered extent, $expected European features cached"
+
+# Selection and manual cache: nothing at load or while panning; each selection or fill reads the
+# collection's pages (the filter is applied here) and caches what passes, at most --max-features.
+asia=$("$geosieve" query "$fixture" --where "continent = 'Asia'" --return count | tr -dc '0-9')
+printf '0,40,20,50\nselect continent = '"'"'Asia'"'"'\n60,20,80,30\n' > "$work/select.txt"
+"$geosieve" pan "OAPIF:$base#countries" --extents "$work/select.txt" --mode selection > "$work/selection.txt"
+[ "$(sed -n 1p "$work/selection.txt")" = '{"step":"load","requests":0,"cached":0}' ] || fail "selection mode fetched at load: $(cat "$work/selection.txt")"
+sed -n 2p "$work/selection.txt" | grep -q '"requests":0,"fetched":false,"displayed":0,' || fail "selection mode fetched for an extent: $(cat "$work/selection.txt")"
+[ "$(sed -n 3p "$work/selection.txt")" = "{\"step\":\"select\",\"where\":\"continent = 'Asia'\",\"requests\":$pages,\"selected\":$asia,\"cached\":$asia}" ] \
+    || fail "selecting the $asia Asian countries: $(sed -n 3p "$work/selection.txt")"
+sed -n 4p "$work/selection.txt" | grep -q '"requests":0,"fetched":false,' || fail "selection mode fetched for an extent: $(cat "$work/selection.txt")"
+printf '0,40,20,50\npopulate continent = '"'"'Africa'"'"'\npopulate-clear continent = '"'"'Europe'"'"'\n' > "$work/populate.txt"
+"$geosieve" pan "OAPIF:$base#countries" --extents "$work/populate.txt" --mode manual-cache --max-features 10 > "$work/manual.txt"
+[ "$(sed -n 3,4p "$work/manual.txt" | tr '\n' ';')" = "{\"step\":\"populate\",\"where\":\"continent = 'Africa'\",\"clear\":false,\"requests\":$pages,\"fetched\":10,\"cached\":10};{\"step\":\"populate\",\"where\":\"continent = 'Europe'\",\"clear\":true,\"requests\":$pages,\"fetched\":10,\"cached\":10};" ] \
+    || fail "manual cache fills: $(cat "$work/manual.txt")"
+sed -n 1,2p "$work/manual.txt" | grep -q '"requests":[1-9]' && fail "manual cache sent requests before being asked: $(cat "$work/manual.txt")"
+echo "PASS [pygeoapi] selection fetches only what it selects ($asia), manual cache only when populated (10 of each)"
 echo "pygeoapi test: passed"

@@ -6,9 +6,10 @@ import SieveService
 import Synchronization
 
 /// `geosieve pan SOURCE --extents FILE [--mode snapshot|on-demand|selection|manual-cache]
-/// [--buffer-factor 2] [--expiration SECONDS] [--auto-refresh] [--where SQL] [--trace-requests]`:
-/// replays map extents over a feature service layer or collection and prints, per extent, the
-/// requests its request mode sent and the features displayed and cached.
+/// [--buffer-factor 2] [--expiration SECONDS] [--auto-refresh] [--where SQL] [--max-features N]
+/// [--trace-requests]`: replays map extents (and selections and cache fills) over a feature
+/// service layer or collection and prints, per step, the requests its request mode sent and the
+/// features displayed, selected, fetched and cached.
 struct PanCommand: ParsableCommand {
     /// `--mode`.
     enum Mode: String, ExpressibleByArgument, CaseIterable {
@@ -22,17 +23,22 @@ struct PanCommand: ParsableCommand {
             SOURCE is an ArcGIS feature service layer (https://…/FeatureServer/0) or an OGC API \
             collection (OAPIF:https://…#id). --extents FILE holds one map extent per line, \
             XMIN,YMIN,XMAX,YMAX in the layer's spatial reference (CRS84 for a collection); a line \
-            'wait SECONDS' moves the replay's clock on (for --expiration); blank lines and lines \
-            starting with # are skipped. The table is loaded as --mode says (snapshot: every \
-            feature first), then each extent is shown: on-demand fetches the extent scaled by \
-            --buffer-factor when the extent leaves what it fetched or the data expired \
-            (--expiration SECONDS; with --auto-refresh at the wait that expires them, else at \
-            the next extent). One JSON line per step on standard output: \
+            'wait SECONDS' moves the replay's clock on (for --expiration); 'select WHERE' selects \
+            (selection mode: fetching what the where clause selects; other modes: among the \
+            features cached); 'populate WHERE' and 'populate-clear WHERE' fill the cache from the \
+            service (manual cache's only way; at most --max-features; the second empties it \
+            first); blank lines and lines starting with # are skipped. The table is loaded as \
+            --mode says (snapshot: every feature first), then each step runs: on-demand fetches \
+            the extent scaled by --buffer-factor when the extent leaves what it fetched or the \
+            data expired (--expiration SECONDS; with --auto-refresh at the wait that expires \
+            them, else at the next extent). One JSON line per step on standard output: \
             {"step":"load","requests":N,"cached":N}, then \
             {"step":"extent","extent":[…],"requests":N,"fetched":BOOL,"displayed":N,"local_ms":T,"cached":N} \
             (requests: those the step sent; displayed: the cached features drawn in the extent, \
             those whose envelope meets it; local_ms: the milliseconds the local query for them took; \
-            cached: the features held) or {"step":"wait","seconds":S,"requests":N,"cached":N}. \
+            cached: the features held), {"step":"wait","seconds":S,"requests":N,"cached":N}, \
+            {"step":"select","where":W,"requests":N,"selected":N,"cached":N} or \
+            {"step":"populate","where":W,"clear":BOOL,"requests":N,"fetched":N,"cached":N}. \
             --where is the layer's definition expression, sent with every fetch. Exit status: 1 \
             when FILE cannot be read, 2 for any other error.
             """
@@ -62,15 +68,21 @@ struct PanCommand: ParsableCommand {
     @Flag(name: .customLong("trace-requests"), help: "Print each request on standard error.")
     var traceRequests = false
 
+    @Option(name: .customLong("max-features"), parsing: .unconditional, help: "The most features a 'populate' line fetches.")
+    var maxFeatures: Int?
+
     /// One step of the replay.
     enum Step: Sendable {
         case extent(Envelope)
         case wait(Double)
+        case select(String)
+        case populate(String, clear: Bool)
     }
 
     func validate() throws {
         guard bufferFactor.isFinite, bufferFactor >= 1 else { throw ValidationError("--buffer-factor must be a number of at least 1") }
         if let expiration, !(expiration.isFinite && expiration > 0) { throw ValidationError("--expiration must be a positive number of seconds") }
+        if let maxFeatures, maxFeatures < 1 { throw ValidationError("--max-features must be at least 1") }
     }
 
     func run() throws {
@@ -90,7 +102,7 @@ struct PanCommand: ParsableCommand {
         case .selection: requestMode = .selection
         case .manualCache: requestMode = .manualCache
         }
-        let (source, definition) = (self.source, whereClause)
+        let (source, definition, maxFeatures) = (self.source, whereClause, self.maxFeatures)
         let lines = try ServiceSource.run { () -> [String] in
             func line(_ members: [(String, String)]) -> String {
                 "{" + members.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
@@ -124,6 +136,22 @@ struct PanCommand: ParsableCommand {
                     out.append(line([
                         ("step", "\"wait\""), ("seconds", "\(seconds)"), ("requests", "\(taken())"), ("cached", "\(table.currentTable.count)"),
                     ]))
+                case .select(let sql):
+                    // Selection mode asks the service; the others select among the cached features.
+                    let selected =
+                        requestMode == .selection
+                        ? try await table.selectFeatures(whereClause: sql).count
+                        : try layer.queryFeatureCount(QueryParameters(whereClause: sql))
+                    out.append(line([
+                        ("step", "\"select\""), ("where", JSONWriter.string(.string(sql))), ("requests", "\(taken())"),
+                        ("selected", "\(selected)"), ("cached", "\(table.currentTable.count)"),
+                    ]))
+                case .populate(let sql, let clear):
+                    let fetched = try await table.populateFromService(whereClause: sql, clearCache: clear, maxFeatures: maxFeatures)
+                    out.append(line([
+                        ("step", "\"populate\""), ("where", JSONWriter.string(.string(sql))), ("clear", "\(clear)"),
+                        ("requests", "\(taken())"), ("fetched", "\(fetched)"), ("cached", "\(table.currentTable.count)"),
+                    ]))
                 }
             }
             return out
@@ -137,6 +165,13 @@ struct PanCommand: ParsableCommand {
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
+            let word = line.prefix { !$0.isWhitespace }
+            if ["select", "populate", "populate-clear"].contains(word) {
+                let sql = line.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
+                guard !sql.isEmpty else { throw CommandFailure("--extents line \(number + 1): '\(word)' needs a where clause") }
+                steps.append(word == "select" ? .select(sql) : .populate(sql, clear: word == "populate-clear"))
+                continue
+            }
             if line.hasPrefix("wait ") {
                 guard let seconds = Double(line.dropFirst(5).trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds >= 0 else {
                     throw CommandFailure("--extents line \(number + 1): 'wait' needs a number of seconds, not \"\(line)\"")

@@ -158,6 +158,45 @@ import FoundationNetworking
         #expect(bad.status == 2)
     }
 
+    @Test func panSelectsAndPopulatesInTheirModes() throws {
+        let server = try Server(["Tests/Fixtures/naturalearth_lowres.geojson:countries", "--max-record-count", "40"])
+        defer { _ = server.stop() }
+        let file = "Tests/Fixtures/naturalearth_lowres.geojson"
+        func count(_ arguments: [String]) throws -> Int {
+            Int(try CLI.run(["query", file] + arguments + ["--return", "count"]).stdout.filter(\.isNumber)) ?? -1
+        }
+        func pages(_ n: Int) -> Int { (n + 39) / 40 }
+        let africa = try count(["--where", "continent = 'Africa'"]), oceania = try count(["--where", "continent = 'Oceania'"])
+        let shown = try count(["--where", "continent = 'Africa'", "--geometry", "0,-35,50,35", "--spatial-rel", "envelope-intersects"])
+        let layer = server.base + "/arcgis/rest/services/countries/FeatureServer/0"
+        let steps = FileManager.default.temporaryDirectory.appendingPathComponent("pan-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: steps) }
+        // Selection: nothing at load or while panning; each selection fetches what it selects.
+        try "select continent = 'Africa'\n0,-35,50,35\nselect continent = 'Oceania'\n".write(to: steps, atomically: true, encoding: .utf8)
+        let selection = try CLI.run(["pan", layer, "--extents", steps.path, "--mode", "selection"])
+        #expect(selection.status == 0, "\(selection.stderr)")
+        let lines = selection.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(lines.first == #"{"step":"load","requests":0,"cached":0}"#)
+        #expect(lines.dropFirst().first == #"{"step":"select","where":"continent = 'Africa'","requests":\#(1 + pages(africa)),"selected":\#(africa),"cached":\#(africa)}"#)
+        #expect(lines.dropFirst(2).first?.contains(#""requests":0,"fetched":false,"displayed":\#(shown),"#) == true)
+        #expect(lines.last == #"{"step":"select","where":"continent = 'Oceania'","requests":\#(1 + pages(oceania)),"selected":\#(oceania),"cached":\#(africa + oceania)}"#)
+        // Manual cache: requests only when populated, at most --max-features each time.
+        try "0,40,20,50\npopulate continent = 'Europe'\npopulate-clear continent = 'Asia'\nselect continent = 'Asia'\n".write(to: steps, atomically: true, encoding: .utf8)
+        let manual = try CLI.run(["pan", layer, "--extents", steps.path, "--mode", "manual-cache", "--max-features", "5"])
+        #expect(manual.status == 0, "\(manual.stderr)")
+        #expect(manual.stdout.split(separator: "\n").dropFirst(2).map(String.init) == [
+            #"{"step":"populate","where":"continent = 'Europe'","clear":false,"requests":2,"fetched":5,"cached":5}"#,
+            #"{"step":"populate","where":"continent = 'Asia'","clear":true,"requests":2,"fetched":5,"cached":5}"#,
+            #"{"step":"select","where":"continent = 'Asia'","requests":0,"selected":5,"cached":5}"#,
+        ])
+        #expect(manual.stdout.split(separator: "\n").dropFirst().first?.contains(#""requests":0,"fetched":false,"displayed":0,"#) == true)
+        try "populate\n".write(to: steps, atomically: true, encoding: .utf8)
+        let bare = try CLI.run(["pan", layer, "--extents", steps.path])
+        #expect(bare.status == 2)
+        #expect(bare.stderr.contains("'populate' needs a where clause"))
+    }
+
     @Test func badSourcesAndOptionsFailBeforeServing() throws {
         let missing = try CLI.run(["serve", "Tests/Fixtures/no-such-file.geojson", "--port", "0"])
         #expect(missing.status == 1)
