@@ -66,7 +66,7 @@ struct ConvertCommand: ParsableCommand {
         var query = QueryParameters(whereClause: try argumentText(whereClause, argument: "--where"))
         try spatialFilter.apply(to: &query)
         if let outSR { query.outSpatialReference = try QueryCommand.spatialReference(outSR, option: "--out-sr") }
-        let (table, sourceLayer) = try QueryCommand.loadSource(source, fields: nil, loading: loading)
+        let (table, sourceLayer) = try QueryCommand.loadSource(source, fields: nil, loading: loading, needs: needs(query))
         do {
             let result = try table.queryFeatures(query)
             try outputOptions.write(
@@ -78,12 +78,17 @@ struct ConvertCommand: ParsableCommand {
         }
     }
 
+    /// What a feature service SOURCE must give for `query` (see `--mode`).
+    private func needs(_ query: QueryParameters) -> ServiceSource.Needs {
+        ServiceSource.Needs(command: "convert", whereClause: query.whereClause, extent: spatialFilter.readExtent(query), selects: true)
+    }
+
     /// Writes the selected features as a new PostGIS table (replacing one of that name).
     private func convertToPostGIS(_ url: String) throws {
         var query = QueryParameters(whereClause: try argumentText(whereClause, argument: "--where"))
         try spatialFilter.apply(to: &query)
         if let outSR { query.outSpatialReference = try QueryCommand.spatialReference(outSR, option: "--out-sr") }
-        let (table, _) = try QueryCommand.loadSource(source, fields: nil, loading: loading)
+        let (table, _) = try QueryCommand.loadSource(source, fields: nil, loading: loading, needs: needs(query))
         do {
             try PostGISSource.write(try table.queryFeatures(query).makeTable(), to: url)
         } catch let error as CommandFailure {

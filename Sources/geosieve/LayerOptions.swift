@@ -30,9 +30,14 @@ struct LayerArgument {
         name = nil
     }
 
-    /// The layer this argument names, loaded, with `definitionExpression` applied.
-    func load(definitionExpression: String?, loading: LoadingOptions? = nil) throws -> FeatureLayer {
-        let (table, layerName) = try QueryCommand.loadSource(source, fields: nil, loading: loading)
+    /// The layer this argument names, loaded (a feature service as `needs` and `--mode` say),
+    /// with `definitionExpression` applied.
+    func load(
+        definitionExpression: String?, loading: LoadingOptions? = nil, needs: ServiceSource.Needs = .everything("this command")
+    ) throws -> FeatureLayer {
+        var needs = needs
+        needs.definitionExpression = definitionExpression
+        let (table, layerName) = try QueryCommand.loadSource(source, fields: nil, loading: loading, needs: needs)
         var layer = FeatureLayer(source: table, name: name ?? layerName)
         if let definitionExpression {
             try LayerOptions.apply(definitionExpression, to: &layer)
@@ -157,7 +162,8 @@ struct CountCommand: ParsableCommand {
         guard minScale.isFinite, maxScale.isFinite, minScale >= 0, maxScale >= 0 else {
             throw CommandFailure("--min-scale and --max-scale must be finite and not negative")
         }
-        var layer = try LayerArgument(source).load(definitionExpression: layerOptions.definitionText(), loading: loading)
+        var layer = try LayerArgument(source).load(
+            definitionExpression: layerOptions.definitionText(), loading: loading, needs: ServiceSource.Needs(command: "count", extent: extent))
         layer.minScale = minScale
         layer.maxScale = maxScale
         if let displayFilter {

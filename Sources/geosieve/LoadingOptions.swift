@@ -30,6 +30,25 @@ struct LoadingOptions: ParsableArguments {
     @Flag(help: "No progress line on standard error (shown for loads and writes over a second when it is a terminal).")
     var quiet = false
 
+    /// `--mode`.
+    enum ServiceMode: String, ExpressibleByArgument, CaseIterable {
+        case snapshot, onDemand = "on-demand", selection
+    }
+
+    @Option(
+        help: """
+            For a feature service SOURCE: snapshot (the default: every feature, paged), on-demand (the features in the \
+            command's extent scaled by --buffer-factor: query's and convert's --geometry, render's and count's \
+            --map-extent) or selection (only what query's or convert's --where and --geometry select). The command \
+            then works on what was read, exactly as on a file.
+            """)
+    var mode: ServiceMode = .snapshot
+
+    @Option(
+        name: .customLong("buffer-factor"), parsing: .unconditional,
+        help: "With --mode on-demand: how much larger than the command's extent the read one is (at least 1; default 2).")
+    var bufferFactor: Double = 2
+
     @Flag(
         name: .customLong("trace-requests"),
         help: "Print each request to a feature service SOURCE on standard error: method, URL (without token), status, bytes and time.")

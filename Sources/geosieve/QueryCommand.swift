@@ -180,7 +180,10 @@ struct QueryCommand: ParsableCommand {
             return
         }
         let fields = try schema.map { path in try loadFields(path) }
-        let (table, layerName) = try Self.loadSource(source, fields: fields, loading: loading)
+        let needs = ServiceSource.Needs(
+            command: "query", whereClause: query.whereClause, extent: spatialFilter.readExtent(query), selects: true,
+            definitionExpression: try layerOptions.definitionText())
+        let (table, layerName) = try Self.loadSource(source, fields: fields, loading: loading, needs: needs)
         // The layer's definition expression (none by default) limits every answer.
         var layer = FeatureLayer(source: table, name: layerName)
         if let definition = try layerOptions.definitionText() { try LayerOptions.apply(definition, to: &layer) }
@@ -332,12 +335,15 @@ struct QueryCommand: ParsableCommand {
     /// standard input; `FILE.gpkg[:LAYER]` a GeoPackage layer), loaded as `loading` asks, and
     /// its layer name: the GeoPackage layer read, else the file name without extension.
     static func loadSource(
-        _ path: String, fields: [Field]?, loading: LoadingOptions? = nil
+        _ path: String, fields: [Field]?, loading: LoadingOptions? = nil, needs: ServiceSource.Needs = .everything("this command")
     ) throws -> (table: FeatureTable, layerName: String) {
         if ServiceSource.isURL(path) {
             // The layer's fields come from the service.
             guard fields == nil else { throw CommandFailure("--schema does not apply to a feature service: its fields come from the service") }
-            return try ServiceSource.load(path, trace: loading?.traceRequests ?? false)
+            return try ServiceSource.load(path, loading: loading, needs: needs)
+        }
+        if let loading, loading.mode != .snapshot {
+            throw CommandFailure("--mode \(loading.mode.rawValue) applies to a feature service SOURCE (…/FeatureServer/N, OAPIF:URL#collection)")
         }
         if PostGISSource.isURL(path) {
             // The table's fields come from the database's catalogue.

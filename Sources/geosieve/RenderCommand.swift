@@ -92,7 +92,8 @@ struct RenderCommand: ParsableCommand {
             }
         }
         for (i, source) in sources.enumerated() {
-            var layer = try LayerArgument(source).load(definitionExpression: nil, loading: loading)
+            var layer = try LayerArgument(source).load(
+                definitionExpression: nil, loading: loading, needs: ServiceSource.Needs(command: "render", extent: extent))
             if layers.contains(where: { $0.name == layer.name }) { layer.name += " (\(i + 1))" }
             layer.minScale = minScale
             layer.maxScale = maxScale

@@ -3,10 +3,11 @@ import GeoSieve
 import SievePostGIS
 import SieveService
 
-/// Feature services as sources of the command line: an ArcGIS feature service layer
-/// (`https://…/FeatureServer/0`) or an OGC API – Features collection (`OAPIF:https://…#id`,
-/// as GDAL names them), read whole (snapshot: paged transparently) into a table, so that every
-/// command works on them as on a file.
+/// Feature services as sources of the command line: an ArcGIS feature service or map service
+/// layer (`https://…/FeatureServer/0`, `…/MapServer/0`) or an OGC API – Features collection
+/// (`OAPIF:https://…#id`, as GDAL names them), read into a table — whole by default (snapshot:
+/// paged transparently), or what the command needs with `--mode` — so that every command works
+/// on them as on a file.
 enum ServiceSource {
     /// Whether `source` names a feature service layer or an OGC API collection.
     static func isURL(_ source: String) -> Bool {
@@ -16,15 +17,61 @@ enum ServiceSource {
         return lowered.contains("/featureserver/") || lowered.contains("/mapserver/")
     }
 
-    /// The layer or collection `source` names, read whole, and its name. With `trace`, each
-    /// request is printed on standard error.
-    static func load(_ source: String, trace: Bool) throws -> (table: FeatureTable, layerName: String) {
-        let client = makeClient(trace: trace)
+    /// What a command will ask of a service SOURCE: what `--mode` other than snapshot reads.
+    struct Needs: Sendable {
+        /// The command's name, for errors.
+        var command: String
+        /// The where clause its answer passes (a selection reads only what passes it).
+        var whereClause: String?
+        /// The extent it looks at (query's geometry, a map extent), in the layer's spatial
+        /// reference; `nil` when it looks everywhere.
+        var extent: Envelope?
+        /// Whether `--mode selection` fits the command (it selects by a where clause).
+        var selects = false
+        /// The layer's definition expression, sent with every fetch.
+        var definitionExpression: String?
+
+        /// A command that needs every feature.
+        static func everything(_ command: String) -> Needs { Needs(command: command) }
+    }
+
+    /// The layer or collection `source` names, read as `loading`'s `--mode` says (every feature
+    /// by default, paged), and its name. With `--trace-requests`, each request is printed on
+    /// standard error.
+    static func load(_ source: String, loading: LoadingOptions?, needs: Needs) throws -> (table: FeatureTable, layerName: String) {
+        let mode = loading?.mode ?? .snapshot
+        let bufferFactor = loading?.bufferFactor ?? 2
+        guard bufferFactor.isFinite, bufferFactor >= 1 else { throw CommandFailure("--buffer-factor must be a number of at least 1") }
+        switch mode {
+        case .snapshot: break
+        case .onDemand:
+            guard needs.extent != nil else {
+                throw CommandFailure(
+                    "--mode on-demand reads the features in the command's extent: give \(needs.command) "
+                        + (needs.selects ? "--geometry (with a relationship other than disjoint, in the layer's spatial reference)" : "--map-extent"))
+            }
+        case .selection:
+            guard needs.selects else {
+                throw CommandFailure("--mode selection reads what a where clause selects: it applies to query and convert, not \(needs.command)")
+            }
+        }
+        let client = makeClient(trace: loading?.traceRequests ?? false)
         defer { try? waitForAsync { try await client.shutdown() } }
         return try run {
             let (service, name) = try await open(source, client: client)
-            let table = try ServiceFeatureTable(service: service, mode: .snapshot)
+            let requestMode: FeatureRequestMode =
+                switch mode {
+                case .snapshot: .snapshot
+                case .onDemand: .onDemand(OnDemandOptions(bufferFactor: bufferFactor))
+                case .selection: .selection
+                }
+            let table = try ServiceFeatureTable(service: service, mode: requestMode, definitionExpression: needs.definitionExpression ?? "")
             try await table.load()
+            switch mode {
+            case .snapshot: break
+            case .onDemand: if let extent = needs.extent { try await table.display(extent) }
+            case .selection: _ = try await table.selectFeatures(whereClause: needs.whereClause ?? "1=1", envelope: needs.extent)
+            }
             return (table.currentTable, name)
         }
     }

@@ -29,6 +29,15 @@ struct SpatialFilterOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "The DE-9IM pattern for --spatial-rel relate, feature first, e.g. 'T*F**F***'.")
     var relation: String?
 
+    /// The extent a feature service SOURCE must be read in for `query` (its geometry's envelope):
+    /// `nil` without a geometry, for `disjoint` (the features lie outside it) and for a
+    /// geometry in another spatial reference (`--in-sr`), whose envelope in the layer's is not
+    /// known before the layer is read.
+    func readExtent(_ query: QueryParameters) -> Envelope? {
+        guard spatialRel != .disjoint, inSR == nil, let envelope = query.geometry?.envelope, !envelope.isEmpty else { return nil }
+        return envelope
+    }
+
     /// Sets the query's geometry, its spatial reference and the relationship; checks that the
     /// options go together.
     func apply(to query: inout QueryParameters) throws {

@@ -117,6 +117,61 @@ import FoundationNetworking
         #expect(missing.stderr.contains("service error 404") && missing.stderr.contains("does not exist"))
     }
 
+    /// `--mode` on the one-shot commands: on-demand reads the command's extent (buffered),
+    /// selection what its where clause and geometry select; the answers are the file's.
+    @Test func oneShotCommandsReadWhatTheirModeSays() throws {
+        let server = try Server(["Tests/Fixtures/naturalearth_lowres.geojson:countries", "--max-record-count", "40"])
+        defer { _ = server.stop() }
+        let file = "Tests/Fixtures/naturalearth_lowres.geojson"
+        let layer = server.base + "/arcgis/rest/services/countries/FeatureServer/0"
+        let collection = "OAPIF:" + server.base + "/ogc#countries"
+        func count(_ arguments: [String]) throws -> Int {
+            Int(try CLI.run(["query", file] + arguments + ["--return", "count"]).stdout.filter(\.isNumber)) ?? -1
+        }
+        func requests(_ run: CLIResult) -> [String] { run.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("request: ") } }
+        let columns = ["--order-by", "name", "--out-fields", "name,pop_est", "--no-return-geometry", "--format", "csv"]
+        // On-demand: the countries meeting twice the box are read (the document, the count, a
+        // page per 40), the query answers as on the file.
+        let box = ["--geometry", "0,40,20,50", "--where", "pop_est > 5000000"]
+        let truth = try CLI.run(["query", file] + box + columns)
+        let buffered = try count(["--geometry", "-10,35,30,55"])
+        for source in [layer, collection] {
+            let onDemand = try CLI.run(["query", source, "--mode", "on-demand", "--trace-requests"] + box + columns)
+            #expect(onDemand.status == 0, "\(onDemand.stderr)")
+            #expect(onDemand.stdout == truth.stdout)
+            if source == layer { #expect(requests(onDemand).count == 2 + (buffered + 39) / 40) }
+        }
+        // Selection: only what the where clause and geometry select is read.
+        let africa = ["--where", "continent = 'Africa'"]
+        let selected = try CLI.run(["query", layer, "--mode", "selection", "--trace-requests"] + africa + columns)
+        #expect(selected.status == 0, "\(selected.stderr)")
+        #expect(selected.stdout == (try CLI.run(["query", file] + africa + columns)).stdout)
+        #expect(requests(selected).count == 2 + (try count(africa) + 39) / 40)
+        let inBox = try CLI.run(["query", layer, "--mode", "selection", "--return", "count"] + box)
+        #expect(inBox.stdout.filter(\.isNumber) == String(try count(box)))
+        // count over a map extent, on demand: the file's answer. (count counts features whose
+        // envelope meets the extent, and the fetch reads those whose geometry meets twice the
+        // extent: an extent below Russia and away from Fiji, whose envelopes span the world.)
+        let view = ["--map-extent", "-20,0,60,40", "--size", "800,800"]
+        let counted = try CLI.run(["count", layer, "--mode", "on-demand"] + view)
+        #expect(counted.status == 0, "\(counted.stderr)")
+        #expect(counted.stdout == (try CLI.run(["count", file] + view)).stdout)
+        // What a mode needs and does not get: exit 2, one line.
+        let noExtent = try CLI.run(["query", layer, "--mode", "on-demand", "--return", "count"])
+        #expect(noExtent.status == 2)
+        #expect(noExtent.stderr.contains("--mode on-demand reads the features in the command's extent: give query --geometry"))
+        let disjoint = try CLI.run(["query", layer, "--mode", "on-demand", "--geometry", "0,0,1,1", "--spatial-rel", "disjoint", "--return", "count"])
+        #expect(disjoint.status == 2)
+        let renderSelection = try CLI.run(["count", layer, "--mode", "selection"] + view)
+        #expect(renderSelection.status == 2)
+        #expect(renderSelection.stderr.contains("applies to query and convert, not count"))
+        let fileMode = try CLI.run(["query", file, "--mode", "selection", "--return", "count"])
+        #expect(fileMode.status == 2)
+        #expect(fileMode.stderr.contains("applies to a feature service SOURCE"))
+        let factor = try CLI.run(["query", layer, "--mode", "on-demand", "--buffer-factor", "0.5"] + box)
+        #expect(factor.status == 2)
+    }
+
     /// `geosieve pan` replays extents: on-demand with buffer factor 2 sends nothing while the
     /// view stays inside the buffered extent, fetches when it leaves it, and once more when the
     /// data expire; snapshot fetches everything first and nothing after.
