@@ -362,6 +362,32 @@ public struct SentEdits: Sendable {
     public var deleted: [Int64]
 }
 
+extension ServiceFeatureTable {
+    /// A table over the ArcGIS feature service layer at `url` (`…/FeatureServer/{layerId}`, or a
+    /// map service's `…/MapServer/{layerId}`, read-only), its layer document read — ArcGIS's
+    /// `ServiceFeatureTable(url)`. Nothing else is fetched before ``load()``.
+    /// - Throws: ``ServiceError`` when the layer document cannot be read.
+    public static func arcGIS(
+        _ url: String, client: ServiceClient, mode: FeatureRequestMode = .snapshot, definitionExpression: String = ""
+    ) async throws -> ServiceFeatureTable {
+        try ServiceFeatureTable(
+            service: .arcGIS(try await ArcGISLayerReader.open(url, client: client)), mode: mode, definitionExpression: definitionExpression)
+    }
+
+    /// A table over collection `collectionID` of the OGC API – Features server whose landing
+    /// page is `url`, its conformance, collection document and queryables read — ArcGIS's
+    /// `OGCFeatureCollectionTable`. Nothing else is fetched before ``load()``.
+    /// - Throws: ``ServiceError`` when the documents cannot be read.
+    public static func ogcCollection(
+        _ url: String, collection collectionID: String, client: ServiceClient, mode: FeatureRequestMode = .snapshot,
+        definitionExpression: String = ""
+    ) async throws -> ServiceFeatureTable {
+        try ServiceFeatureTable(
+            service: .ogc(try await OGCCollectionReader.open(url, collection: collectionID, client: client)), mode: mode,
+            definitionExpression: definitionExpression)
+    }
+}
+
 extension FeatureLayer {
     /// A layer over `table`, named as the service names its layer (an OGC API collection by its
     /// title) and drawn with the layer's own renderer when its `drawingInfo` has one GeoSieve

@@ -148,7 +148,8 @@ struct ServiceFeatureTableTests {
         try await OwnServerTests.withServer(maxRecordCount: 25) { base in
             let (client, requests) = Self.client()
             let reader = try await OGCCollectionReader.open(base + "/ogc", collection: "countries", client: client)
-            let snapshot = try ServiceFeatureTable(service: .ogc(reader), mode: .snapshot, definitionExpression: "continent = 'Africa'")
+            let snapshot = try await ServiceFeatureTable.ogcCollection(
+                base + "/ogc", collection: "countries", client: client, definitionExpression: "continent = 'Africa'")
             #expect(snapshot.currentTable.count == 0)
             try await snapshot.load()
             #expect(try snapshot.currentTable.queryObjectIDs(QueryParameters()) == Self.truth(QueryParameters(whereClause: "continent = 'Africa'")))
@@ -228,7 +229,8 @@ struct LayerDocumentTests {
     @Test func typesTemplatesAndRendererComeWithTheLayer() async throws {
         try await OwnServerTests.withServer { base in
             let (client, _) = ServiceFeatureTableTests.client()
-            let reader = try await ArcGISLayerReader.open(base + "/arcgis/rest/services/typed/FeatureServer/0", client: client)
+            let table = try await ServiceFeatureTable.arcGIS(base + "/arcgis/rest/services/typed/FeatureServer/0", client: client)
+            guard case .arcGIS(let reader) = table.service else { throw ServiceError(.invalidResponse, "not an ArcGIS table", url: "") }
             // What the server was given, read back through the layer document.
             let given = try OwnServerTests.fixture("naturalearth_lowres.geojson").withTypes(esriLayerJSON: OwnServerTests.typesJSON).schema
             #expect(reader.info.typeIdFieldName == "continent")
@@ -240,7 +242,6 @@ struct LayerDocumentTests {
             #expect(reader.info.drawingInfoProblem == nil)
             // The cache is typed as the layer, before and after fetching; a layer over it draws
             // with the service's renderer.
-            let table = try ServiceFeatureTable(service: .arcGIS(reader), mode: .snapshot)
             #expect(table.currentTable.schema.types == given.types)
             try await table.load()
             #expect(table.currentTable.schema.types == given.types)
