@@ -253,6 +253,30 @@ struct LayerDocumentTests {
         }
     }
 
+    /// The README's "Service tables in Swift" example, against geosieve serve (its URL and view
+    /// changed: the countries around the south of Italy, away from Russia, whose envelope spans
+    /// the world but whose geometry is not fetched for this view).
+    @Test func readmeServiceTableExample() async throws {
+        try await OwnServerTests.withServer { base in
+            var configuration = ServiceClient.Configuration(token: "t0k")
+            configuration.maxAttempts = 1
+            // --- README example begins ---
+            let client = ServiceClient(configuration: configuration)
+            let table = try await ServiceFeatureTable.arcGIS(
+                base + ServiceFeatureTableTests.countries, client: client,
+                mode: .onDemand(OnDemandOptions(bufferFactor: 2, expirationInterval: .seconds(60))))
+            let layer = FeatureLayer(table)
+            let view = Envelope(xmin: 10, ymin: 35, xmax: 15, ymax: 40)
+            try await table.display(view)  // fetches twice the view, once
+            let drawn = try layer.displayedFeatureCount(in: view, scale: 0)
+            try await client.shutdown()
+            // --- README example ends ---
+            let truth = try OwnServerTests.fixture("naturalearth_lowres.geojson")
+            #expect(drawn == (try truth.queryFeatureCount(QueryParameters(geometry: .envelope(view), spatialRelationship: .envelopeIntersects))))
+            #expect(table.currentTable.count == (try truth.queryFeatureCount(QueryParameters(geometry: .envelope(Envelope(xmin: 7.5, ymin: 32.5, xmax: 17.5, ymax: 42.5))))))
+        }
+    }
+
     @Test func layerDocumentsGeoSieveCannotUseAreClearErrors() throws {
         let fields: JSONValue = try JSONReader.parse(#"[{"name":"OBJECTID","type":"esriFieldTypeOID"},{"name":"kind","type":"esriFieldTypeInteger"}]"#)
         func info(_ members: String) throws -> ArcGISLayerInfo {
