@@ -9,7 +9,8 @@
 # it already holds pygeoapi 0.21.0). Checks, each against the fixture read from the file:
 #   * the whole collection, paged through pygeoapi's next links (50 features a page, its
 #     max_items), equals the file: every feature, attribute and geometry (CSV with WKT);
-#   * the requests: the conformance and collection documents, then one per page;
+#   * the requests: the conformance and collection documents, then one per page; for each pan
+#     below, the items requests pygeoapi logged equal those geosieve counted;
 #   * `geosieve pan --mode on-demand --where …`: pygeoapi declares no CQL2 filtering, so the
 #     definition expression is applied to what comes back; one request per fetch, none while
 #     the view stays inside the buffered extent, and the cache holds exactly the features of
@@ -127,6 +128,11 @@ fail() {
     echo "FAIL: $*" >&2
     exit 1
 }
+# The items requests pygeoapi has logged so far (its request log, one line per request): what the
+# server saw, compared below with what geosieve says it sent.
+served_items() { grep -c '"GET /collections/countries/items' "$work/pygeoapi.log" || true; }
+# The sum of the "requests" members of a pan output.
+pan_requests() { sed -n 's/.*"requests":\([0-9]*\).*/\1/p' "$1" | awk '{ s += $1 } END { print s + 0 }'; }
 
 # The whole collection, every feature, attribute and geometry.
 columns=(--order-by name --out-fields "name,pop_est,continent,iso_a3" --format csv)
@@ -150,7 +156,10 @@ echo "PASS [pygeoapi] $features features, attributes and geometries equal to the
 
 # On-demand over pygeoapi, a definition expression applied to what comes back.
 printf '0,40,20,50\n5,42,15,48\n60,20,80,30\n' > "$work/extents.txt"
+before=$(served_items)
 "$geosieve" pan "OAPIF:$base#countries" --extents "$work/extents.txt" --mode on-demand --where "continent = 'Europe'" > "$work/pan.txt"
+[ $(($(served_items) - before)) -eq "$(pan_requests "$work/pan.txt")" ] \
+    || fail "pygeoapi logged $(($(served_items) - before)) items requests, geosieve pan counted $(pan_requests "$work/pan.txt")"
 steps=$(sed -e 's/.*"requests":\([0-9]*\),.*"fetched":\(true\|false\).*/\1 \2/' -e 's/.*"step":"load","requests":\([0-9]*\).*/\1 load/' "$work/pan.txt" | tr '\n' ';')
 [ "$steps" = "0 load;1 true;0 false;1 true;" ] || fail "on-demand requests per step: $steps ($(cat "$work/pan.txt"))"
 expected=$("$geosieve" query "$fixture" --geometry -10,35,30,55 --where "continent = 'Europe'" --return count | tr -dc '0-9')
@@ -161,14 +170,18 @@ echo "PASS [pygeoapi] on-demand: one request per fetch, none inside the buffered
 # collection's pages (the filter is applied here) and caches what passes, at most --max-features.
 asia=$("$geosieve" query "$fixture" --where "continent = 'Asia'" --return count | tr -dc '0-9')
 printf '0,40,20,50\nselect continent = '"'"'Asia'"'"'\n60,20,80,30\n' > "$work/select.txt"
+before=$(served_items)
 "$geosieve" pan "OAPIF:$base#countries" --extents "$work/select.txt" --mode selection > "$work/selection.txt"
+[ $(($(served_items) - before)) -eq "$pages" ] || fail "pygeoapi logged $(($(served_items) - before)) items requests for one selection, not $pages"
 [ "$(sed -n 1p "$work/selection.txt")" = '{"step":"load","requests":0,"cached":0}' ] || fail "selection mode fetched at load: $(cat "$work/selection.txt")"
 sed -n 2p "$work/selection.txt" | grep -q '"requests":0,"fetched":false,"displayed":0,' || fail "selection mode fetched for an extent: $(cat "$work/selection.txt")"
 [ "$(sed -n 3p "$work/selection.txt")" = "{\"step\":\"select\",\"where\":\"continent = 'Asia'\",\"requests\":$pages,\"selected\":$asia,\"cached\":$asia}" ] \
     || fail "selecting the $asia Asian countries: $(sed -n 3p "$work/selection.txt")"
 sed -n 4p "$work/selection.txt" | grep -q '"requests":0,"fetched":false,' || fail "selection mode fetched for an extent: $(cat "$work/selection.txt")"
 printf '0,40,20,50\npopulate continent = '"'"'Africa'"'"'\npopulate-clear continent = '"'"'Europe'"'"'\n' > "$work/populate.txt"
+before=$(served_items)
 "$geosieve" pan "OAPIF:$base#countries" --extents "$work/populate.txt" --mode manual-cache --max-features 10 > "$work/manual.txt"
+[ $(($(served_items) - before)) -eq $((2 * pages)) ] || fail "pygeoapi logged $(($(served_items) - before)) items requests for two fills, not $((2 * pages))"
 [ "$(sed -n 3,4p "$work/manual.txt" | tr '\n' ';')" = "{\"step\":\"populate\",\"where\":\"continent = 'Africa'\",\"clear\":false,\"requests\":$pages,\"fetched\":10,\"cached\":10};{\"step\":\"populate\",\"where\":\"continent = 'Europe'\",\"clear\":true,\"requests\":$pages,\"fetched\":10,\"cached\":10};" ] \
     || fail "manual cache fills: $(cat "$work/manual.txt")"
 sed -n 1,2p "$work/manual.txt" | grep -q '"requests":[1-9]' && fail "manual cache sent requests before being asked: $(cat "$work/manual.txt")"

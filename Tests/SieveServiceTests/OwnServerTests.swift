@@ -21,9 +21,10 @@ struct OwnServerTests {
     }
 
     /// Runs `body` with the base URL of a server of the cities and countries fixtures, token
-    /// `t0k` (needed for reads too), answering at most `maxRecordCount` features per query.
+    /// `t0k` (needed for reads too), answering at most `maxRecordCount` features per query, its
+    /// requests logged into `log` when given.
     static func withServer(
-        maxRecordCount: Int = 2000, allowEdits: Bool = false, _ body: @Sendable (String) async throws -> Void
+        maxRecordCount: Int = 2000, allowEdits: Bool = false, log: ServerRequestLog? = nil, _ body: @Sendable (String) async throws -> Void
     ) async throws {
         let catalog = try ServedCatalog([
             ServedTable(id: "cities", table: EditableFeatureTable(fixture("naturalearth_cities.geojson"))),
@@ -41,7 +42,7 @@ struct OwnServerTests {
             catalog: catalog,
             configuration: ServerConfiguration(
                 port: 0, maxRecordCount: maxRecordCount, allowEdits: allowEdits, token: "t0k", tokenRequiredForRead: true))
-        try await withLoopbackServer({ logger, onRunning in try await server.run(logger: logger, onRunning: onRunning) }, body)
+        try await withLoopbackServer(log: log, { logger, onRunning in try await server.run(logger: logger, onRunning: onRunning) }, body)
     }
 
     /// The `typed` service's types and templates.

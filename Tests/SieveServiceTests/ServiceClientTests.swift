@@ -213,11 +213,12 @@ struct MisbehavingServer {
 /// the port through its callback), then stops the server. The server logs only critical
 /// messages: stopping it by cancellation logs errors of its own, which are not the test's.
 func withLoopbackServer(
+    log: ServerRequestLog? = nil,
     _ run: @escaping @Sendable (_ logger: Logger, _ onRunning: @escaping @Sendable (Int) async -> Void) async throws -> Void,
     _ body: (String) async throws -> Void
 ) async throws {
     let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-    let logger = {
+    let logger = log?.logger ?? {
         var logger = Logger(label: "loopback")
         logger.logLevel = .critical
         return logger
@@ -579,4 +580,42 @@ func gzipBomb(repeats: Int) -> [UInt8] {
     let size = UInt32(truncatingIfNeeded: 1 + repeats * 258)
     bytes += (0..<4).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) }
     return bytes
+}
+
+/// The requests a server logged (Hummingbird's request log at info level: method and URI), so
+/// that tests count what the server saw, not only what the client says it sent.
+final class ServerRequestLog: Sendable {
+    private let entries = Mutex<[String]>([])
+
+    /// Every request logged so far, `METHOD URI`.
+    var all: [String] { entries.withLock { $0 } }
+
+    /// Forgets the requests logged so far.
+    func clear() { entries.withLock { $0.removeAll() } }
+
+    /// A logger at info level recording each request here (and nothing else).
+    var logger: Logger {
+        var logger = Logger(label: "server-requests") { _ in Handler(log: self) }
+        logger.logLevel = .info
+        return logger
+    }
+
+    private struct Handler: LogHandler {
+        let log: ServerRequestLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .info
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(
+            level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String,
+            line: UInt
+        ) {
+            guard let method = metadata?["hb.request.method"], let uri = metadata?["hb.request.path"] else { return }
+            log.entries.withLock { $0.append("\(method) \(uri)") }
+        }
+    }
 }

@@ -37,16 +37,20 @@ struct ServiceFeatureTableTests {
     }
 
     @Test func snapshotLoadsEverythingOnceAndALayerQueriesIt() async throws {
-        try await OwnServerTests.withServer(maxRecordCount: 50) { base in
+        let served = ServerRequestLog()
+        try await OwnServerTests.withServer(maxRecordCount: 50, log: served) { base in
             let (client, requests) = Self.client()
             let reader = try await ArcGISLayerReader.open(base + Self.countries, client: client)
             let table = try ServiceFeatureTable(service: .arcGIS(reader), mode: .snapshot, definitionExpression: "pop_est > 50000000")
             #expect(table.currentTable.count == 0)
             requests.clear()
+            served.clear()
             try await table.load()
-            // The count, then four pages of 50 at most.
+            // The count, then four pages of 50 at most: as the client traced them and as the
+            // server logged them.
             let expected = try Self.truth(QueryParameters(whereClause: "pop_est > 50000000"))
             #expect(requests.all.count == 1 + (expected.count + 49) / 50)
+            #expect(served.all == Array(repeating: "POST /arcgis/rest/services/countries/FeatureServer/0/query", count: requests.all.count))
             let layer = FeatureLayer(source: table, name: "countries")
             #expect(try layer.queryObjectIDs() == expected)
             #expect(try layer.queryFeatureCount(QueryParameters(whereClause: "continent = 'Asia'"))
@@ -57,7 +61,8 @@ struct ServiceFeatureTableTests {
     }
 
     @Test func onDemandFetchesTheBufferedExtentAndAgainOnlyWhenLeavingItOrExpired() async throws {
-        try await OwnServerTests.withServer { base in
+        let served = ServerRequestLog()
+        try await OwnServerTests.withServer(log: served) { base in
             let (client, requests) = Self.client()
             let reader = try await ArcGISLayerReader.open(base + Self.countries, client: client)
             let clock = Clock()
@@ -70,12 +75,14 @@ struct ServiceFeatureTableTests {
             #expect(try await table.display(view))
             let buffered = Envelope(xmin: -10, ymin: 35, xmax: 30, ymax: 55)
             #expect(try table.currentTable.queryObjectIDs(QueryParameters()) == Self.truth(QueryParameters(geometry: .envelope(buffered))))
-            // Panning inside the buffered extent: no request.
+            // Panning inside the buffered extent: no request (none logged by the server either).
             requests.clear()
+            served.clear()
             for dx in stride(from: -9.0, through: 9.0, by: 3) {
                 #expect(try await !table.display(Envelope(xmin: dx, ymin: 41, xmax: dx + 20, ymax: 49)))
             }
             #expect(requests.all.isEmpty)
+            #expect(served.all.isEmpty)
             // Leaving it: one more fetch, the cache now holds both regions, each feature once.
             #expect(try await table.display(Envelope(xmin: 60, ymin: 20, xmax: 80, ymax: 30)))
             let second = Envelope(xmin: 50, ymin: 15, xmax: 90, ymax: 35)
@@ -86,9 +93,12 @@ struct ServiceFeatureTableTests {
             clock.advance(59)
             #expect(try await !table.display(Envelope(xmin: 65, ymin: 22, xmax: 75, ymax: 28)))
             clock.advance(1)
+            served.clear()
             #expect(try await table.display(Envelope(xmin: 65, ymin: 22, xmax: 75, ymax: 28)))
             #expect(try await !table.display(Envelope(xmin: 65, ymin: 22, xmax: 75, ymax: 28)))
             #expect(table.fetchCount == 3)
+            // The refetch: one count and one page, as the server saw it.
+            #expect(served.all.count == 2)
             // Without auto refresh, a timer's refresh does nothing.
             clock.advance(100)
             #expect(try await !table.refreshIfExpired())
