@@ -3,7 +3,8 @@ import Foundation
 import GeoSieve
 
 /// `geosieve edit SOURCE --edits EDITS.json [--output FILE] [--no-rollback] [--user NAME]`:
-/// applies an ArcGIS REST applyEdits request to a feature file and writes the edited table back.
+/// applies an ArcGIS REST applyEdits request to a feature file and writes the edited table back,
+/// or checks it against a feature service layer's features and sends it there.
 struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
@@ -21,14 +22,18 @@ struct EditCommand: ParsableCommand {
             GeoPackage SOURCE in place, in one transaction (its other tables kept, the R-tree \
             updated); to --output, or over any other SOURCE, as a GeoPackage (.gpkg), Esri JSON \
             (.esrijson, or a SOURCE that is an Esri JSON FeatureSet) or GeoJSON file, written to a \
-            temporary file renamed into place. \
+            temporary file renamed into place. A feature service layer SOURCE \
+            (https://…/FeatureServer/N) gets the edits through a service table: the features \
+            updated or deleted are read, the edits checked against them and the layer's fields, \
+            domains and capabilities, and those that pass sent with applyEdits (all or none); \
+            the response gives added features the object IDs the service assigned. \
             Exit status: 0 when every edit succeeded, 1 when some failed (or a file cannot be \
             read or written), 2 for an unusable edits file (with where the problem is) or any \
             other bad input.
             """
     )
 
-    @Argument(help: "A GeoJSON or Esri JSON feature file, FILE.gpkg or FILE.gpkg:LAYER.")
+    @Argument(help: "A GeoJSON or Esri JSON feature file, FILE.gpkg, FILE.gpkg:LAYER or a feature service layer URL.")
     var source: String
 
     @Option(name: .customLong("edits"), parsing: .unconditional, help: "The applyEdits request (JSON).")
@@ -45,10 +50,22 @@ struct EditCommand: ParsableCommand {
     @Option(name: .customLong("user"), parsing: .unconditional, help: "The editing user (editor tracking and ownership).")
     var user: String?
 
+    @Flag(
+        name: .customLong("trace-requests"),
+        help: "Print each request to a feature service SOURCE on standard error: method, URL (without token), status, bytes and time.")
+    var traceRequests = false
+
     func run() throws {
-        let (table, layerName) = try QueryCommand.loadSource(source, fields: nil)
         let text = try InputFiles.text(
             InputFiles.contents(of: edits, limit: nil, option: "--edits"), path: edits, option: "--edits")
+        if ServiceSource.isURL(source) {
+            guard output == nil else { throw CommandFailure("--output does not apply to a feature service: the edits are sent to it") }
+            let result = try ServiceSource.edit(
+                source, request: text, rollbackOnFailure: noRollback ? false : nil, user: user, trace: traceRequests, editsPath: edits)
+            try report(result, applied: true)
+            return
+        }
+        let (table, layerName) = try QueryCommand.loadSource(source, fields: nil)
         let request: ApplyEditsRequest
         do {
             request = try ApplyEditsRequest(json: text, schema: table.schema)
@@ -72,12 +89,18 @@ struct EditCommand: ParsableCommand {
                 try Self.write(editable.snapshot, source: source, output: output, layerName: layerName)
             }
         }
+        try report(result, applied: applied)
+    }
+
+    /// Prints the REST response; fails (exit 1) when some edit failed.
+    private func report(_ result: ApplyEditsResult, applied: Bool) throws {
         try OutputFile.write(to: nil) { sink in try sink(Array((result.json + "\n").utf8)) }
         if !result.allSucceeded {
             let all = result.addResults + result.updateResults + result.deleteResults
             let failed = all.filter { !$0.success }.count
+            let anyApplied = applied && all.contains(where: \.success)
             throw CommandFailure.unreadable(
-                "\(failed) of \(all.count) edits failed" + (applied ? "; the others were applied" : "; nothing was changed"))
+                "\(failed) of \(all.count) edits failed" + (anyApplied ? "; the others were applied" : "; nothing was changed"))
         }
     }
 

@@ -98,7 +98,10 @@ struct IdentifyCommand: ParsableCommand {
         }
         var layers: [FeatureLayer] = []
         for source in sources {
-            var layer = try LayerArgument(source).load(definitionExpression: nil)
+            // A feature service on demand: what the map shows (the extent tapped in), buffered.
+            let shown = Envelope(xmin: extent[0], ymin: extent[1], xmax: extent[2], ymax: extent[3])
+            var layer = try LayerArgument(source).load(
+                definitionExpression: nil, loading: loading, needs: ServiceSource.Needs(command: "identify", extent: shown))
             if let definition {
                 do {
                     try layer.setDefinitionExpression(definition)

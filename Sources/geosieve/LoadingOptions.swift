@@ -38,8 +38,8 @@ struct LoadingOptions: ParsableArguments {
     @Option(
         help: """
             For a feature service SOURCE: snapshot (the default: every feature, paged), on-demand (the features in the \
-            command's extent scaled by --buffer-factor: query's and convert's --geometry, render's and count's \
-            --map-extent) or selection (only what query's or convert's --where and --geometry select). The command \
+            command's extent scaled by --buffer-factor: query's and convert's --geometry, the --map-extent of \
+            render, count and identify) or selection (only what query's or convert's --where and --geometry select). The command \
             then works on what was read, exactly as on a file.
             """)
     var mode: ServiceMode = .snapshot

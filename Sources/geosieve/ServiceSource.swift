@@ -76,6 +76,64 @@ enum ServiceSource {
         }
     }
 
+    /// Applies an applyEdits `request` (JSON text) to the ArcGIS layer `source` names: the
+    /// features it updates or deletes are read into a selection-mode service table, the edits
+    /// applied to that cache (checked as any edit: fields, domains, capabilities), and those
+    /// that applied sent with one applyEdits. The result is the local one with each added
+    /// feature's object ID the service's.
+    static func edit(
+        _ source: String, request text: String, rollbackOnFailure: Bool?, user: String?, trace: Bool, editsPath: String
+    ) throws -> ApplyEditsResult {
+        let client = makeClient(trace: trace)
+        defer { try? waitForAsync { try await client.shutdown() } }
+        return try run {
+            let (service, _) = try await open(source, client: client)
+            guard case .arcGIS(let reader) = service else {
+                throw CommandFailure("\(source): OGC API collections are read here, not edited; edit a feature service layer")
+            }
+            let table = try ServiceFeatureTable(service: service, mode: .selection)
+            guard let cache = table.cache else { throw CommandFailure("\(source): the layer has no cache to edit") }
+            let request: ApplyEditsRequest
+            do {
+                request = try ApplyEditsRequest(json: text, schema: cache.snapshot.schema)
+            } catch {
+                throw CommandFailure("--edits \(editsPath): \(error)")
+            }
+            // The features the edits name (an update by its object-ID attribute, or its id), read
+            // first, in batches of 500 object IDs.
+            let oid = reader.info.objectIdFieldName.lowercased()
+            let updated = request.updates.compactMap { edit -> Int64? in
+                if let id = edit.objectID { return id }
+                guard let value = edit.attributes.first(where: { $0.key.lowercased() == oid })?.value else { return nil }
+                switch value {
+                case .integer(let id): return id
+                case .double(let number): return Int64(exactly: number)
+                default: return nil
+                }
+            }
+            let named = Array(Set(updated + request.deletes)).sorted()
+            var start = 0
+            while start < named.count {
+                let batch = named[start..<min(named.count, start + 500)].map(String.init).joined(separator: ",")
+                try await table.populateFromService(whereClause: "\(reader.info.objectIdFieldName) IN (\(batch))")
+                start += 500
+            }
+            var result = cache.applyEdits(request, rollbackOnFailure: rollbackOnFailure, user: user)
+            guard cache.hasLocalEdits else { return result }
+            let sent: SentEdits
+            do {
+                sent = try await table.applyEdits()
+            } catch let error as ServiceError where error.kind == .serviceError {
+                throw CommandFailure.unreadable("\(error)")
+            }
+            let serviceIDs = Dictionary(sent.added.map { ($0.local, $0.service) }, uniquingKeysWith: { a, _ in a })
+            for i in result.addResults.indices where result.addResults[i].success {
+                result.addResults[i].objectID = serviceIDs[result.addResults[i].objectID] ?? result.addResults[i].objectID
+            }
+            return result
+        }
+    }
+
     /// A client sending `GEOSIEVE_SERVICE_TOKEN` when set, printing each request with `trace`
     /// (and calling `count` for each).
     static func makeClient(trace: Bool, count: (@Sendable () -> Void)? = nil) -> ServiceClient {

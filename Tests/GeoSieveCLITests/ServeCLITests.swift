@@ -84,6 +84,47 @@ import FoundationNetworking
         #expect(names.stdout.contains(#""count":0"#))
     }
 
+    /// `geosieve edit` on a feature service layer: the edits are checked against the features
+    /// read and sent with one applyEdits; adds get the service's object IDs; a batch that fails
+    /// here is not sent.
+    @Test func editSendsEditsToAFeatureService() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geosieve-edit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("boroughs.geojson")
+        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Tests/Fixtures/nybb.geojson"), to: file)
+        let server = try Server([file.path + ":nyc", "--allow-edits"])
+        let layer = server.base + "/arcgis/rest/services/nyc/FeatureServer/0"
+        let edits = folder.appendingPathComponent("edits.json")
+        // A batch with an update of a feature the service does not have: refused here, nothing sent.
+        try #"{"updates":[{"attributes":{"OBJECTID":99,"BoroName":"Nowhere"}}],"deletes":[3]}"#.write(to: edits, atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["edit", layer, "--edits", edits.path, "--trace-requests"])
+        #expect(refused.status == 1)
+        #expect(refused.stdout.contains(#""objectId":99,"success":false"#))
+        #expect(!refused.stderr.contains("/applyEdits"))
+        // An add, an update and a delete: one applyEdits; the add numbered by the service.
+        try #"""
+            {"adds":[{"attributes":{"BoroCode":6,"BoroName":"Governors Island"},"geometry":{"rings":[[[-74.02,40.69],[-74.02,40.70],[-74.01,40.70],[-74.01,40.69],[-74.02,40.69]]]}}],
+             "updates":[{"attributes":{"OBJECTID":2,"BoroName":"Queens County"}}],"deletes":[3]}
+            """#.write(to: edits, atomically: true, encoding: .utf8)
+        let sent = try CLI.run(["edit", layer, "--edits", edits.path, "--trace-requests"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdout.contains(#""addResults":[{"objectId":6,"#))
+        #expect(sent.stdout.contains(#""updateResults":[{"objectId":2,"success":true}]"#))
+        #expect(sent.stdout.contains(#""deleteResults":[{"objectId":3,"success":true}]"#))
+        #expect(sent.stderr.split(separator: "\n").filter { $0.contains("/applyEdits") }.count == 1)
+        // An OGC collection is not edited; --output does not apply.
+        let ogc = try CLI.run(["edit", "OAPIF:" + server.base + "/ogc#nyc", "--edits", edits.path])
+        #expect(ogc.status == 2)
+        #expect(ogc.stderr.contains("OGC API collections are read here, not edited"))
+        let output = try CLI.run(["edit", layer, "--edits", edits.path, "--output", folder.appendingPathComponent("x.geojson").path])
+        #expect(output.status == 2)
+        #expect(server.stop() == 0)
+        // The file the server saved: the edits, once.
+        let after = try CLI.run(["query", file.path, "--no-return-geometry", "--out-fields", "OBJECTID,BoroName", "--order-by", "OBJECTID", "--format", "csv"])
+        #expect(after.stdout == "OBJECTID,BoroName\n1,Staten Island\n2,Queens County\n4,Manhattan\n5,Bronx\n6,Governors Island\n")
+    }
+
     /// A feature service layer and an OGC API collection as SOURCEs: read whole (paged), they
     /// answer as the file they serve; `--trace-requests` shows each request.
     @Test func serviceURLsAreSources() throws {
@@ -156,6 +197,13 @@ import FoundationNetworking
         let counted = try CLI.run(["count", layer, "--mode", "on-demand"] + view)
         #expect(counted.status == 0, "\(counted.stderr)")
         #expect(counted.stdout == (try CLI.run(["count", file] + view)).stdout)
+        // identify in the map extent, on demand: the file's answer (the layer titled as the file).
+        let tap = ["--point", "12.5,42.5", "--map-extent", "0,40,20,50", "--size", "800,400", "--return-geometry"]
+        let identified = try CLI.run(["identify", layer, "--mode", "on-demand", "--trace-requests"] + tap)
+        #expect(identified.status == 0, "\(identified.stderr)")
+        #expect(identified.stdout == (try CLI.run(["identify", file] + tap)).stdout)
+        #expect(identified.stdout.contains("Italy"))
+        #expect(requests(identified).count == 2 + (try count(["--geometry", "-10,35,30,55"]) + 39) / 40)
         // What a mode needs and does not get: exit 2, one line.
         let noExtent = try CLI.run(["query", layer, "--mode", "on-demand", "--return", "count"])
         #expect(noExtent.status == 2)
