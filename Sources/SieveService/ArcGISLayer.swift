@@ -64,6 +64,9 @@ public struct ArcGISLayerInfo: Sendable {
     public var types: [FeatureType]
     /// Its own templates (`templates`, used when there are no types).
     public var templates: [FeatureTemplate]
+    /// Why the layer's `types` or `templates` could not be read (a type ID or template value
+    /// that does not fit its field, say); `nil` when they were. A layer is read without them.
+    public var typesProblem: String?
     /// The `typeIdField`, `types` and `templates` members as JSON text, for the tables read.
     package var typesJSON: String
 
@@ -141,11 +144,14 @@ public struct ArcGISLayerInfo: Sendable {
             if let value = json[key] { members.append(key, value) }
         }
         typesJSON = JSONWriter.string(.object(members))
+        (typeIdFieldName, types, templates) = (nil, [], [])
         do {
             let schema = try Schema(fields: fields, objectIdFieldName: objectIdFieldName).withTypes(esriLayerJSON: typesJSON)
             (typeIdFieldName, types, templates) = (schema.typeIdFieldName, schema.types, schema.templates)
         } catch {
-            throw failure("has types or templates GeoSieve cannot use: \(error)")
+            // The features are read without them, as without a drawing info GeoSieve reads.
+            typesProblem = "\(error)"
+            typesJSON = "{}"
         }
     }
 }

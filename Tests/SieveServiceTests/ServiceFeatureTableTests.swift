@@ -250,6 +250,7 @@ struct LayerDocumentTests {
             #expect(reader.info.templates.isEmpty)
             #expect(reader.info.drawingInfo?.renderer == (try Renderer(esriJSON: OwnServerTests.rendererJSON)))
             #expect(reader.info.drawingInfoProblem == nil)
+            #expect(reader.info.typesProblem == nil)
             // The cache is typed as the layer, before and after fetching; a layer over it draws
             // with the service's renderer.
             #expect(table.currentTable.schema.types == given.types)
@@ -297,10 +298,12 @@ struct LayerDocumentTests {
         #expect {
             try info(#""type":"Group Layer""#)
         } throws: { ($0 as? ServiceError)?.message.contains("describes a Group Layer, not a feature layer or table") == true }
-        // Types naming a field the layer does not have.
-        #expect {
-            try info(#""typeIdField":"nope","types":[{"id":1,"name":"a"}]"#)
-        } throws: { ($0 as? ServiceError)?.message.contains("has types or templates GeoSieve cannot use") == true }
+        // Types naming a field the layer does not have: the layer is read without types, the
+        // reason kept.
+        let untyped = try info(#""typeIdField":"nope","types":[{"id":1,"name":"a"}]"#)
+        #expect(untyped.types.isEmpty && untyped.typeIdFieldName == nil)
+        #expect(untyped.typesProblem == "invalid schema at position 32: types[0]: types need a typeIdField naming a field of the table")
+        #expect(try ServiceFeatureTable(service: .arcGIS(ArcGISLayerReader(client: ServiceClient(), info: untyped))).currentTable.schema.types.isEmpty)
         // A renderer GeoSieve does not read: the layer is still read, the reason kept.
         let odd = try info(#""drawingInfo":{"renderer":{"type":"heatmap"}},"capabilities":"Map,Query,Data,Create""#)
         #expect(odd.drawingInfo == nil)
