@@ -18,8 +18,8 @@ public struct ArcGISLayerInfo: Sendable {
 
     /// The layer's URL (`…/FeatureServer/0`), without query.
     public var url: String
-    /// The service the layer belongs to, from its URL: a map service when the path has a
-    /// `MapServer` segment.
+    /// The service the layer belongs to, from its URL: a map service when the layer id follows
+    /// a `MapServer` segment (`…/MapServer/3`).
     public var serviceKind: ServiceKind
     /// Its name.
     public var name: String
@@ -79,7 +79,8 @@ public struct ArcGISLayerInfo: Sendable {
         }
         guard json.objectValue != nil else { throw failure("is not a JSON object") }
         self.url = url
-        serviceKind = url.lowercased().split(separator: "/").contains("mapserver") ? .mapServer : .featureServer
+        let segments = url.lowercased().split(separator: "/")
+        serviceKind = segments.dropLast().last == "mapserver" ? .mapServer : .featureServer
         name = json["name"]?.stringValue ?? ""
         type = json["type"]?.stringValue ?? "Feature Layer"
         guard type == "Feature Layer" || type == "Table" else {
@@ -177,6 +178,11 @@ public struct ArcGISLayerQuery: Sendable {
     public var maxFeatures: Int?
     /// Features per page; at most the layer's `maxRecordCount` (its value when `nil`).
     public var pageSize: Int?
+    /// Whether ``envelope`` selects the features whose envelope meets it
+    /// (`esriSpatialRelEnvelopeIntersects`: what a map draws by, so a feature whose envelope
+    /// spans the view is read though its geometry lies elsewhere) rather than those whose
+    /// geometry does (`esriSpatialRelIntersects`, the default).
+    public var matchEnvelopes = false
 
     /// A query for every feature passing `whereClause` (within `envelope` when given).
     public init(whereClause: String = "1=1", envelope: Envelope? = nil, outFields: [String] = ["*"], maxFeatures: Int? = nil) {
@@ -193,7 +199,7 @@ public struct ArcGISLayerQuery: Sendable {
             parameters += [
                 ("geometry", "\(envelope.xmin),\(envelope.ymin),\(envelope.xmax),\(envelope.ymax)"),
                 ("geometryType", "esriGeometryEnvelope"), ("inSR", String(info.spatialReference.wkid)),
-                ("spatialRel", "esriSpatialRelIntersects"),
+                ("spatialRel", matchEnvelopes ? "esriSpatialRelEnvelopeIntersects" : "esriSpatialRelIntersects"),
             ]
         }
         return parameters
@@ -323,13 +329,17 @@ public struct ArcGISLayerReader: Sendable {
         }
     }
 
-    /// The table of `pages`, typed as the layer's document says.
+    /// The table of `pages`, typed as the layer's document says when it has the fields the
+    /// types name (a query for some fields only is read untyped; the cache it goes into keeps
+    /// the layer's types).
     static func typedTable(_ pages: inout FeaturePages, _ info: ArcGISLayerInfo, url: String) throws -> FeatureTable {
+        let table: FeatureTable
         do {
-            return try pages.table().withTypes(esriLayerJSON: info.typesJSON)
+            table = try pages.table()
         } catch {
             throw ServiceError(.invalidResponse, "the features cannot make one table: \(error)", url: url)
         }
+        return (try? table.withTypes(esriLayerJSON: info.typesJSON)) ?? table
     }
 
     /// Sends `request` and reads its answer as a page.

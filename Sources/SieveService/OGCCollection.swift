@@ -56,14 +56,18 @@ public struct OGCCollectionInfo: Sendable {
         }
     }
 
-    /// `fields` (inferred from features read) with the types the queryables give them where the
-    /// inferred column type differs: a property whose first values were whole numbers but is a
-    /// `number` becomes Double, one that was always `null` takes its declared type.
-    public func typed(_ fields: [Field]) -> [Field] {
+    /// The fields of `table` (inferred from the features read) with the types the queryables
+    /// give them where that loses nothing: a property whose values read so far were whole
+    /// numbers but that is a `number` becomes Double, one that was always `null` takes its
+    /// declared type. Other differences keep the inferred type (the values read decide).
+    public func typed(_ table: FeatureTable) -> [Field] {
+        let fields = table.schema.fields
         guard !queryables.isEmpty else { return fields }
         let declared = Dictionary(queryables.compactMap { q in q.type.map { (q.name.lowercased(), $0) } }, uniquingKeysWith: { a, _ in a })
-        return fields.map { field in
+        return fields.enumerated().map { index, field in
             guard field.type != .oid, let type = declared[field.name.lowercased()], type.columnType != field.columnType else { return field }
+            let widened = field.columnType == .integer && type.columnType == .double
+            guard widened || (0..<table.count).allSatisfy({ table.value(row: $0, fieldIndex: index) == .null }) else { return field }
             var typed = field
             typed.type = type
             return typed
@@ -187,11 +191,22 @@ public struct OGCCollectionReader: Sendable {
         try await read(query).table
     }
 
-    /// The features `query` selects (as ``features(_:)`` reads them), and whether they have
-    /// object IDs that identify them from one read to the next: integer `id`s (or an `OBJECTID`
-    /// property), or other ids numbered by the reader (see ``features(_:)``). Without ids the
-    /// object IDs are positions in this read only.
-    package func read(_ query: OGCCollectionQuery) async throws -> (table: FeatureTable, identified: Bool) {
+    /// What ``read(_:fields:featureIDFieldName:)`` read.
+    package struct Read: Sendable {
+        /// The features.
+        package var table: FeatureTable
+        /// Whether their object IDs identify them from one read to the next: integer `id`s (or
+        /// an `OBJECTID` property), or other ids numbered by the reader (see ``features(_:)``).
+        /// Without ids the object IDs are positions in this read only.
+        package var identified: Bool
+        /// The field holding the features' ids when they are not the object IDs.
+        package var featureIDFieldName: String?
+    }
+
+    /// The features `query` selects, as ``features(_:)`` reads them — with `fields` (those of an
+    /// earlier read: properties converted to them, others ignored; the ids in the field
+    /// `featureIDFieldName` names) instead of fields inferred from the features.
+    package func read(_ query: OGCCollectionQuery, fields: [Field]? = nil, featureIDFieldName: String? = nil) async throws -> Read {
         let local: CQL2Filter?
         var parameters: [(name: String, value: String)] = [("limit", String(Swift.max(1, query.pageSize))), ("f", "json")]
         if let bbox = query.bbox {
@@ -208,7 +223,16 @@ public struct OGCCollectionReader: Sendable {
         } else {
             local = nil
         }
-        var pages = FeaturePages(geoJSONIn: .wgs84)
+        var pages: FeaturePages
+        if let fields, let oid = fields.first(where: { $0.type == .oid }) {
+            do {
+                pages = try FeaturePages(geoJSONIn: .wgs84, fields: fields, objectIdFieldName: oid.name, featureIDFieldName: featureIDFieldName)
+            } catch {
+                throw ServiceError(.invalidResponse, "the fields given cannot read the collection: \(error)", url: info.itemsURL)
+            }
+        } else {
+            pages = FeaturePages(geoJSONIn: .wgs84)
+        }
         var request = ServiceRequest(url: info.itemsURL, parameters: parameters, accept: "application/geo+json, application/json")
         var seen: Set<String> = []
         let limit = query.maxFeatures ?? Int.max
@@ -269,6 +293,6 @@ public struct OGCCollectionReader: Sendable {
         if table.count > limit {
             table = try table.queryFeatures(QueryParameters(outFields: ["*"], resultOffset: 0, maxFeatures: limit)).makeTable()
         }
-        return (table, identified)
+        return Read(table: table, identified: identified, featureIDFieldName: pages.lastReport.featureIDFieldName)
     }
 }

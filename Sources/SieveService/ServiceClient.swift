@@ -356,6 +356,9 @@ extension ServiceError {
             }
             return ServiceError(.invalidResponse, "the compressed answer cannot be inflated (\(error))", url: url, status: status)
         }
+        if let error = error as? NIOHTTPDecompression.ExtraDecompressionError {
+            return ServiceError(.invalidResponse, "the compressed answer is cut or followed by other bytes (\(error))", url: url, status: status)
+        }
         return ServiceError(.network, String(describing: error), url: url, status: status)
     }
 }

@@ -13,9 +13,9 @@ public enum FeatureRequestMode: Sendable, Equatable {
     /// ``OnDemandOptions/bufferFactor`` when the extent leaves what was fetched, or the data
     /// expired.
     case onDemand(OnDemandOptions)
-    /// Nothing at load; ``ServiceFeatureTable/selectFeatures(_:)`` fetches what it selects.
+    /// Nothing at load; ``ServiceFeatureTable/selectFeatures(whereClause:envelope:)`` fetches what it selects.
     case selection
-    /// Nothing ever, unless ``ServiceFeatureTable/populateFromService(_:clearCache:outFields:)``
+    /// Nothing ever, unless ``ServiceFeatureTable/populateFromService(whereClause:envelope:clearCache:outFields:maxFeatures:)``
     /// asks.
     case manualCache
 }
@@ -57,8 +57,8 @@ public struct OnDemandOptions: Sendable, Equatable {
 /// |---|---|---|
 /// | ``FeatureRequestMode/snapshot`` | every feature | nothing |
 /// | ``FeatureRequestMode/onDemand(_:)`` | nothing | ``display(_:)``: the buffered extent, when the extent leaves it or the data expired |
-/// | ``FeatureRequestMode/selection`` | nothing | ``selectFeatures(_:)`` |
-/// | ``FeatureRequestMode/manualCache`` | nothing | ``populateFromService(_:clearCache:outFields:)`` only |
+/// | ``FeatureRequestMode/selection`` | nothing | ``selectFeatures(whereClause:envelope:)`` |
+/// | ``FeatureRequestMode/manualCache`` | nothing | ``populateFromService(whereClause:envelope:clearCache:outFields:maxFeatures:)`` only |
 ///
 /// The clock is injectable (``init(service:mode:definitionExpression:now:)``), so expiration is
 /// tested without waiting.
@@ -91,7 +91,11 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
         var fetchedAt: Duration?
         /// Requests sent by the mode's own decisions (fetches), for tests and traces.
         var fetches = 0
+        /// An OGC collection's field holding feature ids that are not object IDs.
+        var featureIDFieldName: String?
     }
+    /// One fetch at a time: each reads with the cache's fields and merges into it.
+    private let fetching = AsyncLimiter(limit: 1)
 
     /// A table over `service`, empty until its mode fetches.
     /// - Parameter now: The clock (a monotonic time); the continuous clock by default.
@@ -150,7 +154,7 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
         let expired = fetchedAt.map { at in options.expirationInterval.map { time - at >= $0 } ?? false } ?? false
         guard !inside || expired else { return false }
         let buffered = Self.scaled(extent, by: Swift.max(1, options.bufferFactor))
-        try await fetch(whereClause: nil, envelope: buffered, outFields: ["*"], maxFeatures: nil, clearCache: false)
+        try await fetch(whereClause: nil, envelope: buffered, byEnvelope: true, outFields: ["*"], maxFeatures: nil, clearCache: false)
         state.withLock {
             $0.covered = buffered
             $0.fetchedAt = time
@@ -167,7 +171,7 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
         let time = now()
         let (covered, fetchedAt) = state.withLock { ($0.covered, $0.fetchedAt) }
         guard let covered, let fetchedAt, time - fetchedAt >= interval else { return false }
-        try await fetch(whereClause: nil, envelope: covered, outFields: ["*"], maxFeatures: nil, clearCache: false)
+        try await fetch(whereClause: nil, envelope: covered, byEnvelope: true, outFields: ["*"], maxFeatures: nil, clearCache: false)
         state.withLock { $0.fetchedAt = time }
         return true
     }
@@ -262,11 +266,15 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
 
     // MARK: - Fetching
 
-    /// Reads from the service and merges into the cache (or replaces it with `clearCache`).
+    /// Reads from the service and merges into the cache (or replaces it with `clearCache`), one
+    /// fetch at a time. `envelope` selects by envelopes (ArcGIS's EnvelopeIntersects) when
+    /// `byEnvelope`: what a map draws by.
     @discardableResult
     private func fetch(
-        whereClause: String?, envelope: Envelope?, outFields: [String], maxFeatures: Int?, clearCache: Bool
+        whereClause: String?, envelope: Envelope?, byEnvelope: Bool = false, outFields: [String], maxFeatures: Int?, clearCache: Bool
     ) async throws -> FeatureTable {
+        try await fetching.acquire()
+        defer { Task { await fetching.release() } }
         let clauses = [definitionExpression, whereClause ?? ""].filter { !$0.isEmpty && $0 != "1=1" }
         let combined = clauses.isEmpty ? nil : clauses.map { "(\($0))" }.joined(separator: " AND ")
         let fetched: FeatureTable
@@ -274,29 +282,44 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
         case .arcGIS(let reader):
             var query = ArcGISLayerQuery(whereClause: combined ?? "1=1", envelope: envelope, outFields: outFields, maxFeatures: maxFeatures)
             query.pageSize = reader.info.maxRecordCount
+            query.matchEnvelopes = byEnvelope
             fetched = try await reader.features(query)
         case .ogc(let reader):
-            let (read, identified) = try await reader.read(OGCCollectionQuery(bbox: envelope, filter: combined, maxFeatures: maxFeatures))
+            // A collection's fields are inferred from the first features read (typed by the
+            // queryables where that loses nothing); every later fetch reads with those fields,
+            // so a property that was null or whole-numbered then holds later values.
+            let (known, idField, held) = state.withLock { ($0.cache?.snapshot.schema.fields, $0.featureIDFieldName, $0.cache?.snapshot.count ?? 0) }
+            let read = try await reader.read(
+                OGCCollectionQuery(bbox: envelope, filter: combined, maxFeatures: maxFeatures), fields: known, featureIDFieldName: idField)
             // Features without ids cannot be told apart from one fetch to the next: they may
             // fill an empty cache, not be merged into one.
-            if !identified, !clearCache, state.withLock({ $0.cache?.snapshot.count ?? 0 }) > 0 {
+            if !read.identified, !clearCache, held > 0 {
                 throw ServiceError(
                     .unsupported, "the collection's features have no ids: they cannot be merged into the features cached (read it as a snapshot, or clear the cache)",
                     url: reader.info.itemsURL)
             }
-            // A collection's fields are inferred from what each fetch read: every fetch is given
-            // the cache's fields (the first one's, typed by the queryables), so that a property
-            // that was null or whole-numbered then fits later values.
-            let known = state.withLock { $0.cache?.snapshot.schema }
-            if known == nil, read.count == 0 {
-                // Nothing to learn the fields from yet: the cache is made by the first features.
-                state.withLock { $0.fetches += 1 }
-                return read
-            }
-            do {
-                fetched = try read.conformed(to: known?.fields ?? reader.info.typed(read.schema.fields))
-            } catch {
-                throw ServiceError(.invalidResponse, "the features fetched do not fit the collection's fields: \(error)", url: reader.info.itemsURL)
+            if known != nil {
+                fetched = read.table
+            } else {
+                // The first fetch makes the cache; when it found nothing, one feature of the
+                // collection tells the fields (an empty collection leaves the cache unmade).
+                var first = read
+                if read.table.count == 0 {
+                    var probe = OGCCollectionQuery(maxFeatures: 1)
+                    probe.pageSize = 1
+                    first = try await reader.read(probe)
+                    guard first.table.count > 0 else {
+                        state.withLock { $0.fetches += 1 }
+                        return read.table
+                    }
+                }
+                do {
+                    let typed = try first.table.conformed(to: reader.info.typed(first.table))
+                    fetched = read.table.count == 0 ? try typed.queryFeatures(QueryParameters(whereClause: "1=0", outFields: ["*"])).makeTable() : typed
+                } catch {
+                    throw ServiceError(.invalidResponse, "the features fetched do not fit the collection's fields: \(error)", url: reader.info.itemsURL)
+                }
+                state.withLock { $0.featureIDFieldName = first.featureIDFieldName }
             }
         }
         // The merge runs outside the state's lock: readers of ``currentTable`` (every query and

@@ -81,7 +81,9 @@ struct PanCommand: ParsableCommand {
 
     func validate() throws {
         guard bufferFactor.isFinite, bufferFactor >= 1 else { throw ValidationError("--buffer-factor must be a number of at least 1") }
-        if let expiration, !(expiration.isFinite && expiration > 0) { throw ValidationError("--expiration must be a positive number of seconds") }
+        if let expiration, !(expiration.isFinite && expiration > 0 && expiration <= 1e9) {
+            throw ValidationError("--expiration must be a positive number of seconds, at most 1e9")
+        }
         if let maxFeatures, maxFeatures < 1 { throw ValidationError("--max-features must be at least 1") }
     }
 
@@ -173,8 +175,9 @@ struct PanCommand: ParsableCommand {
                 continue
             }
             if line.hasPrefix("wait ") {
-                guard let seconds = Double(line.dropFirst(5).trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds >= 0 else {
-                    throw CommandFailure("--extents line \(number + 1): 'wait' needs a number of seconds, not \"\(line)\"")
+                guard let seconds = Double(line.dropFirst(5).trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds >= 0, seconds <= 1e9
+                else {
+                    throw CommandFailure("--extents line \(number + 1): 'wait' needs a number of seconds (0 to 1e9), not \"\(line)\"")
                 }
                 steps.append(.wait(seconds))
                 continue
@@ -183,7 +186,7 @@ struct PanCommand: ParsableCommand {
             guard numbers.count == 4, let xmin = numbers[0], let ymin = numbers[1], let xmax = numbers[2], let ymax = numbers[3],
                 [xmin, ymin, xmax, ymax].allSatisfy(\.isFinite), xmin <= xmax, ymin <= ymax
             else {
-                throw CommandFailure("--extents line \(number + 1): expected XMIN,YMIN,XMAX,YMAX (finite, min ≤ max) or 'wait SECONDS', not \"\(line)\"")
+                throw CommandFailure("--extents line \(number + 1): expected XMIN,YMIN,XMAX,YMAX (finite, min ≤ max), 'wait SECONDS', 'select WHERE', 'populate WHERE' or 'populate-clear WHERE', not \"\(line)\"")
             }
             steps.append(.extent(Envelope(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)))
         }

@@ -180,6 +180,10 @@ struct QueryCommand: ParsableCommand {
             return
         }
         let fields = try schema.map { path in try loadFields(path) }
+        if loading.mode == .selection, collation == .nocase {
+            // The service compares text as it does; a case-blind query could select more.
+            throw CommandFailure("--mode selection cannot be combined with --collation nocase: the service compares text with its own collation")
+        }
         let needs = ServiceSource.Needs(
             command: "query", whereClause: query.whereClause, extent: spatialFilter.readExtent(query), selects: true,
             definitionExpression: try layerOptions.definitionText())

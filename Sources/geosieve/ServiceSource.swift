@@ -91,6 +91,9 @@ enum ServiceSource {
             guard case .arcGIS(let reader) = service else {
                 throw CommandFailure("\(source): OGC API collections are read here, not edited; edit a feature service layer")
             }
+            guard reader.info.serviceKind == .featureServer else {
+                throw CommandFailure("\(source): a map service's layers are read-only; edit the layer of its feature service")
+            }
             let table = try ServiceFeatureTable(service: service, mode: .selection)
             guard let cache = table.cache else { throw CommandFailure("\(source): the layer has no cache to edit") }
             let request: ApplyEditsRequest

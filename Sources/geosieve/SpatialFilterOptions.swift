@@ -30,11 +30,12 @@ struct SpatialFilterOptions: ParsableArguments {
     var relation: String?
 
     /// The extent a feature service SOURCE must be read in for `query` (its geometry's envelope):
-    /// `nil` without a geometry, for `disjoint` (the features lie outside it) and for a
-    /// geometry in another spatial reference (`--in-sr`), whose envelope in the layer's is not
-    /// known before the layer is read.
+    /// `nil` without a geometry, for `disjoint` and `relate` (whose pattern may select features
+    /// outside it) and for a geometry in another spatial reference (`--in-sr`), whose envelope
+    /// in the layer's is not known before the layer is read.
     func readExtent(_ query: QueryParameters) -> Envelope? {
-        guard spatialRel != .disjoint, inSR == nil, let envelope = query.geometry?.envelope, !envelope.isEmpty else { return nil }
+        guard spatialRel != .disjoint, spatialRel != .relate, inSR == nil, let envelope = query.geometry?.envelope, !envelope.isEmpty
+        else { return nil }
         return envelope
     }
 

@@ -119,6 +119,9 @@ import FoundationNetworking
         #expect(ogc.stderr.contains("OGC API collections are read here, not edited"))
         let output = try CLI.run(["edit", layer, "--edits", edits.path, "--output", folder.appendingPathComponent("x.geojson").path])
         #expect(output.status == 2)
+        let map = try CLI.run(["edit", server.base + "/arcgis/rest/services/nyc/MapServer/0", "--edits", edits.path])
+        #expect(map.status == 2)
+        #expect(map.stderr.contains("a map service's layers are read-only"))
         #expect(server.stop() == 0)
         // The file the server saved: the edits, once.
         let after = try CLI.run(["query", file.path, "--no-return-geometry", "--out-fields", "OBJECTID,BoroName", "--order-by", "OBJECTID", "--format", "csv"])
@@ -190,10 +193,10 @@ import FoundationNetworking
         #expect(requests(selected).count == 2 + (try count(africa) + 39) / 40)
         let inBox = try CLI.run(["query", layer, "--mode", "selection", "--return", "count"] + box)
         #expect(inBox.stdout.filter(\.isNumber) == String(try count(box)))
-        // count over a map extent, on demand: the file's answer. (count counts features whose
-        // envelope meets the extent, and the fetch reads those whose geometry meets twice the
-        // extent: an extent below Russia and away from Fiji, whose envelopes span the world.)
-        let view = ["--map-extent", "-20,0,60,40", "--size", "800,800"]
+        // count over a map extent, on demand: the file's answer — count counts the features
+        // whose envelope meets the extent, and an ArcGIS layer is read by envelopes, so Russia
+        // and Fiji, whose envelopes span the world, are read and counted.
+        let view = ["--map-extent", "-20,-40,60,40", "--size", "800,800"]
         let counted = try CLI.run(["count", layer, "--mode", "on-demand"] + view)
         #expect(counted.status == 0, "\(counted.stderr)")
         #expect(counted.stdout == (try CLI.run(["count", file] + view)).stdout)
@@ -218,6 +221,11 @@ import FoundationNetworking
         #expect(fileMode.stderr.contains("applies to a feature service SOURCE"))
         let factor = try CLI.run(["query", layer, "--mode", "on-demand", "--buffer-factor", "0.5"] + box)
         #expect(factor.status == 2)
+        let nocase = try CLI.run(["query", layer, "--mode", "selection", "--collation", "nocase", "--where", "name = 'italy'"])
+        #expect(nocase.status == 2)
+        #expect(nocase.stderr.contains("cannot be combined with --collation nocase"))
+        let relate = try CLI.run(["query", layer, "--mode", "on-demand", "--geometry", "0,0,1,1", "--spatial-rel", "relate", "--relation", "FF*FF****"])
+        #expect(relate.status == 2)
     }
 
     /// `geosieve pan` replays extents: on-demand with buffer factor 2 sends nothing while the

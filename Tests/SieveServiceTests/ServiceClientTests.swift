@@ -74,7 +74,7 @@ struct MisbehavingServer {
                     }
                 })
         }
-        // 8 MiB of JSON in a 53 KB gzip body.
+        // A 53 KB gzip body inflating to 8 MiB (of zeros).
         router.get("/bomb") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json", .contentEncoding: "gzip"],
@@ -143,9 +143,10 @@ struct MisbehavingServer {
             }
         }
         // OGC API collections whose pages infer differently: west of 0 (by bbox) features 1 and
-        // 2 with `v` whole and `w` null; east of it feature 3 with `v` 3 (3.5 for `fractional`),
-        // `w` text and a property `z` the others lack. `declared` has queryables (`v` a number,
-        // `w` an integer) and answers `w` 7 in the east.
+        // 2 with `v` whole and `w`, `d`, `b` null; east of it feature 3 with `v` 3 (3.5 for
+        // `fractional`), `w` text, a property `z` the others lack, `d` a date and `b` a boolean;
+        // east of 100 nothing. `declared` has queryables (`v` a number, `w` an integer) and
+        // answers `w` 7 in the east.
         for name in ["drifting", "declared", "fractional"] {
             let queryables = name == "declared"
             router.get("/\(name)/conformance") { _, _ in
@@ -161,9 +162,9 @@ struct MisbehavingServer {
                 func feature(_ id: Int, _ x: Double, _ properties: String) -> String {
                     #"{"type":"Feature","id":\#(id),"properties":{\#(properties)},"geometry":{"type":"Point","coordinates":[\#(x),0]}}"#
                 }
-                let features = west < 0
-                    ? [feature(1, -10, #""v":1,"w":null"#), feature(2, -5, #""v":2,"w":null"#)]
-                    : [feature(3, 10, #""v":\#(name == "fractional" ? "3.5" : "3"),"w":\#(queryables ? "7" : #""text""#),"z":true"#)]
+                let features = west > 100 ? [] : west < 0
+                    ? [feature(1, -10, #""v":1,"w":null,"d":null,"b":null"#), feature(2, -5, #""v":2,"w":null,"d":null,"b":null"#)]
+                    : [feature(3, 10, #""v":\#(name == "fractional" ? "3.5" : "3"),"w":\#(queryables ? "7" : #""text""#),"z":true,"d":"2024-03-01","b":true"#)]
                 return json(#"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#)
             }
         }
@@ -367,7 +368,8 @@ struct ServiceClientTests {
             for _ in 0..<200 where !log.endlessStopped.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(50)) }
             let stopped = log.endlessStopped.load(ordering: .relaxed)
             #expect(stopped)
-            // What was written before the hang-up: the bound and what sockets buffer, not more.
+            // What was written before the hang-up: loose (the server writes fast while the client
+            // closes), but finite — the hang-up came; the reader kept at most the bound.
             let written = log.endlessBytes.load(ordering: .relaxed)
             #expect(written < 1 << 30)
             // A small body inflating past the bound: refused while inflating.
@@ -514,9 +516,13 @@ struct ServiceClientTests {
             #expect(try await table.populateFromService(envelope: west) == 2)
             #expect(try await table.populateFromService(envelope: east) == 1)
             let fields = table.currentTable.schema.fields.map { "\($0.name):\($0.type.name)" }
-            #expect(fields == ["OBJECTID:OID", "v:Integer", "w:String"])
+            #expect(fields == ["OBJECTID:OID", "v:Integer", "w:String", "d:String", "b:String"])
             #expect(values(table, "v") == [.integer(1), .integer(2), .integer(3)])
             #expect(values(table, "w") == [.null, .null, .string("text")])
+            // Values are converted once, from what the service sent: the date and the boolean
+            // as written.
+            #expect(values(table, "d") == [.null, .null, .string("2024-03-01")])
+            #expect(values(table, "b") == [.null, .null, .string("true")])
             // A value the cache's field cannot hold: a clear error, the cache as it was.
             let fraction = try await OGCCollectionReader.open(base + "/fractional", collection: "x", client: client)
             let strict = try ServiceFeatureTable(service: .ogc(fraction), mode: .manualCache)
@@ -527,8 +533,9 @@ struct ServiceClientTests {
                 Issue.record("3.5 went into an Integer field")
             } catch let error as ServiceError {
                 #expect(error.kind == .invalidResponse)
-                #expect(error.message == "the features fetched do not fit the collection's fields: "
-                    + #"conversion failed in the feature with object ID 3, field "v": cannot convert the number 3.5 to Integer"#)
+                // Where in the page, which feature and field.
+                #expect(error.message == "a page cannot be read: conversion failed at line 1, column 84 (byte offset 83) in features[0] "
+                    + #"(object ID 3), field "v": cannot convert the number 3.5 to Integer"#)
             }
             #expect(try OwnServerTests.text(strict.currentTable) == before)
             // Queryables: v is a number from the first fetch on, w an integer though it was null.
@@ -538,9 +545,20 @@ struct ServiceClientTests {
             let typed = try ServiceFeatureTable(service: .ogc(declared), mode: .manualCache)
             try await typed.populateFromService(envelope: west)
             try await typed.populateFromService(envelope: east)
-            #expect(typed.currentTable.schema.fields.map { "\($0.name):\($0.type.name)" } == ["OBJECTID:OID", "v:Double", "w:BigInteger"])
+            #expect(typed.currentTable.schema.fields.map { "\($0.name):\($0.type.name)" }
+                == ["OBJECTID:OID", "v:Double", "w:BigInteger", "d:String", "b:String"])
             #expect(values(typed, "v") == [.double(1), .double(2), .double(3)])
             #expect(values(typed, "w") == [.null, .null, .integer(7)])
+            // A first fetch that finds nothing: one feature of the collection tells the fields,
+            // the cache is made empty with them.
+            let empty = try ServiceFeatureTable(service: .ogc(drifting), mode: .manualCache)
+            #expect(try await empty.populateFromService(envelope: Envelope(xmin: 150, ymin: -1, xmax: 160, ymax: 1)) == 0)
+            #expect(empty.currentTable.count == 0)
+            #expect(empty.currentTable.schema.fields.map(\.name) == ["OBJECTID", "v", "w", "d", "b"])
+            #expect(empty.currentTable.schema.geometryType == .point)
+            #expect(try empty.currentTable.queryFeatureCount(QueryParameters(whereClause: "v > 0")) == 0)
+            try await empty.populateFromService(envelope: east)
+            #expect(values(empty, "v") == [.null, .null, .integer(3)])
             try await client.shutdown()
         }
     }

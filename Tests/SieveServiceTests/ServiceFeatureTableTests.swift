@@ -73,8 +73,10 @@ struct ServiceFeatureTableTests {
             // 20 x 10 degrees around (10, 45): the fetch covers 40 x 20.
             let view = Envelope(xmin: 0, ymin: 40, xmax: 20, ymax: 50)
             #expect(try await table.display(view))
+            // Read by envelopes (what a map draws by).
             let buffered = Envelope(xmin: -10, ymin: 35, xmax: 30, ymax: 55)
-            #expect(try table.currentTable.queryObjectIDs(QueryParameters()) == Self.truth(QueryParameters(geometry: .envelope(buffered))))
+            #expect(try table.currentTable.queryObjectIDs(QueryParameters())
+                == Self.truth(QueryParameters(geometry: .envelope(buffered), spatialRelationship: .envelopeIntersects)))
             // Panning inside the buffered extent: no request (none logged by the server either).
             requests.clear()
             served.clear()
@@ -86,7 +88,9 @@ struct ServiceFeatureTableTests {
             // Leaving it: one more fetch, the cache now holds both regions, each feature once.
             #expect(try await table.display(Envelope(xmin: 60, ymin: 20, xmax: 80, ymax: 30)))
             let second = Envelope(xmin: 50, ymin: 15, xmax: 90, ymax: 35)
-            let union = Set(try Self.truth(QueryParameters(geometry: .envelope(buffered))) + Self.truth(QueryParameters(geometry: .envelope(second))))
+            let union = Set(
+                try Self.truth(QueryParameters(geometry: .envelope(buffered), spatialRelationship: .envelopeIntersects))
+                    + Self.truth(QueryParameters(geometry: .envelope(second), spatialRelationship: .envelopeIntersects)))
             #expect(try table.currentTable.queryObjectIDs(QueryParameters()) == union.sorted())
             #expect(table.currentTable.count == union.count)
             // Expired (60 s): the next display inside fetches again, exactly once.
@@ -260,13 +264,20 @@ struct LayerDocumentTests {
             let layer = FeatureLayer(table)
             #expect(layer.name == "typed")
             #expect(layer.renderer == reader.info.drawingInfo?.renderer)
+            // Some fields only, not those the types name: read untyped, merged into a typed cache.
+            let names = try await reader.features(ArcGISLayerQuery(outFields: ["name"]))
+            #expect(names.schema.fields.map(\.name) == ["OBJECTID", "name"])
+            #expect(names.count == table.currentTable.count)
+            let manual = try ServiceFeatureTable(service: .arcGIS(reader), mode: .manualCache)
+            let europe = try await manual.populateFromService(whereClause: "continent = 'Europe'", outFields: ["name"])
+            #expect(europe == (try table.currentTable.queryFeatureCount(QueryParameters(whereClause: "continent = 'Europe'"))))
+            #expect(manual.currentTable.schema.types == given.types)
             try await client.shutdown()
         }
     }
 
     /// The README's "Service tables in Swift" example, against geosieve serve (its URL and view
-    /// changed: the countries around the south of Italy, away from Russia, whose envelope spans
-    /// the world but whose geometry is not fetched for this view).
+    /// changed: the countries around Italy).
     @Test func readmeServiceTableExample() async throws {
         try await OwnServerTests.withServer { base in
             var configuration = ServiceClient.Configuration(token: "t0k")
@@ -277,14 +288,17 @@ struct LayerDocumentTests {
                 base + ServiceFeatureTableTests.countries, client: client,
                 mode: .onDemand(OnDemandOptions(bufferFactor: 2, expirationInterval: .seconds(60))))
             let layer = FeatureLayer(table)
-            let view = Envelope(xmin: 10, ymin: 35, xmax: 15, ymax: 40)
+            let view = Envelope(xmin: 10, ymin: 40, xmax: 15, ymax: 45)
             try await table.display(view)  // fetches twice the view, once
             let drawn = try layer.displayedFeatureCount(in: view, scale: 0)
             try await client.shutdown()
             // --- README example ends ---
             let truth = try OwnServerTests.fixture("naturalearth_lowres.geojson")
             #expect(drawn == (try truth.queryFeatureCount(QueryParameters(geometry: .envelope(view), spatialRelationship: .envelopeIntersects))))
-            #expect(table.currentTable.count == (try truth.queryFeatureCount(QueryParameters(geometry: .envelope(Envelope(xmin: 7.5, ymin: 32.5, xmax: 17.5, ymax: 42.5))))))
+            // Read by envelopes: Russia, whose envelope spans the world, is drawn in the view.
+            let buffered = Envelope(xmin: 7.5, ymin: 37.5, xmax: 17.5, ymax: 47.5)
+            #expect(table.currentTable.count == (try truth.queryFeatureCount(QueryParameters(geometry: .envelope(buffered), spatialRelationship: .envelopeIntersects))))
+            #expect(try layer.queryFeatureCount(QueryParameters(whereClause: "name = 'Russia'")) == 1)
         }
     }
 

@@ -59,6 +59,25 @@ package struct FeaturePages {
         displayFieldName = nil
     }
 
+    /// GeoJSON pages (in CRS84 unless `spatialReference` says otherwise) read with `fields`:
+    /// properties converted to the fields' types as ``FeatureTable/load(geoJSON:schema:)`` converts
+    /// them to a schema (properties without a field ignored, missing ones NULL), the object IDs
+    /// from the `objectIdFieldName` property or the features' integer `id`s, and ids that are
+    /// not object IDs kept in the field `featureIDFieldName` names — so that pages read later
+    /// have the fields of the first.
+    /// - Throws: ``FeatureTableError/Kind/invalidSchema`` for fields that cannot make a table.
+    package init(
+        geoJSONIn spatialReference: SpatialReference, fields: [Field], objectIdFieldName: String, featureIDFieldName: String?,
+        options: LoadOptions = LoadOptions()
+    ) throws(FeatureTableError) {
+        context = FeatureReadContext(
+            format: .geoJSON, explicit: try StreamingLoader.explicitFields(fields, objectIdFieldName: objectIdFieldName), options: options,
+            featureIDFieldName: featureIDFieldName)
+        self.spatialReference = spatialReference
+        globalIdFieldName = nil
+        displayFieldName = nil
+    }
+
     /// Reads one page: a FeatureSet or FeatureCollection object with a `features` array.
     /// - Throws: ``FeatureTableError`` for a page that is not JSON, has no `features` array, or
     ///   a feature that does not fit the fields (its index counted over every page so far).

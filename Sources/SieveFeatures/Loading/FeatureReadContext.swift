@@ -22,16 +22,20 @@ final class FeatureReadContext: @unchecked Sendable {
     let options: LoadOptions
     /// The names of the file's object-ID field (Esri `objectIdFieldName`).
     let objectIdFieldName: String?
+    /// With explicit fields (GeoJSON): the field that holds the features' `id`s when they are not
+    /// the object IDs, as the inferring loader keeps them.
+    let featureIDFieldName: String?
 
     init(
         format: FeatureFormat, explicit: ExplicitFields?, declaredType: GeometryType? = nil, options: LoadOptions,
-        objectIdFieldName: String? = nil
+        objectIdFieldName: String? = nil, featureIDFieldName: String? = nil
     ) {
         self.format = format
         self.explicit = explicit
         self.declaredType = declaredType
         self.options = options
         self.objectIdFieldName = objectIdFieldName
+        self.featureIDFieldName = featureIDFieldName
     }
 }
 

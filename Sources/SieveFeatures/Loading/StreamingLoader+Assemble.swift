@@ -138,6 +138,13 @@ extension StreamingLoader {
                 }
                 columns.append(builder.finish())
             }
+            // The features' ids, when they are not the object IDs, into the field named for them.
+            if let name = context.featureIDFieldName, !idsAreObjectIDs,
+                let index = fields.firstIndex(where: { $0.name.lowercased() == name.lowercased() }), index != objectIdIndex
+            {
+                columns[index] = idColumn(fields[index].type)
+                report.featureIDFieldName = fields[index].name
+            }
         } else {
             // The keys in order of first appearance over all pieces (only those of stored features).
             var keys: [[UInt8]] = []

@@ -278,7 +278,8 @@ public struct FeatureTable: Sendable {
 
     /// This table with `objectIDs` (one per row, in row order) as its object IDs: the same rows,
     /// geometries and attributes — how a collection whose features' ids are not integers gets
-    /// object IDs that stay the same from one fetch to the next.
+    /// object IDs that stay the same from one fetch to the next. For a table as loaded (not an
+    /// edited snapshot, whose deleted rows and lineage follow the old object IDs).
     /// - Throws: ``FeatureTableError/Kind/invalidTable`` for a count that is not the table's;
     ///   ``FeatureTableError/Kind/duplicateObjectID`` for an object ID given twice.
     package func replacingObjectIDs(_ objectIDs: [Int64]) throws(FeatureTableError) -> FeatureTable {

@@ -123,7 +123,7 @@ enum ArcGISDocuments {
             root.append("hasM", .bool(false))
         }
         root.append("allowGeometryUpdates", .bool(editable && table.schema.geometryType != nil))
-        root.append("hasAttachments", .bool(served.table.options.hasAttachments))
+        root.append("hasAttachments", .bool(kind == .featureServer && served.table.options.hasAttachments))
         root.append("htmlPopupType", .string("esriServerHTMLPopupTypeNone"))
         root.append("objectIdField", .string(schema.objectIdFieldName))
         root.append("globalIdField", .string(schema.globalIdFieldName ?? ""))
