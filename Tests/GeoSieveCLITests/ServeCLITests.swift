@@ -306,6 +306,13 @@ import FoundationNetworking
         let bare = try CLI.run(["pan", layer, "--extents", steps.path])
         #expect(bare.status == 2)
         #expect(bare.stderr.contains("'populate' needs a where clause"))
+        // A clock moved beyond any use: refused, not a trap.
+        try "wait 1e300\n".write(to: steps, atomically: true, encoding: .utf8)
+        let forever = try CLI.run(["pan", layer, "--extents", steps.path, "--mode", "on-demand"])
+        #expect(forever.status == 2)
+        #expect(forever.stderr.contains("'wait' needs a number of seconds (0 to 1e9)"))
+        let expiration = try CLI.run(["pan", layer, "--extents", steps.path, "--mode", "on-demand", "--expiration", "1e300"])
+        #expect(expiration.status == 2)
     }
 
     @Test func badSourcesAndOptionsFailBeforeServing() throws {
