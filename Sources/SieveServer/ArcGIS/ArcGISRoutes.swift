@@ -31,22 +31,10 @@ struct ArcGISRoutes {
                 let service = root + "/{service}/" + kind.rawValue
                 let layer = service + "/{layer}"
                 router.on(RouterPath(service), method: method) { request, context in
-                    await respond(request) { input in
-                        let served = try self.service(context)
-                        return ServiceResponse.json(
-                            try ServerRequestError.catching(.internalError, message: "Unable to complete operation.") {
-                                try ArcGISDocuments.service(served, configuration: server.configuration, kind: kind)
-                            }, pretty: input.pretty)
-                    }
+                    await respondDocument(request) { try ArcGISDocuments.service(self.service(context), configuration: server.configuration, kind: kind) }
                 }
                 router.on(RouterPath(layer), method: method) { request, context in
-                    await respond(request) { input in
-                        let served = try self.layer(context)
-                        return ServiceResponse.json(
-                            try ServerRequestError.catching(.internalError, message: "Unable to complete operation.") {
-                                try ArcGISDocuments.layer(served, configuration: server.configuration, kind: kind)
-                            }, pretty: input.pretty)
-                    }
+                    await respondDocument(request) { try ArcGISDocuments.layer(self.layer(context), configuration: server.configuration, kind: kind) }
                 }
                 router.on(RouterPath(layer + "/query"), method: method) { request, context in
                     await respond(request) { input in
@@ -113,6 +101,14 @@ struct ArcGISRoutes {
             let error = error as? ServerRequestError ?? ServerRequestError(.internalError, "\(error)")
             let status = [.contentTooLarge, .uriTooLong, .serviceUnavailable].contains(error.kind) ? error.status : 200
             return ServiceResponse(status: status, contentType: ServiceResponse.jsonType, headers: error.headers, body: Array(error.arcGISJSON.utf8)).response
+        }
+    }
+
+    /// Answers the metadata document `make` writes (`f=pjson` indented); a failure to write it
+    /// is ArcGIS's "Unable to complete operation.", a missing service or layer its own error.
+    private func respondDocument(_ request: Request, _ make: () throws -> JSONValue) async -> Response {
+        await respond(request) { input in
+            ServiceResponse.json(try ServerRequestError.catching(.internalError, message: "Unable to complete operation.", make), pretty: input.pretty)
         }
     }
 
