@@ -52,7 +52,7 @@ struct EditCommand: ParsableCommand {
 
     @Flag(
         name: .customLong("trace-requests"),
-        help: "Print each request to a feature service SOURCE on standard error: method, URL (without token), status, bytes and time.")
+        help: ArgumentHelp(ServiceSource.traceRequestsHelp))
     var traceRequests = false
 
     func run() throws {

@@ -51,7 +51,7 @@ struct LoadingOptions: ParsableArguments {
 
     @Flag(
         name: .customLong("trace-requests"),
-        help: "Print each request to a feature service SOURCE on standard error: method, URL (without token), status, bytes and time.")
+        help: ArgumentHelp(ServiceSource.traceRequestsHelp))
     var traceRequests = false
 
     /// The load options these flags ask for, with a progress line when standard error is a

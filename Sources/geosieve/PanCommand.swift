@@ -65,7 +65,7 @@ struct PanCommand: ParsableCommand {
     @Option(name: .customLong("where"), parsing: .unconditional, help: "The definition expression, sent with every fetch.")
     var whereClause: String = ""
 
-    @Flag(name: .customLong("trace-requests"), help: "Print each request on standard error.")
+    @Flag(name: .customLong("trace-requests"), help: ArgumentHelp(ServiceSource.traceRequestsHelp))
     var traceRequests = false
 
     @Option(name: .customLong("max-features"), parsing: .unconditional, help: "The most features a 'populate' line fetches.")

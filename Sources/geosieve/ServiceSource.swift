@@ -9,6 +9,10 @@ import SieveService
 /// paged transparently), or what the command needs with `--mode` — so that every command works
 /// on them as on a file.
 enum ServiceSource {
+    /// The help of `--trace-requests`, wherever a command reads a service.
+    static let traceRequestsHelp =
+        "Print each request to a feature service SOURCE on standard error: method, URL (without token), status, bytes and time."
+
     /// Whether `source` names a feature service layer or an OGC API collection.
     static func isURL(_ source: String) -> Bool {
         if source.hasPrefix("OAPIF:") { return true }
@@ -102,18 +106,10 @@ enum ServiceSource {
             } catch {
                 throw CommandFailure("--edits \(editsPath): \(error)")
             }
-            // The features the edits name (an update by its object-ID attribute, or its id), read
-            // first, in batches of 500 object IDs.
-            let oid = reader.info.objectIdFieldName.lowercased()
-            let updated = request.updates.compactMap { edit -> Int64? in
-                if let id = edit.objectID { return id }
-                guard let value = edit.attributes.first(where: { $0.key.lowercased() == oid })?.value else { return nil }
-                switch value {
-                case .integer(let id): return id
-                case .double(let number): return Int64(exactly: number)
-                default: return nil
-                }
-            }
+            // The features the edits name, read first, in batches of 500 object IDs (an update
+            // naming none fails below, as on a file).
+            let schema = cache.snapshot.schema
+            let updated = request.updates.compactMap { edit in try? edit.namedObjectID(in: schema) }
             let named = Array(Set(updated + request.deletes)).sorted()
             var start = 0
             while start < named.count {

@@ -77,20 +77,9 @@ struct Batch {
 
     mutating func prepareUpdate(_ edit: FeatureEdit) -> Outcome {
         let schema = table.schema
-        let oidField = schema.objectIdField
         var objectID: Int64 = -1
         do throws(EditError) {
-            var named = edit.objectID
-            if named == nil, let key = edit.attributes.first(where: { schema.index(ofField: $0.key) == schema.objectIdFieldIndex }) {
-                guard case .integer(let id) = (try? EditValidation.convert(key.value, to: oidField)) ?? .null else {
-                    throw EditError(
-                        .missingObjectID, "the update's \(oidField.name) is \(key.value), not an object ID", fieldName: oidField.name)
-                }
-                named = id
-            }
-            guard let id = named else {
-                throw EditError(.missingObjectID, "the update gives no \(oidField.name) to name the feature", fieldName: oidField.name)
-            }
+            let id = try edit.namedObjectID(in: schema)
             objectID = id
             let row = try existingFeature(id, update: true)
             var values = (0..<schema.fields.count).map { table.value(row: row, fieldIndex: $0) }

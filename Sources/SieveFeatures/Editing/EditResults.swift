@@ -32,6 +32,24 @@ public struct FeatureEdit: Sendable {
     }
 }
 
+extension FeatureEdit {
+    /// The feature an update names in a table of `schema`: ``objectID``, else its object-ID
+    /// attribute (converted as any value of that field).
+    /// - Throws: ``EditError`` (missing object ID) when it names none, or the attribute is not an
+    ///   object ID.
+    package func namedObjectID(in schema: Schema) throws(EditError) -> Int64 {
+        if let objectID { return objectID }
+        let oidField = schema.objectIdField
+        guard let key = attributes.first(where: { schema.index(ofField: $0.key) == schema.objectIdFieldIndex }) else {
+            throw EditError(.missingObjectID, "the update gives no \(oidField.name) to name the feature", fieldName: oidField.name)
+        }
+        guard case .integer(let id) = (try? EditValidation.convert(key.value, to: oidField)) ?? .null else {
+            throw EditError(.missingObjectID, "the update's \(oidField.name) is \(key.value), not an object ID", fieldName: oidField.name)
+        }
+        return id
+    }
+}
+
 /// Why one edit of a batch failed, in the ArcGIS REST shape `{"code":…,"description":…}`.
 ///
 /// ``kind`` says what went wrong in a form to test against; ``code`` is the number the REST
