@@ -230,23 +230,16 @@ extension StreamingLoader {
             }
         }
 
+        guard case .integer(let ids) = columns[objectIdIndex] else {
+            throw FeatureTableError(.invalidTable, "the object-ID column is not an integer column")
+        }
         let index: ObjectIDIndex
-        if let consecutive = ObjectIDIndex(consecutive: objectIDs) {
-            index = consecutive
-        } else if case .integer(let ids) = columns[objectIdIndex], let ordered = ObjectIDIndex.ordered(ids.values) {
-            index = ordered
-        } else {
-            var rows: [Int64: Int] = [:]
-            rows.reserveCapacity(objectIDs.count)
-            for (row, id) in objectIDs.enumerated() {
-                if let previous = rows.updateValue(row, forKey: id) {
-                    throw FeatureTableError(
-                        .duplicateObjectID,
-                        "features[\(featureOfRow[previous])] and features[\(featureOfRow[row])] both have object ID \(id)",
-                        featureIndex: featureOfRow[row], objectID: id)
-                }
-            }
-            index = .hashed(rows)
+        do throws(ObjectIDIndex.Duplicate) {
+            index = try ObjectIDIndex.of(ids.values)
+        } catch {
+            throw FeatureTableError(
+                .duplicateObjectID, "features[\(featureOfRow[error.firstRow])] and features[\(featureOfRow[error.row])] both have object ID \(error.objectID)",
+                featureIndex: featureOfRow[error.row], objectID: error.objectID)
         }
         let schema = try Schema(
             fields: fields, objectIdFieldName: fields[objectIdIndex].name, globalIdFieldName: globalIdFieldName,

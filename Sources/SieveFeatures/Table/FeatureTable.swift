@@ -175,17 +175,13 @@ public struct FeatureTable: Sendable {
             throw FeatureTableError(
                 .invalidTable, "the object-ID column holds NULL", fieldName: schema.objectIdFieldName)
         }
-        if let ordered = ObjectIDIndex.ordered(oidColumn.values) { return ordered }
-        var rowByObjectID: [Int64: Int] = [:]
-        rowByObjectID.reserveCapacity(count)
-        for (row, id) in oidColumn.values.enumerated() {
-            if let previous = rowByObjectID.updateValue(row, forKey: id) {
-                throw FeatureTableError(
-                    .duplicateObjectID, "rows \(previous) and \(row) both have object ID \(id)", objectID: id,
-                    fieldName: schema.objectIdFieldName)
-            }
+        do throws(ObjectIDIndex.Duplicate) {
+            return try ObjectIDIndex.of(oidColumn.values)
+        } catch {
+            throw FeatureTableError(
+                .duplicateObjectID, "rows \(error.firstRow) and \(error.row) both have object ID \(error.objectID)", objectID: error.objectID,
+                fieldName: schema.objectIdFieldName)
         }
-        return .hashed(rowByObjectID)
     }
 
     /// Creates a table from parts already checked against each other (`geometryColumn` has one
@@ -237,9 +233,11 @@ public struct FeatureTable: Sendable {
     /// type is shared, one of another type converted value by value as the loaders convert
     /// properties to a schema's fields (numbers and numeric strings to numbers, anything to
     /// text, ISO-8601 strings or epoch milliseconds to dates), a field it lacks is NULL, and
-    /// fields `fields` lack are dropped — how a collection's pages, whose fields are inferred
-    /// page by page, are given the fields of the cache they go into. The object-ID field must
-    /// be among `fields`, as an integer field; rows, geometries and object IDs stay as they are.
+    /// fields `fields` lack are dropped — how the first features read from a collection take the
+    /// types its queryables declare (later pages are read with the cache's fields directly). The
+    /// object-ID field must be among `fields`, as an integer field; rows, geometries and object
+    /// IDs stay as they are. Converted from the stored values: a date becomes epoch-millisecond
+    /// text, a loaded boolean 0 or 1.
     /// - Throws: ``FeatureTableError/Kind/conversionFailed`` naming the field and object ID of a
     ///   value that does not fit; ``FeatureTableError/Kind/invalidSchema`` for fields that cannot
     ///   make a schema.
@@ -286,19 +284,16 @@ public struct FeatureTable: Sendable {
         guard objectIDs.count == count else {
             throw FeatureTableError(.invalidTable, "\(objectIDs.count) object IDs for \(count) rows")
         }
+        let column = Int64Column(values: objectIDs)
         let index: ObjectIDIndex
-        if let consecutive = ObjectIDIndex(consecutive: objectIDs) {
-            index = consecutive
-        } else {
-            var rows: [Int64: Int] = [:]
-            rows.reserveCapacity(objectIDs.count)
-            for (row, id) in objectIDs.enumerated() where rows.updateValue(row, forKey: id) != nil {
-                throw FeatureTableError(.duplicateObjectID, "two rows have object ID \(id)", objectID: id)
-            }
-            index = .hashed(rows)
+        do throws(ObjectIDIndex.Duplicate) {
+            index = try ObjectIDIndex.of(column.values)
+        } catch {
+            throw FeatureTableError(
+                .duplicateObjectID, "rows \(error.firstRow) and \(error.row) both have object ID \(error.objectID)", objectID: error.objectID)
         }
         var replaced = columns
-        replaced[schema.objectIdFieldIndex] = .integer(Int64Column(values: objectIDs))
+        replaced[schema.objectIdFieldIndex] = .integer(column)
         var copy = self
         copy.storage_ = Storage(
             schema: schema, columns: replaced, geometryColumn: geometryColumn, count: count, extent: extent, objectIDIndex: index,
@@ -445,6 +440,25 @@ enum ObjectIDIndex: Sendable {
     case increasing(ColumnBuffer<Int64>)
     /// Any other object IDs (unique).
     case hashed([Int64: Int])
+
+    /// An object ID given twice: the rows holding it.
+    struct Duplicate: Error {
+        let firstRow: Int
+        let row: Int
+        let objectID: Int64
+    }
+
+    /// The index of `objectIDs` (in row order): consecutive, increasing, else hashed.
+    /// - Throws: ``Duplicate`` for the first object ID given twice.
+    static func of(_ objectIDs: ColumnBuffer<Int64>) throws(Duplicate) -> ObjectIDIndex {
+        if let ordered = ordered(objectIDs) { return ordered }
+        var rows: [Int64: Int] = [:]
+        rows.reserveCapacity(objectIDs.count)
+        for (row, id) in objectIDs.enumerated() {
+            if let previous = rows.updateValue(row, forKey: id) { throw Duplicate(firstRow: previous, row: row, objectID: id) }
+        }
+        return .hashed(rows)
+    }
 
     /// The index of `objectIDs`: consecutive, increasing, or `nil` when they are neither (the
     /// caller hashes them).
