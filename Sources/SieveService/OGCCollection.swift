@@ -67,7 +67,8 @@ public struct OGCCollectionInfo: Sendable {
         return fields.enumerated().map { index, field in
             guard field.type != .oid, let type = declared[field.name.lowercased()], type.columnType != field.columnType else { return field }
             let widened = field.columnType == .integer && type.columnType == .double
-            guard widened || (0..<table.count).allSatisfy({ table.value(row: $0, fieldIndex: index) == .null }) else { return field }
+            let allNull = (table.columns[index].validity?.nullCount ?? 0) == table.count
+            guard widened || allNull else { return field }
             var typed = field
             typed.type = type
             return typed

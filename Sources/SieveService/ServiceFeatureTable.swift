@@ -13,9 +13,11 @@ public enum FeatureRequestMode: Sendable, Equatable {
     /// ``OnDemandOptions/bufferFactor`` when the extent leaves what was fetched, or the data
     /// expired.
     case onDemand(OnDemandOptions)
-    /// Nothing at load; ``ServiceFeatureTable/selectFeatures(whereClause:envelope:)`` fetches what it selects.
+    /// Nothing at load; ``ServiceFeatureTable/selectFeatures(whereClause:envelope:)`` fetches what
+    /// it selects.
     case selection
-    /// Nothing ever, unless ``ServiceFeatureTable/populateFromService(whereClause:envelope:clearCache:outFields:maxFeatures:)``
+    /// Nothing ever, unless
+    /// ``ServiceFeatureTable/populateFromService(whereClause:envelope:clearCache:outFields:maxFeatures:)``
     /// asks.
     case manualCache
 }
@@ -40,8 +42,9 @@ public struct OnDemandOptions: Sendable, Equatable {
 }
 
 /// A feature table fed by a service — an ArcGIS feature service layer (or a map service's layer,
-/// read-only) or an OGC API – Features collection — through a local cache, so that every local query, identify, selection and
-/// statistic of a ``FeatureLayer`` over it works on what was fetched.
+/// read-only) or an OGC API – Features collection — through a local cache, so that every local
+/// query, identify, selection and statistic of a ``FeatureLayer`` over it works on what was
+/// fetched.
 ///
 /// The cache is an ``EditableFeatureTable``: fetched features are merged in by object ID
 /// (``EditableFeatureTable/mergeFromService(_:)``: updated in place, never held twice), and
@@ -302,24 +305,25 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
                 fetched = read.table
             } else {
                 // The first fetch makes the cache; when it found nothing, one feature of the
-                // collection tells the fields (an empty collection leaves the cache unmade).
-                var first = read
+                // collection (a sample, not cached) tells the fields; an empty collection leaves
+                // the cache unmade.
+                var sample = read
                 if read.table.count == 0 {
                     var probe = OGCCollectionQuery(maxFeatures: 1)
                     probe.pageSize = 1
-                    first = try await reader.read(probe)
-                    guard first.table.count > 0 else {
+                    sample = try await reader.read(probe)
+                    guard sample.table.count > 0 else {
                         state.withLock { $0.fetches += 1 }
                         return read.table
                     }
                 }
                 do {
-                    let typed = try first.table.conformed(to: reader.info.typed(first.table))
-                    fetched = read.table.count == 0 ? try typed.queryFeatures(QueryParameters(whereClause: "1=0", outFields: ["*"])).makeTable() : typed
+                    let typed = try sample.table.conformed(to: reader.info.typed(sample.table))
+                    fetched = read.table.count > 0 ? typed : try typed.queryFeatures(QueryParameters(whereClause: "1=0", outFields: ["*"])).makeTable()
                 } catch {
                     throw ServiceError(.invalidResponse, "the features fetched do not fit the collection's fields: \(error)", url: reader.info.itemsURL)
                 }
-                state.withLock { $0.featureIDFieldName = first.featureIDFieldName }
+                state.withLock { $0.featureIDFieldName = sample.featureIDFieldName }
             }
         }
         // The merge runs outside the state's lock: readers of ``currentTable`` (every query and
