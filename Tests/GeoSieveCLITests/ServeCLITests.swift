@@ -58,12 +58,18 @@ import FoundationNetworking
         return String(decoding: data, as: UTF8.self)
     }
 
-    @Test func servesEditsSavesAndStopsCleanly() async throws {
+    /// A new folder holding a copy of the boroughs fixture (for servers that save edits into it).
+    static func boroughsCopy() throws -> (folder: URL, file: URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geosieve-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("boroughs.geojson")
         try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Tests/Fixtures/nybb.geojson"), to: file)
+        return (folder, file)
+    }
+
+    @Test func servesEditsSavesAndStopsCleanly() async throws {
+        let (folder, file) = try Self.boroughsCopy()
+        defer { try? FileManager.default.removeItem(at: folder) }
 
         let server = try Server([file.path + ":nyc", "--allow-edits", "--token", "abc"])
         let layer = server.base + "/arcgis/rest/services/nyc/FeatureServer/0"
@@ -88,11 +94,8 @@ import FoundationNetworking
     /// read and sent with one applyEdits; adds get the service's object IDs; a batch that fails
     /// here is not sent.
     @Test func editSendsEditsToAFeatureService() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geosieve-edit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, file) = try Self.boroughsCopy()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("boroughs.geojson")
-        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Tests/Fixtures/nybb.geojson"), to: file)
         let server = try Server([file.path + ":nyc", "--allow-edits"])
         let layer = server.base + "/arcgis/rest/services/nyc/FeatureServer/0"
         let edits = folder.appendingPathComponent("edits.json")

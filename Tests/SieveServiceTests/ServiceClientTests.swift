@@ -252,6 +252,14 @@ struct ServiceClientTests {
         return configuration
     }
 
+    /// A client that sends each request once and takes answers of at most `bytes`.
+    static func bounded(_ bytes: Int) -> ServiceClient {
+        var configuration = configuration()
+        configuration.maxAttempts = 1
+        configuration.maxResponseBytes = bytes
+        return ServiceClient(configuration: configuration)
+    }
+
     static func error(_ body: () async throws -> Void) async -> ServiceError? {
         do {
             try await body()
@@ -342,10 +350,7 @@ struct ServiceClientTests {
             #expect(slow?.kind == .timeout)
             try await client.shutdown()
             // The answer-size bound and gzip, with a timeout a loaded machine meets.
-            var bounded = Self.configuration()
-            bounded.maxAttempts = 1
-            bounded.maxResponseBytes = 1 << 20
-            let patient = ServiceClient(configuration: bounded)
+            let patient = Self.bounded(1 << 20)
             let big = await Self.error { _ = try await patient.send(ServiceRequest(url: base + "/big")) }
             #expect(big?.kind == .responseTooLarge)
             let compressed = try await patient.send(ServiceRequest(url: base + "/gzip"))
@@ -356,10 +361,7 @@ struct ServiceClientTests {
 
     @Test func hugeAnswersStopAtTheBound() async throws {
         try await MisbehavingServer.with { base, log in
-            var configuration = Self.configuration()
-            configuration.maxAttempts = 1
-            configuration.maxResponseBytes = 4 << 20
-            let client = ServiceClient(configuration: configuration)
+            let client = Self.bounded(4 << 20)
             // An answer without end: refused once over the bound, and the connection closed, so
             // the server stops writing (it would write for ever to a reader that kept reading).
             let endless = await Self.error { _ = try await client.send(ServiceRequest(url: base + "/endless")) }
