@@ -11,7 +11,7 @@ import SieveSQL
 /// let clause = try lowered.compile(schema: schema)   // reads lowered.geometryTests as fields
 /// ```
 ///
-/// Binding goes through the where-clause core: ``lowered(geometryPropertyNames:)`` rewrites the
+/// Binding goes through the where-clause core: ``lowered(geometryPropertyNames:dateOnlyPropertyNames:)`` rewrites the
 /// CQL2 tree into an ``SQLExpression`` in the ``WhereClauseDialect/cql2`` dialect, which the
 /// same binder and vectorized evaluator run as an ArcGIS where clause; the spatial functions
 /// become ``CQL2GeometryTest``s read as fields. What each construct means there is listed in
@@ -62,20 +62,28 @@ public struct CQL2Filter: Hashable, Sendable, CustomStringConvertible {
     public var description: String { CQL2Text.write(expression) }
 
     /// The filter rewritten into the where-clause tree.
-    /// - Parameter geometryPropertyNames: The names (any case) by which the filter may name the
-    ///   features' geometry; every other property is a field.
+    /// - Parameters:
+    ///   - geometryPropertyNames: The names (any case) by which the filter may name the
+    ///     features' geometry; every other property is a field.
+    ///   - dateOnlyPropertyNames: The names (any case) of the date-only fields
+    ///     (``FieldType/dateOnly`` in SieveFeatures): temporal functions take their values as
+    ///     whole days, as they take `DATE('…')` literals; other date fields are instants.
     /// - Throws: ``CQL2Error`` for a construct the tree cannot hold: a geometry, `BBOX`,
     ///   `INTERVAL` or array where no spatial, temporal or array function takes it, a property
     ///   that is not the geometry in a spatial function (or the geometry anywhere else), an
     ///   impossible date, timestamp or `BBOX`.
-    public func lowered(geometryPropertyNames: Set<String>) throws(CQL2Error) -> CQL2LoweredFilter {
-        var lowering = CQL2Lowering(encoding: encoding, geometryNames: Set(geometryPropertyNames.map { $0.lowercased() }))
+    public func lowered(geometryPropertyNames: Set<String>, dateOnlyPropertyNames: Set<String> = []) throws(CQL2Error)
+        -> CQL2LoweredFilter
+    {
+        var lowering = CQL2Lowering(
+            encoding: encoding, geometryNames: Set(geometryPropertyNames.map { $0.lowercased() }),
+            dateOnlyNames: Set(dateOnlyPropertyNames.map { $0.lowercased() }))
         let tree = try lowering.lower(expression)
         return CQL2LoweredFilter(filter: self, tree: tree, geometryTests: lowering.geometryTests, sources: lowering.sources)
     }
 }
 
-/// A CQL2 filter rewritten into the where-clause tree (``CQL2Filter/lowered(geometryPropertyNames:)``).
+/// A CQL2 filter rewritten into the where-clause tree (``CQL2Filter/lowered(geometryPropertyNames:dateOnlyPropertyNames:)``).
 public struct CQL2LoweredFilter: Sendable {
     /// The filter it came from.
     public let filter: CQL2Filter
@@ -108,6 +116,38 @@ public struct CQL2LoweredFilter: Sendable {
                 tree: tree, text: filter.source ?? filter.description, schema: extended, collation: .binary, dialect: .cql2, now: now)
         } catch {
             throw bindingError(error)
+        }
+    }
+
+    /// Refuses a geometry literal with a coordinate that is no CRS84 position: a longitude
+    /// outside −180…180 or a latitude outside −90…90 (`POINT(90 180)` names latitude 180). For
+    /// a filter in CRS84 — the default `filter-crs` — such a literal is an error, as the
+    /// standard's conformance tests require, not a geometry that matches nothing.
+    /// - Throws: ``CQL2Error`` naming the literal and the coordinate.
+    public func validateCRS84Coordinates() throws(CQL2Error) {
+        for test in geometryTests {
+            switch test.kind {
+            case .present: break
+            case .relationship(_, let geometry): try Self.validateCRS84(geometry, encoding: filter.encoding)
+            case .literals(_, let first, let second):
+                try Self.validateCRS84(first, encoding: filter.encoding)
+                try Self.validateCRS84(second, encoding: filter.encoding)
+            }
+        }
+    }
+
+    private static func validateCRS84(_ geometry: Geometry, encoding: CQL2Error.Encoding) throws(CQL2Error) {
+        let box = geometry.envelope
+        let problem: String? =
+            if box.ymin < -90 || box.ymax > 90 {
+                "latitude \(CQL2TextWriter.coordinate(box.ymin < -90 ? box.ymin : box.ymax)) is outside −90…90"
+            } else if box.xmin < -180 || box.xmax > 180 {
+                "longitude \(CQL2TextWriter.coordinate(box.xmin < -180 ? box.xmin : box.xmax)) is outside −180…180"
+            } else {
+                nil
+            }
+        if let problem {
+            throw CQL2Error(encoding, "the geometry \(geometry.wkt) is not in CRS84: \(problem)", line: 0, column: 0, offset: 0)
         }
     }
 

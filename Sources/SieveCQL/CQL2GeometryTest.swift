@@ -3,7 +3,7 @@ import SieveGeometry
 /// A test of each feature's geometry that a bound CQL2 filter reads as a 0/1 field.
 ///
 /// The where-clause core knows nothing of geometries: lowering a CQL2 filter
-/// (``CQL2Filter/lowered(geometryPropertyNames:)``) replaces each spatial function, and each
+/// (``CQL2Filter/lowered(geometryPropertyNames:dateOnlyPropertyNames:)``) replaces each spatial function, and each
 /// `IS NULL` of the geometry property, with a comparison of a field named ``fieldName``, and
 /// lists the tests here. The feature table that runs the filter computes each test's column —
 /// through its prepared GEOS geometries and quadtree — before the clause runs, so the spatial

@@ -16,8 +16,9 @@ import SieveSQL
 /// - `DATE('d')` is the instant of midnight UTC and `TIMESTAMP('t')` its instant, in
 ///   comparisons; in temporal functions a date is the whole day `[d 00:00:00.000, d 23:59:59.999]`,
 ///   an interval bound by dates runs from the start of its first day to the end of its last,
-///   `'..'` is open, and a property or timestamp is an instant. Each Allen relation becomes the
-///   conjunction of comparisons of the ends that defines it, so NULL ends give NULL;
+///   `'..'` is open, a date-only property is its whole day too, and any other property or a
+///   timestamp is an instant. Each Allen relation becomes the conjunction of comparisons of the
+///   ends that defines it, so NULL ends give NULL;
 /// - array functions over array literals become `IN` tests: `A_CONTAINS(a, b)` is every item of
 ///   `b` `IN` `a`, `A_CONTAINEDBY(a, b)` is `A_CONTAINS(b, a)`, `A_EQUALS` both (the arrays hold
 ///   the same values, as sets), `A_OVERLAPS(a, b)` is some item of `a` `IN` `b`;
@@ -28,13 +29,16 @@ struct CQL2Lowering {
     let encoding: CQL2Error.Encoding
     /// The geometry property's names, lower case.
     let geometryNames: Set<String>
+    /// The names of the date-only fields, lower case: in temporal functions, whole days.
+    let dateOnlyNames: Set<String>
     /// The CQL2 node behind each number used as a range.
     private(set) var sources: [CQL2Expression] = []
     private(set) var geometryTests: [CQL2GeometryTest] = []
 
-    init(encoding: CQL2Error.Encoding, geometryNames: Set<String>) {
+    init(encoding: CQL2Error.Encoding, geometryNames: Set<String>, dateOnlyNames: Set<String> = []) {
         self.encoding = encoding
         self.geometryNames = geometryNames
+        self.dateOnlyNames = dateOnlyNames
     }
 
     static let millisecondsPerDay: Int64 = 86_400_000
@@ -293,6 +297,9 @@ struct CQL2Lowering {
         case after
         /// An instant.
         case instant(SQLExpression)
+        /// The last instant of the day that starts at an instant: the end of a date-only
+        /// property's day.
+        case lastOfDay(SQLExpression)
     }
 
     /// A temporal operand as its two ends; an instant's ends are equal.
@@ -315,6 +322,9 @@ struct CQL2Lowering {
                 throw fail("the interval ends before it starts", operand)
             }
             return (first, last)
+        case .property(let name) where dateOnlyNames.contains(name.lowercased()):
+            let value = try lower(operand)
+            return (.instant(value), .lastOfDay(value))
         case .property, .function:
             let value = try lower(operand)
             return (.instant(value), .instant(value))
@@ -335,19 +345,60 @@ struct CQL2Lowering {
         case .timestamp(let text):
             return .instant(SQLExpression(.literal(.timestamp(try timestamp(text, interval))), range: at))
         case .expression(let expression):
-            return .instant(try lower(expression))
+            let value = try lower(expression)
+            // A date-only property bounds an interval with its whole day.
+            if isEnd, case .property(let name) = expression, dateOnlyNames.contains(name.lowercased()) { return .lastOfDay(value) }
+            return .instant(value)
         }
+    }
+
+    /// The end `end` as an instant: a day's last instant is `day + 86,399,999 ms` (NULL past
+    /// the range, as date arithmetic is).
+    private func instant(_ end: End, _ at: SourceRange) -> End {
+        guard case .lastOfDay(let day) = end else { return end }
+        let rest = SQLExpression(.literal(.interval(milliseconds: Self.millisecondsPerDay - 1)), range: at)
+        return .instant(SQLExpression(.arithmetic(.add, day, rest), range: at))
+    }
+
+    /// `a op b` with a day's last instant compared by its day where that is exact: against a
+    /// timestamp literal `t`, `day + 86,399,999 op t` is `day op t − 86,399,999`; two days'
+    /// last instants compare as the days. So the comparison stays one a database can index
+    /// and render; elsewhere the end is computed.
+    private func compareDays(_ op: ComparisonOperator, _ a: End, _ b: End, _ at: SourceRange) -> SQLExpression {
+        let rest = Self.millisecondsPerDay - 1
+        func shiftedLiteral(_ e: SQLExpression, by delta: Int64) -> SQLExpression? {
+            guard case .literal(.timestamp(let t)) = e.kind else { return nil }
+            let (value, overflow) = t.addingReportingOverflow(delta)
+            return overflow ? nil : SQLExpression(.literal(.timestamp(value)), range: e.range)
+        }
+        switch (a, b) {
+        case (.lastOfDay(let x), .lastOfDay(let y)):
+            return compare(op, .instant(x), .instant(y), at)
+        case (.lastOfDay(let x), .instant(let y)):
+            if let shifted = shiftedLiteral(y, by: -rest) { return compare(op, .instant(x), .instant(shifted), at) }
+        case (.instant(let x), .lastOfDay(let y)):
+            if let shifted = shiftedLiteral(x, by: -rest) { return compare(op, .instant(shifted), .instant(y), at) }
+        case (.lastOfDay(let x), _):
+            // Against an open end only whether the day is NULL matters.
+            return compare(op, .instant(x), b, at)
+        case (_, .lastOfDay(let y)):
+            return compare(op, a, .instant(y), at)
+        default:
+            break
+        }
+        return compare(op, instant(a, at), instant(b, at), at)
     }
 
     /// `a op b` for two ends. Open ends compare as below or above every instant; compared with
     /// an instant, the answer is that constant where the instant is known and NULL where it is
     /// NULL (`x = x` is TRUE or NULL, `x <> x` FALSE or NULL).
     private func compare(_ op: ComparisonOperator, _ a: End, _ b: End, _ at: SourceRange) -> SQLExpression {
+        let a = instant(a, at), b = instant(b, at)
         func rank(_ end: End) -> Int? {
             switch end {
             case .before: -1
             case .after: 1
-            case .instant: nil
+            case .instant, .lastOfDay: nil
             }
         }
         func holds(_ order: Int) -> Bool { op.holds(order) }
@@ -394,7 +445,7 @@ struct CQL2Lowering {
         case .startedBy: terms = [(.equal, aStart, bStart), (.greater, aEnd, bEnd)]
         case .starts: terms = [(.equal, aStart, bStart), (.less, aEnd, bEnd)]
         }
-        return junction(terms.map { compare($0.0, $0.1, $0.2, at) }, isAnd: !isOr, at)
+        return junction(terms.map { compareDays($0.0, $0.1, $0.2, at) }, isAnd: !isOr, at)
     }
 
     // MARK: Array functions

@@ -70,6 +70,11 @@ public enum CivilTime {
         return overflow ? nil : start
     }
 
+    /// Whether `milliseconds` is a midnight (UTC): the instant a day-only value is stored as.
+    public static func isMidnight(_ milliseconds: Int64) -> Bool {
+        floorDivideWithRemainder(milliseconds, millisecondsPerDay).remainder == 0
+    }
+
     /// `a / b` rounded toward negative infinity, and the remainder that goes with it
     /// (`0 ≤ remainder < b` for `b > 0`); `b` must not be 0, and `a / b` must fit (not
     /// `Int64.min / -1`).

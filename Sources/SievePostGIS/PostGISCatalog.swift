@@ -103,7 +103,8 @@ enum PostGISCatalog {
         case "float4": (.double, .single)
         case "float8": (.double, .double)
         case "numeric": (.numeric, .double)
-        case "date", "timestamp", "timestamptz": (.instant, .date)
+        case "date": (.instant, .dateOnly)
+        case "timestamp", "timestamptz": (.instant, .date)
         case "uuid": (.text, .guid)
         default: (.text, .string)
         }

@@ -50,11 +50,14 @@ public struct PostGISQueryBuilder: Sendable {
             terms.append(try spatialTest(query.spatialRelationship, geometry, from: source, parameters: &parameters))
         }
         if let filter = query.filter {
-            let lowered = try filter.lowered(geometryPropertyNames: FeatureFilter.geometryPropertyNames(of: schema))
+            let lowered = try filter.lowered(
+                geometryPropertyNames: FeatureFilter.geometryPropertyNames(of: schema),
+                dateOnlyPropertyNames: FeatureFilter.dateOnlyFieldNames(of: schema))
             let compiled = try lowered.compile(schema: schema)
             let tests = lowered.geometryTests
             let fieldCount = schema.fields.count
             let filterReference = query.filterSpatialReference ?? .wgs84
+            if filterReference.isGeographic { try lowered.validateCRS84Coordinates() }
             let rendered = try compiled.postgreSQL(columns: columns, parameters: &parameters) { index, parameters throws(PostgreSQLRenderingError) in
                 do {
                     return try self.geometryTest(tests[index - fieldCount], from: filterReference, parameters: &parameters)

@@ -9,7 +9,8 @@ import SieveSQL
 /// every other column but the geometry is a field: `smallint`, `integer` and `bigint` as
 /// integer fields, `boolean` as a small integer 0/1 (GeoSieve stores booleans so), `real` and
 /// `double precision` as doubles, `numeric` as a double (rounded to the nearest double),
-/// `date`, `timestamp` and `timestamptz` as dates (instants read in UTC), `uuid` as a GUID, and
+/// `date` as a date-only field (a day), `timestamp` and `timestamptz` as dates (instants read in
+/// UTC), `uuid` as a GUID, and
 /// `text`, `varchar`, `char` and any other type as text (its PostgreSQL text form).
 public struct PostGISTable: Sendable, Hashable {
     /// How a column's values are read.

@@ -8,7 +8,8 @@ import SieveSQL
 extension PostGISFeatureSource {
     /// Writes `table` into a new PostGIS table (the export): one column per field — the object
     /// ID as the `bigint` primary key, integers as `smallint`/`integer`/`bigint`, doubles as
-    /// `real`/`double precision`, text (GUIDs too) as `text`, dates as `timestamptz` — and the
+    /// `real`/`double precision`, text (GUIDs too) as `text`, dates as `timestamptz`, date-only
+    /// fields as `date` — and the
     /// geometries in a `geom` column of type `geometry` with the table's WKID as SRID, with a
     /// GiST index. Rows go in batches of multi-row `INSERT`s with bound parameters, in one
     /// transaction.
@@ -56,6 +57,7 @@ extension PostGISFeatureSource {
             case .double: type = "double precision"
             case .string, .guid, .globalID: type = "text"
             case .date: type = "timestamptz"
+            case .dateOnly: type = "date"
             }
             definitions.append("\(try postgreSQLIdentifier(field.name)) \(type)")
         }

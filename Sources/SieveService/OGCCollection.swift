@@ -1,4 +1,5 @@
 import SieveCQL
+import SieveColumns
 import SieveFeatures
 import SieveGeometry
 import Synchronization
@@ -33,7 +34,7 @@ public struct OGCCollectionInfo: Sendable {
         /// The property's name.
         public var name: String
         /// The field type its schema says: `integer` → BigInteger, `number` → Double, `string`
-        /// → String (Date with format `date-time` or `date`), `boolean` → SmallInteger (as the
+        /// → String (Date with format `date-time`, DateOnly with `date`), `boolean` → SmallInteger (as the
         /// loaders store booleans); `nil` for a geometry or a property of another or no type.
         public var type: FieldType?
 
@@ -48,7 +49,7 @@ public struct OGCCollectionInfo: Sendable {
                 case "integer": type = .bigInteger
                 case "number": type = .double
                 case "boolean": type = .smallInteger
-                case "string": type = format == "date-time" || format == "date" ? .date : .string
+                case "string": type = format == "date-time" ? .date : format == "date" ? .dateOnly : .string
                 default: type = nil
                 }
                 return Queryable(name: member.key, type: format.hasPrefix("geometry") ? nil : type)
@@ -59,13 +60,22 @@ public struct OGCCollectionInfo: Sendable {
     /// The fields of `table` (inferred from the features read) with the types the queryables
     /// give them where that loses nothing: a property whose values read so far were whole
     /// numbers but that is a `number` becomes Double, one that was always `null` takes its
-    /// declared type. Other differences keep the inferred type (the values read decide).
+    /// declared type, a `date` whose values read so far were all days (midnights) becomes
+    /// DateOnly. Other differences keep the inferred type (the values read decide).
     public func typed(_ table: FeatureTable) -> [Field] {
         let fields = table.schema.fields
         guard !queryables.isEmpty else { return fields }
         let declared = Dictionary(queryables.compactMap { q in q.type.map { (q.name.lowercased(), $0) } }, uniquingKeysWith: { a, _ in a })
         return fields.enumerated().map { index, field in
-            guard field.type != .oid, let type = declared[field.name.lowercased()], type.columnType != field.columnType else { return field }
+            guard field.type != .oid, let type = declared[field.name.lowercased()] else { return field }
+            if type == .dateOnly, field.type == .date, case .date(let column) = table.columns[index] {
+                let days = column.values.indices.allSatisfy { column.validity?.isValid($0) == false || CivilTime.isMidnight(column.values[$0]) }
+                guard days else { return field }
+                var typed = field
+                typed.type = .dateOnly
+                return typed
+            }
+            guard type.columnType != field.columnType else { return field }
             let widened = field.columnType == .integer && type.columnType == .double
             let allNull = (table.columns[index].validity?.nullCount ?? 0) == table.count
             guard widened || allNull else { return field }

@@ -65,7 +65,8 @@ enum GeoPackageColumnType: Hashable, Sendable {
         case .float: .single
         case .double: .double
         case .text: .string
-        case .date, .datetime: .date
+        case .date: .dateOnly
+        case .datetime: .date
         }
     }
 
@@ -92,6 +93,7 @@ enum GeoPackageColumnType: Hashable, Sendable {
         case .double: "REAL"
         case .string, .guid, .globalID: field.length.map { $0 > 0 ? "TEXT(\($0))" : "TEXT" } ?? "TEXT"
         case .date: "DATETIME"
+        case .dateOnly: "DATE"
         }
     }
 }

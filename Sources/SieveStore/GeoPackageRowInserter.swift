@@ -59,7 +59,8 @@ struct GeoPackageRowInserter {
     enum Values {
         case integers(ColumnBuffer<Int64>)
         case doubles(ColumnBuffer<Double>)
-        case dates(ColumnBuffer<Int64>)
+        /// Instants, written as `DATETIME` texts, or days (`dateOnly`) as `DATE` texts.
+        case dates(ColumnBuffer<Int64>, dateOnly: Bool)
         case plain(StringStorage)
         case dictionary(codes: ColumnBuffer<UInt32>, strings: StringStorage)
     }
@@ -128,7 +129,7 @@ struct GeoPackageRowInserter {
             switch column {
             case .integer(let c): values = .integers(c.values)
             case .double(let c): values = .doubles(c.values)
-            case .date(let c): values = .dates(c.values)
+            case .date(let c): values = .dates(c.values, dateOnly: table.schema.fields[index].type == .dateOnly)
             case .string(let c):
                 switch c.encoding {
                 case .plain(let storage): values = .plain(storage)
@@ -330,7 +331,7 @@ struct GeoPackageRowInserter {
                     ? sqlite3_bind_null(handle, parameter) : sqlite3_bind_double(handle, parameter, values[row])
                 try check(code, statement)
             }
-        case .dates(let values):
+        case .dates(let values, let dateOnly):
             for (j, row) in rows.enumerated() {
                 let parameter = Int32(j) * width + column
                 if isNull(row) {
@@ -347,7 +348,8 @@ struct GeoPackageRowInserter {
                 }
                 let offset = arena.count
                 GeoPackageDates.writeDatetime(milliseconds, to: arena.append(24))
-                try later(parameter, offset: offset, count: 24, isBlob: false)
+                // A DATE text is the DATETIME text's first ten bytes, `yyyy-mm-dd`.
+                try later(parameter, offset: offset, count: dateOnly ? 10 : 24, isBlob: false)
             }
         case .plain(let storage):
             try bindTexts(storage, rows, statement, column: column, width: width, validity: validity) { $0 }

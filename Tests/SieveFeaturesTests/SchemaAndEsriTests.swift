@@ -194,7 +194,7 @@ struct FieldsJSONTests {
     @Test func columnTypes() {
         let expected: [FieldType: ColumnType] = [
             .oid: .integer, .smallInteger: .integer, .integer: .integer, .bigInteger: .integer, .single: .double,
-            .double: .double, .string: .string, .guid: .string, .globalID: .string, .date: .date,
+            .double: .double, .string: .string, .guid: .string, .globalID: .string, .date: .date, .dateOnly: .date,
         ]
         for type in FieldType.allCases { #expect(type.columnType == expected[type]) }
         #expect(FieldType(esriName: "esriFieldTypeLong") == .integer)

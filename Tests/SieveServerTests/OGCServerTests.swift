@@ -133,6 +133,33 @@ import SieveServer
         }
     }
 
+    /// A date-only field: queryable as `format: date`, written as the day, and compared by
+    /// `datetime` and CQL2's temporal functions as the whole day.
+    @Test func dateOnlyFieldsAreDays() async throws {
+        let days = """
+            {"geometryType":"esriGeometryPoint","spatialReference":{"wkid":4326},
+             "fields":[{"name":"OBJECTID","type":"esriFieldTypeOID"},{"name":"day","type":"esriFieldTypeDateOnly"}],
+             "features":[
+              {"attributes":{"OBJECTID":1,"day":"2022-04-16"},"geometry":{"x":1,"y":1}},
+              {"attributes":{"OBJECTID":2,"day":"2022-04-17"},"geometry":{"x":2,"y":2}}]}
+            """
+        let server = try TestServer.make(extra: [TestServer.table("days", geoJSON: days)])
+        try await TestServer.withClient(server) { client async throws in
+            let properties = try await client.get("/ogc/collections/days/queryables").object["properties"] as? [String: Any] ?? [:]
+            let day = properties["day"] as? [String: Any]
+            #expect(day?["type"] as? String == "string")
+            #expect(day?["format"] as? String == "date")
+            let one = try await client.get("/ogc/collections/days/items/1").object
+            #expect((one["properties"] as? [String: Any])?["day"] as? String == "2022-04-16")
+            let base = "/ogc/collections/days/items?limit=10"
+            // The instant 2022-04-16T12:00Z falls in the first day, not at its midnight.
+            #expect(Self.ids(try await client.get("\(base)&datetime=\(encoded("2022-04-16T12:00:00Z"))")) == [1])
+            #expect(Self.ids(try await client.get("\(base)&datetime=2022-04-17")) == [2])
+            #expect(Self.ids(try await client.get("\(base)&filter=\(encoded("T_EQUALS(day, DATE('2022-04-16'))"))")) == [1])
+            #expect(Self.ids(try await client.get("\(base)&filter=\(encoded("day > DATE('2022-04-16')"))")) == [2])
+        }
+    }
+
     @Test func nullGeometryDatetimeAndPropertyFiltersFollowTheStandard() async throws {
         let server = try TestServer.make(extra: [TestServer.table("events", geoJSON: Self.events)])
         try await TestServer.withClient(server) { client async throws in

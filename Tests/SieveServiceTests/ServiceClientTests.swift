@@ -145,8 +145,8 @@ struct MisbehavingServer {
         // OGC API collections whose pages infer differently: west of 0 (by bbox) features 1 and
         // 2 with `v` whole and `w`, `d`, `b` null; east of it feature 3 with `v` 3 (3.5 for
         // `fractional`), `w` text, a property `z` the others lack, `d` a date and `b` a boolean;
-        // east of 100 nothing. `declared` has queryables (`v` a number, `w` an integer) and
-        // answers `w` 7 in the east.
+        // east of 100 nothing. `declared` has queryables (`v` a number, `w` an integer, `d` a
+        // date) and answers `w` 7 in the east.
         for name in ["drifting", "declared", "fractional"] {
             let queryables = name == "declared"
             router.get("/\(name)/conformance") { _, _ in
@@ -155,7 +155,7 @@ struct MisbehavingServer {
             router.get("/\(name)/collections/x") { _, _ in json(#"{"id":"x","links":[]}"#) }
             router.get("/\(name)/collections/x/queryables") { _, _ in
                 _ = log.count(name + "-queryables")
-                return json(#"{"type":"object","properties":{"geometry":{"format":"geometry-point"},"v":{"type":"number"},"w":{"type":"integer"}}}"#)
+                return json(#"{"type":"object","properties":{"geometry":{"format":"geometry-point"},"v":{"type":"number"},"w":{"type":"integer"},"d":{"type":"string","format":"date"}}}"#)
             }
             router.get("/\(name)/collections/x/items") { request, _ in
                 let west = request.uri.queryParameters.get("bbox").flatMap { Double($0.split(separator: ",")[0]) } ?? -180
@@ -540,17 +540,20 @@ struct ServiceClientTests {
                     + #"(object ID 3), field "v": cannot convert the number 3.5 to Integer"#)
             }
             #expect(try OwnServerTests.text(strict.currentTable) == before)
-            // Queryables: v is a number from the first fetch on, w an integer though it was null.
+            // Queryables: v is a number from the first fetch on, w an integer and d a day
+            // (format `date`) though they were null.
             let declared = try await OGCCollectionReader.open(base + "/declared", collection: "x", client: client)
-            #expect(declared.info.queryables.map(\.name) == ["geometry", "v", "w"])
-            #expect(declared.info.queryables.map(\.type) == [nil, .double, .bigInteger])
+            #expect(declared.info.queryables.map(\.name) == ["geometry", "v", "w", "d"])
+            #expect(declared.info.queryables.map(\.type) == [nil, .double, .bigInteger, .dateOnly])
             let typed = try ServiceFeatureTable(service: .ogc(declared), mode: .manualCache)
             try await typed.populateFromService(envelope: west)
             try await typed.populateFromService(envelope: east)
             #expect(typed.currentTable.schema.fields.map { "\($0.name):\($0.type.name)" }
-                == ["OBJECTID:OID", "v:Double", "w:BigInteger", "d:String", "b:String"])
+                == ["OBJECTID:OID", "v:Double", "w:BigInteger", "d:DateOnly", "b:String"])
             #expect(values(typed, "v") == [.double(1), .double(2), .double(3)])
             #expect(values(typed, "w") == [.null, .null, .integer(7)])
+            // 2024-03-01 is 19,783 days after 1970-01-01.
+            #expect(values(typed, "d") == [.null, .null, .date(19_783 * 86_400_000)])
             // A first fetch that finds nothing: one feature of the collection tells the fields,
             // the cache is made empty with them.
             let empty = try ServiceFeatureTable(service: .ogc(drifting), mode: .manualCache)

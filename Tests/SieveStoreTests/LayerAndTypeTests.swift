@@ -116,7 +116,7 @@ struct LayerAndTypeTests {
             #expect(types["r"] == .double)
             #expect(types["txt"] == .string)
             #expect(table.schema.field(named: "txt20")?.length == 20)
-            #expect(types["day"] == .date)
+            #expect(types["day"] == .dateOnly)  // a DATE holds days
             #expect(types["moment"] == .date)
             #expect(table.spatialReference.wkid == 2263)  // organization 'epsg', any case
             #expect(table.schema.geometryType == .point)
@@ -285,6 +285,30 @@ struct GeoPackageWritingTests {
                 for field in 0..<4 { #expect(back.table.value(row: row, fieldIndex: field) == table.value(row: row, fieldIndex: field)) }
                 #expect(back.table.geometry(row: row) == table.geometry(row: row))
             }
+        }
+    }
+
+    /// A date-only field is a `DATE` column of `yyyy-mm-dd` texts, and reads back as one.
+    @Test func dateOnlyFieldsAreDATEColumns() throws {
+        try withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("days.gpkg").path
+            let schema = try Schema(
+                fields: [Field(name: "OBJECTID", type: .oid), Field(name: "day", type: .dateOnly)], objectIdFieldName: "OBJECTID",
+                geometryType: .point)
+            // 1970-01-02, 1969-12-31 and 2022-04-16 (19,098 days after 1970-01-01), then NULL.
+            let days: [Int64] = [1, -1, 19_098, 0].map { $0 * 86_400_000 }
+            var validity = ValidityBitmap(count: 4, allValid: true)
+            validity.set(3, valid: false)
+            let table = try FeatureTable(
+                schema: schema,
+                columns: [.integer(Int64Column(values: [1, 2, 3, 4])), .date(Int64Column(values: days, validity: validity))],
+                geometries: Array(repeating: Geometry.point(Point(x: 1, y: 2)), count: 4))
+            try GeoPackage.write(table, to: path, options: GeoPackageWriteOptions(layerName: "days"))
+            #expect(try querySQL(path, "SELECT type FROM pragma_table_info('days') WHERE name = 'day'") == [["DATE"]])
+            #expect(try querySQL(path, "SELECT day FROM days ORDER BY OBJECTID") == [["1970-01-02"], ["1969-12-31"], ["2022-04-16"], [nil]])
+            let back = try GeoPackage.read(at: path).table
+            #expect(back.schema.field(named: "day")?.type == .dateOnly)
+            for row in 0..<4 { #expect(back.value(row: row, field: "day") == table.value(row: row, field: "day")) }
         }
     }
 

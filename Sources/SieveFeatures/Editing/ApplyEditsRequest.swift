@@ -133,7 +133,9 @@ public struct ApplyEditsRequest: Sendable {
             if let integer = number.int64 { return .integer(integer) }
             return .double(number.double)
         case .string(let string, _):
-            if field?.type == .date, let milliseconds = CivilTime.parse(string, syntax: .iso8601) { return .date(milliseconds) }
+            if field?.type == .date || field?.type == .dateOnly, let milliseconds = CivilTime.parse(string, syntax: .iso8601) {
+                return .date(milliseconds)
+            }
             return .string(string)
         default:
             throw fail("an attribute value must be a string, number, boolean or null, not \(value.kindDescription)", value, path)

@@ -47,6 +47,9 @@ enum EditValidation {
             }
             return .string(string)
         case (.date, .date(let milliseconds)), (.date, .integer(let milliseconds)):
+            if field.type == .dateOnly, !CivilTime.isMidnight(milliseconds) {
+                throw wrongType("the instant \(CivilTime.format(milliseconds: milliseconds)) (a DateOnly field holds days: yyyy-mm-dd, or an instant at midnight UTC)")
+            }
             return .date(milliseconds)
         case (_, .string(let string)):
             throw wrongType("the string \(JSONKey.quoted(string))")

@@ -279,9 +279,12 @@ struct InferredColumn {
                 if isValid(row) { builder.append(double: value) } else { builder.appendNull() }
             }
         case .texts where type.columnType == .date:
-            // Each distinct text parsed once.
+            // Each distinct text parsed once; a day-only field keeps only midnights.
             let validity = self.validity
-            texts.forEachRow(converting: { CivilTime.parse($0, syntax: .iso8601) }) { row, milliseconds in
+            let dateOnly = type == .dateOnly
+            texts.forEachRow(converting: {
+                CivilTime.parse($0, syntax: .iso8601).flatMap { !dateOnly || CivilTime.isMidnight($0) ? $0 : nil }
+            }) { row, milliseconds in
                 if let milliseconds, validity?.isValid(row) ?? true {
                     builder.append(integer: milliseconds)
                 } else {

@@ -126,7 +126,12 @@ enum ValueConversion {
         case .integer: return .integer(try integer(value, type: type))
         case .double: return .double(try double(value, type: type))
         case .string: return .string(try text(value))
-        case .date: return .date(try date(value))
+        case .date:
+            let milliseconds = try date(value)
+            if type == .dateOnly, !CivilTime.isMidnight(milliseconds) {
+                throw ConversionFailure(message: "cannot convert \(describe(value)) to DateOnly: it has a time of day")
+            }
+            return .date(milliseconds)
         }
     }
 

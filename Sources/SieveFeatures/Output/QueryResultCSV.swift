@@ -48,7 +48,7 @@ extension FeatureQueryResult {
             CSVText.appendField(Array(schema.fields[index].name.utf8), to: &bytes)
         }
         bytes.append(UInt8(ascii: "\n"))
-        let cells = fieldIndices.map { CSVCellWriter(table.columns[$0]) }
+        let cells = fieldIndices.map { CSVCellWriter(table.columns[$0], dateOnly: table.schema.fields[$0].type == .dateOnly) }
         let number: (Double) -> String = { format.text($0) }
         let stored = storedGeometries
         var wkt: [UInt8] = []
@@ -118,6 +118,8 @@ struct CSVCellWriter {
         case integer(ColumnBuffer<Int64>)
         case double(ColumnBuffer<Double>)
         case date(ColumnBuffer<Int64>)
+        /// Days (a date-only field), written `yyyy-mm-dd`.
+        case day(ColumnBuffer<Int64>)
         case dictionary(codes: ColumnBuffer<UInt32>, fields: [[UInt8]])
         case plain(StringStorage)
     }
@@ -125,12 +127,13 @@ struct CSVCellWriter {
     private let source: Source
     private let validity: ValidityBitmap?
 
-    init(_ column: Column) {
+    /// A writer for `column`; `dateOnly` when its field is a date-only field.
+    init(_ column: Column, dateOnly: Bool = false) {
         validity = column.validity
         switch column {
         case .integer(let column): source = .integer(column.values)
         case .double(let column): source = .double(column.values)
-        case .date(let column): source = .date(column.values)
+        case .date(let column): source = dateOnly ? .day(column.values) : .date(column.values)
         case .string(let column):
             switch column.encoding {
             case .dictionary(let codes, let dictionary):
@@ -158,6 +161,8 @@ struct CSVCellWriter {
             if values[row].isFinite { JSONWriter.writeAttributeDouble(values[row], into: &bytes) }
         case .date(let values):
             bytes.append(contentsOf: CivilTime.format(milliseconds: values[row]).utf8)
+        case .day(let values):
+            bytes.append(contentsOf: CivilTime.format(milliseconds: values[row], dateOnlyAtMidnight: true).utf8)
         case .dictionary(let codes, let fields):
             bytes.append(contentsOf: fields[Int(codes[row])])
         case .plain(let strings):

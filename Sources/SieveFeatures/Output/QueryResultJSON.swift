@@ -221,7 +221,7 @@ extension FeatureQueryResult {
         let schema = table.schema
         let colon = layout.colon
         let cells = fieldIndices.map {
-            CellWriter(table.columns[$0], name: schema.fields[$0].name, datesAsText: false, colon: colon)
+            CellWriter(table.columns[$0], name: schema.fields[$0].name, datesAsText: false, dateOnly: schema.fields[$0].type == .dateOnly, colon: colon)
         }
         bytes.append(UInt8(ascii: "{"))
         layout.member(#""objectIdFieldName""#, first: true, depth: 1, into: &bytes)
@@ -297,7 +297,9 @@ struct GeoJSONFeatureWriter {
         let table = result.table
         let colon = layout.colon
         cells = result.fieldIndices.map {
-            CellWriter(table.columns[$0], name: table.schema.fields[$0].name, datesAsText: true, colon: colon)
+            CellWriter(
+                table.columns[$0], name: table.schema.fields[$0].name, datesAsText: true,
+                dateOnly: table.schema.fields[$0].type == .dateOnly, colon: colon)
         }
         ids = table.objectIDs
     }
@@ -402,6 +404,8 @@ package struct CellWriter {
         case double(ColumnBuffer<Double>)
         case dateText(ColumnBuffer<Int64>)
         case dateMilliseconds(ColumnBuffer<Int64>)
+        /// Days of a date-only field, written `"yyyy-mm-dd"`.
+        case dayText(ColumnBuffer<Int64>)
         case dictionary(codes: ColumnBuffer<UInt32>, escaped: [[UInt8]])
         case plain(StringStorage)
     }
@@ -411,8 +415,12 @@ package struct CellWriter {
     private let validity: ValidityBitmap?
 
     /// A writer for `column`, whose field is `name`; dates as ISO 8601 text when `datesAsText`,
-    /// else as epoch milliseconds; `colon` separates the name from the value.
-    package init(_ column: Column, name: String, datesAsText: Bool, colon: [UInt8] = [UInt8(ascii: ":")]) {
+    /// else as epoch milliseconds; the days of a date-only field (`dateOnly`) always as
+    /// `"yyyy-mm-dd"` (as ArcGIS writes `esriFieldTypeDateOnly` values); `colon` separates the
+    /// name from the value.
+    package init(
+        _ column: Column, name: String, datesAsText: Bool, dateOnly: Bool = false, colon: [UInt8] = [UInt8(ascii: ":")]
+    ) {
         var key: [UInt8] = []
         JSONWriter.writeString(name, into: &key)
         key.append(contentsOf: colon)
@@ -421,7 +429,8 @@ package struct CellWriter {
         switch column {
         case .integer(let column): source = .integer(column.values)
         case .double(let column): source = .double(column.values)
-        case .date(let column): source = datesAsText ? .dateText(column.values) : .dateMilliseconds(column.values)
+        case .date(let column):
+            source = dateOnly ? .dayText(column.values) : datesAsText ? .dateText(column.values) : .dateMilliseconds(column.values)
         case .string(let column):
             switch column.encoding {
             case .dictionary(let codes, let dictionary):
@@ -453,6 +462,10 @@ package struct CellWriter {
         case .dateText(let values):
             bytes.append(UInt8(ascii: "\""))
             bytes.append(contentsOf: CivilTime.format(milliseconds: values[row]).utf8)
+            bytes.append(UInt8(ascii: "\""))
+        case .dayText(let values):
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: CivilTime.format(milliseconds: values[row], dateOnlyAtMidnight: true).utf8)
             bytes.append(UInt8(ascii: "\""))
         case .dictionary(let codes, let escaped):
             bytes.append(contentsOf: escaped[Int(codes[row])])

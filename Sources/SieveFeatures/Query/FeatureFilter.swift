@@ -47,6 +47,12 @@ public struct FeatureFilter: Sendable {
         return Set(["geometry", "geom", "the_geom", "shape", "wkb_geometry"].filter { schema.index(ofField: $0) == nil })
     }
 
+    /// The names of `schema`'s date-only fields, which CQL2's temporal functions take as whole
+    /// days.
+    public static func dateOnlyFieldNames(of schema: Schema) -> Set<String> {
+        Set(schema.fields.filter { $0.type == .dateOnly }.map(\.name))
+    }
+
     /// Binds `filter` to `table`.
     /// - Parameters:
     ///   - filter: The CQL2 filter.
@@ -55,12 +61,15 @@ public struct FeatureFilter: Sendable {
     ///     WGS 84 longitude/latitude (CRS84) by default. They are projected into the table's.
     ///   - now: The instant `CURRENT_TIMESTAMP` stands for; the current time when `nil`.
     /// - Throws: ``CQL2Error`` for a filter that does not bind (an unknown property, mixed
-    ///   types, a misplaced geometry, …); ``FeatureTableError`` when a geometry literal cannot be
+    ///   types, a misplaced geometry, a CRS84 literal with a latitude beyond ±90 or a longitude
+    ///   beyond ±180, …); ``FeatureTableError`` when a geometry literal cannot be
     ///   projected into the table's reference or GEOS cannot compare two literals.
     public init(
         _ filter: CQL2Filter, table: FeatureTable, spatialReference: SpatialReference = .wgs84, now: Int64? = nil
     ) throws {
-        let lowered = try filter.lowered(geometryPropertyNames: Self.geometryPropertyNames(of: table.schema))
+        let lowered = try filter.lowered(
+            geometryPropertyNames: Self.geometryPropertyNames(of: table.schema), dateOnlyPropertyNames: Self.dateOnlyFieldNames(of: table.schema))
+        if spatialReference.isGeographic { try lowered.validateCRS84Coordinates() }
         self.filter = filter
         clause = try lowered.compile(schema: table.schema, now: now)
         var tests: [Test] = []

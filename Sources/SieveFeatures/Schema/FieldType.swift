@@ -4,8 +4,8 @@ import SieveColumns
 ///
 /// Each type is stored in one of the four column types of SieveColumns (``columnType``):
 /// OID, SmallInteger, Integer and BigInteger in 64-bit integer columns, Single and Double in
-/// double columns, String, GUID and GlobalID in string columns, Date in epoch-millisecond
-/// columns.
+/// double columns, String, GUID and GlobalID in string columns, Date and DateOnly in
+/// epoch-millisecond columns (a DateOnly value is the instant of its day's midnight UTC).
 public enum FieldType: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// The object ID: a unique, non-null integer per feature.
     case oid = "esriFieldTypeOID"
@@ -23,6 +23,11 @@ public enum FieldType: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case string = "esriFieldTypeString"
     /// An instant: milliseconds since 1970-01-01T00:00:00Z.
     case date = "esriFieldTypeDate"
+    /// A calendar day without a time of day, stored as the instant of its midnight UTC (a
+    /// multiple of 86,400,000 ms). ArcGIS JSON, GeoJSON and CSV write it as `yyyy-mm-dd`; a
+    /// where clause compares it as that instant (`DATEONLY = DATE '2022-04-16'`); CQL2's
+    /// temporal functions take it as the whole day, as they take `DATE('2022-04-16')`.
+    case dateOnly = "esriFieldTypeDateOnly"
     /// A GUID as text, e.g. `{8C4B6F7E-…}`.
     case guid = "esriFieldTypeGUID"
     /// The global ID: a GUID maintained per feature, as text.
@@ -48,7 +53,7 @@ public enum FieldType: String, Hashable, Sendable, CaseIterable, CustomStringCon
         case .oid, .smallInteger, .integer, .bigInteger: .integer
         case .single, .double: .double
         case .string, .guid, .globalID: .string
-        case .date: .date
+        case .date, .dateOnly: .date
         }
     }
 

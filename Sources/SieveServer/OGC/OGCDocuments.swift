@@ -146,6 +146,9 @@ enum OGCDocuments {
             case .date:
                 property.append("type", .string("string"))
                 property.append("format", .string("date-time"))
+            case .dateOnly:
+                property.append("type", .string("string"))
+                property.append("format", .string("date"))
             case .string, .guid, .globalID: property.append("type", .string("string"))
             }
             properties.append(field.name, .object(property))

@@ -210,10 +210,10 @@ enum OGCItems {
         return box
     }
 
-    /// `datetime`: an instant or an interval against the table's first date field (any value
+    /// `datetime`: an instant or an interval against the table's first date or date-only field (any value
     /// matches when the value is NULL); `nil` without a date field.
     static func datetime(_ text: String, schema: Schema) throws(ServerRequestError) -> CQL2Expression? {
-        guard let field = schema.fields.first(where: { $0.type == .date }) else { return nil }
+        guard let field = schema.fields.first(where: { $0.type == .date || $0.type == .dateOnly }) else { return nil }
         func instant(_ part: Substring) throws(ServerRequestError) -> CQL2IntervalBound {
             let value = String(part.trimmingWhitespace())
             if value.isEmpty || value == ".." { return .unbounded }
@@ -255,7 +255,7 @@ enum OGCItems {
         case .single, .double:
             guard let number = Double(value.trimmingWhitespace()), number.isFinite else { throw invalid("a number") }
             return .real(number)
-        case .date:
+        case .date, .dateOnly:
             return value.count == 10 ? .date(value) : .timestamp(value)
         case .string, .guid, .globalID:
             return .string(value)

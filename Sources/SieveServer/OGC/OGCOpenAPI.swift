@@ -79,7 +79,7 @@ enum OGCOpenAPI {
             switch field.type {
             case .oid, .smallInteger, .integer, .bigInteger: type = "integer"
             case .single, .double: type = "number"
-            case .string, .guid, .globalID, .date: type = "string"
+            case .string, .guid, .globalID, .date, .dateOnly: type = "string"
             }
             list.append(parameter(field.name, schema: ["type": .string(type)]))
         }
