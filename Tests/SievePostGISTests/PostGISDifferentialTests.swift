@@ -72,6 +72,78 @@ struct PostGISDifferentialTests {
         #expect(overflowed.count < 20, "overflow errors: \(overflowed)")
     }
 
+    /// The predicates of the CQL2 standard's conformance tests (`Tests/Fixtures/cql2/ats`) on its
+    /// test dataset, in memory and through PostGIS: the same features, or a documented refusal
+    /// (CASEI, ACCENTI). The places' `date` column is a PostgreSQL `date` (a date-only field),
+    /// so the temporal functions take it as whole days there too.
+    @Test func cql2ConformancePredicatesSelectTheSameFeatures() async throws {
+        guard let url = PostGISServer.url else { return }
+        let fixture = try await PostGISServer.fixture()
+        let places = try FeatureTable.load(
+            geoJSON: String(contentsOf: PostGISServer.fixturesDirectory.appendingPathComponent("cql2/ats/ne_110m_populated_places_simple.geojson"), encoding: .utf8),
+            schema: [
+                Field(name: "fid", type: .oid), Field(name: "name", type: .string), Field(name: "nameascii", type: .string),
+                Field(name: "pop_max", type: .integer), Field(name: "pop_min", type: .integer), Field(name: "pop_other", type: .integer),
+                Field(name: "date", type: .dateOnly), Field(name: "start", type: .date), Field(name: "end", type: .date),
+                Field(name: "boolean", type: .smallInteger),
+            ])
+        let rivers = try FeatureTable.load(
+            contentsOf: PostGISServer.fixturesDirectory.appendingPathComponent("cql2/ats/ne_110m_rivers_lake_centerlines.geojson"))
+        var tables = ["ne_110m_admin_0_countries": try #require(fixture.tables["naturalearth_lowres"])]
+        var sources = ["ne_110m_admin_0_countries": try #require(fixture.sources["naturalearth_lowres"])]
+        for (name, table) in [("ne_110m_populated_places_simple", places), ("ne_110m_rivers_lake_centerlines", rivers)] {
+            var options = try PostGISConnectionOptions(url: url + "?table=" + name)
+            options.table = name
+            tables[name] = table
+            sources[name] = try await PostGISFeatureSource.write(table, to: options, replace: true)
+        }
+        // The two written here are closed when done (a connection must be).
+        let written = [sources["ne_110m_populated_places_simple"], sources["ne_110m_rivers_lake_centerlines"]].compactMap { $0 }
+        do {
+            try await Self.compareConformancePredicates(tables: tables, sources: sources)
+        } catch {
+            for source in written { try? await source.close() }
+            throw error
+        }
+        for source in written { try await source.close() }
+    }
+
+    private static func compareConformancePredicates(
+        tables: [String: FeatureTable], sources: [String: PostGISFeatureSource]
+    ) async throws {
+        let placesSource = try #require(sources["ne_110m_populated_places_simple"])
+        #expect(placesSource.table.schema.field(named: "date")?.type == .dateOnly)
+        struct Line: Decodable {
+            let collection: String?
+            let filter: String?
+            let combination: [String]?
+        }
+        var compared = 0, refused = 0
+        let lines = try String(contentsOf: PostGISServer.fixturesDirectory.appendingPathComponent("cql2/ats/ats.jsonl"), encoding: .utf8)
+        for text in lines.split(separator: "\n") {
+            let line = try JSONDecoder().decode(Line.self, from: Data(text.utf8))
+            let collection = line.collection ?? "ne_110m_populated_places_simple"
+            let filter =
+                if let p = line.combination {
+                    "(NOT (\(p[1])) AND \(p[0])) OR (\(p[2]) and \(p[3])) or not (\(p[0]) OR \(p[3]))"
+                } else {
+                    try #require(line.filter)
+                }
+            let table = try #require(tables[collection]), source = try #require(sources[collection])
+            let query = QueryParameters(filter: try CQL2Filter(filter))
+            let memory = try table.queryObjectIDs(query)
+            do {
+                #expect(try await source.queryObjectIDs(query) == memory, "\(collection): \(filter)")
+                compared += 1
+            } catch let error as PostgreSQLRenderingError {
+                refused += 1
+                #expect(["CASEI:", "ACCENTI:"].contains { error.message.hasPrefix($0) }, "\(filter) refused: \(error.message)")
+            }
+        }
+        #expect(compared + refused == 351)
+        #expect(refused < 25, "\(refused) refused")
+    }
+
     @Test(arguments: [UInt64(1), 2, 3, 4])
     func randomWhereClausesSelectTheSameFeatures(seed: UInt64) async throws {
         let fixture = try await PostGISServer.fixture()
