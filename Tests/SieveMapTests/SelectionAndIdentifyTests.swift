@@ -234,4 +234,13 @@ struct MapIdentifyTests {
         map.layers[0].renderer = Renderer.default(for: .polygon)
         #expect(try map.identify(tap).last.flatMap(name) == "Algeria")
     }
+
+    @Test("a display value shows a date-only field's day, a date field's instant")
+    func displayTextOfDates() {
+        // 2022-04-16 is 19,098 days after 1970-01-01.
+        let day: Int64 = 19_098 * 86_400_000
+        #expect(FeatureTable.displayText(of: .date(day), dateOnly: true) == "2022-04-16")
+        #expect(FeatureTable.displayText(of: .date(day)) == "2022-04-16T00:00:00.000Z")
+        #expect(FeatureTable.displayText(of: .null, dateOnly: true) == "Null")
+    }
 }

@@ -157,6 +157,8 @@ import SieveServer
             #expect(Self.ids(try await client.get("\(base)&datetime=2022-04-17")) == [2])
             #expect(Self.ids(try await client.get("\(base)&filter=\(encoded("T_EQUALS(day, DATE('2022-04-16'))"))")) == [1])
             #expect(Self.ids(try await client.get("\(base)&filter=\(encoded("day > DATE('2022-04-16')"))")) == [2])
+            let html = try await client.get(base, headers: [.accept: "text/html"])
+            #expect(html.text.contains("<td>2022-04-16</td>") && !html.text.contains("2022-04-16T"))
         }
     }
 

@@ -115,7 +115,9 @@ extension FeatureTable {
             IdentifyResult(
                 row: hit.row, objectID: ids[hit.row], distance: hit.distance,
                 displayFieldName: displayIndex.map { names[$0] },
-                displayValue: displayIndex.map { Self.displayText(of: columns[$0][hit.row]) } ?? "",
+                displayValue: displayIndex.map {
+                    Self.displayText(of: columns[$0][hit.row], dateOnly: schema.fields[$0].type == .dateOnly)
+                } ?? "",
                 attributes: names.indices.map { (names[$0], columns[$0][hit.row]) },
                 geometry: parameters.returnGeometry ? geometry(row: hit.row) : nil)
         }
@@ -164,15 +166,16 @@ extension FeatureTable {
     }
 
     /// A value as identify shows it: integers in decimal, doubles in their shortest form
-    /// (`1.5`, `889953`), strings as they are, dates as ISO 8601 UTC text, NULL as `Null` (as
-    /// ArcGIS's identify writes it).
-    public static func displayText(of value: ScalarValue) -> String {
+    /// (`1.5`, `889953`), strings as they are, dates as ISO 8601 UTC text (the days of a
+    /// date-only field, `dateOnly`, as `yyyy-mm-dd`), NULL as `Null` (as ArcGIS's identify writes
+    /// it).
+    public static func displayText(of value: ScalarValue, dateOnly: Bool = false) -> String {
         switch value {
         case .null: "Null"
         case .integer(let v): String(v)
         case .double(let v): formatNumber(v)
         case .string(let s): s
-        case .date(let ms): CivilTime.format(milliseconds: ms)
+        case .date(let ms): CivilTime.format(milliseconds: ms, dateOnlyAtMidnight: dateOnly)
         case .boolean(let b): b ? "true" : "false"
         }
     }

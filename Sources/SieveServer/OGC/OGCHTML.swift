@@ -129,7 +129,7 @@ enum OGCHTML {
             html += "<tr>"
             for index in result.fieldIndices {
                 let value = result.table.value(row: row, fieldIndex: index)
-                let text = escape(display(value))
+                let text = escape(display(value, dateOnly: result.table.schema.fields[index].type == .dateOnly))
                 if index == objectIDIndex {
                     html += "<td><a href=\"/ogc/collections/\(escape(collection))/items/\(text)?f=html\">\(text)</a></td>"
                 } else {
@@ -141,14 +141,15 @@ enum OGCHTML {
         return html + "</table>"
     }
 
-    /// A value as text: dates in ISO 8601, NULL as an empty cell.
-    static func display(_ value: ScalarValue) -> String {
+    /// A value as text: dates in ISO 8601 (a date-only field's days, `dateOnly`, as
+    /// `yyyy-mm-dd`), NULL as an empty cell.
+    static func display(_ value: ScalarValue, dateOnly: Bool = false) -> String {
         switch value {
         case .null: ""
         case .integer(let number): String(number)
         case .double(let number): String(number)
         case .string(let text): text
-        case .date(let milliseconds): CivilTime.format(milliseconds: milliseconds)
+        case .date(let milliseconds): CivilTime.format(milliseconds: milliseconds, dateOnlyAtMidnight: dateOnly)
         case .boolean(let flag): flag ? "true" : "false"
         }
     }
