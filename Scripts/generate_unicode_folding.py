@@ -51,7 +51,19 @@ def read_stroke_folds(path):
 ALLKEYS = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("ALLKEYS", "")
 if not ALLKEYS:
     sys.exit("usage: generate_unicode_folding.py ALLKEYS (the DUCET allkeys.txt, e.g. pyuca's allkeys-10.0.0.txt)")
-DUCET_VERSION = re.search(r"(\d+\.\d+\.\d+)", os.path.basename(ALLKEYS)).group(1)
+def ducet_version(path):
+    """The version the file's `@version` line names (else the one in its name)."""
+    with open(path, encoding="utf-8") as keys:
+        for line in keys:
+            if line.startswith("@version"):
+                return line.split()[1]
+    found = re.search(r"(\d+\.\d+\.\d+)", os.path.basename(path))
+    if not found:
+        sys.exit(f"{path}: no @version line and no version in the file name")
+    return found.group(1)
+
+
+DUCET_VERSION = ducet_version(ALLKEYS)
 STROKE_FOLDS = read_stroke_folds(ALLKEYS)
 
 

@@ -12,7 +12,7 @@ import SieveFeatures
 /// | `FLOAT` | Single | the stored double, unrounded |
 /// | `DOUBLE`, `REAL` | Double | |
 /// | `TEXT`, `TEXT(n)` | String (length n) | UTF-8 |
-/// | `DATE` | Date | `yyyy-mm-dd`, midnight UTC |
+/// | `DATE` | DateOnly | `yyyy-mm-dd`, a day (its midnight UTC) |
 /// | `DATETIME` | Date | ISO 8601 `yyyy-mm-ddThh:mm:ss.fffZ` (a missing zone is UTC) |
 ///
 /// `BLOB` and the types GeoPackage does not define are not read (see

@@ -343,7 +343,7 @@ struct GeoPackageRowInserter {
                     throw GeoPackageError(
                         .cannotWrite,
                         "the date \(CivilTime.format(milliseconds: milliseconds)) is outside the years 0000–9999 a "
-                            + "GeoPackage DATETIME holds",
+                            + "GeoPackage \(dateOnly ? "DATE" : "DATETIME") holds",
                         featureID: objectIDs[row], fieldName: field.name)
                 }
                 let offset = arena.count

@@ -169,6 +169,10 @@ import SieveServer
             // Features without geometry match every bbox (Part 1, fc-bbox-response C).
             #expect(Self.ids(try await client.get("\(base)&bbox=0,0,3,3")) == [1, 2, 3])
             #expect(Self.ids(try await client.get("\(base)&bbox=179,-1,-179,1")) == [3, 4])
+            // A CRS84 box past ±180/±90 is the whole range there (the CQL2 literal it becomes
+            // would otherwise be refused as no CRS84 position).
+            #expect(Self.ids(try await client.get("\(base)&bbox=-200,-95,200,95")) == [1, 2, 3, 4])
+            #expect(Self.ids(try await client.get("\(base)&bbox=0,91,10,95")) == [3])
             // Features without a temporal value match every datetime (fc-time-response C).
             #expect(Self.ids(try await client.get("\(base)&datetime=\(encoded("2020-06-01T00:00:00Z/.."))")) == [2, 3, 4])
             #expect(Self.ids(try await client.get("\(base)&datetime=2020-01-01")) == [1, 3])

@@ -131,7 +131,8 @@ enum OGCDocuments {
     }
 
     /// `GET /ogc/collections/{id}/queryables`: a JSON Schema of the properties a filter may
-    /// name — every field with its JSON type (dates as `date-time` strings) and the geometry.
+    /// name — every field with its JSON type (dates as `date-time` strings, date-only fields as
+    /// `date` strings) and the geometry.
     static func queryables(_ served: ServedTable, base: String) -> JSONValue {
         let schema = served.layer.table.schema
         var properties = JSONObject()

@@ -178,6 +178,10 @@ enum OGCItems {
                 try query.setBox(box, in: bboxCRS)
             } else if let geometry = OGCDocuments.geometryPropertyName(of: schema) {
                 filterCRS = bboxCRS
+                // A CRS84 box reaching past ±180/±90 covers nothing more there; clamped, it is a
+                // BBOX literal the filter accepts, as the quadtree path accepts the box.
+                func clamp(_ value: Double, _ limit: Double) -> Double { min(max(value, -limit), limit) }
+                let box = bboxCRS == .wgs84 ? [clamp(box[0], 180), clamp(box[1], 90), clamp(box[2], 180), clamp(box[3], 90)] : box
                 conditions.append(.or([.spatial(.intersects, .property(geometry), .bbox(box)), .isNull(.property(geometry), negated: false)]))
             }
         } else if parameters["bbox-crs"] != nil {
@@ -210,8 +214,8 @@ enum OGCItems {
         return box
     }
 
-    /// `datetime`: an instant or an interval against the table's first date or date-only field (any value
-    /// matches when the value is NULL); `nil` without a date field.
+    /// `datetime`: an instant or an interval against the table's first date or date-only field
+    /// (any value matches when the value is NULL); `nil` without a date field.
     static func datetime(_ text: String, schema: Schema) throws(ServerRequestError) -> CQL2Expression? {
         guard let field = schema.fields.first(where: { $0.type == .date || $0.type == .dateOnly }) else { return nil }
         func instant(_ part: Substring) throws(ServerRequestError) -> CQL2IntervalBound {
