@@ -297,6 +297,8 @@ struct CQL2Lowering {
         case after
         /// An instant.
         case instant(SQLExpression)
+        /// The start of a date-only property's day: an instant known to be a midnight.
+        case dayStart(SQLExpression)
         /// The last instant of the day that starts at an instant: the end of a date-only
         /// property's day.
         case lastOfDay(SQLExpression)
@@ -324,7 +326,7 @@ struct CQL2Lowering {
             return (first, last)
         case .property(let name) where dateOnlyNames.contains(name.lowercased()):
             let value = try lower(operand)
-            return (.instant(value), .lastOfDay(value))
+            return (.dayStart(value), .lastOfDay(value))
         case .property, .function:
             let value = try lower(operand)
             return (.instant(value), .instant(value))
@@ -347,7 +349,9 @@ struct CQL2Lowering {
         case .expression(let expression):
             let value = try lower(expression)
             // A date-only property bounds an interval with its whole day.
-            if isEnd, case .property(let name) = expression, dateOnlyNames.contains(name.lowercased()) { return .lastOfDay(value) }
+            if case .property(let name) = expression, dateOnlyNames.contains(name.lowercased()) {
+                return isEnd ? .lastOfDay(value) : .dayStart(value)
+            }
             return .instant(value)
         }
     }
@@ -355,9 +359,27 @@ struct CQL2Lowering {
     /// The end `end` as an instant: a day's last instant is `day + 86,399,999 ms` (NULL past
     /// the range, as date arithmetic is).
     private func instant(_ end: End, _ at: SourceRange) -> End {
-        guard case .lastOfDay(let day) = end else { return end }
-        let rest = SQLExpression(.literal(.interval(milliseconds: Self.millisecondsPerDay - 1)), range: at)
-        return .instant(SQLExpression(.arithmetic(.add, day, rest), range: at))
+        switch end {
+        case .dayStart(let day): return .instant(day)
+        case .lastOfDay(let day):
+            let rest = SQLExpression(.literal(.interval(milliseconds: Self.millisecondsPerDay - 1)), range: at)
+            return .instant(SQLExpression(.arithmetic(.add, day, rest), range: at))
+        default: return end
+        }
+    }
+
+    /// `x + 86,399,999 op y` for two midnights `x` and `y` (a day's end against another day's
+    /// start), without arithmetic: the end is before `y` exactly when `x < y`, after it when
+    /// `x >= y`, and never equal (FALSE or NULL; `<>` TRUE or NULL).
+    private func dayEndAgainstStart(_ op: ComparisonOperator, _ x: SQLExpression, _ y: SQLExpression, _ at: SourceRange) -> SQLExpression {
+        let before = SQLExpression(.comparison(.less, x, y), range: at)
+        let after = SQLExpression(.comparison(.greaterOrEqual, x, y), range: at)
+        switch op {
+        case .less, .lessOrEqual: return before
+        case .greater, .greaterOrEqual: return after
+        case .equal: return junction([before, after], isAnd: true, at)
+        case .notEqual: return junction([before, after], isAnd: false, at)
+        }
     }
 
     /// `a op b` with a day's last instant compared by its day where that is exact: against a
@@ -374,6 +396,19 @@ struct CQL2Lowering {
         switch (a, b) {
         case (.lastOfDay(let x), .lastOfDay(let y)):
             return compare(op, .instant(x), .instant(y), at)
+        case (.lastOfDay(let x), .dayStart(let y)):
+            return dayEndAgainstStart(op, x, y, at)
+        case (.dayStart(let x), .lastOfDay(let y)):
+            // `x op y + R` is `y + R op' x`, the operator turned round.
+            let swapped: ComparisonOperator =
+                switch op {
+                case .equal, .notEqual: op
+                case .less: .greater
+                case .lessOrEqual: .greaterOrEqual
+                case .greater: .less
+                case .greaterOrEqual: .lessOrEqual
+                }
+            return dayEndAgainstStart(swapped, y, x, at)
         case (.lastOfDay(let x), .instant(let y)):
             if let shifted = shiftedLiteral(y, by: -rest) { return compare(op, .instant(x), .instant(shifted), at) }
         case (.instant(let x), .lastOfDay(let y)):
@@ -398,7 +433,7 @@ struct CQL2Lowering {
             switch end {
             case .before: -1
             case .after: 1
-            case .instant, .lastOfDay: nil
+            case .instant, .dayStart, .lastOfDay: nil
             }
         }
         func holds(_ order: Int) -> Bool { op.holds(order) }

@@ -2,6 +2,7 @@ import Foundation
 import SieveCQL
 import SieveColumns
 import SieveGeometry
+import SieveSQL
 import Testing
 
 @testable import SieveFeatures
@@ -97,7 +98,9 @@ struct DateOnlyFieldTests {
         ("T_EQUALS(AT, DATE('2022-04-16'))", []),  // an instant is not a day
         ("T_INTERSECTS(AT, DATE('2022-04-16'))", [1, 2]),
         ("T_INTERSECTS(DAY, TIMESTAMP('2022-04-16T23:59:59Z'))", [1]),
-        ("T_DURING(AT, DAY)", []),  // an instant has no duration: not DURING
+        ("T_DURING(AT, DAY)", []),  // 04-16 00:00 starts day 1 (not during it); 04-16 10:13:19 is before day 2
+        ("T_DURING(TIMESTAMP('2022-04-16T10:13:19Z'), DAY)", [1]),
+        ("T_STARTS(AT, DAY)", [1]),  // an instant at the day's first millisecond starts it
         ("T_CONTAINS(DAY, INTERVAL('2022-04-16T00:00:01Z', '2022-04-16T23:59:59Z'))", [1]),
         ("T_MEETS(DAY, INTERVAL('2022-04-16T23:59:59.999Z', '2022-04-18T00:00:00Z'))", [1]),
         ("T_FINISHES(INTERVAL('2022-04-16T12:00:00Z', DAY), DAY)", [1]),
@@ -106,6 +109,12 @@ struct DateOnlyFieldTests {
         ("T_BEFORE(DAY, INTERVAL('2022-04-16T23:59:59.999Z', '..'))", []),
         ("T_DISJOINT(DAY, AT)", [2]),
         ("T_EQUALS(INTERVAL(DAY, DAY), DATE('2022-04-17'))", [2]),
+        // A day against itself: its end is never its start, and never before it.
+        ("T_EQUALS(INTERVAL(DAY, DAY), DAY)", [1, 2]),
+        ("T_MEETS(DAY, DAY)", []),
+        ("T_BEFORE(DAY, DAY)", []),
+        ("T_INTERSECTS(DAY, DAY)", [1, 2]),
+        ("T_DISJOINT(DAY, DAY)", []),
         ("DAY = DATE('2022-04-16')", [1]),
         ("DAY = AT", [1]),
     ])
@@ -113,6 +122,36 @@ struct DateOnlyFieldTests {
         let table = try Self.table()
         let rows = try FeatureFilter(try CQL2Filter(filter), table: table).matchingRows(in: table)
         #expect(rows.map { table.objectIDs[Int($0)] }.sorted() == expected, "\(filter)")
+    }
+
+    /// Through PostgreSQL the ends of days compare without date arithmetic, against literals and
+    /// against other days; against an instant field the end is computed, which the renderer
+    /// refuses (as it refuses all date arithmetic).
+    @Test func dayEndsRenderAsPlainComparisons() throws {
+        let table = try Self.table()
+        func rendered(_ filter: String) throws -> String {
+            let lowered = try CQL2Filter(filter).lowered(
+                geometryPropertyNames: [], dateOnlyPropertyNames: FeatureFilter.dateOnlyFieldNames(of: table.schema))
+            var parameters = PostgreSQLParameters()
+            return try lowered.compile(schema: table.schema).postgreSQL(columns: ["\"OBJECTID\"", "\"DAY\"", "\"AT\""], parameters: &parameters)
+        }
+        for filter in [
+            "T_EQUALS(DAY, DATE('2022-04-16'))", "T_BEFORE(DAY, TIMESTAMP('2022-04-17T00:00:00Z'))",
+            "T_EQUALS(INTERVAL(DAY, DAY), DAY)", "T_MEETS(DAY, DAY)", "T_INTERSECTS(DAY, INTERVAL('..', '2022-04-16'))",
+        ] {
+            let sql = try rendered(filter)
+            #expect(!sql.contains("interval") && sql.contains("\"DAY\""), "\(filter): \(sql)")
+        }
+        #expect(throws: PostgreSQLRenderingError.self) { try rendered("T_BEFORE(DAY, AT)") }
+    }
+
+    @Test func editsSentToAServiceWriteTheDay() throws {
+        var request = ApplyEditsRequest(adds: [FeatureEdit(attributes: ["DAY": .date(Self.april16), "AT": .date(Self.april16)])])
+        #expect(request.json.contains(#""DAY":\#(Self.april16)"#))
+        request.dateOnlyFieldNames = ["day"]
+        #expect(request.json.contains(#""AT":\#(Self.april16),"DAY":"2022-04-16""#))
+        let back = try ApplyEditsRequest(json: request.json, schema: try Self.table().schema)
+        #expect(back.adds.first?.attributes["DAY"] == .date(Self.april16))
     }
 
     @Test func editsTakeDaysOnly() throws {
@@ -125,5 +164,11 @@ struct DateOnlyFieldTests {
         let error = editable.addFeatures([FeatureEdit(attributes: ["DAY": .date(Self.april16 + 1000)], geometry: point)])[0].error
         #expect(error?.message.contains("DateOnly field holds days") == true)
         #expect(editable.snapshot.featureCount == 1)
+        // A date-only tracking field takes the day of the edit: 1,700,000,000,000 ms is
+        // 2023-11-14T22:13:20Z, in day 19,675 after 1970-01-01.
+        let tracked = try EditableFeatureTable(
+            emptyTable(schema), options: fixedOptions(tracking: EditorTracking(creationDateField: "DAY")))
+        #expect(tracked.addFeatures([FeatureEdit(attributes: [:], geometry: point)])[0].success)
+        #expect(tracked.snapshot.value(row: 0, field: "DAY") == .date(19_675 * 86_400_000))
     }
 }

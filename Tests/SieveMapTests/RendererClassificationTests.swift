@@ -102,6 +102,18 @@ struct RendererClassificationTests {
         #expect(try classes(unique(["WHEN"], ["86400000", "0"]), table) == [0, nil, 1, nil, nil, nil, nil, nil])
     }
 
+    /// A date-only field is keyed by its day, `yyyy-mm-dd`, as ArcGIS writes its values.
+    @Test func uniqueValueOnADateOnlyFieldUsesTheDay() throws {
+        let text = """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"DAY":"2022-04-16"},"geometry":{"type":"Point","coordinates":[0,0]}},
+            {"type":"Feature","properties":{"DAY":"2022-04-17"},"geometry":{"type":"Point","coordinates":[1,1]}},
+            {"type":"Feature","properties":{"DAY":null},"geometry":{"type":"Point","coordinates":[2,2]}}]}
+            """
+        let table = try FeatureTable.load(geoJSON: text, schema: [Field(name: "DAY", type: .dateOnly)])
+        #expect(try classes(unique(["DAY"], ["2022-04-17", "null", "2022-04-16"]), table) == [2, 0, 1])
+    }
+
     @Test func uniqueValueOnThreeFieldsJoinsWithTheDelimiter() throws {
         let table = try Self.table()
         // Keys: row 0 "Park,3,2.5"; row 2 ",3," (NULL → ""); row 6 "Park,3,"; row 3 "School,,2.5".

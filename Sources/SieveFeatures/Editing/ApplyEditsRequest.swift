@@ -26,6 +26,10 @@ public struct ApplyEditsRequest: Sendable {
     public var deletes: [Int64]
     /// The request's `rollbackOnFailure`, when it gives one.
     public var rollbackOnFailure: Bool?
+    /// The names (any case) of the date-only fields: ``json`` and ``formParameters`` write their
+    /// values as `"yyyy-mm-dd"`, as ArcGIS takes `esriFieldTypeDateOnly` values; other dates are
+    /// epoch milliseconds. Empty unless set.
+    public var dateOnlyFieldNames: Set<String> = []
 
     /// Creates a request.
     public init(adds: [FeatureEdit] = [], updates: [FeatureEdit] = [], deletes: [Int64] = [], rollbackOnFailure: Bool? = nil) {
@@ -177,7 +181,7 @@ extension ApplyEditsRequest {
     /// edit names one), and `"rollbackOnFailure"` when the request sets it.
     public var json: String {
         var root = JSONObject([
-            ("adds", .array(adds.map(Self.feature))), ("updates", .array(updates.map(Self.feature))),
+            ("adds", .array(adds.map(feature))), ("updates", .array(updates.map(feature))),
             ("deletes", .array(deletes.map { .number(JSONNumber($0)) })),
         ])
         if let rollbackOnFailure { root.append("rollbackOnFailure", .bool(rollbackOnFailure)) }
@@ -189,19 +193,25 @@ extension ApplyEditsRequest {
     /// when not empty), and `rollbackOnFailure` when the request sets it.
     package var formParameters: [(name: String, value: String)] {
         var parameters: [(name: String, value: String)] = []
-        if !adds.isEmpty { parameters.append(("adds", JSONWriter.string(.array(adds.map(Self.feature))))) }
-        if !updates.isEmpty { parameters.append(("updates", JSONWriter.string(.array(updates.map(Self.feature))))) }
+        if !adds.isEmpty { parameters.append(("adds", JSONWriter.string(.array(adds.map(feature))))) }
+        if !updates.isEmpty { parameters.append(("updates", JSONWriter.string(.array(updates.map(feature))))) }
         if !deletes.isEmpty { parameters.append(("deletes", deletes.map(String.init).joined(separator: ","))) }
         if let rollbackOnFailure { parameters.append(("rollbackOnFailure", String(rollbackOnFailure))) }
         return parameters
     }
 
     /// An edit as an Esri JSON feature: attributes by name in name order, dates as epoch
-    /// milliseconds, the geometry with its spatial reference when the edit names one.
-    private static func feature(_ edit: FeatureEdit) -> JSONValue {
+    /// milliseconds (days of ``dateOnlyFieldNames`` as `yyyy-mm-dd`), the geometry with its
+    /// spatial reference when the edit names one.
+    private func feature(_ edit: FeatureEdit) -> JSONValue {
+        let days = Set(dateOnlyFieldNames.map { $0.lowercased() })
         var attributes = JSONObject()
         for (name, value) in edit.attributes.sorted(by: { $0.key < $1.key }) {
-            attributes.append(name, ValueConversion.json(value))
+            if case .date(let milliseconds) = value, days.contains(name.lowercased()) {
+                attributes.append(name, .string(CivilTime.format(milliseconds: milliseconds, dateOnlyAtMidnight: true)))
+            } else {
+                attributes.append(name, ValueConversion.json(value))
+            }
         }
         var object = JSONObject([("attributes", .object(attributes))])
         if let geometry = edit.geometry, let value = try? geometry.esriJSONValue(spatialReference: edit.spatialReference) {

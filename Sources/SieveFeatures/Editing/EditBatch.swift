@@ -196,12 +196,16 @@ struct Batch {
         guard let tracking = options.editorTracking else { return }
         let schema = table.schema
         let userValue: ScalarValue = user.map(ScalarValue.string) ?? .null
+        // A date-only tracking field takes the day of the edit.
+        func stamp(_ index: Int) -> ScalarValue {
+            schema.fields[index].type == .dateOnly ? .date(CivilTime.startOfDay(milliseconds: now) ?? now) : .date(now)
+        }
         if adding {
             if let name = tracking.creatorField, let index = schema.index(ofField: name) { values[index] = userValue }
-            if let name = tracking.creationDateField, let index = schema.index(ofField: name) { values[index] = .date(now) }
+            if let name = tracking.creationDateField, let index = schema.index(ofField: name) { values[index] = stamp(index) }
         }
         if let name = tracking.editorField, let index = schema.index(ofField: name) { values[index] = userValue }
-        if let name = tracking.editDateField, let index = schema.index(ofField: name) { values[index] = .date(now) }
+        if let name = tracking.editDateField, let index = schema.index(ofField: name) { values[index] = stamp(index) }
     }
 
     /// Checks NULLs and domains: NULL in a non-nullable field (any field of an add, the changed

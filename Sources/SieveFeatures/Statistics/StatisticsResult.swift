@@ -87,7 +87,8 @@ public struct StatisticsResult: Hashable, Sendable {
     /// The result in the shape of an ArcGIS REST statistics response:
     /// `{"displayFieldName":"","fieldAliases":{…},"fields":[…],"features":[{"attributes":{…}}]}`.
     ///
-    /// Dates are epoch milliseconds, doubles keep a fraction (`51.0`), and NaN or infinite
+    /// Dates are epoch milliseconds (a date-only field's days `"yyyy-mm-dd"`, as in feature
+    /// queries), doubles keep a fraction (`51.0`), and NaN or infinite
     /// values are written as `null` (never as bare tokens).
     public var esriJSON: String { String(decoding: esriJSONBytes, as: UTF8.self) }
 
@@ -122,17 +123,20 @@ public struct StatisticsResult: Hashable, Sendable {
             for (i, value) in row.enumerated() {
                 if i > 0 { bytes.append(UInt8(ascii: ",")) }
                 bytes.append(contentsOf: keys[i])
-                Self.write(value, into: &bytes)
+                Self.write(value, dateOnly: fields[i].type == .dateOnly, into: &bytes)
             }
             bytes.append(contentsOf: "}}".utf8)
         }
         bytes.append(contentsOf: "]}".utf8)
     }
 
-    /// Appends one attribute value.
-    private static func write(_ value: ScalarValue, into bytes: inout [UInt8]) {
+    /// Appends one attribute value: a date-only field's day (`dateOnly`) as `"yyyy-mm-dd"`, as
+    /// feature queries write it.
+    private static func write(_ value: ScalarValue, dateOnly: Bool, into bytes: inout [UInt8]) {
         switch value {
         case .null: bytes.append(contentsOf: "null".utf8)
+        case .date(let x) where dateOnly:
+            JSONWriter.writeString(CivilTime.format(milliseconds: x, dateOnlyAtMidnight: true), into: &bytes)
         case .integer(let x), .date(let x): JSONOutput.appendInteger(x, to: &bytes)
         case .double(let x): JSONWriter.writeAttributeDouble(x, into: &bytes)
         case .string(let x): JSONWriter.writeString(x, into: &bytes)

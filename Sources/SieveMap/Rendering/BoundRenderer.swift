@@ -52,6 +52,9 @@ public struct BoundRenderer: Sendable {
     /// expression's value: all of ``fieldIndices`` without an expression, the normalization
     /// field (if any) with one.
     private let inputIndices: [Int]
+    /// The columns at ``inputIndices``, a date-only field's as the text of its days
+    /// (`yyyy-mm-dd`, the value ArcGIS keys such a field by); other fields' as stored.
+    private let inputColumns: [Column]
     /// The total percent-of-total normalization divides by; `nil` for other renderers.
     public let normalizationTotal: Double?
     /// The per-row classification.
@@ -116,6 +119,14 @@ public struct BoundRenderer: Sendable {
         self.table = table
         self.fieldIndices = indices
         self.inputIndices = inputs
+        inputColumns = inputs.map { index in
+            let column = table.columns[index]
+            guard schema.fields[index].type == .dateOnly, case .date(let days) = column else { return column }
+            let texts: [String?] = (0..<days.values.count).map { row in
+                days.validity?.isValid(row) == false ? nil : CivilTime.format(milliseconds: days.values[row], dateOnlyAtMidnight: true)
+            }
+            return .string(StringColumn(texts))
+        }
         self.compiledExpression = compiled.map(CompiledExpressionBox.init)
         self.normalizationTotal = total
         self.classifier = try ScalarClassifier(renderer, normalizationTotal: total)
@@ -194,9 +205,8 @@ public struct BoundRenderer: Sendable {
     /// The class index of row `row` (see ``classify(rows:)``), read value by value.
     public func classIndex(forRow row: Int) -> Int32 {
         guard row >= 0, row < table.count, !table.isDeleted(row: row) else { return Renderer.notDrawnClassIndex }
-        let columns = table.columns
-        var values = inputIndices.map { columns[$0][row] }
-        if let valueExpression { values.insert(valueExpression.value(row: row, in: columns), at: 0) }
+        var values = inputColumns.map { $0[row] }
+        if let valueExpression { values.insert(valueExpression.value(row: row, in: table.columns), at: 0) }
         return classifier.classIndex(values)
     }
 
@@ -217,7 +227,7 @@ public struct BoundRenderer: Sendable {
         let tombstones = table.deletedRowCount > 0
         output.withUnsafeMutableBufferPointer { output in
             let kernel = ClassificationKernel(
-                classifier: classifier, columns: inputIndices.map { table.columns[$0] }, expression: valueExpression,
+                classifier: classifier, columns: inputColumns, expression: valueExpression,
                 tableColumns: table.columns, classes: classes, unmatched: unmatched, rowCount: count)
             kernel.classify(rows, into: output)
             if tombstones {

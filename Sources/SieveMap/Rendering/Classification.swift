@@ -204,6 +204,7 @@ struct ScalarClassifier: Sendable {
     }
 
     /// The text of a value in a unique-value key, JavaScript's `String(value)`; `null` for NULL.
+    /// (A date-only field reaches it as the text of its day; see ``BoundRenderer``.)
     static func text(_ value: ScalarValue, null: String) -> String {
         switch value {
         case .null: null
