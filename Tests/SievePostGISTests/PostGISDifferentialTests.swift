@@ -144,6 +144,47 @@ struct PostGISDifferentialTests {
         #expect(refused < 25, "\(refused) refused")
     }
 
+    /// Date-only fields through PostgreSQL: a `date` column, its days compared with literals,
+    /// with other days and with itself as in memory; a day against an instant field needs date
+    /// arithmetic, which is refused.
+    @Test func dateOnlyTemporalFunctionsSelectTheSameFeatures() async throws {
+        guard let url = PostGISServer.url else { return }
+        let text = """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"OBJECTID":1,"DAY":"2022-04-16","LATER":"2022-04-17","AT":"2022-04-16T00:00:00Z"},"geometry":{"type":"Point","coordinates":[1,1]}},
+            {"type":"Feature","properties":{"OBJECTID":2,"DAY":"2022-04-17","LATER":"2022-04-17","AT":"2022-04-16T10:13:19Z"},"geometry":{"type":"Point","coordinates":[2,2]}},
+            {"type":"Feature","properties":{"OBJECTID":3,"DAY":null,"LATER":"2022-04-18","AT":null},"geometry":{"type":"Point","coordinates":[3,3]}}]}
+            """
+        let table = try FeatureTable.load(
+            geoJSON: text,
+            schema: [
+                Field(name: "OBJECTID", type: .oid), Field(name: "DAY", type: .dateOnly), Field(name: "LATER", type: .dateOnly),
+                Field(name: "AT", type: .date),
+            ])
+        var options = try PostGISConnectionOptions(url: url + "?table=days")
+        options.table = "days"
+        let source = try await PostGISFeatureSource.write(table, to: options, replace: true)
+        do {
+            #expect(source.table.schema.fields.map(\.type) == [.oid, .dateOnly, .dateOnly, .date])
+            for filter in [
+                "T_EQUALS(DAY, DATE('2022-04-16'))", "T_AFTER(DAY, TIMESTAMP('2022-04-16T23:59:59.999Z'))",
+                "T_MEETS(DAY, LATER)", "T_BEFORE(DAY, LATER)", "T_EQUALS(DAY, LATER)", "T_INTERSECTS(DAY, LATER)",
+                "T_DISJOINT(INTERVAL(DAY, DAY), LATER)", "T_DURING(INTERVAL('2022-04-16T01:00:00Z', '2022-04-16T02:00:00Z'), DAY)",
+                "DAY = DATE('2022-04-16')", "DAY < LATER",
+            ] {
+                let query = QueryParameters(filter: try CQL2Filter(filter))
+                #expect(try await source.queryObjectIDs(query) == table.queryObjectIDs(query), "\(filter)")
+            }
+            await #expect(throws: PostgreSQLRenderingError.self) {
+                try await source.queryObjectIDs(QueryParameters(filter: try CQL2Filter("T_BEFORE(DAY, AT)")))
+            }
+        } catch {
+            try? await source.close()
+            throw error
+        }
+        try await source.close()
+    }
+
     @Test(arguments: [UInt64(1), 2, 3, 4])
     func randomWhereClausesSelectTheSameFeatures(seed: UInt64) async throws {
         let fixture = try await PostGISServer.fixture()
