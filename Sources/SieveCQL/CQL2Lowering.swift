@@ -41,7 +41,8 @@ struct CQL2Lowering {
         self.dateOnlyNames = dateOnlyNames
     }
 
-    static let millisecondsPerDay: Int64 = 86_400_000
+    /// From a day's first instant to its last: 86,399,999 ms.
+    static let restOfDay: Int64 = CivilTime.millisecondsPerDay - 1
 
     private func fail(_ message: String, _ node: CQL2Expression) -> CQL2Error {
         CQL2Error(encoding, "\(message) (in \(WhereClauseError.quoted(CQL2Text.write(node), quote: "")))", line: 0, column: 0, offset: 0)
@@ -55,6 +56,11 @@ struct CQL2Lowering {
 
     private func isGeometryProperty(_ node: CQL2Expression) -> Bool {
         if case .property(let name) = node { return geometryNames.contains(name.lowercased()) }
+        return false
+    }
+
+    private func isDateOnlyProperty(_ node: CQL2Expression) -> Bool {
+        if case .property(let name) = node { return dateOnlyNames.contains(name.lowercased()) }
         return false
     }
 
@@ -311,7 +317,7 @@ struct CQL2Lowering {
         switch operand {
         case .date(let text):
             let start = try date(text, operand)
-            return (instant(start), instant(start + Self.millisecondsPerDay - 1))
+            return (instant(start), instant(start + Self.restOfDay))
         case .timestamp(let text):
             let ms = try timestamp(text, operand)
             return (instant(ms), instant(ms))
@@ -324,7 +330,7 @@ struct CQL2Lowering {
                 throw fail("the interval ends before it starts", operand)
             }
             return (first, last)
-        case .property(let name) where dateOnlyNames.contains(name.lowercased()):
+        case .property where isDateOnlyProperty(operand):
             let value = try lower(operand)
             return (.dayStart(value), .lastOfDay(value))
         case .property, .function:
@@ -343,13 +349,13 @@ struct CQL2Lowering {
             return isEnd ? .after : .before
         case .date(let text):
             let start = try date(text, interval)
-            return .instant(SQLExpression(.literal(.timestamp(isEnd ? start + Self.millisecondsPerDay - 1 : start)), range: at))
+            return .instant(SQLExpression(.literal(.timestamp(isEnd ? start + Self.restOfDay : start)), range: at))
         case .timestamp(let text):
             return .instant(SQLExpression(.literal(.timestamp(try timestamp(text, interval))), range: at))
         case .expression(let expression):
             let value = try lower(expression)
             // A date-only property bounds an interval with its whole day.
-            if case .property(let name) = expression, dateOnlyNames.contains(name.lowercased()) {
+            if isDateOnlyProperty(expression) {
                 return isEnd ? .lastOfDay(value) : .dayStart(value)
             }
             return .instant(value)
@@ -362,7 +368,7 @@ struct CQL2Lowering {
         switch end {
         case .dayStart(let day): return .instant(day)
         case .lastOfDay(let day):
-            let rest = SQLExpression(.literal(.interval(milliseconds: Self.millisecondsPerDay - 1)), range: at)
+            let rest = SQLExpression(.literal(.interval(milliseconds: Self.restOfDay)), range: at)
             return .instant(SQLExpression(.arithmetic(.add, day, rest), range: at))
         default: return end
         }
@@ -387,10 +393,10 @@ struct CQL2Lowering {
     /// last instants compare as the days. So the comparison stays one a database can index
     /// and render; elsewhere the end is computed.
     private func compareDays(_ op: ComparisonOperator, _ a: End, _ b: End, _ at: SourceRange) -> SQLExpression {
-        let rest = Self.millisecondsPerDay - 1
-        func shiftedLiteral(_ e: SQLExpression, by delta: Int64) -> SQLExpression? {
+        /// A timestamp literal moved back by the rest of a day; `nil` for anything else.
+        func shiftedLiteral(_ e: SQLExpression) -> SQLExpression? {
             guard case .literal(.timestamp(let t)) = e.kind else { return nil }
-            let (value, overflow) = t.addingReportingOverflow(delta)
+            let (value, overflow) = t.subtractingReportingOverflow(Self.restOfDay)
             return overflow ? nil : SQLExpression(.literal(.timestamp(value)), range: e.range)
         }
         switch (a, b) {
@@ -400,19 +406,11 @@ struct CQL2Lowering {
             return dayEndAgainstStart(op, x, y, at)
         case (.dayStart(let x), .lastOfDay(let y)):
             // `x op y + R` is `y + R op' x`, the operator turned round.
-            let swapped: ComparisonOperator =
-                switch op {
-                case .equal, .notEqual: op
-                case .less: .greater
-                case .lessOrEqual: .greaterOrEqual
-                case .greater: .less
-                case .greaterOrEqual: .lessOrEqual
-                }
-            return dayEndAgainstStart(swapped, y, x, at)
+            return dayEndAgainstStart(op.swapped, y, x, at)
         case (.lastOfDay(let x), .instant(let y)):
-            if let shifted = shiftedLiteral(y, by: -rest) { return compare(op, .instant(x), .instant(shifted), at) }
+            if let shifted = shiftedLiteral(y) { return compare(op, .instant(x), .instant(shifted), at) }
         case (.instant(let x), .lastOfDay(let y)):
-            if let shifted = shiftedLiteral(x, by: -rest) { return compare(op, .instant(shifted), .instant(y), at) }
+            if let shifted = shiftedLiteral(x) { return compare(op, .instant(shifted), .instant(y), at) }
         case (.lastOfDay(let x), _):
             // Against an open end only whether the day is NULL matters.
             return compare(op, .instant(x), b, at)

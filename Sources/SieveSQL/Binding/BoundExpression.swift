@@ -90,7 +90,7 @@ extension ComparisonOperator {
     }
 
     /// The operator with its operands swapped (`a < b` ⇔ `b > a`).
-    var swapped: ComparisonOperator {
+    public var swapped: ComparisonOperator {
         switch self {
         case .equal, .notEqual: self
         case .less: .greater
