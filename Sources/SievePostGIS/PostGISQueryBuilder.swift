@@ -52,7 +52,7 @@ public struct PostGISQueryBuilder: Sendable {
         if let filter = query.filter {
             let lowered = try filter.lowered(
                 geometryPropertyNames: FeatureFilter.geometryPropertyNames(of: schema),
-                dateOnlyPropertyNames: FeatureFilter.dateOnlyFieldNames(of: schema))
+                dateOnlyPropertyNames: schema.dateOnlyFieldNames)
             let compiled = try lowered.compile(schema: schema)
             let tests = lowered.geometryTests
             let fieldCount = schema.fields.count

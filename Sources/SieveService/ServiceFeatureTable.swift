@@ -227,7 +227,7 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
         }
         var edits = request
         edits.rollbackOnFailure = true
-        edits.dateOnlyFieldNames = Set(cache.snapshot.schema.fields.filter { $0.type == .dateOnly }.map(\.name))
+        edits.dateOnlyFieldNames = cache.snapshot.schema.dateOnlyFieldNames
         let url = reader.info.url + "/applyEdits"
         let response = try await reader.client.send(
             ServiceRequest(url: url, parameters: edits.formParameters + [("f", "json")], method: .post, idempotent: false))

@@ -131,7 +131,7 @@ struct DateOnlyFieldTests {
         let table = try Self.table()
         func rendered(_ filter: String) throws -> String {
             let lowered = try CQL2Filter(filter).lowered(
-                geometryPropertyNames: [], dateOnlyPropertyNames: FeatureFilter.dateOnlyFieldNames(of: table.schema))
+                geometryPropertyNames: [], dateOnlyPropertyNames: table.schema.dateOnlyFieldNames)
             var parameters = PostgreSQLParameters()
             return try lowered.compile(schema: table.schema).postgreSQL(columns: ["\"OBJECTID\"", "\"DAY\"", "\"AT\""], parameters: &parameters)
         }

@@ -181,7 +181,7 @@ extension ApplyEditsRequest {
     /// edit names one), and `"rollbackOnFailure"` when the request sets it.
     public var json: String {
         var root = JSONObject([
-            ("adds", .array(adds.map(feature))), ("updates", .array(updates.map(feature))),
+            ("adds", .array(features(adds))), ("updates", .array(features(updates))),
             ("deletes", .array(deletes.map { .number(JSONNumber($0)) })),
         ])
         if let rollbackOnFailure { root.append("rollbackOnFailure", .bool(rollbackOnFailure)) }
@@ -193,18 +193,23 @@ extension ApplyEditsRequest {
     /// when not empty), and `rollbackOnFailure` when the request sets it.
     package var formParameters: [(name: String, value: String)] {
         var parameters: [(name: String, value: String)] = []
-        if !adds.isEmpty { parameters.append(("adds", JSONWriter.string(.array(adds.map(feature))))) }
-        if !updates.isEmpty { parameters.append(("updates", JSONWriter.string(.array(updates.map(feature))))) }
+        if !adds.isEmpty { parameters.append(("adds", JSONWriter.string(.array(features(adds))))) }
+        if !updates.isEmpty { parameters.append(("updates", JSONWriter.string(.array(features(updates))))) }
         if !deletes.isEmpty { parameters.append(("deletes", deletes.map(String.init).joined(separator: ","))) }
         if let rollbackOnFailure { parameters.append(("rollbackOnFailure", String(rollbackOnFailure))) }
         return parameters
     }
 
-    /// An edit as an Esri JSON feature: attributes by name in name order, dates as epoch
-    /// milliseconds (days of ``dateOnlyFieldNames`` as `yyyy-mm-dd`), the geometry with its
-    /// spatial reference when the edit names one.
-    private func feature(_ edit: FeatureEdit) -> JSONValue {
+    /// Edits as Esri JSON features (see ``feature(_:days:)``).
+    private func features(_ edits: [FeatureEdit]) -> [JSONValue] {
         let days = Set(dateOnlyFieldNames.map { $0.lowercased() })
+        return edits.map { Self.feature($0, days: days) }
+    }
+
+    /// An edit as an Esri JSON feature: attributes by name in name order, dates as epoch
+    /// milliseconds (the fields named in `days`, lower case, as `yyyy-mm-dd`), the geometry
+    /// with its spatial reference when the edit names one.
+    private static func feature(_ edit: FeatureEdit, days: Set<String>) -> JSONValue {
         var attributes = JSONObject()
         for (name, value) in edit.attributes.sorted(by: { $0.key < $1.key }) {
             if case .date(let milliseconds) = value, days.contains(name.lowercased()) {

@@ -47,12 +47,6 @@ public struct FeatureFilter: Sendable {
         return Set(["geometry", "geom", "the_geom", "shape", "wkb_geometry"].filter { schema.index(ofField: $0) == nil })
     }
 
-    /// The names of `schema`'s date-only fields, which CQL2's temporal functions take as whole
-    /// days.
-    public static func dateOnlyFieldNames(of schema: Schema) -> Set<String> {
-        Set(schema.fields.filter { $0.type == .dateOnly }.map(\.name))
-    }
-
     /// Binds `filter` to `table`.
     /// - Parameters:
     ///   - filter: The CQL2 filter.
@@ -68,7 +62,7 @@ public struct FeatureFilter: Sendable {
         _ filter: CQL2Filter, table: FeatureTable, spatialReference: SpatialReference = .wgs84, now: Int64? = nil
     ) throws {
         let lowered = try filter.lowered(
-            geometryPropertyNames: Self.geometryPropertyNames(of: table.schema), dateOnlyPropertyNames: Self.dateOnlyFieldNames(of: table.schema))
+            geometryPropertyNames: Self.geometryPropertyNames(of: table.schema), dateOnlyPropertyNames: table.schema.dateOnlyFieldNames)
         if spatialReference.isGeographic { try lowered.validateCRS84Coordinates() }
         self.filter = filter
         clause = try lowered.compile(schema: table.schema, now: now)

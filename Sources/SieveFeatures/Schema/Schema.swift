@@ -129,6 +129,10 @@ public struct Schema: Hashable, Sendable {
     /// The field names, in column order.
     public var fieldNames: [String] { fields.map(\.name) }
 
+    /// The names of the date-only fields (``FieldType/dateOnly``): the fields CQL2's temporal
+    /// functions take as whole days and applyEdits writes as `yyyy-mm-dd`.
+    public var dateOnlyFieldNames: Set<String> { Set(fields.filter { $0.type == .dateOnly }.map(\.name)) }
+
     /// The fields as an Esri layer-JSON `fields` array (see ``Field/esriJSON(_:)``).
     public var esriFieldsJSON: String { Field.esriJSON(fields) }
 
