@@ -48,7 +48,7 @@ extension FeatureQueryResult {
             CSVText.appendField(Array(schema.fields[index].name.utf8), to: &bytes)
         }
         bytes.append(UInt8(ascii: "\n"))
-        let cells = fieldIndices.map { CSVCellWriter(table.columns[$0], dateOnly: table.schema.fields[$0].type == .dateOnly) }
+        let cells = fieldIndices.map { CSVCellWriter(table.columns[$0], field: table.schema.fields[$0]) }
         let number: (Double) -> String = { format.text($0) }
         let stored = storedGeometries
         var wkt: [UInt8] = []
@@ -127,8 +127,9 @@ struct CSVCellWriter {
     private let source: Source
     private let validity: ValidityBitmap?
 
-    /// A writer for `column`; `dateOnly` when its field is a date-only field.
-    init(_ column: Column, dateOnly: Bool = false) {
+    /// A writer for `column`, the values of `field`.
+    init(_ column: Column, field: Field) {
+        let dateOnly = field.type == .dateOnly
         validity = column.validity
         switch column {
         case .integer(let column): source = .integer(column.values)

@@ -221,7 +221,7 @@ extension FeatureQueryResult {
         let schema = table.schema
         let colon = layout.colon
         let cells = fieldIndices.map {
-            CellWriter(table.columns[$0], name: schema.fields[$0].name, datesAsText: false, dateOnly: schema.fields[$0].type == .dateOnly, colon: colon)
+            CellWriter(table.columns[$0], field: schema.fields[$0], datesAsText: false, colon: colon)
         }
         bytes.append(UInt8(ascii: "{"))
         layout.member(#""objectIdFieldName""#, first: true, depth: 1, into: &bytes)
@@ -297,9 +297,7 @@ struct GeoJSONFeatureWriter {
         let table = result.table
         let colon = layout.colon
         cells = result.fieldIndices.map {
-            CellWriter(
-                table.columns[$0], name: table.schema.fields[$0].name, datesAsText: true,
-                dateOnly: table.schema.fields[$0].type == .dateOnly, colon: colon)
+            CellWriter(table.columns[$0], field: table.schema.fields[$0], datesAsText: true, colon: colon)
         }
         ids = table.objectIDs
     }
@@ -414,15 +412,13 @@ package struct CellWriter {
     private let source: Source
     private let validity: ValidityBitmap?
 
-    /// A writer for `column`, whose field is `name`; dates as ISO 8601 text when `datesAsText`,
-    /// else as epoch milliseconds; the days of a date-only field (`dateOnly`) always as
-    /// `"yyyy-mm-dd"` (as ArcGIS writes `esriFieldTypeDateOnly` values); `colon` separates the
-    /// name from the value.
-    package init(
-        _ column: Column, name: String, datesAsText: Bool, dateOnly: Bool = false, colon: [UInt8] = [UInt8(ascii: ":")]
-    ) {
+    /// A writer for `column`, the values of `field`; dates as ISO 8601 text when `datesAsText`,
+    /// else as epoch milliseconds; the days of a date-only field always as `"yyyy-mm-dd"` (as
+    /// ArcGIS writes `esriFieldTypeDateOnly` values); `colon` separates the name from the value.
+    package init(_ column: Column, field: Field, datesAsText: Bool, colon: [UInt8] = [UInt8(ascii: ":")]) {
+        let dateOnly = field.type == .dateOnly
         var key: [UInt8] = []
-        JSONWriter.writeString(name, into: &key)
+        JSONWriter.writeString(field.name, into: &key)
         key.append(contentsOf: colon)
         self.key = key
         validity = column.validity

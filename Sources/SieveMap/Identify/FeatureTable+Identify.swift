@@ -232,9 +232,7 @@ public struct IdentifyResults: RandomAccessCollection, Sendable {
     /// over several layers lists each layer's hits in one array.
     public func writeResultObjects(layerID: Int, layerName: String, into bytes: inout [UInt8]) {
         let schema = table.schema
-        let cells = schema.fields.indices.map {
-            CellWriter(table.columns[$0], name: schema.fields[$0].name, datesAsText: false, dateOnly: schema.fields[$0].type == .dateOnly)
-        }
+        let cells = schema.fields.indices.map { CellWriter(table.columns[$0], field: schema.fields[$0], datesAsText: false) }
         var layerPrefix = Array(#"{"layerId":"#.utf8)
         JSONOutput.appendInteger(Int64(layerID), to: &layerPrefix)
         layerPrefix.append(contentsOf: #","layerName":"#.utf8)
