@@ -48,12 +48,10 @@ public struct BoundRenderer: Sendable {
     public var valueExpression: CompiledValueExpression? { compiledExpression?.expression }
     /// ``valueExpression``, kept by reference.
     private let compiledExpression: CompiledExpressionBox?
-    /// The schema indices of the columns whose values the classifier reads after the
-    /// expression's value: all of ``fieldIndices`` without an expression, the normalization
-    /// field (if any) with one.
-    private let inputIndices: [Int]
-    /// The columns at ``inputIndices``, a date-only field's as the text of its days
-    /// (`yyyy-mm-dd`, the value ArcGIS keys such a field by); other fields' as stored.
+    /// The columns whose values the classifier reads after the expression's value: those of
+    /// all of ``fieldIndices`` without an expression, the normalization field's (if any) with
+    /// one; a date-only field's as the text of its days (`yyyy-mm-dd`, the value ArcGIS keys
+    /// such a field by), other fields' as stored.
     private let inputColumns: [Column]
     /// The total percent-of-total normalization divides by; `nil` for other renderers.
     public let normalizationTotal: Double?
@@ -118,7 +116,6 @@ public struct BoundRenderer: Sendable {
         self.renderer = renderer
         self.table = table
         self.fieldIndices = indices
-        self.inputIndices = inputs
         inputColumns = inputs.map { index in
             let column = table.columns[index]
             guard schema.fields[index].type == .dateOnly, case .date(let days) = column else { return column }
