@@ -1,6 +1,7 @@
 import Foundation
 import SieveCQL
 import SieveFeatures
+import SieveTestSupport
 import Testing
 
 /// The CQL2 standard's own test: the predicates of the test-data tables of its Abstract Test
@@ -11,28 +12,13 @@ import Testing
 /// Every predicate runs in both encodings: as the text the standard gives, and as the cql2-json
 /// GeoSieve writes for it (read back: the JSON path is the JSON parser's, not the text's).
 struct CQL2ConformanceDataset: Sendable {
-    /// One predicate of a test-data table, or of the basic-cql2 combinations (then `filter` is
-    /// the combination built as the standard's logical test says).
-    struct Case: Sendable, CustomStringConvertible {
-        let conformanceClass: String
-        let collection: String
-        let filter: String
-        let expected: Int
-        var description: String { "[\(conformanceClass), \(collection)] \(filter)" }
-    }
+    /// One predicate and the count the standard gives.
+    typealias Case = CQL2ConformanceCase
 
     let cases: [Case]
     let tables: [String: FeatureTable]
 
     static let shared = Result { try CQL2ConformanceDataset() }
-
-    private struct Line: Decodable {
-        let `class`: String
-        let collection: String?
-        let filter: String?
-        let combination: [String]?
-        let expected: Int
-    }
 
     /// The places' fields as the standard's GeoPackage declares them: `date` is a DATE (a day),
     /// `start` and `end` are DATETIMEs, `boolean` a BOOLEAN (stored 0/1).
@@ -56,23 +42,7 @@ struct CQL2ConformanceDataset: Sendable {
             "ne_110m_rivers_lake_centerlines": try FeatureTable.load(
                 contentsOf: fixtureURL("cql2/ats/ne_110m_rivers_lake_centerlines.geojson")),
         ]
-        var cases: [Case] = []
-        for text in try fixtureText("cql2/ats/ats.jsonl").split(separator: "\n") where !text.isEmpty {
-            let line = try JSONDecoder().decode(Line.self, from: Data(text.utf8))
-            if let p = line.combination, p.count == 4 {
-                // The logical test of basic-cql2 (Annex A, "Conformance Test logical").
-                let filter = "(NOT (\(p[1])) AND \(p[0])) OR (\(p[2]) and \(p[3])) or not (\(p[0]) OR \(p[3]))"
-                cases.append(
-                    Case(
-                        conformanceClass: line.class, collection: "ne_110m_populated_places_simple", filter: filter,
-                        expected: line.expected))
-            } else if let collection = line.collection, let filter = line.filter {
-                cases.append(Case(conformanceClass: line.class, collection: collection, filter: filter, expected: line.expected))
-            } else {
-                throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "unreadable line \(text)"])
-            }
-        }
-        self.cases = cases
+        cases = try CQL2ConformanceCase.read(fixtureText("cql2/ats/ats.jsonl"))
     }
 
     /// The number of features of `collection` that `source` selects.

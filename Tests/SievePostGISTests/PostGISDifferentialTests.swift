@@ -113,31 +113,19 @@ struct PostGISDifferentialTests {
     ) async throws {
         let placesSource = try #require(sources["ne_110m_populated_places_simple"])
         #expect(placesSource.table.schema.field(named: "date")?.type == .dateOnly)
-        struct Line: Decodable {
-            let collection: String?
-            let filter: String?
-            let combination: [String]?
-        }
         var compared = 0, refused = 0
-        let lines = try String(contentsOf: PostGISServer.fixturesDirectory.appendingPathComponent("cql2/ats/ats.jsonl"), encoding: .utf8)
-        for text in lines.split(separator: "\n") {
-            let line = try JSONDecoder().decode(Line.self, from: Data(text.utf8))
-            let collection = line.collection ?? "ne_110m_populated_places_simple"
-            let filter =
-                if let p = line.combination {
-                    "(NOT (\(p[1])) AND \(p[0])) OR (\(p[2]) and \(p[3])) or not (\(p[0]) OR \(p[3]))"
-                } else {
-                    try #require(line.filter)
-                }
-            let table = try #require(tables[collection]), source = try #require(sources[collection])
-            let query = QueryParameters(filter: try CQL2Filter(filter))
+        let cases = try CQL2ConformanceCase.read(
+            String(contentsOf: PostGISServer.fixturesDirectory.appendingPathComponent("cql2/ats/ats.jsonl"), encoding: .utf8))
+        for test in cases {
+            let table = try #require(tables[test.collection]), source = try #require(sources[test.collection])
+            let query = QueryParameters(filter: try CQL2Filter(test.filter))
             let memory = try table.queryObjectIDs(query)
             do {
-                #expect(try await source.queryObjectIDs(query) == memory, "\(collection): \(filter)")
+                #expect(try await source.queryObjectIDs(query) == memory, "\(test)")
                 compared += 1
             } catch let error as PostgreSQLRenderingError {
                 refused += 1
-                #expect(["CASEI:", "ACCENTI:"].contains { error.message.hasPrefix($0) }, "\(filter) refused: \(error.message)")
+                #expect(["CASEI:", "ACCENTI:"].contains { error.message.hasPrefix($0) }, "\(test) refused: \(error.message)")
             }
         }
         #expect(compared + refused == 351)
