@@ -151,9 +151,11 @@ public struct Map: Sendable {
             }
             // Features the renderer does not draw cannot be hit: when it may leave some out, every
             // hit is classified (and the limit applied after); else one more than asked, to tell
-            // whether the limit cut hits off.
+            // whether the limit cut hits off (no limit when one more does not fit in an Int: no
+            // table holds that many rows).
             let undrawn = layer.renderer.mayLeaveFeaturesUndrawn
-            let limit = p.maxResultsPerLayer == 0 || undrawn ? 0 : p.maxResultsPerLayer + 1
+            let (probe, overflow) = p.maxResultsPerLayer.addingReportingOverflow(1)
+            let limit = p.maxResultsPerLayer == 0 || undrawn || overflow ? 0 : probe
             let query = IdentifyParameters(
                 x: point.x, y: point.y, tolerance: tolerance, mapExtent: extent, width: p.viewWidth, height: p.viewHeight,
                 maxResults: limit, returnGeometry: p.returnGeometry)
