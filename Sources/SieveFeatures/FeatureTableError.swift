@@ -54,6 +54,8 @@ public struct FeatureTableError: Error, Hashable, Sendable, CustomStringConverti
         public static let invalidTable = Kind(rawValue: "invalid table")
         /// A file that cannot be read.
         public static let unreadableFile = Kind(rawValue: "unreadable file")
+        /// Input longer than the limit the reader was given.
+        public static let inputTooLarge = Kind(rawValue: "input too large")
 
         /// Lets `catch FeatureTableError.duplicateObjectID` match every error of that kind.
         public static func ~= (kind: Kind, error: any Error) -> Bool {

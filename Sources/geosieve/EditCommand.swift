@@ -57,7 +57,7 @@ struct EditCommand: ParsableCommand {
 
     func run() throws {
         let text = try InputFiles.text(
-            InputFiles.contents(of: edits, limit: nil, option: "--edits"), path: edits, option: "--edits")
+            InputFiles.contents(of: edits, limit: InputFiles.argumentFileLimit, option: "--edits"), path: edits, option: "--edits")
         if ServiceSource.isURL(source) {
             guard output == nil else { throw CommandFailure("--output does not apply to a feature service: the edits are sent to it") }
             let result = try ServiceSource.edit(

@@ -122,6 +122,32 @@ enum InputFiles {
         return String(decoding: body, as: UTF8.self)
     }
 
+    /// The most a SOURCE read from standard input, a pipe or a device may hold: 2 GiB. Such
+    /// input is read into memory before it is loaded (a regular file is mapped instead and has
+    /// no limit), so the limit bounds what an endless stream can make the tool hold.
+    static let streamLimit = 2 << 30
+
+    /// A descriptor open on the SOURCE `path` when it must be read as a stream: standard input
+    /// (`-`), a pipe, a device; `nil` for a regular file (which the loader maps).
+    /// - Throws: ``CommandFailure`` (status 1) when the file is missing, a directory or not
+    ///   readable.
+    static func openStream(_ path: String) throws -> Int32? {
+        if path == "-" { return dup(STDIN_FILENO) }
+        // Told by stat, not by opening: opening a FIFO and closing it again would end the
+        // writer's stream.
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw CommandFailure.unreadable("cannot read \(path): \(reason(errno))") }
+        let fileType = status.st_mode & mode_t(S_IFMT)
+        guard fileType != mode_t(S_IFDIR) else { throw CommandFailure.unreadable("cannot read \(path): is a directory") }
+        if fileType == mode_t(S_IFREG) {
+            try checkReadable(path)
+            return nil
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw CommandFailure.unreadable("cannot read \(path): \(reason(errno))") }
+        return descriptor
+    }
+
     /// Throws an unreadable-file failure (exit status 1) when the file at `path` is missing, a
     /// directory or not readable.
     static func checkReadable(_ path: String) throws {

@@ -366,15 +366,19 @@ struct QueryCommand: ParsableCommand {
     /// A GeoJSON or Esri JSON table (see ``loadSource(_:fields:loading:)``).
     private static func loadTable(_ path: String, fields: [Field]?, loading: LoadingOptions?) throws -> FeatureTable {
         let name = path == "-" ? "standard input" : path
-        // Standard input is read whole; a file is mapped and read once by the loader.
-        let bytes = path == "-" ? try InputFiles.contents(of: path, limit: nil, option: nil) : nil
-        if bytes == nil { try InputFiles.checkReadable(path) }
+        // A regular file is mapped and read once by the loader; standard input, a pipe or a
+        // device is read until its first byte that is not JSON, at most InputFiles.streamLimit.
+        let stream = try InputFiles.openStream(path)
+        defer { if let stream { _ = close(stream) } }
         let progress = loading?.progressLine(verb: "loading \(name)")
         defer { progress?.finish() }
         let options = try loading?.options(progress: progress) ?? LoadOptions()
         do {
             let (table, report) =
-                try bytes.map { try FeatureTable.loadReporting(json: $0, schema: fields, options: options) }
+                try stream.map {
+                    try FeatureTable.loadReporting(
+                        fileDescriptor: $0, name: name, limit: InputFiles.streamLimit, schema: fields, options: options)
+                }
                 ?? FeatureTable.loadReporting(contentsOfFile: path, schema: fields, options: options)
             progress?.finish()
             LoadingOptions.printSkipped(report, source: name)

@@ -1,3 +1,5 @@
+import SieveGeometry
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -61,7 +63,8 @@ extension FeatureTable {
     /// Loads the GeoJSON, GeoJSONSeq or Esri JSON file at `path` as
     /// ``loadReporting(json:schema:options:)`` does. A regular file is mapped into memory and
     /// the pages already read are handed back as the load goes on, so that memory stays about
-    /// the table's size however large the file; other files (pipes, devices) are read whole.
+    /// the table's size however large the file; other files (pipes, devices) are read as
+    /// ``loadReporting(fileDescriptor:name:limit:schema:options:)`` reads them, without a limit.
     /// - Throws: ``FeatureTableError/Kind/unreadableFile`` when the file cannot be read, else as
     ///   the loaders do.
     public static func loadReporting(
@@ -72,32 +75,61 @@ extension FeatureTable {
                 file.release(start, end)
             }
         }
-        let bytes: [UInt8]
-        do {
-            bytes = try readAll(path)
-        } catch {
-            throw FeatureTableError(.unreadableFile, "cannot read \(path): \(String(cString: strerror(error.code)))")
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw FeatureTableError(.unreadableFile, "cannot read \(path): \(String(cString: strerror(errno)))")
         }
-        return try loadReporting(json: bytes, schema: schema, options: options)
+        defer { close(descriptor) }
+        return try loadReporting(fileDescriptor: descriptor, name: path, limit: nil, schema: schema, options: options)
     }
 
-    private struct ReadFailure: Error { var code: Int32 }
-
-    /// Every byte of a file that cannot be mapped.
-    private static func readAll(_ path: String) throws(ReadFailure) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ReadFailure(code: errno) }
-        defer { close(descriptor) }
+    /// Loads what can be read from `descriptor` (standard input, a pipe, a device) as
+    /// ``loadReporting(json:schema:options:)`` does, reading to its end.
+    ///
+    /// The bytes are checked as they arrive, so reading stops at the first byte that cannot be
+    /// part of JSON text and the load fails there, with the loader's message and position:
+    /// `/dev/zero` fails at its first byte, not when memory runs out. Input that stays JSON is
+    /// read whole before it is loaded; with `limit`, input longer than `limit` bytes is refused
+    /// as soon as it passes the limit.
+    /// - Parameter name: how the input is named in errors (a path, "standard input").
+    /// - Throws: ``FeatureTableError/Kind/unreadableFile`` when reading fails,
+    ///   ``FeatureTableError/Kind/inputTooLarge`` when the input is longer than `limit`; else as
+    ///   the loaders do.
+    public static func loadReporting(
+        fileDescriptor descriptor: Int32, name: String, limit: Int?, schema: [Field]? = nil, options: LoadOptions = LoadOptions()
+    ) throws(FeatureTableError) -> (table: FeatureTable, report: LoadReport) {
+        var check = JSONSyntaxCheck()
         var bytes: [UInt8] = []
-        var piece = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
+        var badByte: Int?
+        let pieceSize = 1 << 20
+        var piece = [UInt8](repeating: 0, count: pieceSize)
+        reading: while true {
             let got = piece.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if got < 0 {
                 if errno == EINTR { continue }
-                throw ReadFailure(code: errno)
+                throw FeatureTableError(.unreadableFile, "cannot read \(name): \(String(cString: strerror(errno)))")
             }
-            if got == 0 { return bytes }
+            if got == 0 { break }
+            let bad = piece.withUnsafeBufferPointer { check.check(UnsafeBufferPointer(rebasing: $0[0..<got])) }
+            if let bad {
+                // Keep the bytes up to and including the bad one: the loader fails there.
+                bytes.append(contentsOf: piece[0..<(bad - bytes.count + 1)])
+                badByte = bad
+                break reading
+            }
+            if let limit, got > limit - bytes.count {
+                throw FeatureTableError(
+                    .inputTooLarge,
+                    "\(name) holds more than \(limit) bytes, the most read from a pipe or device (a regular file has no such limit)")
+            }
             bytes.append(contentsOf: piece[0..<got])
         }
+        let loaded = try loadReporting(json: bytes, schema: schema, options: options)
+        if let badByte {
+            // The check accepts all the loader accepts, so this is not reached; should it be,
+            // the input is still refused, at the byte the check found.
+            throw FeatureTableError(.invalidJSON, "unexpected byte 0x\(String(bytes[badByte], radix: 16)) at byte offset \(badByte)")
+        }
+        return loaded
     }
 }
