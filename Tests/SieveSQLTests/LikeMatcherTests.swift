@@ -140,7 +140,57 @@ struct LikeMatcherTests {
         }
     }
 
+    /// Middle segments of several words against texts about as long as they are (where the
+    /// automaton updates only the words that can still reach a match) and up to twice as long,
+    /// with the instance placed at the very start, the very end or nowhere.
+    @Test func segmentsAsLongAsTheTextAgreeWithTheReference() throws {
+        var generator = Generator(state: 9090)
+        var matches = 0
+        for round in 0..<300 {
+            var segment = ""
+            for _ in 0..<generator.int(60...300) {
+                let roll = generator.int(0...9)
+                segment += roll < 4 ? "_" : ["a", "b", "é", "a"][generator.int(0...3)]
+            }
+            let pattern = (generator.chance(80) ? "%" : "x%") + segment + "%"
+            let elements = try #require(Self.elements(pattern, escape: nil))
+            let instance = Self.instance(of: elements, &generator, alphabet: ["a", "b", "é"])
+            let slack = generator.chance(50) ? generator.int(0...3) : generator.int(0...segment.unicodeScalars.count)
+            var text: String
+            switch generator.int(0...2) {
+            case 0: text = instance + Self.randomText(&generator, length: slack, alphabet: ["a", "b", "é"])
+            case 1: text = Self.randomText(&generator, length: slack, alphabet: ["a", "b", "é"]) + instance
+            default: text = Self.randomText(&generator, length: segment.unicodeScalars.count + slack - 1, alphabet: ["a", "b", "é"])
+            }
+            if generator.chance(30) {
+                var scalars = Array(text.unicodeScalars)
+                if !scalars.isEmpty { scalars[generator.int(0...scalars.count - 1)] = "z" }
+                text = String(String.UnicodeScalarView(scalars))
+            }
+            let expected = Self.referenceMatches(elements, Array(text.unicodeScalars))
+            #expect(try LikePattern(pattern).matches(text) == expected, "round \(round)")
+            if expected { matches += 1 }
+        }
+        #expect(matches > 50, "the generator should produce matches")
+    }
+
     // MARK: Adversarial inputs
+
+    /// The hostile clause of `CONCAT(name, 'a'×64,000) LIKE '%' || 'a_'×32,000 || 'b%'`: a
+    /// 64,001-character segment (1,001 words of state) against texts barely longer. Only the
+    /// few words that can still finish a match are updated, so each text costs about its length.
+    @Test func segmentBarelyShorterThanTheText() throws {
+        let pattern = try LikePattern("%" + String(repeating: "a_", count: 32_000) + "b%")
+        let a64000 = String(repeating: "a", count: 64_000)
+        for name in ["Fiji", "Zimbabwe", "b", "", "日本"] {
+            // The b would need 64,000 characters before it; the name is all the text before the a's.
+            #expect(pattern.matches(name + a64000) == false, "\(name)")
+        }
+        #expect(pattern.matches(a64000 + "b") == true)
+        #expect(pattern.matches(String(repeating: "a", count: 63_999) + "b") == false)
+        #expect(pattern.matches("x" + String(repeating: "aé", count: 32_000) + "b") == true)
+        #expect(pattern.matches(String(repeating: "éa", count: 32_000) + "b") == false)  // a's at odd offsets
+    }
 
     /// A 43,000-character `%…%` needle that almost matches everywhere in an 87,000-character
     /// text: a quadratic search compares about 1.9 billion bytes.

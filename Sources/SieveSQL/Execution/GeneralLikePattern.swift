@@ -232,43 +232,75 @@ struct ShiftAndMatcher: Hashable, Sendable {
 
     /// The end of the leftmost occurrence starting at or after `from` and ending at or
     /// before `end`.
+    ///
+    /// With more than one word of state, only the words that can still lead to a match are
+    /// updated: after t characters, bit j can be set only when j < t, and can still reach the
+    /// top only when the k − 1 − j characters it needs remain before `end`. Bits below that
+    /// bound only ever shift into bits below it, so the words wholly below it are dropped (and
+    /// their carry with them). A text not much longer than the segment thus costs about its
+    /// length, and any text O(n·⌈min(n − k + 1, k)/64⌉) word operations.
     func firstMatchEnd(in text: UnsafeBufferPointer<UInt8>, from: Int, to end: Int) -> Int? {
         let end = min(end, text.count)
         guard length > 0 else { return from <= end ? from : nil }
         if words == 1 { return firstMatchEndOneWord(in: text, from: from, to: end) }
+        // Characters in the range, stepped as the matcher steps: a match needs `length` of them.
+        var characters = 0
+        var scan = from
+        while scan < end {
+            scan += text[scan] < 0x80 ? 1 : Swift.max(1, Swift.min(LikePattern.scalarLength(text[scan]), end - scan))
+            characters += 1
+        }
+        guard characters >= length else { return nil }
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 * words) { buffer in
             buffer.initialize(repeating: 0)
             var state = UnsafeMutableBufferPointer(rebasing: buffer[0..<words])
             var next = UnsafeMutableBufferPointer(rebasing: buffer[words..<(2 * words)])
-            let topWord = (length - 1) >> 6, topBit: UInt64 = 1 << UInt64((length - 1) & 63)
+            let topWord = words - 1, topBit: UInt64 = 1 << UInt64((length - 1) & 63)
             return wildcard.withUnsafeBufferPointer { wildcard in
                 dense.withUnsafeBufferPointer { dense in
                     positions.withUnsafeBufferPointer { positions in
                         var offset = from
+                        var read = 0  // characters read before this one
+                        var low = 0  // the lowest word that can still lead to a match
                         while offset < end {
                             let (c, count) = classify(text, offset, end)
-                            // Shift in a 1 at bit 0.
-                            var carry: UInt64 = 1
-                            for k in 0..<words {
-                                let word = state[k]
-                                state[k] = word << 1 | carry
-                                carry = word >> 63
+                            read += 1
+                            // Bits j ≤ read − 1 can be set after this character; those that can
+                            // still finish need j ≥ length − 1 − (characters − read), so before the
+                            // shift, one less.
+                            let high = Swift.min(topWord, (read - 1) >> 6)
+                            let needed = length - 2 - (characters - read)
+                            if needed > 0, needed >> 6 > low {
+                                for k in low..<(needed >> 6) { state[k] = 0 }
+                                low = needed >> 6
                             }
+                            // Shift in a 1 at bit 0 (a match starting here), within the window.
+                            var carry: UInt64 = low == 0 ? 1 : 0
+                            if low <= high {
+                                for k in low...high {
+                                    let word = state[k]
+                                    state[k] = word << 1 | carry
+                                    carry = word >> 63
+                                }
+                            }
+                            // No carry leaves the top word of the window: its bits are below `read`.
+                            let top = high
                             if c >= 0, denseOffset[c] >= 0 {
                                 let base = denseOffset[c]
-                                for k in 0..<words { state[k] &= dense[base + k] }
+                                for k in low...top { state[k] &= dense[base + k] }
                             } else {
-                                for k in 0..<words { next[k] = state[k] & wildcard[k] }
+                                for k in low...top { next[k] = state[k] & wildcard[k] }
                                 if c >= 0 {
                                     for j in positionRange[c] {
                                         let p = positions[j]
-                                        next[p >> 6] |= state[p >> 6] & (1 << UInt64(p & 63))
+                                        let w = p >> 6
+                                        if w >= low, w <= top { next[w] |= state[w] & (1 << UInt64(p & 63)) }
                                     }
                                 }
                                 swap(&state, &next)
                             }
                             offset += count
-                            if state[topWord] & topBit != 0 { return offset }
+                            if top == topWord, state[topWord] & topBit != 0 { return offset }
                         }
                         return nil
                     }
