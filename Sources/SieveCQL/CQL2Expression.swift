@@ -158,6 +158,18 @@ public enum CQL2TemporalFunction: String, Hashable, Sendable, CaseIterable {
     case starts = "T_STARTS"
 }
 
+extension CQL2TemporalFunction {
+    /// Whether CQL2 1.0 defines the function on instants as well as intervals: T_AFTER,
+    /// T_BEFORE, T_DISJOINT, T_EQUALS and T_INTERSECTS. The others (T_DURING, T_MEETS, …) take
+    /// intervals only, and a date or timestamp argument is refused.
+    public var acceptsInstants: Bool {
+        switch self {
+        case .after, .before, .disjoint, .equals, .intersects: true
+        default: false
+        }
+    }
+}
+
 /// The array comparison functions; the raw value is the function's name.
 public enum CQL2ArrayFunction: String, Hashable, Sendable, CaseIterable {
     case equals = "A_EQUALS"
@@ -189,6 +201,25 @@ extension CQL2Expression {
             true
         default:
             false
+        }
+    }
+
+    /// Whether the node can be an end of an interval besides a date, a timestamp and `'..'`: a
+    /// property or a function call (the grammar's `instantParameter`).
+    public var isIntervalEnd: Bool {
+        switch self {
+        case .property, .function: true
+        default: false
+        }
+    }
+
+    /// Whether the node can stand as an argument of the temporal functions that CQL2 defines on
+    /// intervals only (all but T_AFTER, T_BEFORE, T_DISJOINT, T_EQUALS and T_INTERSECTS): an
+    /// interval, or a property or function call (whose value is checked when it is bound).
+    public var isIntervalArgument: Bool {
+        switch self {
+        case .interval, .property, .function: true
+        default: false
         }
     }
 

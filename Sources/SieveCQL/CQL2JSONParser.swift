@@ -116,8 +116,25 @@ struct CQL2JSONParser {
 
     private func number(_ number: JSONNumber, _ value: JSONValue, _ path: JSONPath) throws(CQL2Error) -> CQL2Expression {
         if number.isIntegerLiteral, let integer = number.int64 { return .integer(integer) }
-        guard number.double.isFinite else { throw fail("the number \(WhereClauseError.quoted("\(number)", quote: "")) is out of range", value, path) }
+        guard number.double.isFinite else { throw outOfRange(value, path) }
         return .real(number.double)
+    }
+
+    /// The error for a number too large for a double, naming it as written.
+    private func outOfRange(_ value: JSONValue, _ path: JSONPath) -> CQL2Error {
+        fail("the number \(WhereClauseError.quoted(numberText(at: value.position), quote: "")) is out of range", value, path)
+    }
+
+    /// The number written at the 1-based scalar `position` of the source, as written; a
+    /// description when the source is unknown.
+    private func numberText(at position: Int) -> String {
+        guard let source, position > 0 else { return "too large for a double" }
+        let scalars = source.unicodeScalars
+        guard let start = scalars.index(scalars.startIndex, offsetBy: position - 1, limitedBy: scalars.endIndex) else {
+            return "too large for a double"
+        }
+        let text = scalars[start...].prefix { "0123456789+-.eE".unicodeScalars.contains($0) }
+        return text.isEmpty ? "too large for a double" : String(String.UnicodeScalarView(text))
     }
 
     private mutating func list(_ elements: [JSONValue], _ path: JSONPath) throws(CQL2Error) -> [CQL2Expression] {
@@ -209,7 +226,14 @@ struct CQL2JSONParser {
         switch try expression(value, path) {
         case .date(let date): return .date(date)
         case .timestamp(let timestamp): return .timestamp(timestamp)
-        case let expression: return .expression(expression)
+        case let expression:
+            // CQL2's instantParameter: besides the literals, a property or a function call.
+            guard expression.isIntervalEnd else {
+                throw fail(
+                    "an end of an interval is a date, a timestamp, \"..\", a property or a function call, found \(value.kindDescription)",
+                    value, path)
+            }
+            return .expression(expression)
         }
     }
 
@@ -226,7 +250,7 @@ struct CQL2JSONParser {
                 throw fail("a bbox holds numbers, found \(element.kindDescription)", element, .element(path, index))
             }
             guard number.double.isFinite else {
-                throw fail("the number \(WhereClauseError.quoted("\(number)", quote: "")) is out of range", element, .element(path, index))
+                throw outOfRange(element, .element(path, index))
             }
             numbers.append(number.double)
         }

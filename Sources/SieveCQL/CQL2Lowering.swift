@@ -455,6 +455,13 @@ struct CQL2Lowering {
         _ function: CQL2TemporalFunction, _ left: CQL2Expression, _ right: CQL2Expression, _ node: CQL2Expression,
         _ at: SourceRange
     ) throws(CQL2Error) -> SQLExpression {
+        if !function.acceptsInstants {
+            for operand in [left, right] where !operand.isIntervalArgument {
+                throw fail(
+                    "\(function.rawValue) is defined on intervals only: each argument is an INTERVAL, a property or a "
+                        + "function call, not \(CQL2Text.write(operand))", node)
+            }
+        }
         let (aStart, aEnd) = try temporalOperand(left, node)
         let (bStart, bEnd) = try temporalOperand(right, node)
         let terms: [(ComparisonOperator, End, End)]

@@ -488,7 +488,14 @@ struct CQL2TextParser {
         switch try parseArgument() {
         case .date(let date): return .date(date)
         case .timestamp(let timestamp): return .timestamp(timestamp)
-        case let expression: return .expression(expression)
+        case let expression:
+            // CQL2's instantParameter: besides the literals, a property or a function call.
+            guard expression.isIntervalEnd else {
+                throw fail(
+                    "an end of INTERVAL is a date, a timestamp, '..', a property or a function call, not \(Self.describe(token))",
+                    at: token)
+            }
+            return .expression(expression)
         }
     }
 

@@ -285,7 +285,11 @@ struct CQL2JSONErrorTests {
         expectError(#"{"interval":["2020-01-01"]}"#, "interval", "2 ends, found 1")
         expectError(#"{"interval":["2020-01-01","yesterday"]}"#, "interval[1]", #""yesterday" is not a date, a timestamp or "..""#)
         expectError(#"{"interval":"2020-01-01/.."}"#, "interval", "found a string")
-        expectError("1e999", "", "out of range")
+        // The number as written (its value is no double).
+        expectError("1e999", "", "the number 1e999 is out of range")
+        expectError(#"{"op":"=","args":[{"property":"a"},-1.5e309]}"#, "args[1]", "the number -1.5e309 is out of range")
+        expectError(#"{"bbox":[1,2,3,1E400]}"#, "bbox[3]", "the number 1E400 is out of range")
+        expectError(#"{"interval":[1e308,-1e308]}"#, "interval[0]", #"an end of an interval is a date, a timestamp, "..", a property or a function call, found a number"#)
     }
 
     @Test func notAnExpression() {

@@ -65,10 +65,12 @@ struct CQL2TemporalTests {
             ["d": .date(instant("2020-01-01T00:00:00Z"))], ["d": .date(instant("2020-01-01T23:59:59.999Z"))],
             ["d": .date(instant("2020-01-02T00:00:00Z"))], [:],
         ])
-        #expect(try table.values("T_DURING(d, DATE('2020-01-01'))") == [false, false, false, nil])
+        // The interval-only functions take the day as an interval of one day (a DATE is an
+        // instant, refused there: see instantsWhereIntervalsAreRequired).
+        #expect(try table.values("T_DURING(d, INTERVAL('2020-01-01', '2020-01-01'))") == [false, false, false, nil])
         #expect(try table.values("T_INTERSECTS(d, DATE('2020-01-01'))") == [true, true, false, nil])
-        #expect(try table.values("T_STARTS(d, DATE('2020-01-01'))") == [true, false, false, nil])
-        #expect(try table.values("T_FINISHES(d, DATE('2020-01-01'))") == [false, true, false, nil])
+        #expect(try table.values("T_STARTS(d, INTERVAL('2020-01-01', '2020-01-01'))") == [true, false, false, nil])
+        #expect(try table.values("T_FINISHES(d, INTERVAL('2020-01-01', '2020-01-01'))") == [false, true, false, nil])
         #expect(try table.values("T_AFTER(d, DATE('2020-01-01'))") == [false, false, true, nil])
         #expect(try table.values("T_BEFORE(d, DATE('2020-01-02'))") == [true, true, false, nil])
         // An interval bound by dates runs from the start of the first day to the end of the last.
@@ -81,6 +83,42 @@ struct CQL2TemporalTests {
         #expect(
             try table.values("T_OVERLAPS(INTERVAL('2020-01-01', '2020-01-02'), INTERVAL('2020-01-02', '2020-01-03'))")
                 == [true, true, true, true])
+    }
+
+    /// CQL2 1.0 defines T_AFTER, T_BEFORE, T_DISJOINT, T_EQUALS and T_INTERSECTS on instants and
+    /// intervals, the ten others on intervals only; and an interval's ends are dates,
+    /// timestamps, '..', properties or function calls, never numbers.
+    @Test func instantsWhereIntervalsAreRequired() throws {
+        let table = BindingTable([["d": .date(instant("2020-01-01T12:00:00Z"))], [:]])
+        for function in Self.functions {
+            let filter = "\(function)(DATE('2020-01-01'), INTERVAL('..', '..'))"
+            let accepts = ["T_AFTER", "T_BEFORE", "T_DISJOINT", "T_EQUALS", "T_INTERSECTS"].contains(function)
+            if accepts {
+                _ = try table.values(filter)
+            } else {
+                let error = #expect(throws: CQL2Error.self) { try table.values(filter) }
+                #expect(error?.message.contains("\(function) is defined on intervals only") == true, "\(function)")
+                // Swapped, and with a timestamp, too.
+                #expect(throws: CQL2Error.self) { try table.values("\(function)(INTERVAL('..', '..'), TIMESTAMP('2020-01-01T00:00:00Z'))") }
+                // A property stands for an interval (its value is an instant of the row).
+                _ = try table.values("\(function)(d, INTERVAL('..', '..'))")
+            }
+        }
+        for filter in [
+            "T_INTERSECTS(INTERVAL(5, 3), INTERVAL('..', '..'))", "T_INTERSECTS(INTERVAL('..', 1e308), d)",
+            "T_DURING(INTERVAL(d, n + 1), INTERVAL('..', '..'))", "T_INTERSECTS(INTERVAL(TRUE, d), d)",
+        ] {
+            let error = #expect(throws: CQL2Error.self, "\(filter)") { try table.values(filter) }
+            #expect(error?.message.contains("an end of INTERVAL is a date, a timestamp, '..', a property or a function call") == true, "\(filter)")
+        }
+        for json in [
+            #"{"op":"t_intersects","args":[{"interval":[1e308,-1e308]},{"interval":["..",".."]}]}"#,
+            #"{"op":"t_intersects","args":[{"interval":[5,{"property":"d"}]},{"property":"d"}]}"#,
+            #"{"op":"t_intersects","args":[{"interval":[true,".."]},{"property":"d"}]}"#,
+        ] {
+            let error = #expect(throws: CQL2Error.self, "\(json)") { try CQL2Filter(json) }
+            #expect(error?.message.contains("an end of an interval is a date, a timestamp, \"..\", a property or a function call") == true)
+        }
     }
 
     @Test func openEndsAreBeforeOrAfterEveryInstant() throws {
