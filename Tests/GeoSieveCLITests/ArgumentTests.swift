@@ -269,7 +269,7 @@ struct ArgumentTests {
         try Data((#"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}").utf8).write(to: file)
         let line = try Self.failure(["query", file.path, "--return", "count"], status: 2)
         #expect(line.hasPrefix("error: \(file.path): too many fields at line 1, column "))
-        #expect(line.hasSuffix(#" in features[1999] (object ID 2000): the property "p1999" would be distinct property number 2000; a table holds at most 1999 fields"#))
+        #expect(line.hasSuffix(#" in features[1999] (object ID 2000): the property "p1999" (the feature's property number 1) would be distinct property number 2000; a table holds at most 1999 fields"#))
     }
 
     @Test func echoedValuesAreCut() throws {

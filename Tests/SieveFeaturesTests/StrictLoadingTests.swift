@@ -319,7 +319,19 @@ struct StrictLoadingTests {
         let error = featureTableError { _ = try FeatureTable.load(geoJSON: featureCollection(over)) }
         #expect(error?.kind == .tooManyFields)
         #expect(error?.featureIndex == limit)
-        #expect(error?.message == #"the property "p1999" would be distinct property number 2000; a table holds at most 1999 fields"#)
+        #expect(error?.message == #"the property "p1999" (the feature's property number 1) would be distinct property number 2000; a table holds at most 1999 fields"#)
+        // One feature with 2,000 properties: the first one past the limit is named, with its place.
+        let wide = "{" + (0...limit).map { #""p\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+        let one = featureTableError { _ = try FeatureTable.load(geoJSON: featureCollection([wide])) }
+        #expect(one?.kind == .tooManyFields)
+        #expect(one?.featureIndex == 0)
+        #expect(one?.message == #"the property "p1999" (the feature's property number 2000) would be distinct property number 2000; a table holds at most 1999 fields"#)
+        // 1,000 properties in the first feature, 1,000 others in the second: its 1,000th is over.
+        let first = "{" + (0..<1_000).map { #""a\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+        let second = "{" + (0..<1_000).map { #""b\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+        let split = featureTableError { _ = try FeatureTable.load(geoJSON: featureCollection([first, second])) }
+        #expect(split?.featureIndex == 1)
+        #expect(split?.message == #"the property "b999" (the feature's property number 1000) would be distinct property number 2000; a table holds at most 1999 fields"#)
     }
 
     @Test func explicitFieldsAndSchemasAreLimitedToo() throws {

@@ -47,6 +47,8 @@ struct FeatureChunk {
     /// Each row's 0-based feature number within the stretch (only kept when features are
     /// skipped: otherwise row = feature).
     var featureOfRow: [Int]?
+    /// The roles of the stretch's first feature's members, in order (the file's member order).
+    private(set) var firstFeatureRoles: [MemberRole] = []
 
     // MARK: Scratch
     private var keySlots: [[UInt8]: Int] = [:]
@@ -322,6 +324,7 @@ struct FeatureChunk {
                     _ = try reader.readValue()
                 }
             }
+            if featureIndex == 0 { firstFeatureRoles = Array(recentRoles.prefix(memberPosition)) }
         } catch {
             fail(FeatureTableError(.invalidJSON, error.message, position: error.position))
             return false
@@ -611,15 +614,24 @@ struct FeatureChunk {
             }
             var newKeys = 0
             for member in staged where !committed[member.slot] { newKeys += 1 }
-            if newKeys > 0, committedCount + newKeys > Schema.maximumFieldCount,
-                let first = staged.first(where: { !committed[$0.slot] })
-            {
-                let (slot, position) = (first.slot, first.position)
+            if newKeys > 0, committedCount + newKeys > Schema.maximumFieldCount {
+                // Name the first new property past the cap: the ones before it still fit.
+                var fitting = Schema.maximumFieldCount - committedCount
+                var over = staged[0]
+                for member in staged where !committed[member.slot] {
+                    if fitting == 0 {
+                        over = member
+                        break
+                    }
+                    fitting -= 1
+                }
+                let memberNumber = (staged.firstIndex { $0.slot == over.slot } ?? 0) + 1
                 throw FeatureTableError(
                     .tooManyFields,
-                    "the property \(JSONKey.quoted(String(decoding: keys[slot], as: UTF8.self))) would be distinct property "
-                        + "number \(committedCount + 1); a table holds at most \(Schema.maximumFieldCount) fields",
-                    position: position, featureIndex: featureIndex)
+                    "the property \(JSONKey.quoted(String(decoding: keys[over.slot], as: UTF8.self))) (the feature's property "
+                        + "number \(memberNumber)) would be distinct property number \(Schema.maximumFieldCount + 1); a table "
+                        + "holds at most \(Schema.maximumFieldCount) fields",
+                    position: over.position, featureIndex: featureIndex)
             }
             // Store.
             for member in staged {
