@@ -20,7 +20,9 @@ struct ConvertCommand: ParsableCommand {
             source's layer or file name) with an R-tree spatial index and the SRS row of its \
             spatial reference. The output is written to a temporary file next to it and renamed \
             into place when complete: a failed conversion leaves no partial file, and an \
-            existing file is replaced only by a complete one. --where, --geometry, --spatial-rel, \
+            existing file is replaced only by a complete one. A symbolic link is followed to its \
+            target (the link stays); a FIFO or device is written directly; --output - writes to \
+            standard output (with --format, any but gpkg). --where, --geometry, --spatial-rel, \
             --relation and --in-sr select features as in 'geosieve query'. \
             Exit status: 1 when SOURCE or an argument file cannot be read or the output cannot be \
             written, 2 for any other error.

@@ -71,7 +71,7 @@ struct IdentifyCommand: ParsableCommand {
 
     @Option(
         name: .customLong("output"), parsing: .unconditional,
-        help: "The file to write, replaced only when complete (default: standard output).")
+        help: "The file to write, replaced only when complete (a symbolic link's target; a FIFO or device written directly); '-' or none: standard output.")
     var output: String?
 
     @Flag(help: "Indent the JSON by two spaces.")

@@ -76,8 +76,9 @@ struct LoadingOptions: ParsableArguments {
     /// or `nil`: with `--quiet`, when standard error is not a terminal, or when standard output
     /// is written and is that terminal too (the line would land among the output).
     func writeProgressLine(output: String?) -> ProgressLine? {
-        if output == nil, isatty(STDOUT_FILENO) == 1 { return nil }
-        return progressLine(verb: "writing \(output ?? "standard output")")
+        let toStandardOutput = OutputFile.isStandardOutput(output)
+        if toStandardOutput, isatty(STDOUT_FILENO) == 1 { return nil }
+        return progressLine(verb: "writing \(toStandardOutput ? "standard output" : output ?? "")")
     }
 
     /// A geometry type named as GeoSieve (point, multipoint, polyline, polygon) or GeoJSON

@@ -49,7 +49,7 @@ struct OutputOptions: ParsableArguments {
 
     @Option(
         name: .customLong("output"), parsing: .unconditional,
-        help: "The file to write, replaced only when complete (query: default standard output).")
+        help: "The file to write, replaced only when complete (a symbolic link's target; a FIFO or device written directly); '-' or none (query): standard output.")
     var output: String?
 
     @Flag(help: "Indent JSON output by two spaces (geojson, esrijson and the ids, count and extent documents).")
@@ -105,7 +105,7 @@ struct OutputOptions: ParsableArguments {
             case .csv, .gpkg: throw CommandFailure("--pretty applies to the JSON formats (geojson, esrijson), not to \(format.rawValue)")
             }
         }
-        if format == .gpkg, output == nil {
+        if format == .gpkg, OutputFile.isStandardOutput(output) {
             throw CommandFailure("--format gpkg needs --output FILE: a GeoPackage cannot be written to standard output")
         }
         // As GDAL: RS-separated records for a .geojsons file.
@@ -131,7 +131,7 @@ struct OutputOptions: ParsableArguments {
     ) throws {
         defer { progress?.finish() }
         guard let textFormat = format.textFormat else {
-            guard let output else { throw CommandFailure("--format gpkg needs --output FILE") }
+            guard let output, !OutputFile.isStandardOutput(output) else { throw CommandFailure("--format gpkg needs --output FILE") }
             try Self.writeGeoPackage(result, to: output, layerName: layerName, progress: progress)
             return
         }
@@ -170,6 +170,13 @@ struct OutputOptions: ParsableArguments {
                 try? ProjectionContext.withCurrent { (context) throws(ProjectionError) in try context.wkt(of: reference) }
             },
             progress: progress.map { line in { @Sendable (written: WriteProgress) in line.update(written) } })
+        // Through a symbolic link to its target; only a regular file can hold a GeoPackage.
+        let target = try OutputFile.resolvedTarget(path)
+        var status = stat()
+        if stat(target, &status) == 0, status.st_mode & mode_t(S_IFMT) != mode_t(S_IFREG) {
+            let what = status.st_mode & mode_t(S_IFMT) == mode_t(S_IFDIR) ? "is a directory" : "is not a regular file (a GeoPackage is a database file)"
+            throw CommandFailure.unreadable("cannot write \(path): \(what)")
+        }
         let table: FeatureTable
         let rows: [Int]?
         if result.isTableSubset {
@@ -182,7 +189,7 @@ struct OutputOptions: ParsableArguments {
             }
         }
         do throws(GeoPackageError) {
-            try GeoPackage.write(table, rows: rows, to: path, options: options)
+            try GeoPackage.write(table, rows: rows, to: target, options: options)
         } catch {
             if error.kind == .writeFailed { throw CommandFailure.unreadable("cannot write \(path): \(error.message)") }
             throw CommandFailure("\(error)")
@@ -190,40 +197,98 @@ struct OutputOptions: ParsableArguments {
     }
 }
 
-/// Where output goes: standard output, or a file written whole before it replaces the target.
+/// Where output goes: standard output (no path, or `-`); a regular file (or a name not yet
+/// taken) written whole before it replaces the target; anything else that is not a directory —
+/// a FIFO, a character device such as `/dev/null` — written directly.
+///
+/// A symbolic link is followed to the file it names, as GDAL and the Unix tools do: the target
+/// is written (a new target is created where a dangling link points), the link stays.
 enum OutputFile {
-    /// Runs `body` with a function that writes bytes to `path` (through
-    /// ``writeAtomically(to:_:)``) or, when `path` is `nil`, to standard output.
-    /// - Throws: ``CommandFailure`` with status 1 when the bytes cannot be written.
+    /// Whether `path` means standard output.
+    static func isStandardOutput(_ path: String?) -> Bool { path == nil || path == "-" }
+
+    /// Runs `body` with a function that writes bytes to `path` (see ``OutputFile``) or, when
+    /// `path` is `nil` or `-`, to standard output.
+    /// - Throws: ``CommandFailure`` with status 1 when the bytes cannot be written or `path` is a
+    ///   directory.
     static func write(to path: String?, _ body: (([UInt8]) throws -> Void) throws -> Void) throws {
-        guard let path else {
+        guard let path, path != "-" else {
             try body { bytes in try writeAll(bytes, to: STDOUT_FILENO, name: "standard output") }
             return
         }
-        try writeAtomically(to: path, body)
+        let target = try resolvedTarget(path)
+        var status = stat()
+        if stat(target, &status) == 0 {
+            let type = status.st_mode & mode_t(S_IFMT)
+            if type == mode_t(S_IFDIR) { throw CommandFailure.unreadable("cannot write \(path): is a directory") }
+            if type != mode_t(S_IFREG) {
+                try writeDirectly(to: target, name: path, body)
+                return
+            }
+        }
+        try writeAtomically(to: target, name: path, body)
+    }
+
+    /// The path a write to `path` lands on: `path`, or with symbolic links followed, the file
+    /// the last link names (which need not exist yet).
+    /// - Throws: ``CommandFailure`` (status 1) for a loop of links.
+    static func resolvedTarget(_ path: String) throws -> String {
+        var current = path
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(current, &status) == 0, status.st_mode & mode_t(S_IFMT) == mode_t(S_IFLNK) else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(current, &buffer, buffer.count - 1)
+            guard length >= 0 else { throw CommandFailure.unreadable("cannot write \(path): \(String(cString: strerror(errno)))") }
+            let link = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if link.hasPrefix("/") {
+                current = link
+            } else {
+                // Relative to the folder holding the link.
+                let folder = current.lastIndex(of: "/").map { String(current[...$0]) } ?? ""
+                current = folder + link
+            }
+        }
+        throw CommandFailure.unreadable("cannot write \(path): too many levels of symbolic links")
+    }
+
+    /// Writes into the existing non-regular file `target` (a FIFO, a device) as it is opened,
+    /// with no temporary file: such a file cannot be replaced, only written.
+    private static func writeDirectly(to target: String, name: String, _ body: (([UInt8]) throws -> Void) throws -> Void) throws {
+        let descriptor = open(target, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CommandFailure.unreadable("cannot write \(name): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        try body { bytes in try writeAll(bytes, to: descriptor, name: name) }
     }
 
     /// Writes a file through `body` (handed a function that appends bytes) into a temporary file
     /// next to `path`, renamed over `path` when complete and removed on failure: an interrupted
-    /// or failed write never leaves a partial file under that name.
-    static func writeAtomically(to path: String, _ body: (([UInt8]) throws -> Void) throws -> Void) throws {
+    /// or failed write never leaves a partial file under that name. A file replaced keeps its
+    /// permissions. `name` is how errors name the file (the path given, before links were
+    /// followed).
+    static func writeAtomically(to path: String, name: String? = nil, _ body: (([UInt8]) throws -> Void) throws -> Void) throws {
+        let name = name ?? path
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temporary = "\(folder).\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let file = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = "\(folder).\(file).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw CommandFailure.unreadable("cannot write \(path): \(String(cString: strerror(errno)))")
+            throw CommandFailure.unreadable("cannot write \(name): \(String(cString: strerror(errno)))")
         }
         var closed = false
         do {
-            try body { bytes in try writeAll(bytes, to: descriptor, name: path) }
+            var existing = stat()
+            if stat(path, &existing) == 0 { _ = fchmod(descriptor, existing.st_mode & 0o7777) }
+            try body { bytes in try writeAll(bytes, to: descriptor, name: name) }
             guard fsync(descriptor) == 0 else {
-                throw CommandFailure.unreadable("cannot write \(path): \(String(cString: strerror(errno)))")
+                throw CommandFailure.unreadable("cannot write \(name): \(String(cString: strerror(errno)))")
             }
             closed = true
             guard close(descriptor) == 0, rename(temporary, path) == 0 else {
-                throw CommandFailure.unreadable("cannot write \(path): \(String(cString: strerror(errno)))")
+                throw CommandFailure.unreadable("cannot write \(name): \(String(cString: strerror(errno)))")
             }
         } catch {
             if !closed { close(descriptor) }

@@ -21,7 +21,9 @@ struct RenderCommand: ParsableCommand {
             width over the view's width at 96 DPI; layers outside --min-scale/--max-scale draw \
             nothing. Prints {"output":…,"width":…,"height":…,"scale":…,"extent":{…},\
             "layers":[{"name":…,"displayed":N,"selected":M}]}. The SVG is written to --output \
-            (replaced only when complete). Layers must share one spatial reference.
+            (a file is replaced only when complete; a symbolic link is followed to its target; \
+            a FIFO or device is written directly; '-' is standard output, and the summary then \
+            goes to standard error). Layers must share one spatial reference.
 
             Example:
               geosieve render countries.geojson cities.geojson --map-extent -180,-90,180,90 \\
@@ -55,7 +57,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("max-scale"), parsing: .unconditional, help: "The layers' maximum scale (0: none).")
     var maxScale: Double = 0
 
-    @Option(parsing: .unconditional, help: "The SVG file to write.")
+    @Option(parsing: .unconditional, help: "The SVG file to write ('-': standard output, the summary then on standard error).")
     var output: String
 
     @OptionGroup(title: "Loading") var loading: LoadingOptions
@@ -121,7 +123,13 @@ struct RenderCommand: ParsableCommand {
             throw CommandFailure("\(error)")
         }
         try OutputFile.write(to: output) { write in try write(rendering.svg) }
-        try OutputFile.write(to: nil) { write in try write(Self.summary(rendering, output: output, size: size)) }
+        let summary = Self.summary(rendering, output: output, size: size)
+        if OutputFile.isStandardOutput(output) {
+            // The SVG took standard output: the summary goes to standard error.
+            FileHandle.standardError.write(Data(summary))
+        } else {
+            try OutputFile.write(to: nil) { write in try write(summary) }
+        }
     }
 
     /// A renderer file: a renderer object, or a drawingInfo object holding one.
