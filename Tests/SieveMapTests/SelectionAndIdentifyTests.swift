@@ -197,6 +197,13 @@ struct MapIdentifyTests {
         #expect(everything[0].results.count > 3)
         #expect(!everything[0].isTransferLimitExceeded)
         #expect(everything[0].results.allSatisfy { $0.distance <= 25 })
+        // Counts at the end of Int: one more than asked does not fit, and is not needed.
+        for largest in [Int.max, Int.max - 1] {
+            tap.maxResultsPerLayer = largest
+            let all = try map.identify(tap)
+            #expect(all[0].results.map(\.objectID) == everything[0].results.map(\.objectID))
+            #expect(!all[0].isTransferLimitExceeded)
+        }
     }
 
     @Test("one layer's failure is reported in its result, not thrown")
