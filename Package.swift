@@ -37,6 +37,9 @@ let package = Package(
         // Already under async-http-client: named so the client can tell its "inflated answer
         // over the bound" error by type.
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
+        // Already under Hummingbird: the server's connection guard reads HTTP/1 heads (NIOHTTP1)
+        // before they become HTTP types, to see repeated Host lines and the HTTP version.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
     targets: [
         // The system GEOS C library (libgeos_c), found through pkg-config.
@@ -114,6 +117,9 @@ let package = Package(
             dependencies: [
                 "SieveFeatures", "SieveMap", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveColumns", "SieveProjection",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import SieveFeatures
@@ -53,9 +54,22 @@ public struct GeoSieveServer: Sendable {
 
     /// Serves until SIGTERM or SIGINT; `onRunning` is given the port listened on (useful with
     /// port 0) once the server accepts connections.
+    ///
+    /// Connections are held to the limits of the configuration: a request head must arrive
+    /// within ``ServerConfiguration/headerReadTimeout``, a connection receiving nothing while no
+    /// answer is being prepared is closed after ``ServerConfiguration/idleTimeout``, at most
+    /// ``ServerConfiguration/maxConnections`` are open at once. An HTTP/1.1 request without a
+    /// `Host` header, or any request with two, is answered 400 (RFC 9112 §3.2); a request
+    /// declaring a body over ``ServerConfiguration/maxBodyBytes`` is answered 413 from its head.
+    /// Refusals close the connection.
     public func run(logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let limits = ConnectionLimits(configuration)
+        let registry = ConnectionRegistry(limit: configuration.maxConnections)
         let app = Application(
             router: router(),
+            server: HTTPServerBuilder { responder in
+                GuardedHTTP1Channel(http1: HTTP1Channel(responder: responder), limits: limits, registry: registry)
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "GeoSieve"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },

@@ -2,7 +2,8 @@
 ///
 /// The defaults are those of the command line: loopback only, read-only, no token, no CORS,
 /// 2,000 features per ArcGIS page, 16 MiB bodies, 64 KiB URLs, 256 requests at once, queries
-/// answered within 30 s.
+/// answered within 30 s, request heads read within 20 s, keep-alive connections closed after
+/// 75 s without a request, 512 connections open at once.
 public struct ServerConfiguration: Sendable, Hashable {
     /// The address to bind (default `127.0.0.1`: this machine only).
     public var host: String
@@ -36,13 +37,31 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var queryTimeout: Double?
     /// The service description shown on the landing page and service documents.
     public var title: String
+    /// How long, in seconds, a client has to send a whole request head (request line and
+    /// headers): counted from the connection's opening for its first request, from the first
+    /// byte of the head for the next ones on a keep-alive connection. A connection that has
+    /// not sent its head in time is closed, with a 408 when part of the head came. Default 20 s
+    /// (nginx's `client_header_timeout` is 60 s; a client sends its head in one piece, so a
+    /// slow head is a stalled or hostile client).
+    public var headerReadTimeout: Double
+    /// How long, in seconds, a connection may go without receiving anything while no answer is
+    /// being prepared on it — a keep-alive connection between requests, or a client pausing in
+    /// the middle of a request body — before it is closed. Default 75 s, nginx's
+    /// `keepalive_timeout`.
+    public var idleTimeout: Double
+    /// The most connections open at once. At the bound a new connection takes the place of
+    /// the connection that has waited longest without a request being answered on it (idle,
+    /// or still sending its head); when every connection has a request being answered, the new
+    /// one is answered 503 and closed. Default 512 (nginx's `worker_connections`).
+    public var maxConnections: Int
 
     /// A configuration; each argument defaults as described on its property.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxRecordCount: Int = 2000, defaultOGCLimit: Int = 10,
         allowEdits: Bool = false, token: String? = nil, tokenRequiredForRead: Bool = false, corsOrigin: String? = nil,
         maxBodyBytes: Int = 16 << 20, maxURLBytes: Int = 64 << 10, maxConcurrentRequests: Int = 256,
-        queryTimeout: Double? = 30, title: String = "GeoSieve"
+        queryTimeout: Double? = 30, title: String = "GeoSieve", headerReadTimeout: Double = 20, idleTimeout: Double = 75,
+        maxConnections: Int = 512
     ) {
         self.host = host
         self.port = port
@@ -57,6 +76,9 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.maxConcurrentRequests = maxConcurrentRequests
         self.queryTimeout = queryTimeout
         self.title = title
+        self.headerReadTimeout = headerReadTimeout
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
     }
 
     /// Checks the numbers.
@@ -74,5 +96,8 @@ public struct ServerConfiguration: Sendable, Hashable {
         if let token { try check(!token.isEmpty, "the token must not be empty") }
         if let queryTimeout { try check(queryTimeout > 0 && queryTimeout <= 86_400, "the query timeout must be more than 0 and at most 86400 s") }
         try check(!tokenRequiredForRead || token != nil, "reads can need a token only when a token is set")
+        try check(headerReadTimeout > 0 && headerReadTimeout <= 3600, "the header read timeout must be more than 0 and at most 3600 s")
+        try check(idleTimeout > 0 && idleTimeout <= 86_400, "the idle timeout must be more than 0 and at most 86400 s")
+        try check(maxConnections >= 1 && maxConnections <= 1_000_000, "the connection bound must be 1 to 1000000, not \(maxConnections)")
     }
 }

@@ -26,7 +26,14 @@ struct ServeCommand: ParsableCommand {
             accepting connections, lets the requests in flight finish and exits with status 0. \
             ArcGIS queries return at most --max-record-count features per request \
             (exceededTransferLimit when more follow); OGC API pages are clamped to it. \
-            More than --max-concurrent-requests requests at once get 503 at once.
+            More than --max-concurrent-requests requests at once get 503 at once. A client \
+            has --header-timeout seconds to send a request head (a slow one gets 408 and is \
+            closed); a connection receiving nothing for --idle-timeout seconds while no answer \
+            is being prepared (keep-alive between requests, a stalled body) is closed. At most \
+            --max-connections connections are open: a new one takes the place of the one idle \
+            longest, or gets 503 when every one has a request in progress. An HTTP/1.1 request \
+            without a Host header, or one with two, gets 400; a body declared over \
+            --max-body-bytes gets 413 from the headers; refusals close the connection.
 
             Examples:
               geosieve serve countries.geojson cities.geojson:places --port 8080
@@ -68,6 +75,15 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("query-timeout"), help: "Seconds a query may run before it is answered 503 (0: no limit).")
     var queryTimeout: Double = 30
 
+    @Option(name: .customLong("header-timeout"), help: "Seconds a client has to send a request head before it is closed.")
+    var headerTimeout: Double = 20
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may stay idle (keep-alive, a stalled body) before it is closed.")
+    var idleTimeout: Double = 75
+
+    @Option(name: .customLong("max-connections"), help: "Connections open at once; the one idle longest makes room for a new one.")
+    var maxConnections: Int = 512
+
     /// Request logging.
     enum LogLevel: String, ExpressibleByArgument, CaseIterable {
         case debug, info, warning, error
@@ -81,7 +97,8 @@ struct ServeCommand: ParsableCommand {
             host: host, port: port, maxRecordCount: maxRecordCount, allowEdits: allowEdits, token: token,
             tokenRequiredForRead: tokenRequiredForRead,
             corsOrigin: cors, maxBodyBytes: maxBodyBytes, maxConcurrentRequests: maxConcurrentRequests,
-            queryTimeout: queryTimeout == 0 ? nil : queryTimeout)
+            queryTimeout: queryTimeout == 0 ? nil : queryTimeout, headerReadTimeout: headerTimeout, idleTimeout: idleTimeout,
+            maxConnections: maxConnections)
         var tables: [ServedTable] = []
         for argument in sources {
             let (source, name) = Self.split(argument)

@@ -4,6 +4,11 @@ import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `geosieve serve` as a process: it prints where it listens, answers over a real socket, saves
 /// edits into the source, and ends with status 0 on SIGTERM.
@@ -329,5 +334,83 @@ import FoundationNetworking
         #expect(port.status == 2)
         let stdin = try CLI.run(["serve", "-", "--allow-edits", "--port", "0"])
         #expect(stdin.status != 0)
+        for (option, value, message) in [
+            ("--idle-timeout", "0", "idle timeout"), ("--header-timeout", "-1", "header read timeout"), ("--max-connections", "0", "connection bound"),
+        ] {
+            let refused = try CLI.run(["serve", "Tests/Fixtures/nybb.geojson", "--port", "0", "\(option)=\(value)"])
+            #expect(refused.status != 0, "\(option) \(value)")
+            #expect(refused.stderr.contains(message), "\(option) \(value): \(refused.stderr)")
+        }
+    }
+
+    /// `--header-timeout`, `--idle-timeout` and `--max-connections` reach the server: a
+    /// keep-alive connection is closed once idle for the timeout, a connection that sends no
+    /// request head too.
+    @Test func connectionTimeoutsAreOptions() async throws {
+        let server = try Server(["Tests/Fixtures/nybb.geojson:nyc", "--header-timeout", "1", "--idle-timeout", "1", "--max-connections", "4"])
+        defer { _ = server.stop() }
+        let port = Int(server.base.split(separator: ":").last ?? "") ?? 0
+        let request = "GET /ogc/collections/nyc HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        let (idle, silent) = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(LoopbackProbe.Result, LoopbackProbe.Result), any Error>) in
+            // Blocking reads, on a thread of their own.
+            Thread.detachNewThread {
+                continuation.resume(with: Result {
+                    (try LoopbackProbe.run(port: port, send: request), try LoopbackProbe.run(port: port, send: nil))
+                })
+            }
+        }
+        #expect(idle.answer.hasPrefix("HTTP/1.1 200"))
+        #expect(idle.secondsUntilClosed.map { $0 >= 0.8 && $0 < 4 } == true, "\(String(describing: idle.secondsUntilClosed))")
+        #expect(silent.answer.isEmpty)
+        #expect(silent.secondsUntilClosed.map { $0 >= 0.8 && $0 < 4 } == true, "\(String(describing: silent.secondsUntilClosed))")
+    }
+}
+
+/// A loopback TCP client that sends one request (or nothing) and times how long the server
+/// keeps the connection open after answering.
+enum LoopbackProbe {
+    struct Result: Sendable {
+        /// What the server sent.
+        var answer: String
+        /// Seconds from the end of the answer (or from connecting, without a request) to the
+        /// server's close; `nil` when it did not close within 6 s.
+        var secondsUntilClosed: Double?
+    }
+
+    static func run(port: Int, send request: String?) throws -> Result {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        var last = Date()
+        if let request {
+            let bytes = Array(request.utf8)
+            guard bytes.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, 0) }) == bytes.count else { throw POSIXError(.EPIPE) }
+        }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = Date().addingTimeInterval(6)
+        while deadline.timeIntervalSinceNow > 0 {
+            var descriptors = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptors, 1, 100) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 {
+                return Result(answer: String(decoding: answer, as: UTF8.self), secondsUntilClosed: -last.timeIntervalSinceNow)
+            }
+            answer += buffer[0..<count]
+            last = Date()
+        }
+        return Result(answer: String(decoding: answer, as: UTF8.self), secondsUntilClosed: nil)
     }
 }

@@ -48,8 +48,16 @@ public struct ServerRequestError: Error, Hashable, Sendable, CustomStringConvert
     /// The HTTP status code.
     public var status: Int { kind.rawValue }
 
-    /// The headers the answer carries: `Retry-After` when the server is busy.
-    var headers: [(name: String, value: String)] { kind == .serviceUnavailable ? [("Retry-After", "1")] : [] }
+    /// The headers the answer carries: `Retry-After` when the server is busy; `Connection:
+    /// close` after a body or URL over the limit (the rest of the request is not read, so the
+    /// connection cannot carry another).
+    var headers: [(name: String, value: String)] {
+        switch kind {
+        case .serviceUnavailable: [("Retry-After", "1")]
+        case .contentTooLarge, .uriTooLong: [("Connection", "close")]
+        default: []
+        }
+    }
 
     public var description: String { message }
 

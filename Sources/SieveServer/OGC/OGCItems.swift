@@ -15,7 +15,7 @@ import SieveMap
 /// | parameter | reading |
 /// |---|---|
 /// | `bbox` (+`bbox-crs`) | 4 or 6 numbers; features intersecting it, and those without geometry (Part 1, `/req/core/fc-bbox-response` C); west > east crosses the antimeridian |
-/// | `datetime` | an instant or `start/end` (`..` open) against the first date field; features without a value match too (`fc-time-response` C); ignored without a date field |
+/// | `datetime` | an RFC 3339 date or date-time, or `start/end` (one end `..` or empty: open) against the first date field; features without a value match too (`fc-time-response` C); checked but ignored without a date field |
 /// | `filter`, `filter-lang`, `filter-crs` | CQL2 text (default) or JSON |
 /// | `FIELD=value` | equality on a queryable field, the value read as the field's type |
 /// | `limit`, `offset` | the page: `limit` default from the configuration, clamped to the maximum (not an error, as the standard asks) |
@@ -216,35 +216,83 @@ enum OGCItems {
 
     /// `datetime`: an instant or an interval against the table's first date or date-only field
     /// (any value matches when the value is NULL); `nil` without a date field.
+    ///
+    /// The value is checked first, with or without a date field: an invalid one is a 400 naming
+    /// it, as OGC API – Features asks of any invalid parameter value. It is, as Part 1's
+    /// `/req/core/fc-time-definition` reads it, an RFC 3339 date-time (`2020-01-01T10:00:00Z`,
+    /// seconds required, a fraction, `Z` or an offset such as `+02:00`) or full date
+    /// (`2020-01-01`, the whole day), or an interval `start/end` of two of them where one end
+    /// (not both) may be open, as `..` or empty. A space in place of an offset's `+` (a `+` sent
+    /// unencoded reads as a space) is taken as `+`. `..`, `/`, `../..` and other intervals open
+    /// at both ends are refused: Part 1's grammar has none.
     static func datetime(_ text: String, schema: Schema) throws(ServerRequestError) -> CQL2Expression? {
+        let target = try datetimeTarget(text)
         guard let field = schema.fields.first(where: { $0.type == .date || $0.type == .dateOnly }) else { return nil }
-        func instant(_ part: Substring) throws(ServerRequestError) -> CQL2IntervalBound {
-            let value = String(part.trimmingWhitespace())
-            if value.isEmpty || value == ".." { return .unbounded }
-            guard value.count >= 10 else { throw ServerRequestError(.badRequest, "datetime: \(RequestParameters.quoted(value)) is not an RFC 3339 date or date-time") }
-            return value.count == 10 ? .date(value) : .timestamp(value)
-        }
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        let target: CQL2Expression
-        switch parts.count {
-        case 1:
-            switch try instant(parts[0]) {
-            case .date(let value): target = .date(value)
-            case .timestamp(let value): target = .timestamp(value)
-            default: throw ServerRequestError(.badRequest, "datetime: an instant cannot be open ('..')")
-            }
-        case 2:
-            let start = try instant(parts[0])
-            let end = try instant(parts[1])
-            if case .unbounded = start, case .unbounded = end {
-                throw ServerRequestError(.badRequest, "datetime: an interval needs at least one bound")
-            }
-            target = .interval(start, end)
-        default:
-            throw ServerRequestError(.badRequest, "datetime: \(RequestParameters.quoted(text)) is neither an instant nor start/end")
-        }
         let property = CQL2Expression.property(field.name)
         return .or([.temporal(.intersects, property, target), .isNull(property, negated: false)])
+    }
+
+    /// The instant or interval of a `datetime` value (see ``datetime(_:schema:)``).
+    static func datetimeTarget(_ text: String) throws(ServerRequestError) -> CQL2Expression {
+        func invalid(_ why: String) -> ServerRequestError {
+            ServerRequestError(.badRequest, "datetime: \(RequestParameters.quoted(text)) is not valid: \(why)")
+        }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        switch parts.count {
+        case 1:
+            let value = parts[0].trimmingWhitespace()
+            if value.isEmpty || value == ".." { throw invalid("an instant cannot be open; give an RFC 3339 date or date-time") }
+            switch rfc3339(value) {
+            case .date(let day): return .date(day)
+            case .timestamp(let instant): return .timestamp(instant)
+            default: throw invalid("expected an RFC 3339 date (2020-01-01) or date-time (2020-01-01T10:00:00Z), or an interval start/end")
+            }
+        case 2:
+            func bound(_ part: Substring, _ name: String) throws(ServerRequestError) -> CQL2IntervalBound {
+                let value = part.trimmingWhitespace()
+                if value.isEmpty || value == ".." { return .unbounded }
+                guard let bound = rfc3339(value) else {
+                    throw invalid("its \(name) \(RequestParameters.quoted(String(value))) is not an RFC 3339 date or date-time, '..' or empty")
+                }
+                return bound
+            }
+            let start = try bound(parts[0], "start")
+            let end = try bound(parts[1], "end")
+            if case .unbounded = start, case .unbounded = end { throw invalid("an interval needs at least one bound") }
+            return .interval(start, end)
+        default:
+            throw invalid("expected an instant or one start/end interval")
+        }
+    }
+
+    /// `text` as an RFC 3339 full date (`.date`) or date-time (`.timestamp`, in UTC as the
+    /// filter engine reads it: `yyyy-mm-ddThh:mm:ss.fffZ`), `nil` when it is neither or names
+    /// an impossible day or time.
+    static func rfc3339(_ text: Substring) -> CQL2IntervalBound? {
+        var bytes = Array(text.utf8)
+        if bytes.count == 10 { return CivilTime.parse(String(text), syntax: .sqlDate) == nil ? nil : .date(String(text)) }
+        // yyyy-mm-ddThh:mm:ss[.f…](Z|±hh:mm)
+        guard bytes.count >= 20, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"), bytes[13] == UInt8(ascii: ":"),
+            bytes[16] == UInt8(ascii: ":"), bytes[17...18].allSatisfy({ $0 >= 48 && $0 <= 57 })
+        else { return nil }
+        var zone = 19
+        if bytes[zone] == UInt8(ascii: ".") {
+            zone += 1
+            let digits = bytes[zone...].prefix { $0 >= 48 && $0 <= 57 }.count
+            guard digits > 0 else { return nil }
+            zone += digits
+        }
+        let rest = bytes.count - zone
+        if rest == 1 {
+            guard bytes[zone] == UInt8(ascii: "Z") || bytes[zone] == UInt8(ascii: "z") else { return nil }
+        } else if rest == 6 {
+            if bytes[zone] == UInt8(ascii: " ") { bytes[zone] = UInt8(ascii: "+") }
+            guard bytes[zone] == UInt8(ascii: "+") || bytes[zone] == UInt8(ascii: "-"), bytes[zone + 3] == UInt8(ascii: ":") else { return nil }
+        } else {
+            return nil
+        }
+        guard let milliseconds = CivilTime.parse(String(decoding: bytes, as: UTF8.self), syntax: .iso8601) else { return nil }
+        return .timestamp(CivilTime.format(milliseconds: milliseconds))
     }
 
     /// The literal of a `FIELD=value` parameter, read as the field's type.
