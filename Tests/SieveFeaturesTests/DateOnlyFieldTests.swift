@@ -99,7 +99,7 @@ struct DateOnlyFieldTests {
         ("T_INTERSECTS(AT, DATE('2022-04-16'))", [1, 2]),
         ("T_INTERSECTS(DAY, TIMESTAMP('2022-04-16T23:59:59Z'))", [1]),
         ("T_DURING(AT, DAY)", []),  // 04-16 00:00 starts day 1 (not during it); 04-16 10:13:19 is before day 2
-        ("T_DURING(TIMESTAMP('2022-04-16T10:13:19Z'), DAY)", [1]),
+        ("T_DURING(INTERVAL('2022-04-16T10:13:19Z', '2022-04-16T10:13:19Z'), DAY)", [1]),  // an instant, as an interval
         ("T_STARTS(AT, DAY)", [1]),  // an instant at the day's first millisecond starts it
         ("T_CONTAINS(DAY, INTERVAL('2022-04-16T00:00:01Z', '2022-04-16T23:59:59Z'))", [1]),
         ("T_MEETS(DAY, INTERVAL('2022-04-16T23:59:59.999Z', '2022-04-18T00:00:00Z'))", [1]),
