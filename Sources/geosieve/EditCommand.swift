@@ -106,14 +106,28 @@ struct EditCommand: ParsableCommand {
 
     /// Writes the edited table to `output` (or over `source`), in the format its name (or the
     /// source's content) says.
+    ///
+    /// A table loaded from a GeoJSON FeatureCollection or an Esri JSON FeatureSet written in
+    /// the same format keeps the file's shape (``FeatureWriterOptions/keepsFileRepresentation``):
+    /// its root members, feature order and member order, ids where they were, no field the
+    /// loader added, and whole coordinates with or without a fraction as the source file wrote
+    /// them.
     static func write(_ table: FeatureTable, source: String, output: String?, layerName: String) throws {
         let sourcePath = GeoPackageSource.parse(source)?.path ?? source
         let target = output ?? sourcePath
         guard target != "-" else { throw CommandFailure("edit cannot write the table back to standard input; use --output") }
+        // The source file's first bytes, read once if needed.
+        var sourceHead: [UInt8]?
+        func head() -> [UInt8] {
+            if let sourceHead { return sourceHead }
+            let read = GeoPackageSource.parse(source) == nil ? Self.head(of: sourcePath) : []
+            sourceHead = read
+            return read
+        }
         let format: OutputOptions.Format
         if let named = OutputOptions.Format.of(path: target), named != .geojson {
             format = named
-        } else if target == sourcePath, isEsriJSON(path: sourcePath) {
+        } else if target == sourcePath, isEsriJSON(head: head()) {
             format = .esrijson
         } else {
             format = .geojson
@@ -121,9 +135,14 @@ struct EditCommand: ParsableCommand {
         guard format != .csv, format != .geojsonseq || table.spatialReference.latestWkid == 4326 else {
             throw CommandFailure("edit writes GeoPackage, GeoJSON or Esri JSON, not \(format.rawValue) (\(target))")
         }
+        // Written in the format it was loaded from: in the file's own shape.
+        let keepsShape = format.textFormat.map { table.keepsFileRepresentation(in: $0) } ?? false
         do {
-            let result = try table.queryFeatures(QueryParameters())
-            try OutputOptions.write(result, format: format, to: target, layerName: layerName, options: FeatureWriterOptions())
+            let result = keepsShape ? table.savedFeatures() : try table.queryFeatures(QueryParameters())
+            var options = FeatureWriterOptions()
+            options.keepsFileRepresentation = keepsShape
+            options.wholeCoordinatesWithFraction = keepsShape && CoordinateFormat.wholeCoordinatesHaveFraction(in: head()) == true
+            try OutputOptions.write(result, format: format, to: target, layerName: layerName, options: options)
         } catch let error as CommandFailure {
             throw error
         } catch {
@@ -131,13 +150,18 @@ struct EditCommand: ParsableCommand {
         }
     }
 
-    /// Whether the JSON file at `path` is an Esri JSON FeatureSet (its first 64 KiB name
-    /// `"attributes"` or `"geometryType"` and not a GeoJSON `"FeatureCollection"`).
-    static func isEsriJSON(path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = String(decoding: handle.readData(ofLength: 1 << 16), as: UTF8.self)
+    /// Whether the first 64 KiB of a JSON file, `head`, are an Esri JSON FeatureSet's: they name
+    /// `"attributes"` or `"geometryType"` and not a GeoJSON `"FeatureCollection"`.
+    static func isEsriJSON(head bytes: [UInt8]) -> Bool {
+        let head = String(decoding: bytes, as: UTF8.self)
         if head.contains("\"FeatureCollection\"") { return false }
         return head.contains("\"geometryType\"") || head.contains("\"attributes\"")
+    }
+
+    /// The first 64 KiB of the file at `path` (none when it cannot be read).
+    static func head(of path: String) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        return [UInt8](handle.readData(ofLength: 1 << 16))
     }
 }

@@ -141,3 +141,111 @@ struct EditCLITests {
         }
     }
 }
+
+/// Saving edits keeps the file's own representation: ids where they were, no field the loader
+/// added, property order and number formatting, the feature order.
+extension EditCLITests {
+    static let cities = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/naturalearth_cities.geojson").path
+
+    /// The `features` of a JSON file, parsed.
+    static func features(_ path: String) throws -> [NSDictionary] {
+        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? NSDictionary
+        return try #require(root?["features"] as? [NSDictionary])
+    }
+
+    @Test("a GeoJSON file saved: no OBJECTID added, ids, untouched features and formatting kept")
+    func keepsGeoJSONRepresentation() throws {
+        try GeoPackageCLITests.withFolder { folder in
+            let source = "\(folder)/cities.geojson"
+            try FileManager.default.copyItem(atPath: Self.cities, toPath: source)
+            // An update that changes nothing: the file is written back byte for byte.
+            try Self.write(#"{"updates":[{"attributes":{"OBJECTID":2,"name":"San Marino"}}]}"#, "\(folder)/same.json")
+            let same = try CLI.run(["edit", source, "--edits", "\(folder)/same.json"])
+            #expect(same.status == 0, "\(same.stderr)")
+            #expect(FileManager.default.contentsEqual(atPath: source, andPath: Self.cities))
+
+            try Self.write(
+                #"""
+                {"updates":[{"attributes":{"OBJECTID":2,"name":"San Marino X"}}],"deletes":[3],
+                 "adds":[{"attributes":{"fid":999,"name":"Nowhere"},"geometry":{"x":1.5,"y":2.5}}]}
+                """#, "\(folder)/edits.json")
+            let run = try CLI.run(["edit", source, "--edits", "\(folder)/edits.json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(
+                run.stdout
+                    == #"{"addResults":[{"objectId":244,"success":true}],"updateResults":[{"objectId":2,"success":true}],"deleteResults":[{"objectId":3,"success":true}]}"#
+                    + "\n")
+            let before = try Self.features(Self.cities)
+            let after = try Self.features(source)
+            // (a) No OBJECTID property anywhere.
+            #expect(after.allSatisfy { ($0["properties"] as? NSDictionary)?["OBJECTID"] == nil })
+            // (b, c) Every untouched feature unchanged, ids in `id`, in the file's order; (d) the
+            // update applied in place; (e) the added feature last, its new object ID as `id`.
+            var expected = before.filter { $0["id"] as? Int != 3 }
+            let updated = try #require(expected[1].mutableCopy() as? NSMutableDictionary)
+            updated["properties"] = ["fid": 2, "name": "San Marino X"] as NSDictionary
+            expected[1] = updated
+            expected.append(
+                [
+                    "type": "Feature", "id": 244, "properties": ["fid": 999, "name": "Nowhere"],
+                    "geometry": ["type": "Point", "coordinates": [1.5, 2.5]],
+                ] as NSDictionary)
+            #expect(after == expected)
+            // Byte for byte: the original text with those three changes.
+            var text = try String(contentsOfFile: Self.cities, encoding: .utf8)
+            text = text.replacingOccurrences(of: #""name":"San Marino"}"#, with: #""name":"San Marino X"}"#)
+            let third = try #require(text.range(of: #"{"type":"Feature","id":3,"#))
+            let fourth = try #require(text.range(of: #"{"type":"Feature","id":4,"#))
+            text.removeSubrange(third.lowerBound..<fourth.lowerBound)
+            let end = try #require(text.range(of: "]}", options: .backwards))
+            text.insert(
+                contentsOf: #",{"type":"Feature","id":244,"properties":{"fid":999,"name":"Nowhere"},"geometry":{"type":"Point","coordinates":[1.5,2.5]}}"#,
+                at: end.lowerBound)
+            #expect(try String(contentsOfFile: source, encoding: .utf8) == text)
+        }
+    }
+
+    @Test("whole doubles and coordinates written as 1.0 stay so; an unchanged save of real data is identical")
+    func keepsNumberFormatting() throws {
+        try GeoPackageCLITests.withFolder { folder in
+            for (name, update) in [
+                ("naturalearth_lowres", #"{"updates":[{"attributes":{"OBJECTID":1,"pop_est":889953}}]}"#),
+                ("nybb", #"{"updates":[{"attributes":{"OBJECTID":2,"BoroName":"Queens"}}]}"#),
+            ] {
+                let original = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/\(name).geojson").path
+                let source = "\(folder)/\(name).geojson"
+                try FileManager.default.copyItem(atPath: original, toPath: source)
+                try Self.write(update, "\(folder)/edits.json")
+                let run = try CLI.run(["edit", source, "--edits", "\(folder)/edits.json"])
+                #expect(run.status == 0, "\(run.stderr)")
+                #expect(FileManager.default.contentsEqual(atPath: source, andPath: original), "\(name)")
+            }
+        }
+    }
+
+    @Test("an Esri JSON file saved keeps its objectIdFieldName, fields and features as they were")
+    func keepsEsriJSONRepresentation() throws {
+        try GeoPackageCLITests.withFolder { folder in
+            let esri = "\(folder)/boroughs.json"
+            #expect(try CLI.run(["convert", Self.boroughs, "--output", "\(folder)/b.esrijson"]).status == 0)
+            try FileManager.default.moveItem(atPath: "\(folder)/b.esrijson", toPath: esri)
+            let original = try String(contentsOfFile: esri, encoding: .utf8)
+            try Self.write(#"{"updates":[{"attributes":{"OBJECTID":4,"BoroName":"Manhattan"}}]}"#, "\(folder)/same.json")
+            #expect(try CLI.run(["edit", esri, "--edits", "\(folder)/same.json"]).status == 0)
+            #expect(try String(contentsOfFile: esri, encoding: .utf8) == original)
+            try Self.write(#"{"deletes":[2]}"#, "\(folder)/edits.json")
+            #expect(try CLI.run(["edit", esri, "--edits", "\(folder)/edits.json"]).status == 0)
+            let saved = try String(contentsOfFile: esri, encoding: .utf8)
+            let head = try #require(original.range(of: #""features":["#))
+            #expect(saved.hasPrefix(original[..<head.upperBound]))
+            let kept = try Self.esriFeatures(original).filter { ($0["attributes"] as? NSDictionary)?["OBJECTID"] as? Int != 2 }
+            #expect(try Self.features(esri) == kept)
+        }
+    }
+
+    /// The features of Esri JSON text, parsed.
+    static func esriFeatures(_ text: String) throws -> [NSDictionary] {
+        let root = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary
+        return try #require(root?["features"] as? [NSDictionary])
+    }
+}

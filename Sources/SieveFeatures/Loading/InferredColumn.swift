@@ -315,6 +315,20 @@ struct InferredColumn {
         }
     }
 
+    /// The forms of the column's texts, each once (a ``FileRepresentation/DateStyle``, `nil` for
+    /// any other form), in order of appearance; at most two.
+    func dateStyles() -> [FileRepresentation.DateStyle?] {
+        guard storage == .texts else { return [] }
+        var styles: [FileRepresentation.DateStyle?] = []
+        let validity = self.validity
+        texts.forEachRow { row, bytes in
+            guard styles.count < 2, validity?.isValid(row) ?? true else { return }
+            let style = FileRepresentation.DateStyle(bytes)
+            if !styles.contains(style) { styles.append(style) }
+        }
+        return styles
+    }
+
     /// The integer value of row `row` when it holds an integer literal (for object IDs).
     func integer(row: Int) -> Int64? {
         guard isValid(row), storage == .integers, row < integers.count else { return nil }

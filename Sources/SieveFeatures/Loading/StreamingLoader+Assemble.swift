@@ -8,11 +8,20 @@ extension StreamingLoader {
     /// The pieces are consumed: each piece's column is freed as soon as it is copied into the
     /// table's (callers hand them over with `consume`, keeping no other reference), so that a
     /// load's peak memory is about the table plus one column of the pieces, not both whole.
+    ///
+    /// With `root` (the members of a FeatureCollection's or FeatureSet's root object, in
+    /// order), the table gets its ``FileRepresentation``.
     static func assemble(
         _ chunks: consuming [FeatureChunk], context: FeatureReadContext, spatialReference: SpatialReference,
-        globalIdFieldName: String?, displayFieldName: String?
+        globalIdFieldName: String?, displayFieldName: String?, root: JSONObject? = nil
     ) throws(FeatureTableError) -> (FeatureTable, LoadReport) {
         var pieces = consume chunks
+        var representation = root.map { root in
+            FileRepresentation(
+                format: context.format == .geoJSON ? .geoJSON : .esriJSON, objectIDs: .attribute, root: root,
+                featureMembers: FileRepresentation.completed(
+                    (pieces.first?.firstFeatureRoles ?? []).compactMap(FileRepresentation.FeatureMember.init)))
+        }
         var report = LoadReport()
         for piece in pieces {
             report.skippedCount += piece.skippedCount
@@ -108,12 +117,14 @@ extension StreamingLoader {
             } else {
                 objectIDs = idsAreObjectIDs ? idObjectIDs() : featureOfRow.map { Int64($0 + 1) }
                 report.objectIDsArePositions = !idsAreObjectIDs
+                representation?.objectIDs = idsAreObjectIDs ? .featureIDs : .positions
                 if let oid = explicit.objectIdIndex {
                     objectIdIndex = oid
                 } else {
                     let name = uniqueName(TableAssembler.synthesizedObjectIDName, used: &used)
                     fields.insert(Field(name: name, type: .oid), at: 0)
                     objectIdIndex = 0
+                    representation?.addedObjectIDField = name
                 }
             }
             let shift = explicit.objectIdIndex == nil ? 1 : 0
@@ -172,6 +183,9 @@ extension StreamingLoader {
             for (i, key) in keys.enumerated() {
                 let text = String(decoding: key, as: UTF8.self)
                 fields.append(Field(name: uniqueName(text.isEmpty ? "field\(i + 1)" : text, used: &used), type: statistics[i].fieldType))
+                // Values the table holds in another form than the file wrote them.
+                if statistics[i].values > 0, statistics[i].booleans == statistics[i].values { representation?.booleanFields.insert(i) }
+                if statistics[i].values > 0, statistics[i].others == statistics[i].values { representation?.jsonFields.insert(i) }
             }
             // The object-ID field: the one the file names, else one named OBJECTID (any case),
             // holding an integer in every feature.
@@ -200,13 +214,28 @@ extension StreamingLoader {
                 }
                 return builder.finish()
             }
+            // The form of each date field's texts, when it is one the writers can keep.
+            if representation != nil {
+                for g in keys.indices where fields[g].type == .date {
+                    var styles: [FileRepresentation.DateStyle?] = []
+                    for part in parts[g] {
+                        for style in pieces[part.piece].columns[part.slot].dateStyles() where !styles.contains(style) { styles.append(style) }
+                    }
+                    if styles.count == 1, let style = styles[0] { representation?.dateStyles[g] = style }
+                }
+            }
             var built: [Column] = []
             for g in keys.indices { built.append(column(g, type: fields[g].type)) }
+            // Whether the features' ids are (or equal) the object IDs.
+            let idsAreKept: Bool
             if let attributeSlot {
                 fields[attributeSlot] = Field(name: fields[attributeSlot].name, type: .oid)
                 objectIdIndex = attributeSlot
                 if case .integer(let values) = built[attributeSlot] { objectIDs = values.values.array }
                 columns = built
+                // Ids that repeat the object-ID attribute (as a query writes them) need no field.
+                idsAreKept = representation != nil && idsAreObjectIDs && Self.ids(of: pieces, equal: objectIDs)
+                representation?.featureIDsAreObjectIDs = idsAreKept
             } else {
                 objectIDs = idsAreObjectIDs ? idObjectIDs() : featureOfRow.map { Int64($0 + 1) }
                 report.objectIDsArePositions = !idsAreObjectIDs
@@ -214,6 +243,20 @@ extension StreamingLoader {
                 fields.insert(Field(name: name, type: .oid), at: 0)
                 columns = [.integer(Int64Column(values: objectIDs))] + built
                 objectIdIndex = 0
+                idsAreKept = idsAreObjectIDs
+                representation?.objectIDs = idsAreObjectIDs ? .featureIDs : .positions
+                representation?.addedObjectIDField = name
+                // The flagged fields moved one place on.
+                if let flagged = representation {
+                    representation?.booleanFields = Set(flagged.booleanFields.map { $0 + 1 })
+                    representation?.jsonFields = Set(flagged.jsonFields.map { $0 + 1 })
+                    representation?.dateStyles = Dictionary(uniqueKeysWithValues: flagged.dateStyles.map { ($0.key + 1, $0.value) })
+                }
+            }
+            if idStatistics.values == idStatistics.integers, idStatistics.values > 0, !idsAreKept, representation != nil {
+                // Integer ids that are not the object IDs (some features lack one, or they
+                // differ from the object-ID attribute): kept for writing the file back.
+                representation?.featureIDsByObjectID = Self.ids(of: pieces, byObjectID: objectIDs)
             }
             // Feature ids not used as object IDs are kept in a field.
             if idStatistics.values > idStatistics.integers {
@@ -221,6 +264,7 @@ extension StreamingLoader {
                 fields.append(Field(name: uniqueName("id", used: &used), type: type))
                 columns.append(idColumn(type))
                 report.featureIDFieldName = fields[fields.count - 1].name
+                representation?.featureIDField = fields[fields.count - 1].name
             }
             if fields.count > Schema.maximumFieldCount {
                 throw FeatureTableError(
@@ -244,8 +288,34 @@ extension StreamingLoader {
         let schema = try Schema(
             fields: fields, objectIdFieldName: fields[objectIdIndex].name, globalIdFieldName: globalIdFieldName,
             displayFieldName: displayFieldName, geometryType: geometryType, spatialReference: spatialReference)
-        let table = FeatureTable(validatedSchema: schema, columns: columns, geometryColumn: geometry, objectIDIndex: index)
+        let table = FeatureTable(
+            validatedSchema: schema, columns: columns, geometryColumn: geometry, objectIDIndex: index, representation: representation)
         return (table, report)
+    }
+
+    /// The pieces' integer feature ids by the object ID of their row (`objectIDs`, in row order).
+    static func ids(of pieces: [FeatureChunk], byObjectID objectIDs: [Int64]) -> [Int64: Int64] {
+        var result: [Int64: Int64] = [:]
+        var row = 0
+        for piece in pieces {
+            for local in 0..<piece.rows {
+                if row < objectIDs.count, let id = piece.ids.integer(row: local) { result[objectIDs[row]] = id }
+                row += 1
+            }
+        }
+        return result
+    }
+
+    /// Whether the pieces' feature ids, in row order, are `objectIDs` (every one an integer).
+    static func ids(of pieces: [FeatureChunk], equal objectIDs: [Int64]) -> Bool {
+        var row = 0
+        for piece in pieces {
+            for local in 0..<piece.rows {
+                guard row < objectIDs.count, piece.ids.integer(row: local) == objectIDs[row] else { return false }
+                row += 1
+            }
+        }
+        return row == objectIDs.count
     }
 
     /// `name`, or `name_1`, `name_2`, … when it is taken (ignoring case); records the result.

@@ -75,6 +75,8 @@ enum StreamingLoader {
         var crs: JSONValue?
         var members: [String: JSONValue] = [:]
         var geoJSONContext: FeatureReadContext?
+        // The root's members in order, for writing the file back (the features' value not kept).
+        var root = JSONObject()
         try json { () throws(GeometryError) in try reader.enterContainer() }
         var first = true
         while let key = try json({ () throws(GeometryError) in try reader.nextMember(first: &first) }) {
@@ -88,10 +90,11 @@ enum StreamingLoader {
             seen.append(name)
             let text = String(decoding: name, as: UTF8.self)
             if text == "type", expected == .esriJSON {
-                _ = try json { () throws(GeometryError) in try reader.readValue() }
+                root.append(text, try json { () throws(GeometryError) in try reader.readValue() })
                 continue
             }
             if text == "features", try json({ () throws(GeometryError) in reader.peek() }) == UInt8(ascii: "[") {
+                root.append(text, .null())
                 if type?.stringValue == "FeatureCollection" {
                     let context = FeatureReadContext(
                         format: .geoJSON, explicit: try explicitFields(schema, objectIdFieldName: nil), options: options)
@@ -105,6 +108,7 @@ enum StreamingLoader {
                 continue
             }
             let value = try json { () throws(GeometryError) in try reader.readValue() }
+            root.append(text, value)
             switch text {
             case "type": type = value
             case "crs": crs = value
@@ -156,7 +160,8 @@ enum StreamingLoader {
                 throw FeatureTableError(.invalidGeoJSON, "the FeatureCollection has no \"features\" array", position: rootPosition)
             }
             return try assemble(
-                consume chunks, context: geoJSONContext, spatialReference: spatialReference, globalIdFieldName: nil, displayFieldName: nil)
+                consume chunks, context: geoJSONContext, spatialReference: spatialReference, globalIdFieldName: nil, displayFieldName: nil,
+                root: root)
         }
 
         // Esri JSON.
@@ -202,7 +207,7 @@ enum StreamingLoader {
         let displayFieldName = try string("displayFieldName")
         return try assemble(
             consume esriPieces, context: context, spatialReference: spatialReference, globalIdFieldName: globalIdFieldName,
-            displayFieldName: displayFieldName)
+            displayFieldName: displayFieldName, root: root)
     }
 
     /// The explicit fields resolved: names unique ignoring case, the object-ID field found (the

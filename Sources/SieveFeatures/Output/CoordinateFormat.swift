@@ -5,6 +5,9 @@ import SieveGeometry
 package enum CoordinateFormat: Sendable, Hashable {
     /// The shortest round-trip text (whole numbers below 2⁵³ without a fraction).
     case shortest
+    /// The shortest round-trip text, whole numbers below 2⁵³ with a fraction (`180.0`), as
+    /// Python and GDAL write them.
+    case shortestWithFraction
     /// At most `fractionDigits` (0…17) digits after the decimal point, correctly rounded (see
     /// ``FixedPointText``).
     case fixed(fractionDigits: Int)
@@ -16,6 +19,13 @@ package enum CoordinateFormat: Sendable, Hashable {
         case .shortest:
             if value.isFinite {
                 Self.appendShortest(value, to: &bytes)
+            } else {
+                bytes.append(contentsOf: "null".utf8)
+            }
+        case .shortestWithFraction:
+            if value.isFinite {
+                Self.appendShortest(value, to: &bytes)
+                if value == value.rounded(), abs(value) < 9_007_199_254_740_992 { bytes.append(contentsOf: ".0".utf8) }
             } else {
                 bytes.append(contentsOf: "null".utf8)
             }
@@ -49,7 +59,7 @@ package enum CoordinateFormat: Sendable, Hashable {
     /// `value` as text for WKT (non-finite values in their shortest form).
     package func text(_ value: Double) -> String {
         switch self {
-        case .shortest:
+        case .shortest, .shortestWithFraction:
             return formatNumber(value)
         case .fixed(let digits):
             guard value.isFinite else { return formatNumber(value) }
@@ -57,6 +67,90 @@ package enum CoordinateFormat: Sendable, Hashable {
             FixedPointText.append(value, fractionDigits: digits, to: &bytes)
             return String(decoding: bytes, as: UTF8.self)
         }
+    }
+}
+
+extension CoordinateFormat {
+    /// How the geometries near the start of a GeoJSON or Esri JSON text write whole
+    /// coordinates: `true` with a fraction (`180.0`), `false` without (`180`), `nil` when the
+    /// first 64 KiB show none. Looks at the numbers in arrays (and `x`, `y` members) inside the
+    /// values of `coordinates` and `geometry` members; reads no more than `json` holds.
+    package static func wholeCoordinatesHaveFraction<Bytes: RandomAccessCollection<UInt8>>(in json: Bytes) -> Bool?
+    where Bytes.Index == Int {
+        let end = Swift.min(json.endIndex, json.startIndex + (1 << 16))
+        var i = json.startIndex
+        /// Whether the bytes at `at` are `"name"` followed by white space and a colon; moves past them.
+        func key(_ name: String, at position: inout Int) -> Bool {
+            var k = position
+            for byte in name.utf8 {
+                guard k < end, json[k] == byte else { return false }
+                k += 1
+            }
+            while k < end, json[k] == UInt8(ascii: " ") || json[k] == UInt8(ascii: "\n") || json[k] == UInt8(ascii: "\r")
+                || json[k] == UInt8(ascii: "\t")
+            {
+                k += 1
+            }
+            guard k < end, json[k] == UInt8(ascii: ":") else { return false }
+            position = k + 1
+            return true
+        }
+        while i < end {
+            guard json[i] == UInt8(ascii: "\""), key("\"coordinates\"", at: &i) || key("\"geometry\"", at: &i) else {
+                i += 1
+                continue
+            }
+            // The value: numbers in arrays, or after "x"/"y", until it ends.
+            var depth = 0
+            var arrays = 0
+            var afterXY = false
+            var started = false
+            while i < end {
+                let byte = json[i]
+                switch byte {
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    depth += 1
+                    if byte == UInt8(ascii: "[") { arrays += 1 }
+                    started = true
+                    i += 1
+                case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    depth -= 1
+                    if byte == UInt8(ascii: "]") { arrays -= 1 }
+                    i += 1
+                case UInt8(ascii: "\""):
+                    afterXY = key("\"x\"", at: &i) || key("\"y\"", at: &i)
+                    if !afterXY {
+                        // Past the string.
+                        i += 1
+                        while i < end, json[i] != UInt8(ascii: "\"") { i += json[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                        i += 1
+                    }
+                    started = true
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    let start = i
+                    var point: Int?
+                    var exponent = false
+                    while i < end, json[i] == UInt8(ascii: "-") || json[i] == UInt8(ascii: "+") || json[i] == UInt8(ascii: ".")
+                        || json[i] == UInt8(ascii: "e") || json[i] == UInt8(ascii: "E") || (json[i] &- UInt8(ascii: "0")) < 10
+                    {
+                        if json[i] == UInt8(ascii: ".") { point = i }
+                        if json[i] == UInt8(ascii: "e") || json[i] == UInt8(ascii: "E") { exponent = true }
+                        i += 1
+                    }
+                    if i < end, arrays > 0 || afterXY, !exponent, i > start {
+                        guard let point else { return false }
+                        if json[(point + 1)..<i].allSatisfy({ $0 == UInt8(ascii: "0") }) { return true }
+                    }
+                    afterXY = false
+                    started = true
+                default:
+                    if byte == UInt8(ascii: "n") || byte == UInt8(ascii: "t") || byte == UInt8(ascii: "f") { started = true }
+                    i += 1
+                }
+                if started, depth == 0 { break }
+            }
+        }
+        return nil
     }
 }
 

@@ -50,6 +50,30 @@ public struct FeatureWriterOptions: Sendable, Hashable {
     /// requires; `false` (the default, as GDAL's default) writes newline-delimited features.
     public var recordSeparator: Bool
 
+    /// Whether whole coordinates are written with a fraction (`180.0`, as Python and GDAL write
+    /// them) rather than without (`180`, the default); only when ``coordinatePrecision`` is
+    /// `nil`.
+    public var wholeCoordinatesWithFraction: Bool
+
+    /// Whether a GeoJSON or Esri JSON write of a table loaded from a file of that format (a
+    /// FeatureCollection or a FeatureSet) keeps the file's own shape rather than the query
+    /// output's — how edits are saved:
+    ///
+    /// - the root object's other members (`name`, `crs`, `bbox`; `objectIdFieldName`, `fields`,
+    ///   `spatialReference`, …) are written as the file had them, in its order;
+    /// - a feature's members come in the order of the file's first feature;
+    /// - object IDs stay where they came from: an `OBJECTID` attribute stays a property, ids
+    ///   read from GeoJSON `id` members are written as `id` (and an added feature gets its new
+    ///   object ID as `id`), and object IDs that numbered the features are written nowhere;
+    ///   a field the loader added (the `OBJECTID` field, or the `id` field holding ids that are
+    ///   not object IDs, written back as `id`) is not written as an attribute;
+    /// - properties the file wrote as booleans are written `true`/`false`, and those it wrote
+    ///   as arrays or objects as JSON rather than as text.
+    ///
+    /// Other tables (and other formats) are written as without it. Give it the rows of
+    /// `FeatureTable.savedFeatures()` to keep the file's feature order.
+    public var keepsFileRepresentation: Bool
+
     /// The most digits ``coordinatePrecision`` can ask for: 17.
     public static let maximumCoordinatePrecision = 17
 
@@ -58,11 +82,13 @@ public struct FeatureWriterOptions: Sendable, Hashable {
         self.pretty = pretty
         self.coordinatePrecision = coordinatePrecision
         self.recordSeparator = recordSeparator
+        wholeCoordinatesWithFraction = false
+        keepsFileRepresentation = false
     }
 
     /// How coordinates are written.
     var coordinateFormat: CoordinateFormat {
-        guard let coordinatePrecision else { return .shortest }
+        guard let coordinatePrecision else { return wholeCoordinatesWithFraction ? .shortestWithFraction : .shortest }
         return .fixed(fractionDigits: Swift.min(Swift.max(coordinatePrecision, 0), Self.maximumCoordinatePrecision))
     }
 }

@@ -13,7 +13,7 @@ extension FeatureQueryResult {
     /// - `id` is the object ID; `properties` holds the result's fields in order (the object-ID
     ///   field included).
     /// - Integers are written as integers, doubles in the shortest text that reads back to the
-    ///   same value (whole ones without a fraction), dates as ISO 8601 UTC texts
+    ///   same value (whole ones with a fraction, `889953.0`), dates as ISO 8601 UTC texts
     ///   `yyyy-mm-ddThh:mm:ss.sssZ`, NULL as `null`.
     /// - `geometry` is `null` when the result returns no geometries or the feature has none;
     ///   polygons follow RFC 7946 orientation. Coordinates are written as stored (or as
@@ -104,13 +104,22 @@ extension FeatureQueryResult {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Swift.min(Swift.max(chunkSize, 0), 1 << 16) + 4096)
         var output = OutputChunks(chunkSize: chunkSize, totalFeatures: rows.count, progress: progress)
+        let saved = options.keepsFileRepresentation ? table.fileRepresentation : nil
         switch format {
         case .geoJSON:
-            try writeGeoJSON(into: &bytes, layout: JSONLayout(options), output: &output, flush: flush)
+            if let saved, saved.format == .geoJSON {
+                try writeSavedGeoJSON(saved, into: &bytes, layout: JSONLayout(options), output: &output, flush: flush)
+            } else {
+                try writeGeoJSON(into: &bytes, layout: JSONLayout(options), output: &output, flush: flush)
+            }
         case .geoJSONSeq:
             try writeGeoJSONSeq(into: &bytes, options: options, output: &output, flush: flush)
         case .esriJSON:
-            try writeEsriJSON(into: &bytes, layout: JSONLayout(options), output: &output, flush: flush)
+            if let saved, saved.format == .esriJSON {
+                try writeSavedEsriJSON(saved, into: &bytes, layout: JSONLayout(options), output: &output, flush: flush)
+            } else {
+                try writeEsriJSON(into: &bytes, layout: JSONLayout(options), output: &output, flush: flush)
+            }
         case .csv:
             try writeCSV(into: &bytes, options: options, output: &output, flush: flush)
         }
@@ -289,15 +298,26 @@ struct GeoJSONFeatureWriter {
     private let ids: ColumnBuffer<Int64>
     /// The stored geometries' writer, when the result returns them as stored.
     private let stored: StoredGeometryWriter?
+    /// Writing a table back into the file it was loaded from: the file's feature shape.
+    private let saved: SavedFeatureShape?
 
-    init(_ result: FeatureQueryResult, layout: JSONLayout) {
+    /// A writer of `result`'s features; with `representation`, in the shape of the file the
+    /// table was loaded from (see ``FeatureWriterOptions/keepsFileRepresentation``).
+    init(_ result: FeatureQueryResult, layout: JSONLayout, representation: FileRepresentation? = nil) {
         self.result = result
         self.layout = layout
         stored = result.storedGeometries
         let table = result.table
         let colon = layout.colon
-        cells = result.fieldIndices.map {
-            CellWriter(table.columns[$0], field: table.schema.fields[$0], datesAsText: true, colon: colon)
+        if let representation {
+            let shape = SavedFeatureShape(representation, table: table)
+            cells = shape.cells(result.fieldIndices, table: table, datesAsText: true, colon: colon)
+            saved = shape
+        } else {
+            cells = result.fieldIndices.map {
+                CellWriter(table.columns[$0], field: table.schema.fields[$0], datesAsText: true, colon: colon)
+            }
+            saved = nil
         }
         ids = table.objectIDs
     }
@@ -306,12 +326,68 @@ struct GeoJSONFeatureWriter {
     /// `{"type":"Feature","id":…,"geometry":…,"properties":{…}}`.
     func write(position: Int, depth: Int, extraMembers: JSONObject? = nil, into bytes: inout [UInt8]) {
         let row = result.rows[position]
+        if let saved {
+            writeSaved(saved, position: position, row: row, depth: depth, into: &bytes)
+            return
+        }
         bytes.append(UInt8(ascii: "{"))
         layout.member(#""type""#, first: true, depth: depth + 1, into: &bytes)
         bytes.append(contentsOf: #""Feature""#.utf8)
         layout.member(#""id""#, depth: depth + 1, into: &bytes)
         JSONOutput.appendInteger(ids[row], to: &bytes)
         layout.member(#""geometry""#, depth: depth + 1, into: &bytes)
+        writeGeometry(position: position, row: row, depth: depth, into: &bytes)
+        layout.member(#""properties""#, depth: depth + 1, into: &bytes)
+        writeProperties(row: row, depth: depth, into: &bytes)
+        for member in extraMembers?.members ?? [] {
+            layout.element(first: false, depth: depth + 1, into: &bytes)
+            JSONWriter.writeString(member.key, into: &bytes)
+            bytes.append(contentsOf: layout.colon)
+            layout.write(member.value, depth: depth + 1, numbers: .plain, into: &bytes)
+        }
+        layout.close(UInt8(ascii: "}"), depth: depth, empty: false, into: &bytes)
+    }
+
+    /// Appends the Feature at `position` (row `row`) in the file's shape: its members in the
+    /// file's order, the id from where the file had it.
+    private func writeSaved(_ saved: SavedFeatureShape, position: Int, row: Int, depth: Int, into bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "{"))
+        var first = true
+        for member in saved.members {
+            switch member {
+            case .type:
+                layout.member(#""type""#, first: first, depth: depth + 1, into: &bytes)
+                bytes.append(contentsOf: #""Feature""#.utf8)
+            case .id:
+                guard saved.hasID(row: row, objectIDs: ids) else { continue }
+                layout.member(#""id""#, first: first, depth: depth + 1, into: &bytes)
+                saved.appendID(row: row, objectIDs: ids, into: &bytes)
+            case .geometry:
+                layout.member(#""geometry""#, first: first, depth: depth + 1, into: &bytes)
+                writeGeometry(position: position, row: row, depth: depth, into: &bytes)
+            case .attributes:
+                layout.member(#""properties""#, first: first, depth: depth + 1, into: &bytes)
+                writeProperties(row: row, depth: depth, into: &bytes)
+            }
+            first = false
+        }
+        layout.close(UInt8(ascii: "}"), depth: depth, empty: first, into: &bytes)
+    }
+
+    /// Appends the `properties` object of row `row` (of a feature at `depth`).
+    @inline(__always)
+    private func writeProperties(row: Int, depth: Int, into bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "{"))
+        for (j, cell) in cells.enumerated() {
+            layout.element(first: j == 0, depth: depth + 2, into: &bytes)
+            cell.write(row: row, into: &bytes)
+        }
+        layout.close(UInt8(ascii: "}"), depth: depth + 1, empty: cells.isEmpty, into: &bytes)
+    }
+
+    /// Appends the `geometry` value of the feature at `position` (row `row`, at `depth`).
+    @inline(__always)
+    private func writeGeometry(position: Int, row: Int, depth: Int, into bytes: inout [UInt8]) {
         if let stored, stored.writeGeoJSON(row: row, layout: layout, depth: depth + 1, into: &bytes) {
             // Written straight from the column.
         } else if let geometry = result.geometry(at: position) {
@@ -334,20 +410,6 @@ struct GeoJSONFeatureWriter {
         } else {
             bytes.append(contentsOf: "null".utf8)
         }
-        layout.member(#""properties""#, depth: depth + 1, into: &bytes)
-        bytes.append(UInt8(ascii: "{"))
-        for (j, cell) in cells.enumerated() {
-            layout.element(first: j == 0, depth: depth + 2, into: &bytes)
-            cell.write(row: row, into: &bytes)
-        }
-        layout.close(UInt8(ascii: "}"), depth: depth + 1, empty: cells.isEmpty, into: &bytes)
-        for member in extraMembers?.members ?? [] {
-            layout.element(first: false, depth: depth + 1, into: &bytes)
-            JSONWriter.writeString(member.key, into: &bytes)
-            bytes.append(contentsOf: layout.colon)
-            layout.write(member.value, depth: depth + 1, numbers: .plain, into: &bytes)
-        }
-        layout.close(UInt8(ascii: "}"), depth: depth, empty: false, into: &bytes)
     }
 }
 
@@ -406,11 +468,48 @@ package struct CellWriter {
         case dayText(ColumnBuffer<Int64>)
         case dictionary(codes: ColumnBuffer<UInt32>, escaped: [[UInt8]])
         case plain(StringStorage)
+        /// 0 and 1 written `false` and `true` (a property a file wrote as booleans).
+        case boolean(ColumnBuffer<Int64>)
+        /// Text written as the JSON it holds (a property a file wrote as arrays or objects).
+        case json(Column)
+        /// Instants written `"yyyy-mm-ddThh:mm:ssZ"` when they have no milliseconds.
+        case secondsText(ColumnBuffer<Int64>)
     }
 
     private let key: [UInt8]
     private let source: Source
     private let validity: ValidityBitmap?
+
+    private init(key: [UInt8], source: Source, validity: ValidityBitmap?) {
+        self.key = key
+        self.source = source
+        self.validity = validity
+    }
+
+    /// This writer writing the 0 and 1 of an integer column as `false` and `true` (other
+    /// numbers as they are): a property a file wrote as booleans.
+    package func writingBooleans() -> CellWriter {
+        guard case .integer(let values) = source else { return self }
+        return CellWriter(key: key, source: .boolean(values), validity: validity)
+    }
+
+    /// This writer writing ISO-8601 dates in `style` when the instant allows (`yyyy-mm-dd` at
+    /// midnight, `yyyy-mm-ddThh:mm:ssZ` without milliseconds): a property a file wrote so.
+    package func writingDates(_ style: FileRepresentation.DateStyle) -> CellWriter {
+        guard case .dateText(let values) = source else { return self }
+        switch style {
+        case .day: return CellWriter(key: key, source: .dayText(values), validity: validity)
+        case .seconds: return CellWriter(key: key, source: .secondsText(values), validity: validity)
+        }
+    }
+
+    /// This writer writing the text of `column` (its column, a string column) that is a JSON
+    /// array or object as that JSON, other text as a string: a property a file wrote as arrays
+    /// or objects, which the table holds as their JSON text.
+    package func writingJSON(_ column: Column) -> CellWriter {
+        guard case .string = column else { return self }
+        return CellWriter(key: key, source: .json(column), validity: validity)
+    }
 
     /// A writer for `column`, the values of `field`; dates as ISO 8601 text when `datesAsText`,
     /// else as epoch milliseconds; the days of a date-only field always as `"yyyy-mm-dd"` (as
@@ -467,6 +566,30 @@ package struct CellWriter {
             bytes.append(contentsOf: escaped[Int(codes[row])])
         case .plain(let strings):
             JSONWriter.writeString(strings[row], into: &bytes)
+        case .boolean(let values):
+            switch values[row] {
+            case 0: bytes.append(contentsOf: "false".utf8)
+            case 1: bytes.append(contentsOf: "true".utf8)
+            default: JSONOutput.appendInteger(values[row], to: &bytes)
+            }
+        case .secondsText(let values):
+            var text = CivilTime.format(milliseconds: values[row])
+            if values[row] % 1000 == 0, text.hasSuffix(".000Z") { text = String(text.dropLast(5)) + "Z" }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(UInt8(ascii: "\""))
+        case .json(let column):
+            guard case .string(let text) = column[row] else {
+                bytes.append(contentsOf: "null".utf8)
+                return
+            }
+            if let first = text.utf8.first, first == UInt8(ascii: "[") || first == UInt8(ascii: "{"),
+                (try? JSONReader.parse(text)) != nil
+            {
+                bytes.append(contentsOf: text.utf8)
+            } else {
+                JSONWriter.writeString(text, into: &bytes)
+            }
         }
     }
 }

@@ -30,13 +30,16 @@ public struct FeatureTable: Sendable {
         let lineage: EditLineage?
         let spatialIndexCache: SpatialIndexCache
         let attachments: AttachmentStore
+        /// How the file the table was loaded from held it, if it was loaded from a GeoJSON or
+        /// Esri JSON file.
+        let representation: FileRepresentation?
         /// Whether every live row has a geometry, once asked (see `everyFeatureHasGeometry`).
         let everyRowHasGeometry = Locked<Bool?>(nil)
 
         init(
             schema: Schema, columns: [Column], geometryColumn: GeometryColumn, count: Int, extent: Envelope,
             objectIDIndex: ObjectIDIndex, tombstones: RowTombstones, lineage: EditLineage?, spatialIndexCache: SpatialIndexCache,
-            attachments: AttachmentStore = AttachmentStore()
+            attachments: AttachmentStore = AttachmentStore(), representation: FileRepresentation? = nil
         ) {
             self.schema = schema
             self.columns = columns
@@ -48,6 +51,7 @@ public struct FeatureTable: Sendable {
             self.lineage = lineage
             self.spatialIndexCache = spatialIndexCache
             self.attachments = attachments
+            self.representation = representation
         }
     }
 
@@ -190,8 +194,12 @@ public struct FeatureTable: Sendable {
         self.init(validatedSchema: schema, columns: columns, geometryColumn: geometryColumn, objectIDIndex: .hashed(rowByObjectID))
     }
 
-    /// Creates a table from parts already checked against each other, with its object-ID index.
-    init(validatedSchema schema: Schema, columns: [Column], geometryColumn: GeometryColumn, objectIDIndex: ObjectIDIndex) {
+    /// Creates a table from parts already checked against each other, with its object-ID index
+    /// (and, loaded from a file, how the file held it).
+    init(
+        validatedSchema schema: Schema, columns: [Column], geometryColumn: GeometryColumn, objectIDIndex: ObjectIDIndex,
+        representation: FileRepresentation? = nil
+    ) {
         let count = objectIDIndex.count
         var extent = Envelope.empty
         let (xmin, ymin, xmax, ymax) = (geometryColumn.xmin, geometryColumn.ymin, geometryColumn.xmax, geometryColumn.ymax)
@@ -200,7 +208,8 @@ public struct FeatureTable: Sendable {
         }
         storage_ = Storage(
             schema: schema, columns: columns, geometryColumn: geometryColumn, count: count, extent: extent,
-            objectIDIndex: objectIDIndex, tombstones: RowTombstones(), lineage: nil, spatialIndexCache: SpatialIndexCache())
+            objectIDIndex: objectIDIndex, tombstones: RowTombstones(), lineage: nil, spatialIndexCache: SpatialIndexCache(),
+            representation: representation)
     }
 
     /// A snapshot of an edited table: `base`'s schema, collation, object-ID index of its first
@@ -213,7 +222,8 @@ public struct FeatureTable: Sendable {
         storage_ = Storage(
             schema: base.schema, columns: columns, geometryColumn: geometryColumn, count: count, extent: extent,
             objectIDIndex: base.objectIDIndex, tombstones: tombstones, lineage: lineage,
-            spatialIndexCache: base.spatialIndexCache, attachments: attachments ?? base.attachments)
+            spatialIndexCache: base.spatialIndexCache, attachments: attachments ?? base.attachments,
+            representation: base.fileRepresentation)
     }
 
     /// This table with `attachments` (the same rows, indexes and caches).
@@ -297,7 +307,8 @@ public struct FeatureTable: Sendable {
         var copy = self
         copy.storage_ = Storage(
             schema: schema, columns: replaced, geometryColumn: geometryColumn, count: count, extent: extent, objectIDIndex: index,
-            tombstones: tombstones, lineage: lineage, spatialIndexCache: SpatialIndexCache(), attachments: attachments)
+            tombstones: tombstones, lineage: lineage, spatialIndexCache: SpatialIndexCache(), attachments: attachments,
+            representation: fileRepresentation)
         return copy
     }
 
@@ -311,7 +322,8 @@ public struct FeatureTable: Sendable {
         copy.storage_ = Storage(
             schema: typed ?? schema, columns: replaced ?? columns, geometryColumn: geometryColumn, count: count, extent: extent,
             objectIDIndex: objectIDIndex, tombstones: tombstones, lineage: lineage,
-            spatialIndexCache: cache ?? spatialIndexCache, attachments: attachments ?? self.attachments)
+            spatialIndexCache: cache ?? spatialIndexCache, attachments: attachments ?? self.attachments,
+            representation: replaced == nil ? fileRepresentation : nil)
         return copy
     }
 
@@ -319,6 +331,43 @@ public struct FeatureTable: Sendable {
     /// any), so that rows appended to it never mix with another table's.
     func withSpatialIndexOfItsOwn() -> FeatureTable {
         replacing(spatialIndexCache: SpatialIndexCache(seed: spatialIndexCache, rowCount: count))
+    }
+
+    /// How the GeoJSON FeatureCollection or Esri JSON FeatureSet the table was loaded from held
+    /// its features (where the object IDs came from, the fields the loader added, …); `nil` for
+    /// a table not loaded from one, or whose schema changed since.
+    package var fileRepresentation: FileRepresentation? { storage.representation }
+
+    /// The live rows in the order of the features they hold: a feature an edit updated at the
+    /// place of its first version, added features after the others, in the order added.
+    package var liveRowsInFeatureOrder: [Int] {
+        guard let lineage else { return liveRows }
+        let base = lineage.baseRowCount
+        var placed: [(place: Int, row: Int)] = []
+        var rows: [Int] = []
+        rows.reserveCapacity(count)
+        for row in 0..<count where !tombstones.isDeleted(row) {
+            if row < base {
+                rows.append(row)
+            } else {
+                // An updated feature's first version is the base row of its object ID.
+                placed.append((objectIDIndex.row(forObjectID: objectID(row: row)) ?? row, row))
+            }
+        }
+        guard !placed.isEmpty else { return rows }
+        placed.sort { ($0.place, $0.row) < ($1.place, $1.row) }
+        var merged: [Int] = []
+        merged.reserveCapacity(rows.count + placed.count)
+        var next = 0
+        for row in rows {
+            while next < placed.count, placed[next].place < row {
+                merged.append(placed[next].row)
+                next += 1
+            }
+            merged.append(row)
+        }
+        merged.append(contentsOf: placed[next...].map(\.row))
+        return merged
     }
 
     /// The number of features: the rows not deleted.
