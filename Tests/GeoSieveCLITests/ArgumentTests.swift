@@ -29,28 +29,8 @@ struct ArgumentTests {
     /// Runs geosieve with `stdin` (when given) on its standard input.
     static func run(_ arguments: [String], stdin: Data?) throws -> CLIResult {
         guard let stdin else { return try CLI.run(arguments) }
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = CLI.packageRoot
-        let input = Pipe(), out = Pipe(), err = Pipe()
-        process.standardInput = input
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Write from another thread: the tool may answer before reading it all.
-        let handle = input.fileHandleForWriting
-        let writer = Thread {
-            handle.write(stdin)
-            try? handle.close()
-        }
-        writer.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLIResult(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        // Written from another thread: the tool may answer before reading it all.
+        return try CLI.run(arguments) { descriptor in CLI.write(descriptor, prefix: [UInt8](stdin)) }
     }
 
     /// A fresh temporary directory, removed by `body`'s caller through the returned cleanup.

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What one run of `geosieve` did.
 struct CLIResult {
     var status: Int32
@@ -27,7 +31,10 @@ enum CLI {
         return candidates[0].appendingPathComponent("geosieve")
     }
 
-    static func run(_ arguments: [String]) throws -> CLIResult {
+    /// Runs geosieve; with `feed`, its standard input is a pipe that `feed` writes from another
+    /// thread (given the pipe's descriptor, closed when `feed` returns; writes fail quietly once
+    /// the tool has gone, SIGPIPE being ignored).
+    static func run(_ arguments: [String], feed: (@Sendable (Int32) -> Void)? = nil) throws -> CLIResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -35,7 +42,18 @@ enum CLI {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let input = feed.map { _ in Pipe() }
+        if let input { process.standardInput = input }
         try process.run()
+        if let feed, let input {
+            signal(SIGPIPE, SIG_IGN)
+            let descriptor = dup(input.fileHandleForWriting.fileDescriptor)
+            try input.fileHandleForWriting.close()
+            Thread {
+                feed(descriptor)
+                close(descriptor)
+            }.start()
+        }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -43,5 +61,30 @@ enum CLI {
             status: process.terminationStatus,
             stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+extension CLI {
+    /// Writes `prefix`, then `zeros` zero bytes, to `descriptor`; `false` once a write fails (the
+    /// reader has gone).
+    @discardableResult
+    static func write(_ descriptor: Int32, prefix: [UInt8] = [], zeros: Int = 0) -> Bool {
+        func all(_ bytes: ArraySlice<UInt8>) -> Bool {
+            var offset = bytes.startIndex
+            while offset < bytes.endIndex {
+                let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+                if written <= 0 { return false }
+                offset += written
+            }
+            return true
+        }
+        guard all(prefix[...]) else { return false }
+        let piece = [UInt8](repeating: 0, count: 1 << 20)
+        var left = zeros
+        while left > 0 {
+            guard all(piece.prefix(left)) else { return false }
+            left -= min(left, piece.count)
+        }
+        return true
     }
 }

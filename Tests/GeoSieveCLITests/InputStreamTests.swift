@@ -12,57 +12,6 @@ import Testing
 struct InputStreamTests {
     static let countries = ArgumentTests.countries
 
-    /// Runs geosieve with `feed` writing its standard input through a pipe from another thread
-    /// (stopping quietly when the tool has gone), and returns what the tool did.
-    static func run(_ arguments: [String], feed: @escaping @Sendable (Int32) -> Void) throws -> CLIResult {
-        signal(SIGPIPE, SIG_IGN)
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = CLI.packageRoot
-        let input = Pipe(), out = Pipe(), err = Pipe()
-        process.standardInput = input
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let descriptor = dup(input.fileHandleForWriting.fileDescriptor)
-        try input.fileHandleForWriting.close()
-        let writer = Thread {
-            feed(descriptor)
-            close(descriptor)
-        }
-        writer.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLIResult(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
-    }
-
-    /// Writes `prefix`, then up to `zeros` zero bytes, to `descriptor`; `false` once a write
-    /// fails (the reader has gone).
-    @discardableResult
-    static func write(_ descriptor: Int32, prefix: [UInt8] = [], zeros: Int = 0) -> Bool {
-        func all(_ bytes: [UInt8]) -> Bool {
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-                if written <= 0 { return false }
-                offset += written
-            }
-            return true
-        }
-        guard all(prefix) else { return false }
-        let piece = [UInt8](repeating: 0, count: 1 << 20)
-        var left = zeros
-        while left > 0 {
-            guard all(Array(piece.prefix(left))) else { return false }
-            left -= min(left, piece.count)
-        }
-        return true
-    }
-
     @Test func aDeviceThatNeverEndsFailsAtItsFirstByte() throws {
         let start = Date()
         let line = try ArgumentTests.failure(["query", "/dev/zero", "--return", "count"], status: 2)
@@ -73,16 +22,16 @@ struct InputStreamTests {
     @Test func zerosOnAPipeFailAtTheFirstOne() throws {
         // 512 MiB offered: the tool stops reading at the first zero.
         let start = Date()
-        let result = try Self.run(["query", "-", "--return", "count"]) { descriptor in
-            Self.write(descriptor, zeros: 512 << 20)
+        let result = try CLI.run(["query", "-", "--return", "count"]) { descriptor in
+            CLI.write(descriptor, zeros: 512 << 20)
         }
         #expect(Date().timeIntervalSince(start) < 10)
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("error: standard input: invalid JSON at line 1, column 1 (byte offset 0)"), "\(result.stderr)")
         // After a FeatureCollection's opening: the first zero is byte 40.
         let prefix = Array(#"{"type":"FeatureCollection","features":["#.utf8)
-        let cut = try Self.run(["query", "-", "--return", "count"]) { descriptor in
-            Self.write(descriptor, prefix: prefix, zeros: 512 << 20)
+        let cut = try CLI.run(["query", "-", "--return", "count"]) { descriptor in
+            CLI.write(descriptor, prefix: prefix, zeros: 512 << 20)
         }
         #expect(cut.status == 2)
         #expect(cut.stderr.contains("(byte offset \(prefix.count))"), "\(cut.stderr)")
@@ -92,7 +41,7 @@ struct InputStreamTests {
     @Test func jsonOnAPipeOrAFIFOIsReadWhole() throws {
         let bytes = try [UInt8](Data(contentsOf: CLI.packageRoot.appendingPathComponent(Self.countries)))
         let expected = try ArgumentTests.success(["query", Self.countries, "--return", "count"])
-        let piped = try Self.run(["query", "-", "--return", "count"]) { descriptor in Self.write(descriptor, prefix: bytes) }
+        let piped = try CLI.run(["query", "-", "--return", "count"]) { descriptor in CLI.write(descriptor, prefix: bytes) }
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(piped.stdout == expected)
         // A FIFO named as SOURCE: read as a stream too, to its end.
@@ -103,7 +52,7 @@ struct InputStreamTests {
         let writer = Thread {
             let descriptor = open(fifo, O_WRONLY)
             guard descriptor >= 0 else { return }
-            Self.write(descriptor, prefix: bytes)
+            CLI.write(descriptor, prefix: bytes)
             close(descriptor)
         }
         writer.start()
