@@ -22,7 +22,10 @@ struct EditCommand: ParsableCommand {
             GeoPackage SOURCE in place, in one transaction (its other tables kept, the R-tree \
             updated); to --output, or over any other SOURCE, as a GeoPackage (.gpkg), Esri JSON \
             (.esrijson, or a SOURCE that is an Esri JSON FeatureSet) or GeoJSON file, written to a \
-            temporary file renamed into place. A feature service layer SOURCE \
+            temporary file renamed into place, in the file's own shape when the format is the \
+            SOURCE's (ids where they were, no field added, members and number forms kept); \
+            --output - writes the table to standard output and the response to standard error. \
+            A feature service layer SOURCE \
             (https://…/FeatureServer/N) gets the edits through a service table: the features \
             updated or deleted are read, the edits checked against them and the layer's fields, \
             domains and capabilities, and those that pass sent with applyEdits (all or none); \
@@ -41,7 +44,7 @@ struct EditCommand: ParsableCommand {
 
     @Option(
         name: .customLong("output"), parsing: .unconditional,
-        help: "Where to write the edited table (default: over SOURCE).")
+        help: "Where to write the edited table (default: over SOURCE; '-': standard output, the response then on standard error).")
     var output: String?
 
     @Flag(name: .customLong("no-rollback"), help: "Apply the valid edits even when some fail.")
@@ -92,9 +95,15 @@ struct EditCommand: ParsableCommand {
         try report(result, applied: applied)
     }
 
-    /// Prints the REST response; fails (exit 1) when some edit failed.
+    /// Prints the REST response (on standard error when the table went to standard output);
+    /// fails (exit 1) when some edit failed.
     private func report(_ result: ApplyEditsResult, applied: Bool) throws {
-        try OutputFile.write(to: nil) { sink in try sink(Array((result.json + "\n").utf8)) }
+        let response = Array((result.json + "\n").utf8)
+        if output == "-" {
+            FileHandle.standardError.write(Data(response))
+        } else {
+            try OutputFile.write(to: nil) { sink in try sink(response) }
+        }
         if !result.allSucceeded {
             let all = result.addResults + result.updateResults + result.deleteResults
             let failed = all.filter { !$0.success }.count
@@ -105,7 +114,7 @@ struct EditCommand: ParsableCommand {
     }
 
     /// Writes the edited table to `output` (or over `source`), in the format its name (or the
-    /// source's content) says.
+    /// source's content) says; `-` is standard output, in the source's format.
     ///
     /// A table loaded from a GeoJSON FeatureCollection or an Esri JSON FeatureSet written in
     /// the same format keeps the file's shape (``FeatureWriterOptions/keepsFileRepresentation``):
@@ -115,7 +124,9 @@ struct EditCommand: ParsableCommand {
     static func write(_ table: FeatureTable, source: String, output: String?, layerName: String) throws {
         let sourcePath = GeoPackageSource.parse(source)?.path ?? source
         let target = output ?? sourcePath
-        guard target != "-" else { throw CommandFailure("edit cannot write the table back to standard input; use --output") }
+        guard output != nil || target != "-" else {
+            throw CommandFailure("edit cannot write the table back to standard input; use --output (--output - for standard output)")
+        }
         // The source file's first bytes, read once if needed.
         var sourceHead: [UInt8]?
         func head() -> [UInt8] {
@@ -127,7 +138,7 @@ struct EditCommand: ParsableCommand {
         let format: OutputOptions.Format
         if let named = OutputOptions.Format.of(path: target), named != .geojson {
             format = named
-        } else if target == sourcePath, isEsriJSON(head: head()) {
+        } else if target == sourcePath || target == "-", isEsriJSON(head: head()) {
             format = .esrijson
         } else {
             format = .geojson

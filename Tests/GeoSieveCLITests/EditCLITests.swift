@@ -37,6 +37,23 @@ struct EditCLITests {
         }
     }
 
+    @Test("--output - writes the edited table to standard output, the response to standard error")
+    func editToStandardOutput() throws {
+        try GeoPackageCLITests.withFolder { folder in
+            try Self.write(Self.edits, "\(folder)/edits.json")
+            let before = try Data(contentsOf: URL(fileURLWithPath: Self.boroughs))
+            let file = "\(folder)/edited.geojson"
+            let toFile = try CLI.run(["edit", Self.boroughs, "--edits", "\(folder)/edits.json", "--output", file])
+            #expect(toFile.status == 0, "\(toFile.stderr)")
+            let run = try CLI.run(["edit", Self.boroughs, "--edits", "\(folder)/edits.json", "--output", "-"])
+            #expect(run.status == 0)
+            #expect(run.stdout == (try String(contentsOfFile: file, encoding: .utf8)))
+            #expect(run.stderr == toFile.stdout)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: Self.boroughs)) == before)
+            #expect(!FileManager.default.fileExists(atPath: CLI.packageRoot.appendingPathComponent("-").path))
+        }
+    }
+
     @Test("failed edits: rolled back by default (nothing written), applied in part with --no-rollback")
     func failures() throws {
         try GeoPackageCLITests.withFolder { folder in
