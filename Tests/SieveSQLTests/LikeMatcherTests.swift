@@ -174,6 +174,42 @@ struct LikeMatcherTests {
         #expect(matches > 50, "the generator should produce matches")
     }
 
+    /// The same in ASCII texts, where a match is first looked for from the occurrences of one
+    /// literal piece (its rarest of the last, the longest and the first), with pieces of several
+    /// characters and texts up to three times the segment's length.
+    @Test func anchoredSearchesAgreeWithTheReference() throws {
+        var generator = Generator(state: 31337)
+        var matches = 0
+        let letters = ["a", "b", "c", "a", "a"]
+        for round in 0..<400 {
+            var segment = ""
+            for _ in 0..<generator.int(65...260) {
+                segment += generator.chance(35) ? "_" : letters[generator.int(0...letters.count - 1)]
+            }
+            if generator.chance(30) { segment += ["b", "cc", "abc"][generator.int(0...2)] }
+            let pattern = (generator.chance(70) ? "%" : "c%") + segment + (generator.chance(70) ? "%" : "%a")
+            let elements = try #require(Self.elements(pattern, escape: nil))
+            let instance = Self.instance(of: elements, &generator, alphabet: ["a", "b", "c"])
+            let length = segment.count
+            var text: String
+            switch generator.int(0...3) {
+            case 0: text = instance
+            case 1: text = Self.randomText(&generator, length: generator.int(0...2 * length), alphabet: ["a", "b"]) + instance
+            case 2: text = String(repeating: "a", count: generator.int(length...3 * length))
+            default: text = Self.randomText(&generator, length: generator.int(0...3 * length), alphabet: ["a", "a", "b", "c"])
+            }
+            if generator.chance(30) {
+                var scalars = Array(text.unicodeScalars)
+                if !scalars.isEmpty { scalars[generator.int(0...scalars.count - 1)] = ["z", "b", "é"][generator.int(0...2)] }
+                text = String(String.UnicodeScalarView(scalars))
+            }
+            let expected = Self.referenceMatches(elements, Array(text.unicodeScalars))
+            #expect(try LikePattern(pattern).matches(text) == expected, "round \(round)")
+            if expected { matches += 1 }
+        }
+        #expect(matches > 60, "the generator should produce matches")
+    }
+
     // MARK: Adversarial inputs
 
     /// The hostile clause of `CONCAT(name, 'a'×64,000) LIKE '%' || 'a_'×32,000 || 'b%'`: a
@@ -190,6 +226,11 @@ struct LikeMatcherTests {
         #expect(pattern.matches(String(repeating: "a", count: 63_999) + "b") == false)
         #expect(pattern.matches("x" + String(repeating: "aé", count: 32_000) + "b") == true)
         #expect(pattern.matches(String(repeating: "éa", count: 32_000) + "b") == false)  // a's at odd offsets
+        // Twice the segment's length, the b nowhere after the first 64,000 characters.
+        for name in ["Zimbabwe", ""] {
+            #expect(pattern.matches(name + String(repeating: "a", count: 128_000)) == false, "\(name)")
+        }
+        #expect(pattern.matches(String(repeating: "a", count: 128_000) + "b") == true)
     }
 
     /// A 43,000-character `%…%` needle that almost matches everywhere in an 87,000-character

@@ -154,6 +154,20 @@ struct ShiftAndMatcher: Hashable, Sendable {
     let positionRange: [Range<Int>]
     let dense: [UInt64]
     let positions: [Int]
+    /// The segment's runs of literal characters: their character offset in it and their bytes.
+    let pieces: [Piece]
+    /// The pieces ``anchoredSearch(in:from:to:)`` tries to anchor a match on (indices into
+    /// `pieces`): the last, the longest and the first, without repetition.
+    let anchors: [Int]
+    /// Whether every piece is ASCII (else no match lies in ASCII text).
+    let piecesAreASCII: Bool
+
+    /// A run of literal characters of the segment.
+    struct Piece: Hashable, Sendable {
+        /// Its offset in the segment, in characters.
+        let offset: Int
+        let bytes: [UInt8]
+    }
 
     init(_ tokens: [LikePattern.Token]) {
         // The segment as scalar values, with nil for `_`.
@@ -216,6 +230,25 @@ struct ShiftAndMatcher: Hashable, Sendable {
         self.positionRange = positionRange
         self.dense = dense
         self.positions = positions
+        var pieces: [Piece] = []
+        var offset = 0
+        for token in tokens {
+            switch token {
+            case .literal(let bytes):
+                pieces.append(Piece(offset: offset, bytes: bytes))
+                offset += String(decoding: bytes, as: UTF8.self).unicodeScalars.count
+            case .one: offset += 1
+            case .any: break
+            }
+        }
+        self.pieces = pieces
+        var anchors: [Int] = []
+        let longest = pieces.indices.max { pieces[$0].bytes.count < pieces[$1].bytes.count }
+        for index in [pieces.indices.last, longest, pieces.indices.first] {
+            if let index, !anchors.contains(index) { anchors.append(index) }
+        }
+        self.anchors = anchors
+        piecesAreASCII = pieces.allSatisfy { $0.bytes.allSatisfy { $0 < 0x80 } }
     }
 
     /// The class of the scalar starting at `text[offset]` (-1: not in the segment) and its
@@ -251,6 +284,7 @@ struct ShiftAndMatcher: Hashable, Sendable {
             characters += 1
         }
         guard characters >= length else { return nil }
+        if characters == end - from, let decided = anchoredSearch(in: text, from: from, to: end) { return decided }
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 * words) { buffer in
             buffer.initialize(repeating: 0)
             var state = UnsafeMutableBufferPointer(rebasing: buffer[0..<words])
@@ -307,6 +341,61 @@ struct ShiftAndMatcher: Hashable, Sendable {
                 }
             }
         }
+    }
+
+    /// In ASCII text (one byte a character), the end of the leftmost occurrence found from the
+    /// occurrences of one literal piece, when that costs less than the automaton would: `nil`
+    /// when undecided (the automaton must run), `.some(nil)` when there is none.
+    ///
+    /// An occurrence starting at p holds each piece at p + its offset, so the occurrences of one
+    /// piece give every possible start. The piece with the fewest occurrences among the last,
+    /// the longest and the first is used (one found nowhere decides at once: no occurrence), and
+    /// its starts are checked in order, piece by piece, until the bytes compared cost about a
+    /// sixteenth of what the automaton's word operations would: then the automaton runs, so the
+    /// search never costs much more than the automaton alone would.
+    private func anchoredSearch(in text: UnsafeBufferPointer<UInt8>, from: Int, to end: Int) -> Int?? {
+        let last = end - length  // the last possible start
+        guard last >= from else { return .some(nil) }
+        guard piecesAreASCII else { return .some(nil) }
+        guard !pieces.isEmpty else { return .some(from + length) }  // only `_`
+        let n = end - from
+        // A byte compared here costs about two of the automaton's word operations (measured);
+        // a sixteenth of the automaton's cost is risked on the check.
+        var budget = n * ((Swift.min(n - length + 1, length) + 63) / 64) / 32
+        var best: [Int]?
+        for anchor in anchors {
+            let piece = pieces[anchor]
+            var starts: [Int] = []
+            var searchFrom = from + piece.offset
+            let searchEnd = last + piece.offset + piece.bytes.count
+            while starts.count < (best?.count ?? Int.max),
+                let found = ByteSearch.firstIndex(of: piece.bytes, in: text, from: searchFrom, to: searchEnd)
+            {
+                starts.append(found - piece.offset)
+                searchFrom = found + 1
+            }
+            if starts.isEmpty { return .some(nil) }
+            if starts.count < (best?.count ?? Int.max) { best = starts }
+            budget -= n  // the search's cost
+        }
+        guard let best else { return nil }
+        for start in best {
+            // Piece by piece, byte by byte, until one differs.
+            var matched = true
+            checking: for piece in pieces {
+                let base = start + piece.offset
+                for (i, byte) in piece.bytes.enumerated() {
+                    budget -= 1
+                    if text[base + i] != byte {
+                        matched = false
+                        break checking
+                    }
+                }
+            }
+            if matched { return .some(start + length) }
+            if budget < 0 { return nil }
+        }
+        return .some(nil)
     }
 
     private func firstMatchEndOneWord(in text: UnsafeBufferPointer<UInt8>, from: Int, to end: Int) -> Int? {
