@@ -197,6 +197,137 @@ def cases(folder):
         ("@FILE that cannot be read", ["relate", "--a", "@" + os.path.join(folder, "missing.wkt"), "--b", "1,1"], 1, r"cannot read"),
     ]
 
+    # Round 2. 1: one more than Int.max results.
+    yield ("identify --max-results Int64.max",
+           ["identify", COUNTRIES, "--point", "0,0", "--tolerance", "3", "--map-extent=-180,-90,180,90", "--size", "100,100",
+            "--max-results", "9223372036854775807"], 0, r'"results":\[')
+    # 2: sources that never end fail at their first byte that is not JSON.
+    yield ("query /dev/zero", ["query", "/dev/zero", "--return", "count"], 2, r"invalid JSON.*(byte offset 0|position 1)")
+    yield ("512 MiB of zeros piped to query -", ["query", "-", "--return", "count"], 2, r"standard input.*invalid JSON",
+           ("zeros", 512 << 20))
+    yield ("a FeatureCollection then zeros piped to query -", ["query", "-", "--return", "count"], 2,
+           r"standard input.*invalid JSON.*byte offset 40", ("prefix-zeros", 512 << 20))
+    # 3: the edits file is capped like every argument file, before it is read.
+    yield ("edit --edits 2GiB", ["edit", square, "--edits", huge], 2, r"limited to 64 MiB")
+    # 4: LIKE with 32,000 '_' against 64,000-character texts on every row.
+    like = write(folder, "like.sql", "CONCAT(name, '%s') LIKE '%%%sb%%'" % ("a" * 64_000, "a_" * 32_000))
+    yield ("LIKE '%(a_)^32000b%' on 177 rows of 64k text", q + ["--where", "@" + like], 0, r'\{"count":0\}')
+    like_twice = write(folder, "like2.sql", "CONCAT(name, '%s') LIKE '%%%sb%%'" % ("a" * 128_000, "a_" * 32_000))
+    yield ("LIKE '%(a_)^32000b%' on 177 rows of 128k text", q + ["--where", "@" + like_twice], 0, r'\{"count":0\}')
+    like_periodic = write(folder, "like3.sql", "CONCAT('%s', name) LIKE '%%%s_ab%%'" % ("ab" * 64_000, "a_" * 32_000))
+    yield ("LIKE '%(a_)^32000_ab%' on 177 rows of (ab)^64000", q + ["--where", "@" + like_periodic], 0, r'\{"count":\d+\}')
+    # 5: CQL2 arguments CQL2 1.0 does not allow.
+    yield from [
+        ("CQL2 T_DURING with an instant", q + ["--filter", "T_DURING(DATE('2020-01-01'), INTERVAL('..','..'))"], 2,
+         r"T_DURING is defined on intervals only"),
+        ("CQL2 INTERVAL of numbers", q + ["--filter", "T_INTERSECTS(INTERVAL(5, 3), INTERVAL('..','..'))"], 2,
+         r"an end of INTERVAL is a date, a timestamp"),
+        ("CQL2-JSON interval of numbers",
+         q + ["--filter", '{"op":"t_intersects","args":[{"interval":[1e308,-1e308]},{"interval":["..",".."]}]}'], 2,
+         r"an end of an interval is a date, a timestamp"),
+        # 6: messages name what is wrong.
+        ("CQL2-JSON number beyond a double", q + ["--filter", '{"op":"=","args":[{"property":"pop_est"},1e309]}'], 2,
+         r"the number 1e309 is out of range"),
+    ]
+    wide = write(folder, "wide.geojson", feature_collection(
+        [geojson_feature("{" + ",".join('"p%d":%d' % (i, i) for i in range(2_000)) + "}")]))
+    yield ("a feature with 2,000 properties", ["query", wide, "--return", "count"], 2,
+           r'"p1999" \(the feature\'s property number 2000\) would be distinct property number 2000')
+
+
+EXTREME_INTEGERS = ["9223372036854775807", "-9223372036854775808", "9223372036854775806", "4611686018427387904", "-1", "0"]
+EXTREME_REALS = ["1e308", "-1e308", "1.7976931348623157e308", "5e-324", "-0", "nan", "inf", "-inf", "1e309"]
+
+
+def extreme_values(folder):
+    """Every numeric option of the one-shot commands at the ends of its type: each must give an
+    answer or a one-line error (status 0, 1 or 2), never a trap. Yields (name, arguments, None)."""
+    countries = COUNTRIES
+    view = ["--map-extent=-180,-90,180,90", "--size", "100,100"]
+    identify = ["identify", countries, "--point", "0,0", "--tolerance", "3"] + view
+    query = ["query", countries, "--return", "count"]
+    svg = os.path.join(folder, "extreme.svg")
+    render = ["render", countries, "--output", svg] + view
+    integer_options = [
+        (identify, "--max-results"),
+        (["query", countries, "--out-fields", "name"], "--offset"),
+        (["query", countries, "--out-fields", "name"], "--limit"),
+        (["query", countries, "--return", "ids"], "--offset"),
+        (["query", countries, "--return", "ids"], "--limit"),
+        (["query", countries, "--out-fields", "name", "--order-by", "name"], "--offset"),
+        (["query", countries, "--out-fields", "name", "--order-by", "name"], "--limit"),
+        (["query", countries, "--out-fields", "name"], "--precision"),
+        (query, "--out-sr"),
+        (query + ["--geometry", "0,0,1,1"], "--in-sr"),
+        (["convert", countries, "--output", os.path.join(folder, "extreme.geojson")], "--precision"),
+    ]
+    for base, option in integer_options:
+        for value in EXTREME_INTEGERS:
+            yield ("%s %s %s" % (base[0], option, value), base + [option + "=" + value], None)
+    real_options = [
+        (identify, "--tolerance"),
+        (identify, "--scale"),
+        (identify, "--min-scale"),
+        (identify, "--max-scale"),
+        (render, "--scale"),
+        (render, "--min-scale"),
+        (render, "--max-scale"),
+    ]
+    for base, option in real_options:
+        for value in EXTREME_REALS:
+            yield ("%s %s %s" % (base[0], option, value), base + [option + "=" + value], None)
+    for value in ["9223372036854775807,1", "1e308,1e308", "100000,100000", "1e-300,1", "nan,1", "inf,inf"]:
+        yield ("identify --size %s" % value, identify + ["--size", value], None)
+        yield ("render --size %s" % value, render + ["--size", value], None)
+    for value in ["-1e308,-1e308,1e308,1e308", "-5e-324,-5e-324,5e-324,5e-324", "0,0,1e-300,1e-300", "-inf,-1,1,1"]:
+        yield ("identify --map-extent %s" % value, identify + ["--map-extent=" + value], None)
+        yield ("render --map-extent %s" % value, render + ["--map-extent=" + value], None)
+    for value in ["1e308,1e308", "-1e308,5e-324", "nan,0"]:
+        yield ("identify --point %s" % value, identify + ["--point=" + value], None)
+
+
+def run(options, arguments, stdin):
+    """Runs the tool; `stdin` is None (no input) or (kind, size): a pipe fed `size` zero bytes,
+    after a FeatureCollection's opening with kind "prefix-zeros", by a thread that stops when the
+    tool has gone."""
+    import threading
+
+    process = subprocess.Popen([options.geosieve] + arguments, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, SWIFT_BACKTRACE="enable=no"))
+    if stdin:
+        kind, size = stdin
+
+        def feed():
+            try:
+                if kind == "prefix-zeros":
+                    process.stdin.write(b'{"type":"FeatureCollection","features":[')
+                piece = bytes(1 << 20)
+                for _ in range(size >> 20):
+                    process.stdin.write(piece)
+                process.stdin.close()
+            except (BrokenPipeError, OSError, ValueError):
+                pass
+
+        threading.Thread(target=feed, daemon=True).start()
+    outputs = {}
+
+    def drain(stream, key):
+        outputs[key] = stream.read()
+
+    readers = [threading.Thread(target=drain, args=(process.stdout, "out")), threading.Thread(target=drain, args=(process.stderr, "err"))]
+    for reader in readers:
+        reader.start()
+    try:
+        process.wait(timeout=max(20, options.limit * 4))
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        raise
+    finally:
+        for reader in readers:
+            reader.join()
+    return outputs["out"].decode("utf-8", "replace"), outputs["err"].decode("utf-8", "replace"), process.returncode
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -205,23 +336,28 @@ def main():
     options = parser.parse_args()
     failures = 0
     with tempfile.TemporaryDirectory(prefix="geosieve-hostile-") as folder:
-        all_cases = list(cases(folder))
-        for name, arguments, status, pattern in all_cases:
+        all_cases = list(cases(folder)) + [(name, arguments, None, None) for name, arguments, _ in extreme_values(folder)]
+        for name, arguments, status, pattern, *stdin in all_cases:
             start = time.monotonic()
             try:
-                result = subprocess.run([options.geosieve] + arguments, capture_output=True, timeout=max(20, options.limit * 4),
-                                        env=dict(os.environ, SWIFT_BACKTRACE="enable=no"))
+                out, err, code = run(options, arguments, stdin[0] if stdin else None)
                 elapsed = time.monotonic() - start
-                out, err, code = result.stdout.decode("utf-8", "replace"), result.stderr.decode("utf-8", "replace"), result.returncode
             except subprocess.TimeoutExpired:
                 elapsed, out, err, code = time.monotonic() - start, "", "timed out", None
             problems = []
-            if code != status:
-                problems.append("exit status %s, expected %d" % (code, status))
-            text = out if status == 0 else err
-            if not re.search(pattern, text, re.S):
-                problems.append("output does not match %r" % pattern)
-            if status != 0 and (err.count("\n") != 1 or not err.startswith("error: ") or len(err) > 400):
+            if status is None:
+                # An extreme value: any answer or clear error, no trap.
+                if code not in (0, 1, 2):
+                    problems.append("exit status %s, expected 0, 1 or 2" % code)
+                elif code != 0 and (err.count("\n") != 1 or not err.startswith("error: ") or len(err) > 400):
+                    problems.append("stderr is not one short 'error: …' line (%d characters)" % len(err))
+            else:
+                if code != status:
+                    problems.append("exit status %s, expected %d" % (code, status))
+                text = out if status == 0 else err
+                if not re.search(pattern, text, re.S):
+                    problems.append("output does not match %r" % pattern)
+            if status is not None and status != 0 and (err.count("\n") != 1 or not err.startswith("error: ") or len(err) > 400):
                 problems.append("stderr is not one short 'error: …' line (%d characters)" % len(err))
             if elapsed > options.limit:
                 problems.append("took %.2f s, more than %.1f s" % (elapsed, options.limit))
