@@ -12,19 +12,8 @@
 # (and killed if the script fails).
 set -euo pipefail
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 PATH_TO_GEOSIEVE" >&2
-    exit 2
-fi
-geosieve=$1
-case "$geosieve" in
-    /*) ;;
-    *) geosieve="$PWD/$geosieve" ;;
-esac
-if [ ! -x "$geosieve" ]; then
-    echo "error: $geosieve is not an executable" >&2
-    exit 2
-fi
+. "$(dirname "$0")/serve-lib.sh"
+geosieve_argument "$@"
 if ! command -v python3 > /dev/null; then
     echo "error: python3 not found" >&2
     exit 1
@@ -58,23 +47,7 @@ trap cleanup EXIT
     --header-timeout "$header_timeout" --idle-timeout "$idle_timeout" --max-connections "$max_connections" \
     --max-body-bytes "$max_body_bytes" --log-level warning > "$work/server.out" 2> "$work/server.log" &
 server_pid=$!
-base=
-for _ in $(seq 1 600); do
-    if line=$(grep -m 1 '^serving http://' "$work/server.out" 2> /dev/null); then
-        base=${line#serving }
-        break
-    fi
-    if ! kill -0 "$server_pid" 2> /dev/null; then
-        echo "error: the server exited before it printed its 'serving' line" >&2
-        exit 1
-    fi
-    sleep 0.1
-done
-if [[ ! "$base" =~ ^http://127\.0\.0\.1:([1-9][0-9]*)$ ]]; then
-    echo "error: the server printed no 'serving http://127.0.0.1:PORT' line within 60 s" >&2
-    exit 1
-fi
-port=${BASH_REMATCH[1]}
+wait_for_serving "$work/server.out" "$server_pid" soak
 echo "server: $base (header timeout ${header_timeout} s, idle timeout ${idle_timeout} s, at most $max_connections connections)"
 
 python3 - "$port" "$server_pid" "$header_timeout" "$idle_timeout" "$max_connections" "$max_body_bytes" <<'EOF'

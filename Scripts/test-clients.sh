@@ -11,19 +11,8 @@
 # status 0; then fuzzes a second server that allows edits, on copies of the fixtures.
 set -euo pipefail
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 PATH_TO_GEOSIEVE" >&2
-    exit 2
-fi
-geosieve=$1
-case "$geosieve" in
-    /*) ;;
-    *) geosieve="$PWD/$geosieve" ;;
-esac
-if [ ! -x "$geosieve" ]; then
-    echo "error: $geosieve is not an executable" >&2
-    exit 2
-fi
+. "$(dirname "$0")/serve-lib.sh"
+geosieve_argument "$@"
 cd "$(dirname "$0")/.."
 started_at=$SECONDS
 
@@ -93,30 +82,11 @@ echo "$(ogrinfo --version); $(python3 --version); $(python3 -c 'from importlib i
 start_server() {
     local name=$1
     shift
-    local started=$SECONDS line=
+    local started=$SECONDS
     server_name=$name
     "$geosieve" serve "$@" --port 0 --query-timeout 5 --log-level info > "$work/$name.out" 2> "$work/$name.log" &
     server_pid=$!
-    base=
-    for _ in $(seq 1 600); do
-        if line=$(grep -m 1 '^serving http://' "$work/$name.out" 2> /dev/null); then
-            base=${line#serving }
-            break
-        fi
-        if ! kill -0 "$server_pid" 2> /dev/null; then
-            echo "error: the $name server exited before it printed its 'serving' line" >&2
-            exit 1
-        fi
-        sleep 0.1
-    done
-    if [ -z "$base" ]; then
-        echo "error: the $name server printed no 'serving http://HOST:PORT' line within 60 s" >&2
-        exit 1
-    fi
-    if [[ ! "$base" =~ ^http://127\.0\.0\.1:[1-9][0-9]*$ ]]; then
-        echo "error: the $name server printed '$line', expected 'serving http://127.0.0.1:PORT' with the port it picked" >&2
-        exit 1
-    fi
+    wait_for_serving "$work/$name.out" "$server_pid" "$name"
     echo "server ($name): $base (started in $((SECONDS - started)) s)"
 }
 

@@ -20,15 +20,8 @@
 #     --max-features of what passes its filter.
 set -euo pipefail
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 PATH_TO_GEOSIEVE" >&2
-    exit 2
-fi
-geosieve=$1
-case "$geosieve" in
-    /*) ;;
-    *) geosieve="$PWD/$geosieve" ;;
-esac
+. "$(dirname "$0")/serve-lib.sh"
+geosieve_argument "$@"
 cd "$(dirname "$0")/.."
 root=$PWD
 venv="$root/.build/pygeoapi-venv"

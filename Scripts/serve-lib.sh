@@ -1,0 +1,51 @@
+# Shell functions the scripts that start `geosieve serve` share; sourced, not run:
+#
+#   . "$(dirname "$0")/serve-lib.sh"
+#   geosieve_argument "$@"                 # $geosieve: the one argument, made absolute
+#   wait_for_serving OUT PID NAME          # $base and $port from the server's 'serving' line
+
+# Sets `geosieve` to the path of the geosieve binary given as the script's only argument, made
+# absolute (the scripts change folder); exits 2 with a usage line otherwise.
+geosieve_argument() {
+    if [ $# -ne 1 ]; then
+        echo "usage: $0 PATH_TO_GEOSIEVE" >&2
+        exit 2
+    fi
+    geosieve=$1
+    case "$geosieve" in
+        /*) ;;
+        *) geosieve="$PWD/$geosieve" ;;
+    esac
+    if [ ! -x "$geosieve" ]; then
+        echo "error: $geosieve is not an executable" >&2
+        exit 2
+    fi
+}
+
+# Waits up to 60 s for the server PID, started with `--port 0` and its standard output in OUT, to
+# print 'serving http://127.0.0.1:PORT'; sets `base` (the URL) and `port`. Exits 1, naming the
+# server NAME, when the server exits first, prints nothing in time, or names another address.
+wait_for_serving() {
+    local out=$1 pid=$2 name=$3 line=
+    base=
+    for _ in $(seq 1 600); do
+        if line=$(grep -m 1 '^serving http://' "$out" 2> /dev/null); then
+            base=${line#serving }
+            break
+        fi
+        if ! kill -0 "$pid" 2> /dev/null; then
+            echo "error: the $name server exited before it printed its 'serving' line" >&2
+            exit 1
+        fi
+        sleep 0.1
+    done
+    if [ -z "$base" ]; then
+        echo "error: the $name server printed no 'serving http://HOST:PORT' line within 60 s" >&2
+        exit 1
+    fi
+    if [[ ! "$base" =~ ^http://127\.0\.0\.1:([1-9][0-9]*)$ ]]; then
+        echo "error: the $name server printed '$line', expected 'serving http://127.0.0.1:PORT' with the port it picked" >&2
+        exit 1
+    fi
+    port=${BASH_REMATCH[1]}
+}
