@@ -3,6 +3,7 @@
 #   . "$(dirname "$0")/serve-lib.sh"
 #   geosieve_argument "$@"                 # $geosieve: the one argument, made absolute
 #   wait_for_serving OUT PID NAME          # $base and $port from the server's 'serving' line
+#   stop_serving PID NAME                  # SIGTERM, then exit status 0 within 30 s
 
 # Sets `geosieve` to the path of the geosieve binary given as the script's only argument, made
 # absolute (the scripts change folder); exits 2 with a usage line otherwise.
@@ -48,4 +49,27 @@ wait_for_serving() {
         exit 1
     fi
     port=${BASH_REMATCH[1]}
+}
+
+# Sends SIGTERM to the server PID and waits up to 30 s for it to exit; exits 1, naming the server
+# NAME, unless it exits with status 0.
+stop_serving() {
+    local pid=$1 name=$2 status
+    kill -TERM "$pid"
+    for _ in $(seq 1 300); do
+        kill -0 "$pid" 2> /dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$pid" 2> /dev/null; then
+        echo "error: the $name server was still running 30 s after SIGTERM" >&2
+        exit 1
+    fi
+    set +e
+    wait "$pid"
+    status=$?
+    set -e
+    if [ "$status" -ne 0 ]; then
+        echo "error: after SIGTERM the $name server exited with status $status, expected 0" >&2
+        exit 1
+    fi
 }

@@ -367,22 +367,6 @@ sys.exit(1 if failures else 0)
 EOF
 
 # SIGTERM: exit status 0.
-kill -TERM "$server_pid"
-for _ in $(seq 1 300); do
-    kill -0 "$server_pid" 2> /dev/null || break
-    sleep 0.1
-done
-if kill -0 "$server_pid" 2> /dev/null; then
-    echo "error: the server was still running 30 s after SIGTERM" >&2
-    exit 1
-fi
-set +e
-wait "$server_pid"
-status=$?
-set -e
+stop_serving "$server_pid" soak
 server_pid=
-if [ "$status" -ne 0 ]; then
-    echo "error: after SIGTERM the server exited with status $status, expected 0" >&2
-    exit 1
-fi
 echo "soak test: passed in $((SECONDS - started_at)) s"

@@ -92,24 +92,8 @@ start_server() {
 
 # stop_server: SIGTERM, then exit status 0 within 30 s and exactly one line on standard output.
 stop_server() {
-    kill -TERM "$server_pid"
-    for _ in $(seq 1 300); do
-        kill -0 "$server_pid" 2> /dev/null || break
-        sleep 0.1
-    done
-    if kill -0 "$server_pid" 2> /dev/null; then
-        echo "error: the $server_name server was still running 30 s after SIGTERM" >&2
-        exit 1
-    fi
-    set +e
-    wait "$server_pid"
-    local status=$?
-    set -e
+    stop_serving "$server_pid" "$server_name"
     server_pid=
-    if [ "$status" -ne 0 ]; then
-        echo "error: after SIGTERM the $server_name server exited with status $status, expected 0" >&2
-        exit 1
-    fi
     local lines
     lines=$(wc -l < "$work/$server_name.out")
     if [ "$lines" -ne 1 ]; then
