@@ -158,13 +158,7 @@ extension FeatureQueryResult {
             layout.write(.object(crs), depth: 1, numbers: .plain, into: &bytes)
         }
         layout.member(#""features""#, depth: 1, into: &bytes)
-        bytes.append(UInt8(ascii: "["))
-        for i in rows.indices {
-            layout.element(first: i == 0, depth: 2, into: &bytes)
-            feature.write(position: i, depth: 2, into: &bytes)
-            try output.featureWritten(&bytes, flush: flush)
-        }
-        layout.close(UInt8(ascii: "]"), depth: 1, empty: rows.isEmpty, into: &bytes)
+        try writeFeatureArray(feature, into: &bytes, layout: layout, output: &output, flush: flush)
         if exceededTransferLimit, ogcMembers == nil {
             layout.member(#""properties""#, depth: 1, into: &bytes)
             var properties = JSONObject()
@@ -172,6 +166,21 @@ extension FeatureQueryResult {
             layout.write(.object(properties), depth: 1, numbers: .plain, into: &bytes)
         }
         layout.close(UInt8(ascii: "}"), depth: 0, empty: false, into: &bytes)
+    }
+
+    /// The value of a FeatureCollection's `features`: an array of every feature, as `feature`
+    /// writes it, handed to `flush` whenever the bytes reach the chunk size.
+    func writeFeatureArray<Failure: Error>(
+        _ feature: GeoJSONFeatureWriter, into bytes: inout [UInt8], layout: JSONLayout, output: inout OutputChunks,
+        flush: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
+        bytes.append(UInt8(ascii: "["))
+        for i in rows.indices {
+            layout.element(first: i == 0, depth: 2, into: &bytes)
+            feature.write(position: i, depth: 2, into: &bytes)
+            try output.featureWritten(&bytes, flush: flush)
+        }
+        layout.close(UInt8(ascii: "]"), depth: 1, empty: rows.isEmpty, into: &bytes)
     }
 
     /// The GeoJSONSeq records appended to `bytes`, handed to `flush` whenever they reach the

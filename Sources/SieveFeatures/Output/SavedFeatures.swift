@@ -125,13 +125,7 @@ extension FeatureQueryResult {
     ) throws(Failure) {
         let feature = GeoJSONFeatureWriter(self, layout: layout, representation: saved)
         try writeSavedRoot(saved, into: &bytes, layout: layout) { (bytes: inout [UInt8]) throws(Failure) in
-            bytes.append(UInt8(ascii: "["))
-            for i in rows.indices {
-                layout.element(first: i == 0, depth: 2, into: &bytes)
-                feature.write(position: i, depth: 2, into: &bytes)
-                try output.featureWritten(&bytes, flush: flush)
-            }
-            layout.close(UInt8(ascii: "]"), depth: 1, empty: rows.isEmpty, into: &bytes)
+            try writeFeatureArray(feature, into: &bytes, layout: layout, output: &output, flush: flush)
         }
     }
 
