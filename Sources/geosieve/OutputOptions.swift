@@ -171,9 +171,8 @@ struct OutputOptions: ParsableArguments {
             },
             progress: progress.map { line in { @Sendable (written: WriteProgress) in line.update(written) } })
         // Through a symbolic link to its target; only a regular file can hold a GeoPackage.
-        let target = try OutputFile.resolvedTarget(path)
         var status = stat()
-        if stat(target, &status) == 0, status.st_mode & mode_t(S_IFMT) != mode_t(S_IFREG) {
+        if stat(path, &status) == 0, status.st_mode & mode_t(S_IFMT) != mode_t(S_IFREG) {
             let what = status.st_mode & mode_t(S_IFMT) == mode_t(S_IFDIR) ? "is a directory" : "is not a regular file (a GeoPackage is a database file)"
             throw CommandFailure.unreadable("cannot write \(path): \(what)")
         }
@@ -188,6 +187,7 @@ struct OutputOptions: ParsableArguments {
                 throw CommandFailure("\(error)")
             }
         }
+        let target = try OutputFile.resolvedTarget(path)
         do throws(GeoPackageError) {
             try GeoPackage.write(table, rows: rows, to: target, options: options)
         } catch {
@@ -216,17 +216,19 @@ enum OutputFile {
             try body { bytes in try writeAll(bytes, to: STDOUT_FILENO, name: "standard output") }
             return
         }
-        let target = try resolvedTarget(path)
+        // What the path finally names, through every link (also the system's own, such as
+        // /dev/stdout to /proc/self/fd/1 to a pipe, which only the system can follow).
         var status = stat()
-        if stat(target, &status) == 0 {
+        if stat(path, &status) == 0 {
             let type = status.st_mode & mode_t(S_IFMT)
             if type == mode_t(S_IFDIR) { throw CommandFailure.unreadable("cannot write \(path): is a directory") }
             if type != mode_t(S_IFREG) {
-                try writeDirectly(to: target, name: path, body)
+                try writeDirectly(to: path, name: path, body)
                 return
             }
         }
-        try writeAtomically(to: target, name: path, body)
+        // A regular file, or none yet: replaced (or created) at the end of the links.
+        try writeAtomically(to: try resolvedTarget(path), name: path, body)
     }
 
     /// The path a write to `path` lands on: `path`, or with symbolic links followed, the file

@@ -78,6 +78,9 @@ struct OutputPathTests {
     @Test func aDeviceIsWrittenAndKept() throws {
         #expect(try ArgumentTests.success(Self.query + ["--output", "/dev/null"]).isEmpty)
         #expect(Self.type("/dev/null") == mode_t(S_IFCHR))
+        // /dev/stdout: a link to /proc/self/fd/1, here a pipe; the link stays.
+        #expect(try ArgumentTests.success(Self.query + ["--output", "/dev/stdout"]) == ArgumentTests.success(Self.query))
+        #expect(Self.type("/dev/stdout") == mode_t(S_IFLNK))
         // A GeoPackage needs a regular file.
         let line = try ArgumentTests.failure(["convert", Self.cities, "--format", "gpkg", "--output", "/dev/null"], status: 1)
         #expect(line == "error: cannot write /dev/null: is not a regular file (a GeoPackage is a database file)")
