@@ -168,6 +168,39 @@ extension FeatureQueryResult {
         layout.close(UInt8(ascii: "}"), depth: 0, empty: false, into: &bytes)
     }
 
+    /// An Esri JSON feature's `"attributes":{…}` member for `row`, after a comma unless `first`.
+    func writeEsriAttributes(_ cells: [CellWriter], row: Int, first: Bool, layout: JSONLayout, into bytes: inout [UInt8]) {
+        layout.member(#""attributes""#, first: first, depth: 3, into: &bytes)
+        bytes.append(UInt8(ascii: "{"))
+        for (j, cell) in cells.enumerated() {
+            layout.element(first: j == 0, depth: 4, into: &bytes)
+            cell.write(row: row, into: &bytes)
+        }
+        layout.close(UInt8(ascii: "}"), depth: 3, empty: cells.isEmpty, into: &bytes)
+    }
+
+    /// An Esri JSON feature's `"geometry":…` member for the feature at `position` (table row
+    /// `row`), after a comma unless `first`: straight from the column when it can be, else
+    /// materialized (an envelope or a collection). Nothing, and `false`, for a feature without
+    /// geometry.
+    @discardableResult
+    func writeEsriGeometry(
+        position: Int, row: Int, stored: StoredGeometryWriter?, first: Bool, layout: JSONLayout, into bytes: inout [UInt8]
+    ) -> Bool {
+        if let stored {
+            // The member is taken back when the row needs the materializing path or has no
+            // geometry.
+            let mark = bytes.count
+            layout.member(#""geometry""#, first: first, depth: 3, into: &bytes)
+            if stored.writeEsriJSON(row: row, layout: layout, depth: 3, into: &bytes) { return true }
+            bytes.removeSubrange(mark...)
+        }
+        guard let geometry = geometry(at: position), let value = try? geometry.esriJSONValue() else { return false }
+        layout.member(#""geometry""#, first: first, depth: 3, into: &bytes)
+        layout.write(value, depth: 3, numbers: .coordinates, into: &bytes)
+        return true
+    }
+
     /// The value of a FeatureCollection's `features`: an array of every feature, as `feature`
     /// writes it, handed to `flush` whenever the bytes reach the chunk size.
     func writeFeatureArray<Failure: Error>(
@@ -266,26 +299,8 @@ extension FeatureQueryResult {
         for (i, row) in rows.enumerated() {
             layout.element(first: i == 0, depth: 2, into: &bytes)
             bytes.append(UInt8(ascii: "{"))
-            layout.member(#""attributes""#, first: true, depth: 3, into: &bytes)
-            bytes.append(UInt8(ascii: "{"))
-            for (j, cell) in cells.enumerated() {
-                layout.element(first: j == 0, depth: 4, into: &bytes)
-                cell.write(row: row, into: &bytes)
-            }
-            layout.close(UInt8(ascii: "}"), depth: 3, empty: cells.isEmpty, into: &bytes)
-            var written = false
-            if let stored {
-                // Straight from the column; the member is taken back when the row needs the
-                // materializing path (an envelope or collection) or has no geometry.
-                let mark = bytes.count
-                layout.member(#""geometry""#, depth: 3, into: &bytes)
-                written = stored.writeEsriJSON(row: row, layout: layout, depth: 3, into: &bytes)
-                if !written { bytes.removeSubrange(mark...) }
-            }
-            if !written, let geometry = geometry(at: i), let value = try? geometry.esriJSONValue() {
-                layout.member(#""geometry""#, depth: 3, into: &bytes)
-                layout.write(value, depth: 3, numbers: .coordinates, into: &bytes)
-            }
+            writeEsriAttributes(cells, row: row, first: true, layout: layout, into: &bytes)
+            writeEsriGeometry(position: i, row: row, stored: stored, first: false, layout: layout, into: &bytes)
             layout.close(UInt8(ascii: "}"), depth: 2, empty: false, into: &bytes)
             try output.featureWritten(&bytes, flush: flush)
         }

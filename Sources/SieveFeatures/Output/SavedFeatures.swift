@@ -149,29 +149,11 @@ extension FeatureQueryResult {
                 var first = true
                 for member in members {
                     if member == .attributes {
-                        layout.member(#""attributes""#, first: first, depth: 3, into: &bytes)
-                        bytes.append(UInt8(ascii: "{"))
-                        for (j, cell) in cells.enumerated() {
-                            layout.element(first: j == 0, depth: 4, into: &bytes)
-                            cell.write(row: row, into: &bytes)
-                        }
-                        layout.close(UInt8(ascii: "}"), depth: 3, empty: cells.isEmpty, into: &bytes)
+                        writeEsriAttributes(cells, row: row, first: first, layout: layout, into: &bytes)
                         first = false
-                        continue
+                    } else if writeEsriGeometry(position: i, row: row, stored: stored, first: first, layout: layout, into: &bytes) {
+                        first = false
                     }
-                    var written = false
-                    if let stored {
-                        let mark = bytes.count
-                        layout.member(#""geometry""#, first: first, depth: 3, into: &bytes)
-                        written = stored.writeEsriJSON(row: row, layout: layout, depth: 3, into: &bytes)
-                        if !written { bytes.removeSubrange(mark...) }
-                    }
-                    if !written, let geometry = geometry(at: i), let value = try? geometry.esriJSONValue() {
-                        layout.member(#""geometry""#, first: first, depth: 3, into: &bytes)
-                        layout.write(value, depth: 3, numbers: .coordinates, into: &bytes)
-                        written = true
-                    }
-                    if written { first = false }
                 }
                 layout.close(UInt8(ascii: "}"), depth: 2, empty: first, into: &bytes)
                 try output.featureWritten(&bytes, flush: flush)
