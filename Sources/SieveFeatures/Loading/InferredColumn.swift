@@ -321,6 +321,7 @@ struct InferredColumn {
         guard storage == .texts else { return [] }
         var styles: [FileRepresentation.DateStyle?] = []
         let validity = self.validity
+        // forEachRow has no early exit; after two forms each row costs one comparison.
         texts.forEachRow { row, bytes in
             guard styles.count < 2, validity?.isValid(row) ?? true else { return }
             let style = FileRepresentation.DateStyle(bytes)

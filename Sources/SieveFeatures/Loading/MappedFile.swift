@@ -111,18 +111,18 @@ extension FeatureTable {
             }
             if got == 0 { break }
             let bad = piece.withUnsafeBufferPointer { check.check(UnsafeBufferPointer(rebasing: $0[0..<got])) }
-            if let bad {
-                // Keep the bytes up to and including the bad one: the loader fails there.
-                bytes.append(contentsOf: piece[0..<(bad - bytes.count + 1)])
-                badByte = bad
-                break reading
-            }
-            if let limit, got > limit - bytes.count {
+            // Up to and including a bad byte (the loader fails there), else the whole piece.
+            let kept = bad.map { $0 - bytes.count + 1 } ?? got
+            if let limit, kept > limit - bytes.count {
                 throw FeatureTableError(
                     .inputTooLarge,
                     "\(name) holds more than \(limit) bytes, the most read from a pipe or device (a regular file has no such limit)")
             }
-            bytes.append(contentsOf: piece[0..<got])
+            bytes.append(contentsOf: piece[0..<kept])
+            if let bad {
+                badByte = bad
+                break reading
+            }
         }
         let loaded = try loadReporting(json: bytes, schema: schema, options: options)
         if let badByte {

@@ -308,7 +308,7 @@ public struct FeatureTable: Sendable {
         copy.storage_ = Storage(
             schema: schema, columns: replaced, geometryColumn: geometryColumn, count: count, extent: extent, objectIDIndex: index,
             tombstones: tombstones, lineage: lineage, spatialIndexCache: SpatialIndexCache(), attachments: attachments,
-            representation: fileRepresentation)
+            representation: nil)  // where the old object IDs came from no longer holds
         return copy
     }
 
