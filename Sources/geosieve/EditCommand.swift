@@ -68,7 +68,7 @@ struct EditCommand: ParsableCommand {
             try report(result, applied: true)
             return
         }
-        let (table, layerName) = try QueryCommand.loadSource(source, fields: nil)
+        let (table, layerName) = try QueryCommand.loadSource(source, fields: nil, keepingFileShape: true)
         let request: ApplyEditsRequest
         do {
             request = try ApplyEditsRequest(json: text, schema: table.schema)

@@ -335,11 +335,15 @@ struct QueryCommand: ParsableCommand {
         }
     }
 
-    /// The table in `path` (read whole, whatever its size: a regular file, a pipe, …; `-` is
-    /// standard input; `FILE.gpkg[:LAYER]` a GeoPackage layer), loaded as `loading` asks, and
-    /// its layer name: the GeoPackage layer read, else the file name without extension.
+    /// The table in `path` (a regular file, mapped whatever its size; a pipe, a device or `-`,
+    /// standard input, read up to its first byte that is not JSON, at most
+    /// ``InputFiles/streamLimit``; `FILE.gpkg[:LAYER]` a GeoPackage layer), loaded as `loading`
+    /// asks, and its layer name: the GeoPackage layer read, else the file name without
+    /// extension. With `keepingFileShape`, a GeoJSON or Esri JSON table remembers the file's
+    /// shape, for saving edits into it.
     static func loadSource(
-        _ path: String, fields: [Field]?, loading: LoadingOptions? = nil, needs: ServiceSource.Needs = .everything("this command")
+        _ path: String, fields: [Field]?, loading: LoadingOptions? = nil, needs: ServiceSource.Needs = .everything("this command"),
+        keepingFileShape: Bool = false
     ) throws -> (table: FeatureTable, layerName: String) {
         if ServiceSource.isURL(path) {
             // The layer's fields come from the service.
@@ -359,12 +363,15 @@ struct QueryCommand: ParsableCommand {
                 path: source.path, layer: source.layer, fields: fields,
                 progress: loading?.progressLine(verb: "loading \(source.path)"))
         }
-        let table = try loadTable(path, fields: fields, loading: loading)
+        let table = try loadTable(path, fields: fields, loading: loading, keepingFileShape: keepingFileShape)
         return (table, URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
     }
 
-    /// A GeoJSON or Esri JSON table (see ``loadSource(_:fields:loading:)``).
-    private static func loadTable(_ path: String, fields: [Field]?, loading: LoadingOptions?) throws -> FeatureTable {
+    /// A GeoJSON or Esri JSON table (see ``loadSource(_:fields:loading:needs:keepingFileShape:)``); with
+    /// `keepingFileShape`, remembering the file's shape for saving edits into it.
+    private static func loadTable(
+        _ path: String, fields: [Field]?, loading: LoadingOptions?, keepingFileShape: Bool
+    ) throws -> FeatureTable {
         let name = path == "-" ? "standard input" : path
         // A regular file is mapped and read once by the loader; standard input, a pipe or a
         // device is read until its first byte that is not JSON, at most InputFiles.streamLimit.
@@ -372,7 +379,8 @@ struct QueryCommand: ParsableCommand {
         defer { if let stream { _ = close(stream) } }
         let progress = loading?.progressLine(verb: "loading \(name)")
         defer { progress?.finish() }
-        let options = try loading?.options(progress: progress) ?? LoadOptions()
+        var options = try loading?.options(progress: progress) ?? LoadOptions()
+        options.keepsFileRepresentation = keepingFileShape
         do {
             let (table, report) =
                 try stream.map {

@@ -105,7 +105,7 @@ struct ServeCommand: ParsableCommand {
             let geoPackage = GeoPackageSource.parse(source)
             // Whether edits can be saved is known before reading anything.
             if allowEdits { try Self.checkSavable(source) }
-            let (table, layerName) = try QueryCommand.loadSource(source, fields: nil)
+            let (table, layerName) = try QueryCommand.loadSource(source, fields: nil, keepingFileShape: allowEdits)
             let saver = allowEdits ? Self.saver(source: source, geoPackage: geoPackage?.path, layerName: layerName) : nil
             do {
                 let editable = try EditableFeatureTable(table, options: EditingOptions(hasAttachments: geoPackage != nil))

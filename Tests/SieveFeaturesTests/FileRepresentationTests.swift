@@ -9,6 +9,19 @@ import Testing
 /// representation (``FeatureWriterOptions/keepsFileRepresentation``).
 @Suite("file representation")
 struct FileRepresentationTests {
+    /// `text` loaded as `edit` and `serve --allow-edits` load it: remembering the file's shape.
+    static func loadKeepingShape(_ text: String) throws -> FeatureTable {
+        var options = LoadOptions()
+        options.keepsFileRepresentation = true
+        return try FeatureTable.loadReporting(json: Array(text.utf8), options: options).table
+    }
+
+    @Test func onlyLoadsThatAskRememberTheFileShape() throws {
+        let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":4,"properties":{"a":1},"geometry":null}]}"#
+        #expect(try FeatureTable.load(geoJSON: text).fileRepresentation == nil)
+        #expect(try Self.loadKeepingShape(text).fileRepresentation?.objectIDs == .featureIDs)
+    }
+
     /// The options a save uses; `fraction` when the file wrote whole coordinates as `1.0`.
     static func saving(fraction: Bool = false) -> FeatureWriterOptions {
         var options = FeatureWriterOptions()
@@ -22,7 +35,7 @@ struct FileRepresentationTests {
         _ text: String, format: FeatureOutputFormat = .geoJSON, fraction: Bool = false,
         edit: (EditableFeatureTable) -> Void = { _ in }
     ) throws -> String {
-        let table = try FeatureTable.load(json: Array(text.utf8))
+        let table = try Self.loadKeepingShape(text)
         let editable = try EditableFeatureTable(table)
         edit(editable)
         return editable.snapshot.savedFeatures().text(format, options: saving(fraction: fraction))
@@ -72,25 +85,25 @@ struct FileRepresentationTests {
 
     @Test("where ids came from decides where they are written; the fields the loader added are not")
     func provenance() throws {
-        let fromIDs = try FeatureTable.load(geoJSON: #"{"type":"FeatureCollection","features":[{"type":"Feature","id":4,"properties":{"a":1},"geometry":null}]}"#)
+        let fromIDs = try Self.loadKeepingShape(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":4,"properties":{"a":1},"geometry":null}]}"#)
         let representation = try #require(fromIDs.fileRepresentation)
         #expect(representation.objectIDs == .featureIDs)
         #expect(representation.addedObjectIDField == "OBJECTID")
         #expect(fromIDs.objectIDs.array == [4])
-        let numbered = try FeatureTable.load(geoJSON: #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"a":1},"geometry":null}]}"#)
+        let numbered = try Self.loadKeepingShape(#"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"a":1},"geometry":null}]}"#)
         #expect(numbered.fileRepresentation?.objectIDs == .positions)
-        let attribute = try FeatureTable.load(geoJSON: #"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"properties":{"objectid":8},"geometry":null}]}"#)
+        let attribute = try Self.loadKeepingShape(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"properties":{"objectid":8},"geometry":null}]}"#)
         #expect(attribute.fileRepresentation?.objectIDs == .attribute)
         #expect(attribute.fileRepresentation?.featureIDsAreObjectIDs == false)
         // Integer ids that are not the object IDs are kept for the save, not as a field.
         #expect(attribute.schema.fieldNames == ["objectid"])
         #expect(attribute.fileRepresentation?.featureIDsByObjectID == [8: 1])
-        let partial = try FeatureTable.load(geoJSON: #"{"type":"FeatureCollection","features":[{"type":"Feature","id":5,"properties":{},"geometry":null},{"type":"Feature","properties":{},"geometry":null}]}"#)
+        let partial = try Self.loadKeepingShape(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":5,"properties":{},"geometry":null},{"type":"Feature","properties":{},"geometry":null}]}"#)
         #expect(partial.schema.fieldNames == ["OBJECTID"])
         #expect(partial.objectIDs.array == [1, 2])
         #expect(partial.fileRepresentation?.featureIDsByObjectID == [1: 5])
         // Ids that are not all integers are kept in a field, `id`, as before.
-        let strings = try FeatureTable.load(geoJSON: #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","properties":{},"geometry":null}]}"#)
+        let strings = try Self.loadKeepingShape(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","properties":{},"geometry":null}]}"#)
         #expect(strings.schema.fieldNames == ["OBJECTID", "id"])
         #expect(strings.fileRepresentation?.featureIDField == "id")
         // A table built otherwise has none, and is written as a query writes it.
@@ -127,7 +140,7 @@ struct FileRepresentationTests {
 
     @Test("query output is unchanged: object IDs as id and among the properties")
     func queryOutputUnchanged() throws {
-        let table = try FeatureTable.load(geoJSON: #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"ok":true},"geometry":null}]}"#)
+        let table = try Self.loadKeepingShape(#"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"ok":true},"geometry":null}]}"#)
         #expect(
             try table.queryFeatures(QueryParameters()).text(.geoJSON)
                 == #"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"geometry":null,"properties":{"OBJECTID":1,"ok":1}}]}"#)

@@ -29,6 +29,12 @@ public struct LoadOptions: Sendable {
     public var threads: Int?
     /// Called now and then with how far the load has come (from any thread).
     public var progress: (@Sendable (LoadProgress) -> Void)?
+    /// Whether the table remembers how the GeoJSON FeatureCollection or Esri JSON FeatureSet
+    /// held its features (root members, where the object IDs came from, the fields the loader
+    /// added, value forms), so that edits can be saved back in the file's own shape
+    /// (``FeatureWriterOptions/keepsFileRepresentation``). Off by default: it costs a pass over
+    /// date and id values and keeps the file's non-object-ID ids, which only saving needs.
+    public var keepsFileRepresentation = false
 
     /// Default options: strict, any one geometry type, all cores, no progress.
     public init(

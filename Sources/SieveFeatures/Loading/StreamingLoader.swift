@@ -161,7 +161,7 @@ enum StreamingLoader {
             }
             return try assemble(
                 consume chunks, context: geoJSONContext, spatialReference: spatialReference, globalIdFieldName: nil, displayFieldName: nil,
-                root: root)
+                root: options.keepsFileRepresentation ? root : nil)
         }
 
         // Esri JSON.
@@ -207,7 +207,7 @@ enum StreamingLoader {
         let displayFieldName = try string("displayFieldName")
         return try assemble(
             consume esriPieces, context: context, spatialReference: spatialReference, globalIdFieldName: globalIdFieldName,
-            displayFieldName: displayFieldName, root: root)
+            displayFieldName: displayFieldName, root: options.keepsFileRepresentation ? root : nil)
     }
 
     /// The explicit fields resolved: names unique ignoring case, the object-ID field found (the
