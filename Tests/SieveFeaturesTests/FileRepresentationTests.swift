@@ -16,6 +16,20 @@ struct FileRepresentationTests {
         return try FeatureTable.loadReporting(json: Array(text.utf8), options: options).table
     }
 
+    /// A root bbox stays as written while it contains every feature saved, and is redone when
+    /// an edit puts a feature outside it.
+    @Test func theBoundingBoxFollowsTheEdits() throws {
+        let text = #"{"type":"FeatureCollection","bbox":[0,0,10,10],"features":[{"type":"Feature","id":1,"properties":{"x":1},"geometry":{"type":"Point","coordinates":[1,1]}},{"type":"Feature","id":2,"properties":{"x":2},"geometry":{"type":"Point","coordinates":[5,5]}}]}"#
+        let deleted = try Self.roundTrip(text) { editable in
+            _ = editable.applyEdits(deletes: [2])
+        }
+        #expect(deleted.hasPrefix(#"{"type":"FeatureCollection","bbox":[0,0,10,10],"#))
+        let moved = try Self.roundTrip(text) { editable in
+            _ = editable.applyEdits(updates: [FeatureEdit(objectID: 2, geometry: .point(Point(x: 20, y: -3)))])
+        }
+        #expect(moved.hasPrefix(#"{"type":"FeatureCollection","bbox":[1,-3,20,1],"#), "\(moved)")
+    }
+
     @Test func onlyLoadsThatAskRememberTheFileShape() throws {
         let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":4,"properties":{"a":1},"geometry":null}]}"#
         #expect(try FeatureTable.load(geoJSON: text).fileRepresentation == nil)

@@ -162,6 +162,39 @@ extension FeatureQueryResult {
         }
     }
 
+    /// A GeoJSON root `bbox` for the features saved: `original` while it still contains them
+    /// all (RFC 7946 asks a bbox to contain, not to be tight; kept as the file wrote it), else
+    /// their envelope now (an edit added or moved a feature outside it); `original` too when it
+    /// is not four numbers (a 3D box is not redone).
+    private func savedBoundingBox(_ original: JSONValue) -> JSONValue {
+        guard case .array(let numbers, _) = original, numbers.count == 4 else { return original }
+        let geometries = table.geometryColumn
+        var extent = Envelope.empty
+        for row in rows where !geometries.xmin[row].isNaN {
+            extent.expand(
+                toInclude: Envelope(xmin: geometries.xmin[row], ymin: geometries.ymin[row], xmax: geometries.xmax[row], ymax: geometries.ymax[row]))
+        }
+        let before = numbers.map { value -> Double in
+            if case .number(let number, _) = value { return number.double }
+            return .nan
+        }
+        if extent.isEmpty
+            || (before[0] <= extent.xmin && before[1] <= extent.ymin && before[2] >= extent.xmax && before[3] >= extent.ymax)
+        {
+            return original
+        }
+        // Whole numbers written as the file wrote its box: as integers when it did.
+        let integers = numbers.allSatisfy { value in
+            if case .number(let number, _) = value { return number.isIntegerLiteral }
+            return false
+        }
+        return .array(
+            [extent.xmin, extent.ymin, extent.xmax, extent.ymax].map { value in
+                if integers, value == value.rounded(), let whole = Int64(exactly: value) { return .number(JSONNumber(whole)) }
+                return .number(JSONNumber(value))
+            })
+    }
+
     /// The root object of a saved file: its members as the file had them, `features` (added at
     /// the end if the file had none) written by `features`.
     private func writeSavedRoot<Failure: Error>(
@@ -181,7 +214,8 @@ extension FeatureQueryResult {
                 wroteFeatures = true
                 try features(&bytes)
             } else {
-                layout.write(member.value, depth: 1, numbers: .reread, into: &bytes)
+                let value = member.key == "bbox" ? savedBoundingBox(member.value) : member.value
+                layout.write(value, depth: 1, numbers: .reread, into: &bytes)
             }
         }
         if !wroteFeatures {
