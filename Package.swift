@@ -56,17 +56,20 @@ let package = Package(
         ),
         // Append-only shared buffers: the storage of columns and geometry columns, which lets an
         // edited table publish a snapshot per batch without copying what the snapshot holds.
+        // The lowest module: the one lock type (`Locked`) and the error protocol every error adopts
+        // (`GeoSieveError`, `ErrorCategory`: one mapping to HTTP status, ArcGIS code, exit status).
+        .target(name: "SieveBase"),
         .target(name: "SieveBuffers"),
         // Geometry value types, spatial references and codecs. Pure Swift, no C.
-        .target(name: "SieveGeometry", dependencies: ["SieveBuffers"]),
+        .target(name: "SieveGeometry", dependencies: ["SieveBase", "SieveBuffers"]),
         // The GEOS bridge: contexts, owned geometries, prepared geometries, relationships.
-        .target(name: "SieveGEOS", dependencies: ["SieveGeometry", "CGEOS"]),
+        .target(name: "SieveGEOS", dependencies: ["SieveBase", "SieveGeometry", "CGEOS"]),
         // Any spatial reference through PROJ: per-thread contexts, cached transformations,
         // geometry projection with densification; the exact 4326 ⇄ 3857 path stays SieveGeometry's.
-        .target(name: "SieveProjection", dependencies: ["SieveGeometry", "CPROJ"]),
+        .target(name: "SieveProjection", dependencies: ["SieveBase", "SieveGeometry", "CPROJ"]),
         // Typed columns with validity bitmaps, dictionary-encoded strings, civil-time helpers:
         // the data layout the where-clause kernels scan and the feature table stores.
-        .target(name: "SieveColumns", dependencies: ["SieveBuffers"]),
+        .target(name: "SieveColumns", dependencies: ["SieveBase", "SieveBuffers"]),
         // The quadtree over envelopes: bulk load, insert/remove/move, window, radius, nearest.
         .target(
             name: "SieveIndex",
@@ -78,11 +81,11 @@ let package = Package(
             ]
         ),
         // The where-clause language: lexer, Pratt parser, binder, vectorized evaluator.
-        .target(name: "SieveSQL", dependencies: ["SieveBuffers", "SieveColumns"]),
+        .target(name: "SieveSQL", dependencies: ["SieveBase", "SieveBuffers", "SieveColumns"]),
         // Schema, the columnar feature table, loading, queries.
         .target(
             name: "SieveFeatures",
-            dependencies: ["SieveColumns", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveGEOS", "SieveIndex", "SieveProjection"]
+            dependencies: ["SieveBase", "SieveColumns", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveGEOS", "SieveIndex", "SieveProjection"]
         ),
         // The system SQLite library (libsqlite3), for GeoPackage files and the differential tests.
         .systemLibrary(
@@ -90,22 +93,22 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         // Files in and out through SQLite: OGC GeoPackage read and write.
-        .target(name: "SieveStore", dependencies: ["SieveFeatures", "SieveGeometry", "SieveColumns", "CSQLite"]),
+        .target(name: "SieveStore", dependencies: ["SieveBase", "SieveFeatures", "SieveGeometry", "SieveColumns", "CSQLite"]),
         // Feature layers and the map: definition expressions, display filters, scale ranges,
         // selection, renderers, identify across layers and SVG drawing, on the feature table.
         .target(
             name: "SieveMap",
-            dependencies: ["SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveIndex"]
+            dependencies: ["SieveBase", "SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveIndex"]
         ),
         // OGC CQL2 (text and JSON encodings): the filter language of OGC API – Features, read into
         // a tree of its own and written back; binding to the where-clause core comes on top.
-        .target(name: "SieveCQL", dependencies: ["SieveSQL", "SieveColumns", "SieveGeometry"]),
+        .target(name: "SieveCQL", dependencies: ["SieveBase", "SieveSQL", "SieveColumns", "SieveGeometry"]),
         // PostgreSQL/PostGIS tables as feature sources: queries pushed down as SQL with bound
         // parameters, import and export. Not in the umbrella: it brings SwiftNIO and postgres-nio.
         .target(
             name: "SievePostGIS",
             dependencies: [
-                "SieveFeatures", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveGEOS", "SieveColumns", "SieveProjection",
+                "SieveBase", "SieveFeatures", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveGEOS", "SieveColumns", "SieveProjection",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -115,7 +118,7 @@ let package = Package(
         .target(
             name: "SieveServer",
             dependencies: [
-                "SieveFeatures", "SieveMap", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveColumns", "SieveProjection",
+                "SieveBase", "SieveFeatures", "SieveMap", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveColumns", "SieveProjection",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -129,7 +132,7 @@ let package = Package(
         .target(
             name: "SieveService",
             dependencies: [
-                "SieveFeatures", "SieveGeometry", "SieveCQL", "SieveMap",
+                "SieveBase", "SieveFeatures", "SieveGeometry", "SieveCQL", "SieveMap",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
@@ -138,7 +141,7 @@ let package = Package(
         .target(
             name: "GeoSieve",
             dependencies: [
-                "SieveBuffers", "SieveGeometry", "SieveGEOS", "SieveColumns", "SieveSQL", "SieveIndex", "SieveProjection", "SieveFeatures",
+                "SieveBase", "SieveBuffers", "SieveGeometry", "SieveGEOS", "SieveColumns", "SieveSQL", "SieveIndex", "SieveProjection", "SieveFeatures",
                 "SieveStore", "SieveMap", "SieveCQL",
             ]
         ),

@@ -1,4 +1,5 @@
 // GeoSieve: the umbrella module. `import GeoSieve` brings in every public module of the engine.
+@_exported import SieveBase
 @_exported import SieveBuffers
 @_exported import SieveColumns
 @_exported import SieveFeatures

@@ -1,3 +1,4 @@
+import SieveBase
 import SieveColumns
 import SieveGEOS
 import SieveGeometry

@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import SieveBase
 import SieveGeometry
 import SieveIndex
 import Synchronization

@@ -1,3 +1,5 @@
+import SieveBase
+
 /// How a snapshot of an edited table finds a feature's row by object ID when edits have appended
 /// rows after those of the table the edits started from (the *base*).
 ///

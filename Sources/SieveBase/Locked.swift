@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-/// A value behind a POSIX mutex.
+/// A value behind a POSIX mutex: the one lock type of GeoSieve.
 ///
 /// Used instead of Synchronization's `Mutex`, whose Linux implementation locks through futex
 /// calls in a library ThreadSanitizer does not instrument: under `--sanitize=thread` it cannot
@@ -12,11 +12,12 @@
 /// `pthread_mutex` calls here are ones it intercepts.
 ///
 /// `@unchecked Sendable`: the value is only touched inside ``withLock(_:)``, under the mutex.
-final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value>: @unchecked Sendable {
     private var value: Value
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init(_ value: Value) {
+    /// A lock guarding `value`.
+    public init(_ value: Value) {
         self.value = value
         mutex = UnsafeMutablePointer.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -29,7 +30,7 @@ final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value, holding the mutex.
-    func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+    public func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
