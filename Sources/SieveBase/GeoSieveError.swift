@@ -113,7 +113,7 @@ public struct InputLocation: Hashable, Sendable, CustomStringConvertible {
 
 /// The common shape of GeoSieve's errors: a ``category`` that decides how the command line and
 /// the server report it, a one-line ``message`` saying what is wrong, and where known the
-/// ``location`` in the input.
+/// ``inputLocation`` in the input.
 ///
 /// Adopted by every public error type (`WhereClauseError`, `CQL2Error`, `FeatureTableError`,
 /// `QueryError`, …), so that a front door maps any of them the same way:
@@ -129,12 +129,12 @@ public protocol GeoSieveError: Error, Sendable, CustomStringConvertible {
     /// What is wrong, in one line.
     var message: String { get }
     /// Where in the input, when known.
-    var location: InputLocation? { get }
+    var inputLocation: InputLocation? { get }
 }
 
 extension GeoSieveError {
     /// No location by default.
-    public var location: InputLocation? { nil }
+    public var inputLocation: InputLocation? { nil }
 }
 
 extension ErrorCategory {
