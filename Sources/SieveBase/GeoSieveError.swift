@@ -90,24 +90,36 @@ public struct InputLocation: Hashable, Sendable, CustomStringConvertible {
     public var line: Int?
     /// The 1-based column (or character offset when ``line`` is `nil`), when known.
     public var column: Int?
+    /// The path of the offending member of a JSON value (`rings[1][0]`,
+    /// `uniqueValueInfos[2].symbol`), when known.
+    public var path: String?
+    /// The 0-based index of the offending feature in its file or request, when known.
+    public var featureIndex: Int?
 
     /// A location.
-    public init(input: String? = nil, line: Int? = nil, column: Int? = nil) {
+    public init(
+        input: String? = nil, line: Int? = nil, column: Int? = nil, path: String? = nil, featureIndex: Int? = nil
+    ) {
         self.input = input
         self.line = line
         self.column = column
+        self.path = path
+        self.featureIndex = featureIndex
     }
 
-    /// `input at L:C`, `input at character C`, or what is known of it.
+    /// `input at L:C (path) in features[i]`, `input at character C`, or what is known of it.
     public var description: String {
-        var text = input ?? ""
+        var parts: [String] = []
+        if let input { parts.append(input) }
         switch (line, column) {
-        case (let line?, let column?): text += (text.isEmpty ? "" : " ") + "at \(line):\(column)"
-        case (nil, let column?): text += (text.isEmpty ? "" : " ") + "at character \(column)"
-        case (let line?, nil): text += (text.isEmpty ? "" : " ") + "at line \(line)"
+        case (let line?, let column?): parts.append("at \(line):\(column)")
+        case (nil, let column?): parts.append("at character \(column)")
+        case (let line?, nil): parts.append("at line \(line)")
         case (nil, nil): break
         }
-        return text
+        if let path, !path.isEmpty { parts.append("(\(path))") }
+        if let featureIndex { parts.append("in features[\(featureIndex)]") }
+        return parts.joined(separator: " ")
     }
 }
 
@@ -116,7 +128,9 @@ public struct InputLocation: Hashable, Sendable, CustomStringConvertible {
 /// ``inputLocation`` in the input.
 ///
 /// Adopted by every public error type (`WhereClauseError`, `CQL2Error`, `FeatureTableError`,
-/// `QueryError`, …), so that a front door maps any of them the same way:
+/// `QueryError`, …), so that a front door maps any of them the same way. The types with a kind
+/// to match on adopt ``GeoSieveKindedError``, which gives them `~=` and a default description.
+/// The default ``description`` is the ``message``.
 ///
 /// ```swift
 /// catch let error as any GeoSieveError {
@@ -135,12 +149,18 @@ public protocol GeoSieveError: Error, Sendable, CustomStringConvertible {
 extension GeoSieveError {
     /// No location by default.
     public var inputLocation: InputLocation? { nil }
+
+    /// The ``message`` by default; a type that says more (its kind, a position) writes its own.
+    public var description: String { message }
 }
 
 extension ErrorCategory {
-    /// The category of any error: a ``GeoSieveError``'s own, ``invalidRequest`` for the
-    /// rest — an error reaching a front door without a category is taken as the caller's.
+    /// The category of any error: a ``GeoSieveError``'s own, ``timedOut`` for a task's
+    /// `CancellationError` (work stopped before it finished), ``invalidRequest`` for the rest —
+    /// an error reaching a front door without a category is taken as the caller's.
     public static func of(_ error: any Error) -> ErrorCategory {
-        (error as? any GeoSieveError)?.category ?? .invalidRequest
+        if let error = error as? any GeoSieveError { return error.category }
+        if error is CancellationError { return .timedOut }
+        return .invalidRequest
     }
 }

@@ -1,3 +1,7 @@
+// Re-exported: the error's category and location are SieveBase's, and a client of this module
+// uses them with the error.
+@_exported import SieveBase
+
 /// The error thrown when a CQL2 filter cannot be read.
 ///
 /// It says what is wrong and where: the 1-based line and column and the 0-based offset of the
@@ -7,7 +11,7 @@
 /// Errors of the JSON encoding also carry the ``path`` of the JSON value at fault, which their
 /// description shows instead of the line and column:
 /// `cql2-json error at args[1].op: unknown operator "s_near"`.
-public struct CQL2Error: Error, Hashable, Sendable, CustomStringConvertible {
+public struct CQL2Error: GeoSieveError, Hashable {
     /// The encoding being read when the error occurred.
     public enum Encoding: String, Hashable, Sendable {
         /// The text encoding, `cql2-text`.
@@ -61,6 +65,19 @@ public struct CQL2Error: Error, Hashable, Sendable, CustomStringConvertible {
             used += size
         }
         return result + "…"
+    }
+
+    /// Every CQL2 error is the caller's: the filter does not parse or bind.
+    public var category: ErrorCategory { .invalidRequest }
+
+    /// Where in the filter (input `cql2-text` or `cql2-json`): the ``line`` and ``column`` when
+    /// known (not 0), and the ``path`` of a JSON value; `nil` for an error found after reading.
+    public var inputLocation: InputLocation? {
+        let located = line > 0
+        guard located || path != nil else { return nil }
+        return InputLocation(
+            input: encoding.rawValue, line: located ? line : nil, column: located ? column : nil,
+            path: path.map { $0.isEmpty ? "the root" : $0 })
     }
 
     /// `cql2-text error at line:column: message`, or for an error with a ``path``

@@ -1,3 +1,6 @@
+// Re-exported: the error's category, its location and the `~=` that matches its kinds are
+// SieveBase's, and a client of this module uses them with the error.
+@_exported import SieveBase
 import SieveGeometry
 
 /// The error thrown by SieveFeatures: reading a schema, building a ``FeatureTable`` or loading
@@ -17,16 +20,16 @@ import SieveGeometry
 ///     print(error)  // duplicate object ID in features[3] (object ID 7): …
 /// }
 /// ```
-public struct FeatureTableError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct FeatureTableError: GeoSieveKindedError, Hashable {
     /// The category of a ``FeatureTableError``. New kinds may be added; `switch` over them with a
     /// `default` case.
-    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Kind: GeoSieveErrorKind {
+        /// The error type of these kinds.
+        public typealias Failure = FeatureTableError
         /// The kind's name, as the error's description starts with it.
         public var rawValue: String
         /// Creates a kind from its name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The kind's name.
-        public var description: String { rawValue }
 
         /// Text that is not JSON at all.
         public static let invalidJSON = Kind(rawValue: "invalid JSON")
@@ -56,11 +59,6 @@ public struct FeatureTableError: Error, Hashable, Sendable, CustomStringConverti
         public static let unreadableFile = Kind(rawValue: "unreadable file")
         /// Input longer than the limit the reader was given.
         public static let inputTooLarge = Kind(rawValue: "input too large")
-
-        /// Lets `catch FeatureTableError.duplicateObjectID` match every error of that kind.
-        public static func ~= (kind: Kind, error: any Error) -> Bool {
-            (error as? FeatureTableError)?.kind == kind
-        }
     }
 
     /// What kind of problem this is.
@@ -94,6 +92,33 @@ public struct FeatureTableError: Error, Hashable, Sendable, CustomStringConverti
         self.featureIndex = featureIndex
         self.objectID = objectID
         self.fieldName = fieldName
+    }
+
+    /// How the error is reported: ``ErrorCategory/unreadable`` for an unreadable file,
+    /// ``ErrorCategory/tooLarge`` for input over a limit (``Kind/inputTooLarge``,
+    /// ``Kind/tooManyFields``), ``ErrorCategory/timedOut`` for a cancelled query,
+    /// ``ErrorCategory/conflict`` for a duplicate object ID, ``ErrorCategory/unsupported`` for a
+    /// spatial reference the loader cannot name, ``ErrorCategory/invalidRequest`` for the rest
+    /// (malformed input, schema, values, query parameters, edits).
+    public var category: ErrorCategory {
+        switch kind {
+        case .unreadableFile: .unreadable
+        case .inputTooLarge, .tooManyFields: .tooLarge
+        case .cancelled: .timedOut
+        case .duplicateObjectID: .conflict
+        case .unsupportedSpatialReference: .unsupported
+        default: .invalidRequest
+        }
+    }
+
+    /// Where in the input: the ``line`` and ``column`` when the loader located the error, else
+    /// the character ``position``, and the ``featureIndex``; `nil` when none is known.
+    public var inputLocation: InputLocation? {
+        guard line != nil || position != nil || featureIndex != nil else { return nil }
+        if let line, let column {
+            return InputLocation(line: line, column: column, featureIndex: featureIndex)
+        }
+        return InputLocation(column: position, featureIndex: featureIndex)
     }
 
     /// One line: `<kind>[ at line L, column C (byte offset B)][ in features[i]][ (object ID x)][, field "f"]: <message>`

@@ -1,15 +1,22 @@
+// Re-exported: the error's category, its location and the `~=` that matches its kinds are
+// SieveBase's, and a client of this module uses them with the error.
+@_exported import SieveBase
+
 /// The error thrown by SieveGEOS: GEOS raised an exception, or a geometry could not be handed
 /// to GEOS.
 ///
 /// GEOS reports failures through a message handler; GeoSieve's handler only stores the message
 /// on the ``GEOSContext``, and the Swift call that saw the failure sentinel throws it, together
 /// with the name of the GEOS function (``function``).
-public struct GEOSError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct GEOSError: GeoSieveKindedError, Hashable {
     /// The category of a ``GEOSError``.
-    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Kind: GeoSieveErrorKind {
+        /// The error type of these kinds.
+        public typealias Failure = GEOSError
+        /// The kind's name, as the error's description starts with it.
         public var rawValue: String
+        /// Creates a kind from its name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// GEOS raised an exception (a topology exception, an illegal argument, …).
         public static let geosException = Kind(rawValue: "GEOS exception")
@@ -20,11 +27,6 @@ public struct GEOSError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let tooComplex = Kind(rawValue: "too complex for GEOS's relate")
         /// GEOS could not be initialized.
         public static let initialization = Kind(rawValue: "GEOS initialization failed")
-
-        /// Lets `catch GEOSError.geosException` match every error of that kind.
-        public static func ~= (kind: Kind, error: any Error) -> Bool {
-            (error as? GEOSError)?.kind == kind
-        }
     }
 
     /// What kind of failure this is.
@@ -40,6 +42,19 @@ public struct GEOSError: Error, Hashable, Sendable, CustomStringConvertible {
         self.kind = kind
         self.message = message
         self.function = function
+    }
+
+    /// How the error is reported: ``ErrorCategory/tooLarge`` for a pair of geometries too
+    /// complex to relate, ``ErrorCategory/internal`` when GEOS could not be initialized, and
+    /// ``ErrorCategory/invalidRequest`` for a GEOS exception or a bad DE-9IM pattern — GEOS
+    /// raises on geometries it cannot work with (a collection where it takes none, a topology
+    /// it cannot resolve), which the caller can correct.
+    public var category: ErrorCategory {
+        switch kind {
+        case .tooComplex: .tooLarge
+        case .initialization: .internal
+        default: .invalidRequest
+        }
     }
 
     /// One line: `GEOS exception in GEOSRelate_r: <message>`.

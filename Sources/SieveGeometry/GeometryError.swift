@@ -1,3 +1,7 @@
+// Re-exported: the error's category, its location and the `~=` that matches its kinds are
+// SieveBase's, and a client of this module uses them with the error.
+@_exported import SieveBase
+
 /// The error thrown by SieveGeometry: reading a geometry from text or bytes, building one from
 /// coordinates, or projecting it.
 ///
@@ -14,13 +18,16 @@
 /// ```
 ///
 /// Match on a kind with `catch GeometryError.invalidWKT { … }`.
-public struct GeometryError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct GeometryError: GeoSieveKindedError, Hashable {
     /// The category of a ``GeometryError``. New kinds may be added; `switch` over them with a
     /// `default` case.
-    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Kind: GeoSieveErrorKind {
+        /// The error type of these kinds.
+        public typealias Failure = GeometryError
+        /// The kind's name, as the error's description starts with it.
         public var rawValue: String
+        /// Creates a kind from its name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// Malformed or truncated Well-Known Text.
         public static let invalidWKT = Kind(rawValue: "invalid WKT")
@@ -39,11 +46,6 @@ public struct GeometryError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let invalidCoordinates = Kind(rawValue: "invalid coordinates")
         /// A projection the engine does not support.
         public static let unsupportedProjection = Kind(rawValue: "unsupported projection")
-
-        /// Lets `catch GeometryError.invalidWKT` match every error of that kind.
-        public static func ~= (kind: Kind, error: any Error) -> Bool {
-            (error as? GeometryError)?.kind == kind
-        }
     }
 
     /// What kind of problem this is.
@@ -65,6 +67,20 @@ public struct GeometryError: Error, Hashable, Sendable, CustomStringConvertible 
         self.message = message
         self.position = position
         self.path = path
+    }
+
+    /// How the error is reported: ``ErrorCategory/unsupported`` for a projection the engine
+    /// does not support, ``ErrorCategory/invalidRequest`` for every geometry that cannot be read
+    /// or built.
+    public var category: ErrorCategory {
+        kind == .unsupportedProjection ? .unsupported : .invalidRequest
+    }
+
+    /// The ``position`` (a character offset, or for WKB a byte offset) and the JSON ``path``,
+    /// when the error has either.
+    public var inputLocation: InputLocation? {
+        guard position != nil || !(path ?? "").isEmpty else { return nil }
+        return InputLocation(column: position, path: path)
     }
 
     /// One line: `<kind>[ at position N][ (path)]: <message>`.

@@ -22,7 +22,7 @@ enum PostGISCatalog {
         try await PostGISFeatureSource.run(
             PostGISStatement(sql: columnsSQL, parameters: [.text(namespace), .text(name)]), connection: connection, logger: logger
         ) { columns.append(try $0.decode((String, String).self)) }
-        guard !columns.isEmpty else { throw PostGISError("no table \(qualified) in the database \(options.database)") }
+        guard !columns.isEmpty else { throw PostGISError(.notFound, "no table \(qualified) in the database \(options.database)") }
 
         // The primary key's columns.
         let keySQL = """
@@ -49,28 +49,28 @@ enum PostGISCatalog {
         let geometry: (column: String, srid: Int64, type: String)?
         if let wanted = options.geometryColumn {
             guard let found = geometries.first(where: { $0.column == wanted }) else {
-                throw PostGISError("\(qualified) has no geometry column \"\(wanted)\"")
+                throw PostGISError(.notFound, "\(qualified) has no geometry column \"\(wanted)\"")
             }
             geometry = found
         } else if geometries.count > 1 {
             throw PostGISError(
-                "\(qualified) has several geometry columns (\(geometries.map(\.column).joined(separator: ", "))); name one with geometry=")
+                .invalidOptions, "\(qualified) has several geometry columns (\(geometries.map(\.column).joined(separator: ", "))); name one with geometry=")
         } else {
             geometry = geometries.first
         }
 
         let idName: String
         if let wanted = options.idColumn {
-            guard columns.contains(where: { $0.name == wanted }) else { throw PostGISError("\(qualified) has no column \"\(wanted)\"") }
+            guard columns.contains(where: { $0.name == wanted }) else { throw PostGISError(.notFound, "\(qualified) has no column \"\(wanted)\"") }
             idName = wanted
         } else {
             guard keys.count == 1, let key = keys.first else {
-                throw PostGISError("\(qualified) has no single-column primary key; name the object-ID column with id=")
+                throw PostGISError(.invalidOptions, "\(qualified) has no single-column primary key; name the object-ID column with id=")
             }
             idName = key
         }
         guard let idType = columns.first(where: { $0.name == idName })?.type, ["int2", "int4", "int8"].contains(idType) else {
-            throw PostGISError("the object-ID column \"\(idName)\" of \(qualified) is not an integer column")
+            throw PostGISError(.unsupported, "the object-ID column \"\(idName)\" of \(qualified) is not an integer column")
         }
 
         var tableColumns: [PostGISTable.Column] = [PostGISTable.Column(name: idName, kind: .integer)]
@@ -133,7 +133,7 @@ enum PostGISCatalog {
         if kinds.isSubset(of: ["LINESTRING", "MULTILINESTRING"]) { return .polyline }
         if kinds.isSubset(of: ["POLYGON", "MULTIPOLYGON"]) { return .polygon }
         throw PostGISError(
-            "the geometry column \"\(column)\" of \(options.namespace).\(options.table) mixes \(kinds.sorted().joined(separator: ", ")); "
+            .unsupported, "the geometry column \"\(column)\" of \(options.namespace).\(options.table) mixes \(kinds.sorted().joined(separator: ", ")); "
                 + "a feature table holds one kind")
     }
 }

@@ -52,13 +52,13 @@ public struct PostGISConnectionOptions: Sendable, Hashable {
     /// - Throws: ``PostGISError`` naming what is missing or malformed.
     public init(url text: String) throws {
         guard Self.isURL(text), let components = URLComponents(string: text) else {
-            throw PostGISError("not a PostgreSQL URL: expected postgresql://USER@HOST[:PORT]/DATABASE?table=NAME")
+            throw PostGISError(.invalidOptions, "not a PostgreSQL URL: expected postgresql://USER@HOST[:PORT]/DATABASE?table=NAME")
         }
-        guard let host = components.host, !host.isEmpty else { throw PostGISError("the PostgreSQL URL names no host") }
-        guard let user = components.user, !user.isEmpty else { throw PostGISError("the PostgreSQL URL names no user (USER@HOST)") }
+        guard let host = components.host, !host.isEmpty else { throw PostGISError(.invalidOptions, "the PostgreSQL URL names no host") }
+        guard let user = components.user, !user.isEmpty else { throw PostGISError(.invalidOptions, "the PostgreSQL URL names no user (USER@HOST)") }
         let database = String(components.path.drop { $0 == "/" })
         guard !database.isEmpty, !database.contains("/") else {
-            throw PostGISError("the PostgreSQL URL names no database (…/DATABASE?table=NAME)")
+            throw PostGISError(.invalidOptions, "the PostgreSQL URL names no database (…/DATABASE?table=NAME)")
         }
         var table: String?
         var idColumn: String?
@@ -68,10 +68,10 @@ public struct PostGISConnectionOptions: Sendable, Hashable {
             case "table": table = item.value
             case "id": idColumn = item.value
             case "geometry": geometryColumn = item.value
-            default: throw PostGISError("unknown PostgreSQL URL parameter \"\(item.name)\" (table, id and geometry are read)")
+            default: throw PostGISError(.invalidOptions, "unknown PostgreSQL URL parameter \"\(item.name)\" (table, id and geometry are read)")
             }
         }
-        guard let table, !table.isEmpty else { throw PostGISError("the PostgreSQL URL names no table (?table=NAME)") }
+        guard let table, !table.isEmpty else { throw PostGISError(.invalidOptions, "the PostgreSQL URL names no table (?table=NAME)") }
         var namespace = "public"
         var name = table
         if let dot = table.firstIndex(of: ".") {

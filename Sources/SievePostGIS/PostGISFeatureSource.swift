@@ -6,17 +6,6 @@ import SieveFeatures
 import SieveGeometry
 import SieveSQL
 
-/// What went wrong talking to PostgreSQL: the statement's purpose and the server's own message.
-public struct PostGISError: Error, Sendable, CustomStringConvertible {
-    /// What was being done and what the server said.
-    public let message: String
-
-    /// An error saying `message`.
-    public init(_ message: String) { self.message = message }
-
-    public var description: String { message }
-}
-
 /// A PostGIS table as a feature source: queries run in the database — the where clause, the
 /// CQL2 filter and the spatial relationship pushed down as SQL with bound parameters
 /// (``PostGISQueryBuilder``), ordering and paging done by the database, one round trip per
@@ -197,7 +186,9 @@ public final class PostGISFeatureSource: Sendable {
                 try each(row)
             }
         } catch let error as PSQLError {
-            throw PostGISError("PostgreSQL refused the query: \(error.serverInfo?[.message] ?? String(reflecting: error))")
+            // The server's own error (it answered) is the query's; anything else, the connection's.
+            if let message = error.serverInfo?[.message] { throw PostGISError(.queryRefused, "PostgreSQL refused the query: \(message)") }
+            throw PostGISError(.connection, "PostgreSQL refused the query: \(String(reflecting: error))")
         }
     }
 
@@ -260,7 +251,7 @@ private struct FeatureRows {
                 do {
                     geometry = try Geometry(wkb: bytes)
                 } catch {
-                    throw PostGISError("a geometry of \(table.name) is not WKB GeoSieve reads: \(error)")
+                    throw PostGISError(.unsupported, "a geometry of \(table.name) is not WKB GeoSieve reads: \(error)")
                 }
             }
             geometries.append(geometry)

@@ -1,15 +1,22 @@
+// Re-exported: the error's category, its location and the `~=` that matches its kinds are
+// SieveBase's, and a client of this module uses them with the error.
+@_exported import SieveBase
+
 /// The error thrown by SieveProjection: a spatial reference PROJ does not know, a pair of
 /// references PROJ cannot transform between, or positions that do not transform.
 ///
 /// The message names the code at fault and includes PROJ's own text when PROJ gave one;
 /// ``source`` and ``target`` name the WKIDs of the pair being projected (only ``source`` is set
 /// when a single reference was checked).
-public struct ProjectionError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ProjectionError: GeoSieveKindedError, Hashable {
     /// The category of a ``ProjectionError``.
-    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Kind: GeoSieveErrorKind {
+        /// The error type of these kinds.
+        public typealias Failure = ProjectionError
+        /// The kind's name, as the error's description starts with it.
         public var rawValue: String
+        /// Creates a kind from its name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// A WKID that is neither an EPSG nor an ESRI code PROJ knows, or whose definition is
         /// not a coordinate reference system.
@@ -28,11 +35,6 @@ public struct ProjectionError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let tooComplex = Kind(rawValue: "too complex to densify")
         /// A PROJ context could not be created.
         public static let initialization = Kind(rawValue: "PROJ initialization failed")
-
-        /// Lets `catch ProjectionError.unknownSpatialReference` match every error of that kind.
-        public static func ~= (kind: Kind, error: any Error) -> Bool {
-            (error as? ProjectionError)?.kind == kind
-        }
     }
 
     /// What kind of failure this is.
@@ -52,6 +54,19 @@ public struct ProjectionError: Error, Hashable, Sendable, CustomStringConvertibl
         self.target = target
     }
 
-    /// One line: `transformation failed: cannot project (0, -90) from wkid 4326 to wkid 2263: …`.
-    public var description: String { "\(kind): \(message)" }
+    /// How the error is reported: ``ErrorCategory/unsupported`` for a reference or a pair of
+    /// references PROJ cannot project with, ``ErrorCategory/tooLarge`` for a geometry too
+    /// complex to densify, ``ErrorCategory/internal`` when PROJ could not be initialized, and
+    /// ``ErrorCategory/invalidRequest`` for an unknown WKID or positions that do not transform.
+    public var category: ErrorCategory {
+        switch kind {
+        case .unsupportedSpatialReference, .noTransformation: .unsupported
+        case .tooComplex: .tooLarge
+        case .initialization: .internal
+        default: .invalidRequest
+        }
+    }
+
+    // The description is the default one: `transformation failed: cannot project (0, -90) from
+    // wkid 4326 to wkid 2263: …` (`kind: message`).
 }

@@ -1,3 +1,7 @@
+// Re-exported: the error's category, its location and the `~=` that matches its kinds are
+// SieveBase's, and a client of this module uses them with the error.
+@_exported import SieveBase
+
 /// The error thrown by SieveService: a request to a feature service that failed, with the URL
 /// it went to and, when the service said why, the service's own message.
 ///
@@ -8,16 +12,16 @@
 ///     print(error)  // service error 400 from http://…/query: Unable to complete operation: 'where' …
 /// }
 /// ```
-public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ServiceError: GeoSieveKindedError, Hashable {
     /// The category of a ``ServiceError``. New kinds may be added; `switch` over them with a
     /// `default` case.
-    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Kind: GeoSieveErrorKind {
+        /// The error type of these kinds.
+        public typealias Failure = ServiceError
         /// The kind's name, as the error's description starts with it.
         public var rawValue: String
         /// Creates a kind from its name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The kind's name.
-        public var description: String { rawValue }
 
         /// A URL that cannot be requested (not http or https, no host, unparsable).
         public static let invalidURL = Kind(rawValue: "invalid URL")
@@ -40,11 +44,6 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unsupported = Kind(rawValue: "unsupported")
         /// The caller's task was cancelled.
         public static let cancelled = Kind(rawValue: "cancelled")
-
-        /// Lets `catch ServiceError.timeout` match every error of that kind.
-        public static func ~= (kind: Kind, error: any Error) -> Bool {
-            (error as? ServiceError)?.kind == kind
-        }
     }
 
     /// What kind of failure this is.
@@ -80,6 +79,31 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         case .network, .timeout: return true
         case .httpStatus, .serviceError: return [429, 500, 502, 503, 504].contains(status ?? 0)
         default: return false
+        }
+    }
+
+    /// How the error is reported. A service that failed, did not answer in time or answered
+    /// what the protocol does not promise is ``ErrorCategory/unavailable`` — except the answers
+    /// that say the caller is at fault: a missing or refused token (HTTP 401, ArcGIS 498 and 499)
+    /// is ``ErrorCategory/unauthorized``, 403 ``ErrorCategory/forbidden``, 404 (no such layer
+    /// or collection) ``ErrorCategory/notFound``. A URL that cannot be requested is
+    /// ``ErrorCategory/invalidRequest``, an answer over the size limit
+    /// ``ErrorCategory/tooLarge``, an operation the service does not offer
+    /// ``ErrorCategory/unsupported``, a cancelled request ``ErrorCategory/timedOut``.
+    public var category: ErrorCategory {
+        switch kind {
+        case .invalidURL: return .invalidRequest
+        case .responseTooLarge: return .tooLarge
+        case .unsupported: return .unsupported
+        case .cancelled: return .timedOut
+        case .httpStatus, .serviceError:
+            switch status {
+            case 401, 498, 499: return .unauthorized
+            case 403: return .forbidden
+            case 404: return .notFound
+            default: return .unavailable
+            }
+        default: return .unavailable
         }
     }
 

@@ -1,3 +1,6 @@
+// Re-exported: the error's category, its location and the `~=` that matches its kinds are
+// SieveBase's, and a client of this module uses them with the error.
+@_exported import SieveBase
 import SieveFeatures
 import SieveGeometry
 
@@ -10,16 +13,16 @@ import SieveGeometry
 /// ```
 /// invalid value in parcels.gpkg, layer "parcels", fid 17, field "AREA": expected a number (REAL), found TEXT 'n/a'
 /// ```
-public struct GeoPackageError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct GeoPackageError: GeoSieveKindedError, Hashable {
     /// The category of a ``GeoPackageError``. New kinds may be added; `switch` over them with a
     /// `default` case.
-    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Kind: GeoSieveErrorKind {
+        /// The error type of these kinds.
+        public typealias Failure = GeoPackageError
         /// The kind's name, as the error's description starts with it.
         public var rawValue: String
         /// Creates a kind from its name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The kind's name.
-        public var description: String { rawValue }
 
         /// The file cannot be opened or read (missing, a directory, no permission, an I/O error).
         public static let cannotOpen = Kind(rawValue: "cannot open")
@@ -46,11 +49,6 @@ public struct GeoPackageError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let writeFailed = Kind(rawValue: "write failed")
         /// SQLite reported an error (the message gives SQLite's words and the statement).
         public static let sqlite = Kind(rawValue: "SQLite error")
-
-        /// Lets `catch GeoPackageError.layerNotFound` match every error of that kind.
-        public static func ~= (kind: Kind, error: any Error) -> Bool {
-            (error as? GeoPackageError)?.kind == kind
-        }
     }
 
     /// What kind of problem this is.
@@ -77,6 +75,27 @@ public struct GeoPackageError: Error, Hashable, Sendable, CustomStringConvertibl
         self.layer = layer
         self.featureID = featureID
         self.fieldName = fieldName
+    }
+
+    /// How the error is reported: ``ErrorCategory/unreadable`` for a file that cannot be
+    /// opened, read (an SQLite failure) or written; ``ErrorCategory/notFound`` for a missing
+    /// layer; ``ErrorCategory/unsupported`` for a column type, spatial reference or table
+    /// GeoPackage (or GeoSieve) cannot hold; ``ErrorCategory/invalidRequest`` for a file that is
+    /// not a GeoPackage or holds values and geometries that do not fit their columns.
+    public var category: ErrorCategory {
+        switch kind {
+        case .cannotOpen, .writeFailed, .sqlite: .unreadable
+        case .layerNotFound: .notFound
+        case .unsupportedField, .unsupportedSpatialReference, .cannotWrite: .unsupported
+        default: .invalidRequest
+        }
+    }
+
+    /// The file (with `:layer` when the layer is known, as the command line names a layer),
+    /// when the error names one.
+    public var inputLocation: InputLocation? {
+        guard path != nil || layer != nil else { return nil }
+        return InputLocation(input: (path ?? "") + (layer.map { ":" + $0 } ?? ""))
     }
 
     /// `kind in PATH, layer "L", fid N, field "F": message`, leaving out what is not known.

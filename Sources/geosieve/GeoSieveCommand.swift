@@ -4,9 +4,11 @@ import GeoSieve
 
 /// `geosieve`: the command-line face of the engine. Every subcommand prints one JSON document on
 /// standard output; every failure prints one line, `error: …`, on standard error and exits
-/// with status 2 (bad input, including bad arguments) or 1 (a file that cannot be read).
+/// with the status of its ``ErrorCategory`` (``ErrorCategory/exitStatus``): 2 for what the
+/// caller can correct (bad input, including bad arguments), 1 for a file, stream, service or
+/// database that failed, 70 for an internal failure.
 @main
-struct GeoSieveCommand: ParsableCommand {
+struct GeoSieveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geosieve",
         abstract: "Spatial query and filter engine for feature files.",
@@ -25,7 +27,8 @@ struct GeoSieveCommand: ParsableCommand {
             Sources are GeoJSON, Esri JSON and GeoPackage (FILE.gpkg[:LAYER]) files. \
             Geometries may be WKT, GeoJSON, Esri JSON, 'xmin,ymin,xmax,ymax' or 'x,y', and \
             any value @FILE. Errors print one line, 'error: …', and exit with status 2 (bad \
-            input) or 1 (a file that cannot be read). See 'geosieve help <command>'.
+            input), 1 (a file, service or database that failed) or 70 (an internal failure). \
+            See 'geosieve help <command>'.
             """,
         version: "0.1.0",
         subcommands: [
@@ -34,52 +37,69 @@ struct GeoSieveCommand: ParsableCommand {
         ]
     )
 
-    /// Parses, runs, and turns every error into the exit status and one line on stderr.
-    static func main() {
+    /// Parses, runs (an asynchronous subcommand awaited, a synchronous one called), and turns
+    /// every error into the exit status and one line on stderr.
+    static func main() async {
         do {
-            var command = try parseAsRoot()
-            try command.run()
+            var command = try await asyncParseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch {
             fail(error)
         }
     }
 
-    /// Exit status for bad input.
-    static let inputErrorStatus: Int32 = 2
+    /// Exit status for bad input (``ErrorCategory/invalidRequest``).
+    static let inputErrorStatus: Int32 = ErrorCategory.invalidRequest.exitStatus
 
+    /// Prints `error` as one line, `error: …`, and exits with its status (``exitStatus(for:)``);
+    /// `--help` and `--version` print what they ask for and exit with 0.
     static func fail(_ error: any Error) -> Never {
         if exitCode(for: error) == .success {
             exit(withError: error)  // --help, --version
         }
-        let text: String
-        var status = inputErrorStatus
-        if let error = error as? CommandFailure {
-            text = error.message
-            status = error.status
-        } else {
-            text = message(for: error)
-        }
+        let text = (error as? CommandFailure)?.message ?? message(for: error)
         let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "unknown error"
         FileHandle.standardError.write(Data("error: \(line)\n".utf8))
-        Foundation.exit(status)
+        Foundation.exit(exitStatus(for: error))
+    }
+
+    /// The exit status of a failure: its category's (``ErrorCategory/of(_:)``), so that an
+    /// argument the parser refuses, like every error without a category, is bad input (2).
+    static func exitStatus(for error: any Error) -> Int32 {
+        ErrorCategory.of(error).exitStatus
     }
 }
 
-/// An error a subcommand reports as one line, with the exit status it ends the process with.
-struct CommandFailure: Error {
+/// An error a subcommand reports as one line: its ``message``, and its ``category``, which
+/// gives the exit status the process ends with.
+struct CommandFailure: GeoSieveError {
+    /// The line printed after `error: `.
     var message: String
-    var status: Int32
+    /// How the failure is reported (``ErrorCategory/exitStatus``).
+    var category: ErrorCategory
 
-    /// Bad input: exit status 2.
-    init(_ message: String) {
+    /// A failure saying `message`, by default bad input (exit status 2).
+    init(_ message: String, category: ErrorCategory = .invalidRequest) {
         self.message = message
-        self.status = GeoSieveCommand.inputErrorStatus
+        self.category = category
     }
 
-    /// A file that cannot be read: exit status 1.
-    static func unreadable(_ message: String) -> CommandFailure {
-        var failure = CommandFailure(message)
-        failure.status = 1
-        return failure
+    /// `error` reported as a command failure, its message after `prefix` (`"FILE: "`) and its
+    /// category kept, so that a subcommand adding context to an engine's error keeps its exit
+    /// status.
+    init(_ prefix: String = "", _ error: any Error) {
+        self.init(prefix + ((error as? CommandFailure)?.message ?? "\(error)"), category: ErrorCategory.of(error))
     }
+
+    /// A file that cannot be read or written: exit status 1.
+    static func unreadable(_ message: String) -> CommandFailure {
+        CommandFailure(message, category: .unreadable)
+    }
+
+    /// The exit status the failure ends the process with.
+    var status: Int32 { category.exitStatus }
 }

@@ -178,7 +178,9 @@ extension ApplyEditsRequest {
     /// The request as REST applyEdits JSON, readable by ``init(json:schema:)``:
     /// `{"adds":[…],"updates":[…],"deletes":[…]}`, features in Esri JSON (attributes by name in
     /// name order, dates as epoch milliseconds, the geometry with its spatial reference when the
-    /// edit names one), and `"rollbackOnFailure"` when the request sets it.
+    /// edit names one), and `"rollbackOnFailure"` when the request sets it. A geometry
+    /// collection, which Esri JSON has no type for, is written as the Esri multi-part geometry
+    /// of its dimension (as ``FeatureQueryResult/esriJSON`` writes one).
     public var json: String {
         var root = JSONObject([
             ("adds", .array(features(adds))), ("updates", .array(features(updates))),
@@ -208,7 +210,9 @@ extension ApplyEditsRequest {
 
     /// An edit as an Esri JSON feature: attributes by name in name order, dates as epoch
     /// milliseconds (the fields named in `days`, lower case, as `yyyy-mm-dd`), the geometry
-    /// with its spatial reference when the edit names one.
+    /// with its spatial reference when the edit names one. Esri JSON has no geometry
+    /// collection: a collection is written as its Esri form (``Geometry/esriJSONForm``, the
+    /// multi-part geometry of its dimension), an empty one as no geometry.
     private static func feature(_ edit: FeatureEdit, days: Set<String>) -> JSONValue {
         var attributes = JSONObject()
         for (name, value) in edit.attributes.sorted(by: { $0.key < $1.key }) {
@@ -219,7 +223,7 @@ extension ApplyEditsRequest {
             }
         }
         var object = JSONObject([("attributes", .object(attributes))])
-        if let geometry = edit.geometry, let value = try? geometry.esriJSONValue(spatialReference: edit.spatialReference) {
+        if let value = edit.geometry?.esriJSONFormValue(spatialReference: edit.spatialReference) {
             object.append("geometry", value)
         }
         return .object(object)

@@ -1,3 +1,4 @@
+import SieveBase
 import SieveColumns
 import SieveGeometry
 
@@ -56,15 +57,15 @@ extension FeatureEdit {
 /// response carries: 1000 for a value, geometry or field the table rejects, 1003 for an edit
 /// rolled back because another edit of its batch failed, 1019 for an object ID the table does
 /// not have, 403 for an edit the table's capabilities or ownership rules do not permit.
-public struct EditError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct EditError: GeoSieveKindedError, Hashable {
     /// The category of an ``EditError``.
-    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Kind: GeoSieveErrorKind {
+        /// The error type of these kinds.
+        public typealias Failure = EditError
         /// The kind's name, as the error's description starts with it.
         public var rawValue: String
         /// Creates a kind from its name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The kind's name.
-        public var description: String { rawValue }
 
         /// An attribute names no field of the table.
         public static let unknownField = Kind(rawValue: "unknown field")
@@ -127,8 +128,19 @@ public struct EditError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// `kind: message`.
-    public var description: String { "\(kind): \(message)" }
+    /// How the error is reported when an edit is answered on its own (not as one result of a
+    /// batch): ``ErrorCategory/notFound`` for an object ID or attachment the table does not
+    /// have, ``ErrorCategory/forbidden`` for an edit the capabilities or ownership rules do not
+    /// permit, ``ErrorCategory/conflict`` for an edit rolled back with its batch,
+    /// ``ErrorCategory/invalidRequest`` for a value, field or geometry the table refuses.
+    public var category: ErrorCategory {
+        switch kind {
+        case .missingObjectID, .missingAttachment: .notFound
+        case .notAllowed, .notOwner: .forbidden
+        case .rolledBack: .conflict
+        default: .invalidRequest
+        }
+    }
 }
 
 /// The result of one edit, as ArcGIS REST reports it: `{"objectId":…,"globalId":…,"success":…}`

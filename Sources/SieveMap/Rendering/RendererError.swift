@@ -1,3 +1,7 @@
+// Re-exported: the error's category, its location and the `~=` that matches its kinds are
+// SieveBase's, and a client of this module uses them with the error.
+@_exported import SieveBase
+
 /// An error reading a renderer, symbol or drawing info from JSON, or binding a renderer to a
 /// table.
 ///
@@ -5,9 +9,11 @@
 /// names the offending JSON member from the value read, e.g.
 /// `uniqueValueInfos[2].symbol.type`, and the position is the 1-based character where it
 /// starts in the text.
-public struct RendererError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct RendererError: GeoSieveKindedError, Hashable {
     /// The category of a ``RendererError``.
-    public enum Kind: String, Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, GeoSieveErrorKind {
+        /// The error type of these kinds.
+        public typealias Failure = RendererError
         /// Text that is not JSON at all.
         case invalidJSON = "invalid JSON"
         /// JSON of the wrong shape: a missing member, a member of the wrong JSON type, a value
@@ -24,9 +30,6 @@ public struct RendererError: Error, Hashable, Sendable, CustomStringConvertible 
         case invalidFieldType = "invalid field type"
         /// Percent-of-total normalization without a total to divide by.
         case missingNormalizationTotal = "missing normalization total"
-
-        /// The kind's name, as the error's description starts with it.
-        public var description: String { rawValue }
     }
 
     /// What kind of problem this is.
@@ -50,6 +53,24 @@ public struct RendererError: Error, Hashable, Sendable, CustomStringConvertible 
         self.path = path
         self.position = position
         self.fieldName = fieldName
+    }
+
+    /// How the error is reported: ``ErrorCategory/unsupported`` for a symbol or renderer type
+    /// this engine does not draw, ``ErrorCategory/invalidRequest`` for the rest (malformed JSON,
+    /// a field the table lacks or cannot use).
+    public var category: ErrorCategory {
+        switch kind {
+        case .unsupportedSymbolType, .unsupportedRenderer: .unsupported
+        default: .invalidRequest
+        }
+    }
+
+    /// The character ``position`` in the JSON text and the ``path`` of the offending member,
+    /// when the error has either.
+    public var inputLocation: InputLocation? {
+        let position = self.position.flatMap { $0 > 0 ? $0 : nil }
+        guard position != nil || !(path ?? "").isEmpty else { return nil }
+        return InputLocation(column: position, path: path)
     }
 
     /// One line: `<kind>[ at position N][ (path)]: <message>`.

@@ -1,3 +1,5 @@
+import SieveBase
+
 /// The error thrown by ``SVGMapWriter``: a view that cannot be drawn, or a layer that cannot be
 /// added.
 ///
@@ -8,9 +10,11 @@
 ///     print(error)  // invalid extent: the extent has zero width (0 × 10)
 /// }
 /// ```
-public struct SVGMapError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct SVGMapError: GeoSieveKindedError, Hashable {
     /// The category of an ``SVGMapError``.
-    public enum Kind: String, Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, GeoSieveErrorKind {
+        /// The error type of these kinds.
+        public typealias Failure = SVGMapError
         /// The map extent is empty, has zero width or height, or has non-finite bounds.
         case invalidExtent = "invalid extent"
         /// The view's width or height in pixels is not positive, or too large.
@@ -20,8 +24,6 @@ public struct SVGMapError: Error, Hashable, Sendable, CustomStringConvertible {
         /// A row number passed to ``SVGMapWriter/addLayer(name:table:rows:style:selected:)`` is not
         /// a row of the table.
         case rowOutOfRange = "row out of range"
-
-        public var description: String { rawValue }
     }
 
     /// What kind of problem this is.
@@ -35,5 +37,7 @@ public struct SVGMapError: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { "\(kind): \(message)" }
+    /// Every SVG map error is the caller's (``ErrorCategory/invalidRequest``): a view or a
+    /// layer that cannot be drawn as given. Its description is `kind: message`.
+    public var category: ErrorCategory { .invalidRequest }
 }

@@ -1,3 +1,4 @@
+import SieveBase
 import SieveColumns
 
 /// A value sent to PostgreSQL as a bound parameter (`$n`), never as text inside the SQL.
@@ -41,14 +42,20 @@ public struct PostgreSQLParameters: Sendable, Hashable {
     }
 }
 
-/// Why a clause cannot be written as PostgreSQL SQL that gives the same answers.
-public struct PostgreSQLRenderingError: Error, Hashable, Sendable, CustomStringConvertible {
+/// Why a clause cannot be written as PostgreSQL SQL that gives the same answers. Its category is
+/// ``ErrorCategory/unsupported``: the clause is valid, but not one the database can answer
+/// exactly (see ``CompiledWhereClause/postgreSQL(columns:parameters:extraColumn:)``).
+public struct PostgreSQLRenderingError: GeoSieveError, Hashable {
     /// What cannot be rendered, and why.
     public let message: String
 
     /// An error saying `message`.
     public init(_ message: String) { self.message = message }
 
+    /// ``ErrorCategory/unsupported``: a clause GeoSieve cannot push down to PostgreSQL.
+    public var category: ErrorCategory { .unsupported }
+
+    /// `cannot render for PostgreSQL: MESSAGE`.
     public var description: String { "cannot render for PostgreSQL: \(message)" }
 }
 

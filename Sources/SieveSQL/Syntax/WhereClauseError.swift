@@ -1,3 +1,7 @@
+// Re-exported: the error's category, its location and the `~=` that matches its kinds are
+// SieveBase's, and a client of this module uses them with the error.
+@_exported import SieveBase
+
 /// The one error type of the where-clause language: lexing, parsing, binding and evaluation all
 /// throw it.
 ///
@@ -20,14 +24,19 @@
 ///     print(error.kind, error.message)
 /// }
 /// ```
-public struct WhereClauseError: Error, CustomStringConvertible, Sendable, Hashable {
+public struct WhereClauseError: GeoSieveKindedError, Hashable {
     /// What went wrong, as an open set of named values.
     ///
     /// Other parts of the module (and clients) add kinds with
     /// `extension WhereClauseError.Kind { public static let myKind = Self(rawValue: "myKind") }`;
     /// to make `catch WhereClauseError.myKind` work, also add
     /// `extension WhereClauseError { public static var myKind: Kind { .myKind } }`.
-    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    ///
+    /// As a ``GeoSieveErrorKind``, a kind's `description` is its ``rawValue`` and `~=` matches
+    /// errors of the kind, both for `any Error` and in typed `throws(WhereClauseError)` code.
+    public struct Kind: GeoSieveErrorKind {
+        /// The error type of these kinds.
+        public typealias Failure = WhereClauseError
         /// The kind's name, such as `"unknownField"`.
         public let rawValue: String
 
@@ -54,21 +63,6 @@ public struct WhereClauseError: Error, CustomStringConvertible, Sendable, Hashab
         public static let emptyInList = Kind(rawValue: "emptyInList")
         /// The expression nests deeper than the parser's limit.
         public static let nestingTooDeep = Kind(rawValue: "nestingTooDeep")
-
-        /// The ``rawValue``.
-        public var description: String { rawValue }
-
-        /// Whether `error` is a ``WhereClauseError`` of this kind; lets `catch WhereClauseError.X`
-        /// and `case WhereClauseError.X` match errors.
-        public static func ~= (pattern: Kind, error: WhereClauseError) -> Bool {
-            error.kind == pattern
-        }
-
-        /// Whether `error` is a ``WhereClauseError`` of this kind; for `catch` clauses of
-        /// untyped `throws` code.
-        public static func ~= (pattern: Kind, error: any Error) -> Bool {
-            (error as? WhereClauseError)?.kind == pattern
-        }
     }
 
     /// The fields live in one immutable box so that the error is a single reference: typed
@@ -132,6 +126,14 @@ public struct WhereClauseError: Error, CustomStringConvertible, Sendable, Hashab
     /// The 1-based line and column (in `Character`s) where ``range`` starts, if there is a range.
     public var location: (line: Int, column: Int)? {
         range?.location(in: sql)
+    }
+
+    /// Every where-clause error is the caller's: the text does not parse or bind.
+    public var category: ErrorCategory { .invalidRequest }
+
+    /// ``location`` in the where clause (input `where`), when the error has a range.
+    public var inputLocation: InputLocation? {
+        location.map { InputLocation(input: "where", line: $0.line, column: $0.column) }
     }
 
     /// `where clause error at LINE:COLUMN: MESSAGE`, or `where clause error: MESSAGE` without a

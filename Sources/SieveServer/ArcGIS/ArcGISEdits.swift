@@ -24,7 +24,7 @@ enum ArcGISEdits {
     static func run(_ operation: Operation, _ parameters: RequestParameters, on served: ServedTable) async throws(ServerRequestError)
         -> ServiceResponse
     {
-        let schema = served.layer.table.schema
+        let schema = served.layer.schema
         let rollback = try ArcGISQuery.flag(parameters, "rollbackOnFailure", default: true)
         switch operation {
         case .applyEdits:
@@ -50,11 +50,8 @@ enum ArcGISEdits {
             guard ["objectIds", "where", "geometry"].contains(where: { parameters.nonEmpty($0) != nil }) else {
                 throw invalid("deleteFeatures needs objectIds, where or geometry")
             }
-            let ids: [Int64]
-            do {
-                ids = try served.layer.queryObjectIDs(try ArcGISQuery.selection(parameters))
-            } catch {
-                throw invalid("\(error)")
+            let ids = try ServerRequestError.catching(.badRequest, message: "Unable to complete operation.") {
+                try served.layer.queryObjectIDs(try ArcGISQuery.selection(parameters))
             }
             let result = try await apply(ApplyEditsRequest(deletes: ids), rollback: rollback, on: served)
             return ServiceResponse.json(.object(JSONObject([("deleteResults", .array(result.deleteResults.map(\.jsonValue)))])))
@@ -75,7 +72,7 @@ enum ArcGISEdits {
         guard layers.count <= 1 else { throw invalid("edits lists layer 0 more than once: the service has one layer") }
         guard let layer = layers.first else { return ServiceResponse.json(.array([])) }
         guard layer["id"]?.numberValue?.exactInt == 0 else { throw invalid("edits: the service has layer 0 only") }
-        let request = try edits(nil, JSONWriter.string(layer), schema: served.layer.table.schema, parameter: "edits[0]")
+        let request = try edits(nil, JSONWriter.string(layer), schema: served.layer.schema, parameter: "edits[0]")
         let result = try await apply(request, rollback: rollback, on: served)
         var object = JSONObject([("id", .integer(0))])
         object.append("addResults", .array(result.addResults.map(\.jsonValue)))

@@ -1,9 +1,17 @@
+// Re-exported: the error's category and location are SieveBase's, and a client of this module
+// uses them with the error.
+@_exported import SieveBase
 import SieveGeometry
 
 /// Why a request could not be answered: the HTTP status it maps to and a message for the
 /// client. Each protocol writes it in its own error shape: ArcGIS REST as
 /// `{"error":{"code":…,"message":…,"details":[…]}}`, OGC API as `{"code":…,"description":…}`.
-public struct ServerRequestError: Error, Hashable, Sendable, CustomStringConvertible {
+///
+/// Every other error reaching a route becomes one through its ``ErrorCategory``
+/// (``init(_:fallback:)``): the category's HTTP status is the kind, so the server and the
+/// command line report an error the same way (see ``ErrorCategory``). The kinds map back to
+/// categories (``category``).
+public struct ServerRequestError: GeoSieveError, Hashable {
     /// The kinds of failure, each with its HTTP status.
     public enum Kind: Int, Hashable, Sendable {
         /// A parameter or body that is malformed or invalid (400).
@@ -18,14 +26,45 @@ public struct ServerRequestError: Error, Hashable, Sendable, CustomStringConvert
         case methodNotAllowed = 405
         /// A format the route cannot give (406).
         case notAcceptable = 406
+        /// An edit the data refuses, such as one rolled back with its batch (409).
+        case conflict = 409
         /// A body over the size limit (413).
         case contentTooLarge = 413
         /// A URL over the size limit (414).
         case uriTooLong = 414
         /// A failure of the server itself, such as a file that could not be saved (500).
         case internalError = 500
-        /// Too many requests at once: try again later (503).
+        /// A database or service behind the server failed or did not answer (502).
+        case badGateway = 502
+        /// Too many requests at once, or a query that did not finish in time: try again later
+        /// (503).
         case serviceUnavailable = 503
+
+        /// The kind whose status is `category`'s HTTP status (``ErrorCategory/httpStatus``):
+        /// 400 for an invalid or unsupported request, 404, 409, 413 for input over a limit, 401,
+        /// 403, 500 for an unreadable file or an internal failure, 502 for a failed database or
+        /// service, 503 for work that did not finish in time.
+        public init(_ category: ErrorCategory) {
+            self = Kind(rawValue: category.httpStatus) ?? .internalError
+        }
+
+        /// The category of a failure of this kind: the one whose HTTP status it is, and for the
+        /// statuses no category has, the nearest — ``ErrorCategory/unsupported`` for 405 and
+        /// 406, ``ErrorCategory/tooLarge`` for 414.
+        public var category: ErrorCategory {
+            switch self {
+            case .badRequest: .invalidRequest
+            case .unauthorized: .unauthorized
+            case .forbidden: .forbidden
+            case .notFound: .notFound
+            case .methodNotAllowed, .notAcceptable: .unsupported
+            case .contentTooLarge, .uriTooLong: .tooLarge
+            case .conflict: .conflict
+            case .internalError: .internal
+            case .badGateway: .unavailable
+            case .serviceUnavailable: .timedOut
+            }
+        }
     }
 
     /// What failed.
@@ -45,8 +84,23 @@ public struct ServerRequestError: Error, Hashable, Sendable, CustomStringConvert
         self.tokenGiven = tokenGiven
     }
 
+    /// `error` as a failure to answer with: itself when it is one; otherwise a failure of the
+    /// kind its category says (see ``Kind/init(_:)``), saying the error's description. An error
+    /// without a category (not a ``GeoSieveError``) is a failure of `fallback`.
+    public init(_ error: any Error, fallback: Kind = .badRequest) {
+        if let error = error as? ServerRequestError {
+            self = error
+            return
+        }
+        let kind = error is any GeoSieveError || error is CancellationError ? Kind(ErrorCategory.of(error)) : fallback
+        self.init(kind, "\(error)")
+    }
+
     /// The HTTP status code.
     public var status: Int { kind.rawValue }
+
+    /// The category of the failure (see ``Kind/category``).
+    public var category: ErrorCategory { kind.category }
 
     /// The headers the answer carries: `Retry-After` when the server is busy; `Connection:
     /// close` after a body or URL over the limit (the rest of the request is not read, so the
@@ -59,10 +113,13 @@ public struct ServerRequestError: Error, Hashable, Sendable, CustomStringConvert
         }
     }
 
+    /// The message for the client.
     public var description: String { message }
 
     /// The ArcGIS REST error document. Authentication failures carry ArcGIS's codes (499 token
-    /// required, 498 invalid token); the others their HTTP status.
+    /// required, 498 invalid token); the others their category's ArcGIS code
+    /// (``ErrorCategory/arcGISCode``: the HTTP status, but 500 for a failed database or
+    /// service), or their HTTP status when it is not their category's (405, 406, 414).
     public var arcGISJSON: String {
         let code: Int
         let message: String
@@ -70,7 +127,7 @@ public struct ServerRequestError: Error, Hashable, Sendable, CustomStringConvert
             code = tokenGiven ? 498 : 499
             message = tokenGiven ? "Invalid Token" : "Token Required"
         } else {
-            code = status
+            code = category.httpStatus == status ? category.arcGISCode : status
             message = self.message
         }
         let lines = kind == .unauthorized ? [self.message] : details
@@ -93,25 +150,36 @@ public struct ServerRequestError: Error, Hashable, Sendable, CustomStringConvert
         case .methodNotAllowed: code = "MethodNotAllowed"
         case .notAcceptable: code = "NotAcceptable"
         case .contentTooLarge: code = "ContentTooLarge"
+        case .conflict: code = "Conflict"
         case .uriTooLong: code = "URITooLong"
         case .internalError: code = "ServerError"
+        case .badGateway: code = "BadGateway"
         case .serviceUnavailable: code = "ServiceUnavailable"
         }
         let text = ([message] + details).joined(separator: ": ")
         return JSONWriter.string(.object(JSONObject([("code", .string(code)), ("description", .string(text))])))
     }
 
-    /// The value of `work`, its errors (the engine's) turned into a failure of `kind` — saying
-    /// `message` with the engine's reason as the detail, or the reason itself — and a
-    /// ``ServerRequestError`` passed on as it is.
+    /// The value of `work`, its errors (the engine's) turned into failures by their category
+    /// (see ``init(_:fallback:)``), and a ``ServerRequestError`` passed on as it is.
+    ///
+    /// `kind` is what the caller expects a failure of `work` to be: the kind of an error without
+    /// a category, and the one `message` describes. A failure of that kind says `message` with
+    /// the engine's reason as the detail (or the reason itself, without a `message`); a failure
+    /// of another kind (a query that timed out where a bad parameter was expected) says the
+    /// reason itself. When `kind` is a server failure (5xx: `work` reads nothing of the
+    /// request, such as a metadata document), an error whose category blames the input (4xx)
+    /// is about the server's own data, and a failure of `kind`.
     static func catching<T>(_ kind: Kind, message: String? = nil, _ work: () throws -> T) throws(ServerRequestError) -> T {
         do {
             return try work()
         } catch let error as ServerRequestError {
             throw error
         } catch {
-            if let message { throw ServerRequestError(kind, message, details: ["\(error)"]) }
-            throw ServerRequestError(kind, "\(error)")
+            var failure = ServerRequestError(error, fallback: kind)
+            if kind.rawValue >= 500, failure.status < 500 { failure = ServerRequestError(kind, "\(error)") }
+            if let message, failure.kind == kind { throw ServerRequestError(kind, message, details: ["\(error)"]) }
+            throw failure
         }
     }
 }

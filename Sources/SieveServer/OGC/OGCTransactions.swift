@@ -9,26 +9,27 @@ import SieveGeometry
 /// | `PUT /collections/{id}/items/{featureId}`, a GeoJSON Feature | replaces the feature: properties it does not give become null | 204 |
 /// | `DELETE /collections/{id}/items/{featureId}` | deletes it | 204 |
 ///
-/// Geometries are CRS84 (longitude, latitude). An edit the table refuses (a wrong type, an
-/// invalid geometry) is 400 with the reason; a missing feature 404. Each edit is saved before
-/// it is answered.
+/// Geometries are CRS84 (longitude, latitude). An edit the table refuses is answered with the
+/// status of its error's category and the reason: 400 for a wrong type or an invalid geometry,
+/// 403 for an edit the table's capabilities or ownership rules forbid; a missing feature 404.
+/// Each edit is saved before it is answered.
 enum OGCTransactions {
     /// The conformance class, declared when edits are allowed.
     static let conformance = "http://www.opengis.net/spec/ogcapi-features-4/1.0/conf/create-replace-delete"
 
     /// `POST …/items`.
     static func create(_ body: [UInt8], served: ServedTable, base: String) async throws(ServerRequestError) -> ServiceResponse {
-        let edit = try feature(body, schema: served.layer.table.schema)
+        let edit = try feature(body, schema: served.layer.schema)
         let result = try await served.editor.run { table in table.addFeatures([edit]) }
         guard let first = result.first else { throw ServerRequestError(.internalError, "the table answered no result") }
-        if let error = first.error { throw ServerRequestError(.badRequest, "the feature was not added: \(error)") }
+        if let error = first.error { throw ServerRequestError(ServerRequestError.Kind(error.category), "the feature was not added: \(error)") }
         let location = base + "/ogc/collections/" + served.id + "/items/" + String(first.objectID)
         return ServiceResponse(status: 201, contentType: ServiceResponse.jsonType, headers: [("Location", location)], body: [])
     }
 
     /// `PUT …/items/{featureId}`.
     static func replace(_ featureID: String, _ body: [UInt8], served: ServedTable) async throws(ServerRequestError) -> ServiceResponse {
-        let schema = served.layer.table.schema
+        let schema = served.layer.schema
         let id = try existing(featureID, served: served)
         var edit = try feature(body, schema: schema)
         edit.objectID = id
@@ -38,7 +39,7 @@ enum OGCTransactions {
         }
         let replacement = edit
         let result = try await served.editor.run { table in table.updateFeatures([replacement]) }
-        if let error = result.first?.error { throw ServerRequestError(.badRequest, "feature \(id) was not replaced: \(error)") }
+        if let error = result.first?.error { throw ServerRequestError(ServerRequestError.Kind(error.category), "feature \(id) was not replaced: \(error)") }
         return ServiceResponse(status: 204, contentType: ServiceResponse.jsonType, body: [])
     }
 
@@ -46,13 +47,13 @@ enum OGCTransactions {
     static func delete(_ featureID: String, served: ServedTable) async throws(ServerRequestError) -> ServiceResponse {
         let id = try existing(featureID, served: served)
         let result = try await served.editor.run { table in table.deleteFeatures(objectIDs: [id]) }
-        if let error = result.first?.error { throw ServerRequestError(.badRequest, "feature \(id) was not deleted: \(error)") }
+        if let error = result.first?.error { throw ServerRequestError(ServerRequestError.Kind(error.category), "feature \(id) was not deleted: \(error)") }
         return ServiceResponse(status: 204, contentType: ServiceResponse.jsonType, body: [])
     }
 
     /// The object ID of `featureID`, a feature of the collection.
     static func existing(_ featureID: String, served: ServedTable) throws(ServerRequestError) -> Int64 {
-        guard let id = Int64(featureID), served.layer.table.row(forObjectID: id) != nil else {
+        guard let id = Int64(featureID), served.table.snapshot.row(forObjectID: id) != nil else {
             throw ServerRequestError(.notFound, "feature \(RequestParameters.quoted(featureID)) does not exist in collection \(RequestParameters.quoted(served.id))")
         }
         return id
