@@ -132,7 +132,7 @@ let package = Package(
         .target(
             name: "SieveService",
             dependencies: [
-                "SieveBase", "SieveFeatures", "SieveGeometry", "SieveCQL", "SieveMap",
+                "SieveBase", "SieveFeatures", "SieveGeometry", "SieveCQL", "SieveMap", "SievePostGIS", "SieveStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
@@ -149,7 +149,7 @@ let package = Package(
         .executableTarget(
             name: "geosieve",
             dependencies: [
-                "GeoSieve", "SievePostGIS", "SieveServer", "SieveService",
+                "GeoSieve", "SieveBase", "SievePostGIS", "SieveServer", "SieveService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -215,7 +215,8 @@ let package = Package(
         .testTarget(
             name: "SieveServiceTests",
             dependencies: [
-                "SieveService", "SieveServer", "SieveFeatures", "SieveGeometry", "SieveColumns", "SieveCQL", "SieveMap", "SieveTestSupport",
+                "SieveService", "SieveServer", "SieveFeatures", "SieveGeometry", "SieveColumns", "SieveCQL", "SieveMap", "SievePostGIS", "SieveStore",
+                "SieveTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),

@@ -6,7 +6,7 @@ import ArgumentParser
 /// Build it in release mode, or the numbers mean nothing:
 /// `swift build -c release --product geosieve-bench`.
 @main
-struct GeoSieveBench: ParsableCommand {
+struct GeoSieveBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geosieve-bench",
         abstract: "Benchmark GeoSieve on generated workloads; one JSON line per measurement.",

@@ -8,7 +8,7 @@ import SievePostGIS
 /// point per row is written to the server (as `bench_w1_N`), then timed: reading it whole
 /// (`readTable`), a query on the table in memory, and the same query pushed down
 /// (`queryFeatureCount`, one round trip).
-struct PostGISCommand: ParsableCommand {
+struct PostGISCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "postgis",
         abstract: "Push-down against load-into-memory on a PostGIS server, over table sizes.",
@@ -34,30 +34,25 @@ struct PostGISCommand: ParsableCommand {
         guard rounds >= 1, !rows.isEmpty, rows.allSatisfy({ $0 >= 1 }) else { throw ValidationError("--rows and --rounds must be at least 1") }
     }
 
-    func run() throws {
+    func run() async throws {
         for count in rows {
             let table = try Self.makeTable(count: count)
             var options = try PostGISConnectionOptions(url: url + (url.contains("?") ? "&" : "?") + "table=bench_w1_\(count)")
             options.table = "bench_w1_\(count)"
             let target = options
-            let export = try MonotonicClock.measure { () throws -> Int in
-                try waitForAsync {
-                    let source = try await PostGISFeatureSource.write(table, to: target, replace: true)
-                    try await source.close()
-                    return 0
-                }
-            }
-            emit(ResultLine(workload: "pg.\(count).export", timing: TimingSummary(nanoseconds: [export.nanoseconds]), rows: count, result: count))
+            let exportStart = MonotonicClock.nanoseconds()
+            let written = try await PostGISFeatureSource.write(table, to: target, replace: true)
+            try await written.close()
+            let export = MonotonicClock.nanoseconds() - exportStart
+            emit(ResultLine(workload: "pg.\(count).export", timing: TimingSummary(nanoseconds: [export]), rows: count, result: count))
             let queries: [(String, QueryParameters)] = [
                 ("w1.q1", QueryParameters(whereClause: W1.queries[0])),
                 ("w1.q2", QueryParameters(whereClause: W1.queries[1])),
                 ("box", QueryParameters(geometry: .envelope(Envelope(xmin: 0, ymin: 0, xmax: 10, ymax: 10)))),
             ]
             let rounds = rounds
-            try waitForAsync {
-                try await PostGISFeatureSource.using(target) { source in
-                    try await Self.measure(source: source, count: count, queries: queries, rounds: rounds)
-                }
+            try await PostGISFeatureSource.using(target) { source in
+                try await Self.measure(source: source, count: count, queries: queries, rounds: rounds)
             }
         }
     }

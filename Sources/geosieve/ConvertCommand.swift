@@ -5,7 +5,7 @@ import GeoSieve
 /// `geosieve convert SOURCE --output FILE [--format …] [--where SQL] [--geometry GEOM …] [--out-sr WKID]`:
 /// reads any source, keeps the features the optional filter selects, and writes them in the
 /// format the output's extension names.
-struct ConvertCommand: ParsableCommand {
+struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Convert features between GeoJSON, GeoJSONSeq, Esri JSON, CSV and GeoPackage, optionally filtered.",
@@ -58,9 +58,9 @@ struct ConvertCommand: ParsableCommand {
                         + ".geojsonl, .geojsonseq, .geojsons, .esrijson or .csv, or --format")))
     }
 
-    func run() throws {
+    func run() async throws {
         if let output = outputOptions.output, PostGISSource.isURL(output) {
-            try convertToPostGIS(output)
+            try await convertToPostGIS(output)
             return
         }
         let format = try outputFormat()
@@ -68,7 +68,7 @@ struct ConvertCommand: ParsableCommand {
         var query = QueryParameters(whereClause: try argumentText(whereClause, argument: "--where"))
         try spatialFilter.apply(to: &query)
         if let outSR { query.outSpatialReference = try QueryCommand.spatialReference(outSR, option: "--out-sr") }
-        let (table, sourceLayer) = try QueryCommand.loadSource(source, fields: nil, loading: loading, needs: needs(query))
+        let (table, sourceLayer) = try await CommandSource.loadTable(source, loading: loading, needs: needs(query))
         do {
             let result = try table.queryFeatures(query)
             try outputOptions.write(
@@ -76,7 +76,7 @@ struct ConvertCommand: ParsableCommand {
         } catch let error as CommandFailure {
             throw error
         } catch {
-            throw CommandFailure("\(error)")
+            throw CommandFailure("", error)
         }
     }
 
@@ -86,17 +86,17 @@ struct ConvertCommand: ParsableCommand {
     }
 
     /// Writes the selected features as a new PostGIS table (replacing one of that name).
-    private func convertToPostGIS(_ url: String) throws {
+    private func convertToPostGIS(_ url: String) async throws {
         var query = QueryParameters(whereClause: try argumentText(whereClause, argument: "--where"))
         try spatialFilter.apply(to: &query)
         if let outSR { query.outSpatialReference = try QueryCommand.spatialReference(outSR, option: "--out-sr") }
-        let (table, _) = try QueryCommand.loadSource(source, fields: nil, loading: loading, needs: needs(query))
+        let (table, _) = try await CommandSource.loadTable(source, loading: loading, needs: needs(query))
         do {
-            try PostGISSource.write(try table.queryFeatures(query).makeTable(), to: url)
+            try await PostGISSource.write(try table.queryFeatures(query).makeTable(), to: url)
         } catch let error as CommandFailure {
             throw error
         } catch {
-            throw CommandFailure("\(error)")
+            throw CommandFailure("", error)
         }
     }
 }

@@ -5,7 +5,7 @@ import GeoSieve
 /// `geosieve edit SOURCE --edits EDITS.json [--output FILE] [--no-rollback] [--user NAME]`:
 /// applies an ArcGIS REST applyEdits request to a feature file and writes the edited table back,
 /// or checks it against a feature service layer's features and sends it there.
-struct EditCommand: ParsableCommand {
+struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Apply adds, updates and deletes (an applyEdits request) to a feature file.",
@@ -58,17 +58,17 @@ struct EditCommand: ParsableCommand {
         help: ArgumentHelp(ServiceSource.traceRequestsHelp))
     var traceRequests = false
 
-    func run() throws {
+    func run() async throws {
         let text = try InputFiles.text(
             InputFiles.contents(of: edits, limit: InputFiles.argumentFileLimit, option: "--edits"), path: edits, option: "--edits")
         if ServiceSource.isURL(source) {
             guard output == nil else { throw CommandFailure("--output does not apply to a feature service: the edits are sent to it") }
-            let result = try ServiceSource.edit(
+            let result = try await ServiceSource.edit(
                 source, request: text, rollbackOnFailure: noRollback ? false : nil, user: user, trace: traceRequests, editsPath: edits)
             try report(result, applied: true)
             return
         }
-        let (table, layerName) = try QueryCommand.loadSource(source, fields: nil, keepingFileShape: true)
+        let (table, layerName) = try await CommandSource.loadTable(source, keepingFileShape: true)
         let request: ApplyEditsRequest
         do {
             request = try ApplyEditsRequest(json: text, schema: table.schema)
@@ -80,7 +80,7 @@ struct EditCommand: ParsableCommand {
         let applied = result.addResults.contains(where: \.success) || result.updateResults.contains(where: \.success)
             || result.deleteResults.contains(where: \.success)
         if applied {
-            if output == nil, let gpkg = GeoPackageSource.parse(source) {
+            if output == nil, let gpkg = CommandSource.geoPackage(source) {
                 // A GeoPackage is saved in place, in one transaction: its other tables stay.
                 let (written, deleted) = editable.localEditObjectIDs
                 do throws(GeoPackageError) {
@@ -122,7 +122,7 @@ struct EditCommand: ParsableCommand {
     /// loader added, and whole coordinates with or without a fraction as the source file wrote
     /// them.
     static func write(_ table: FeatureTable, source: String, output: String?, layerName: String) throws {
-        let sourcePath = GeoPackageSource.parse(source)?.path ?? source
+        let sourcePath = CommandSource.geoPackage(source)?.path ?? source
         let target = output ?? sourcePath
         guard output != nil || target != "-" else {
             throw CommandFailure("edit cannot write the table back to standard input; use --output (--output - for standard output)")
@@ -131,7 +131,7 @@ struct EditCommand: ParsableCommand {
         var sourceHead: [UInt8]?
         func head() -> [UInt8] {
             if let sourceHead { return sourceHead }
-            let read = GeoPackageSource.parse(source) == nil ? Self.head(of: sourcePath) : []
+            let read = CommandSource.geoPackage(source) == nil ? Self.head(of: sourcePath) : []
             sourceHead = read
             return read
         }
@@ -157,7 +157,7 @@ struct EditCommand: ParsableCommand {
         } catch let error as CommandFailure {
             throw error
         } catch {
-            throw CommandFailure("\(error)")
+            throw CommandFailure("", error)
         }
     }
 

@@ -10,7 +10,7 @@ import GeoSieve
 /// Exit status: 0 on success; 1 when SOURCE cannot be read; 2 for bad arguments (a tolerance
 /// outside 0…100, a size that is not positive, malformed numbers), a bad where clause and a
 /// file that is not a valid FeatureCollection / FeatureSet.
-struct IdentifyCommand: ParsableCommand {
+struct IdentifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "identify",
         abstract: "Identify the features of one or more layers near a map point.",
@@ -77,7 +77,7 @@ struct IdentifyCommand: ParsableCommand {
     @Flag(help: "Indent the JSON by two spaces.")
     var pretty = false
 
-    func run() throws {
+    func run() async throws {
         let xy = try Self.numbers(point, count: 2, argument: "--point", form: "X,Y")
         let extent = try Self.numbers(mapExtent, count: 4, argument: "--map-extent", form: "XMIN,YMIN,XMAX,YMAX")
         let wh = try Self.numbers(size, count: 2, argument: "--size", form: "W,H")
@@ -100,13 +100,13 @@ struct IdentifyCommand: ParsableCommand {
         for source in sources {
             // A feature service on demand: what the map shows (the extent tapped in), buffered.
             let shown = Envelope(xmin: extent[0], ymin: extent[1], xmax: extent[2], ymax: extent[3])
-            var layer = try LayerArgument(source).load(
+            var layer = try await LayerArgument(source).load(
                 definitionExpression: nil, loading: loading, needs: ServiceSource.Needs(command: "identify", extent: shown))
             if let definition {
                 do {
                     try layer.setDefinitionExpression(definition)
                 } catch {
-                    throw CommandFailure("\(error)")
+                    throw CommandFailure("", error)
                 }
             }
             layers.append(layer)
@@ -121,11 +121,11 @@ struct IdentifyCommand: ParsableCommand {
         do {
             answers = try map.identify(parameters)
         } catch {
-            throw CommandFailure("\(error)")
+            throw CommandFailure("", error)
         }
         // When every layer identified failed, the command fails with the first error.
         if !answers.isEmpty, answers.allSatisfy({ $0.error != nil }), let error = answers.first?.error {
-            throw CommandFailure("\(error)")
+            throw CommandFailure("", error)
         }
         let json = Map.identifyJSON(answers)
         var bytes = JSONLayout(pretty: pretty, coordinates: .shortest).relaid(json) ?? json

@@ -6,13 +6,13 @@ import GeoSieve
 /// `FILE.gpkg:LAYER` names its layer that way already; for other sources, `PATH:NAME` is split
 /// at the last colon when no file is called `PATH:NAME` and a file `PATH` exists.
 struct LayerArgument {
-    /// The source, as `QueryCommand.loadSource` reads it.
+    /// The source, as `CommandSource` opens it.
     let source: String
     /// The name given after the colon, if any.
     let name: String?
 
     init(_ argument: String) {
-        if GeoPackageSource.parse(argument) != nil || argument == "-" || FileManager.default.fileExists(atPath: argument) {
+        if CommandSource.geoPackage(argument) != nil || argument == "-" || FileManager.default.fileExists(atPath: argument) {
             source = argument
             name = nil
             return
@@ -20,7 +20,7 @@ struct LayerArgument {
         if let colon = argument.lastIndex(of: ":") {
             let path = String(argument[..<colon])
             let name = String(argument[argument.index(after: colon)...])
-            if !name.isEmpty, FileManager.default.fileExists(atPath: path) || GeoPackageSource.parse(path) != nil {
+            if !name.isEmpty, FileManager.default.fileExists(atPath: path) || CommandSource.geoPackage(path) != nil {
                 self.source = path
                 self.name = name
                 return
@@ -34,10 +34,10 @@ struct LayerArgument {
     /// with `definitionExpression` applied.
     func load(
         definitionExpression: String?, loading: LoadingOptions? = nil, needs: ServiceSource.Needs = .everything("this command")
-    ) throws -> FeatureLayer {
+    ) async throws -> FeatureLayer {
         var needs = needs
         needs.definitionExpression = definitionExpression
-        let (table, layerName) = try QueryCommand.loadSource(source, fields: nil, loading: loading, needs: needs)
+        let (table, layerName) = try await CommandSource.loadTable(source, loading: loading, needs: needs)
         var layer = FeatureLayer(source: table, name: name ?? layerName)
         if let definitionExpression {
             try LayerOptions.apply(definitionExpression, to: &layer)
@@ -110,7 +110,7 @@ struct ViewOptions: ParsableArguments {
         } catch let error as CommandFailure {
             throw error
         } catch {
-            throw CommandFailure("\(error)")
+            throw CommandFailure("", error)
         }
     }
 }
@@ -118,7 +118,7 @@ struct ViewOptions: ParsableArguments {
 /// `geosieve count SOURCE --map-extent … --size W,H [--definition-expression SQL]
 /// [--display-filter SQL] [--scale N]`: how many features of a layer lie in a view, and how
 /// many of them are drawn.
-struct CountCommand: ParsableCommand {
+struct CountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "count",
         abstract: "Count a layer's features in a map view, and those its display filter draws.",
@@ -156,13 +156,13 @@ struct CountCommand: ParsableCommand {
 
     @OptionGroup(title: "Loading") var loading: LoadingOptions
 
-    func run() throws {
+    func run() async throws {
         let extent = try view.extent()
         _ = try view.viewSize()
         guard minScale.isFinite, maxScale.isFinite, minScale >= 0, maxScale >= 0 else {
             throw CommandFailure("--min-scale and --max-scale must be finite and not negative")
         }
-        var layer = try LayerArgument(source).load(
+        var layer = try await LayerArgument(source).load(
             definitionExpression: layerOptions.definitionText(), loading: loading, needs: ServiceSource.Needs(command: "count", extent: extent))
         layer.minScale = minScale
         layer.maxScale = maxScale
@@ -175,14 +175,14 @@ struct CountCommand: ParsableCommand {
                 throw CommandFailure("--display-filter: \(error)")
             }
         }
-        let scale = try view.mapScale(spatialReference: layer.table.spatialReference)
+        let scale = try view.mapScale(spatialReference: layer.schema.spatialReference)
         let count: Int, displayed: Int
         do {
             count = try layer.queryFeatureCount(
                 QueryParameters(returnGeometry: false, geometry: .envelope(extent), spatialRelationship: .envelopeIntersects))
             displayed = try layer.displayedFeatureCount(in: extent, scale: scale)
         } catch {
-            throw CommandFailure("\(error)")
+            throw CommandFailure("", error)
         }
         try OutputFile.write(to: nil) { write in try write(Array("{\"count\":\(count),\"displayedCount\":\(displayed)}\n".utf8)) }
     }

@@ -184,7 +184,7 @@ struct OutputOptions: ParsableArguments {
             do {
                 (table, rows) = (try result.makeTable(), nil)
             } catch {
-                throw CommandFailure("\(error)")
+                throw CommandFailure("", error)
             }
         }
         let target = try OutputFile.resolvedTarget(path)
@@ -192,7 +192,7 @@ struct OutputOptions: ParsableArguments {
             try GeoPackage.write(table, rows: rows, to: target, options: options)
         } catch {
             if error.kind == .writeFailed { throw CommandFailure.unreadable("cannot write \(path): \(error.message)") }
-            throw CommandFailure("\(error)")
+            throw CommandFailure("", error)
         }
     }
 }

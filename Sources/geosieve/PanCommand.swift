@@ -10,7 +10,7 @@ import Synchronization
 /// [--trace-requests]`: replays map extents (and selections and cache fills) over a feature
 /// service layer or collection and prints, per step, the requests its request mode sent and the
 /// features displayed, selected, fetched and cached.
-struct PanCommand: ParsableCommand {
+struct PanCommand: AsyncParsableCommand {
     /// `--mode`.
     enum Mode: String, ExpressibleByArgument, CaseIterable {
         case snapshot, onDemand = "on-demand", selection, manualCache = "manual-cache"
@@ -87,13 +87,12 @@ struct PanCommand: ParsableCommand {
         if let maxFeatures, maxFeatures < 1 { throw ValidationError("--max-features must be at least 1") }
     }
 
-    func run() throws {
+    func run() async throws {
         let bytes = try InputFiles.contents(of: extents, limit: 64 << 20, option: "--extents")
         let steps = try Self.steps(InputFiles.text(bytes, path: extents, option: "--extents"))
         let requests = Atomic<Int>(0)
         let clock = Atomic<Int64>(0)  // milliseconds of the replay's clock
         let client = ServiceSource.makeClient(trace: traceRequests) { requests.add(1, ordering: .relaxed) }
-        defer { try? waitForAsync { try await client.shutdown() } }
         let requestMode: FeatureRequestMode
         switch mode {
         case .snapshot: requestMode = .snapshot
@@ -105,12 +104,13 @@ struct PanCommand: ParsableCommand {
         case .manualCache: requestMode = .manualCache
         }
         let (source, definition, maxFeatures) = (self.source, whereClause, self.maxFeatures)
-        let lines = try ServiceSource.run { () -> [String] in
+        let lines: [String]
+        do {
             func line(_ members: [(String, String)]) -> String {
                 "{" + members.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
             }
             func taken() -> Int { requests.exchange(0, ordering: .relaxed) }
-            let (service, name) = try await ServiceSource.open(source, client: client)
+            let (service, name) = try await CommandSource.locator(source).openService(client: client)
             let table = try ServiceFeatureTable(
                 service: service, mode: requestMode, definitionExpression: definition,
                 now: { .milliseconds(clock.load(ordering: .relaxed)) })
@@ -156,7 +156,12 @@ struct PanCommand: ParsableCommand {
                     ]))
                 }
             }
-            return out
+            lines = out
+            try await client.shutdown()
+        } catch {
+            try? await client.shutdown()
+            if error is CommandFailure { throw error }
+            throw CommandFailure("", error)
         }
         for line in lines { print(line) }
     }

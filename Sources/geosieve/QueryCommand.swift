@@ -14,7 +14,7 @@ import GeoSieve
 /// `--relation` without `--spatial-rel relate` (or the reverse) or that is not a DE-9IM
 /// pattern, an `--in-sr` or `--out-sr` that PROJ does not know, and a geometry that cannot be
 /// projected between the references.
-struct QueryCommand: ParsableCommand {
+struct QueryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
         abstract: "Query a feature file (GeoJSON, Esri JSON, GeoPackage) with a where clause and a geometry.",
@@ -148,7 +148,7 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup(title: "Output") var outputOptions: OutputOptions
 
-    func run() throws {
+    func run() async throws {
         var query = QueryParameters(whereClause: try argumentText(whereClause, argument: "--where"))
         query.objectIDs = try parseObjectIDs()
         query.outFields = try parseOutFields()
@@ -175,91 +175,58 @@ struct QueryCommand: ParsableCommand {
         let aggregate = statistics != nil || distinct
         try checkAggregateOptions()
         let format = try outputOptions.checkedFormat(returningFeatures: returnMode == .features && !aggregate)
-        if PostGISSource.isURL(source), !aggregate, try layerOptions.definitionText() == nil, schema == nil {
-            try runInDatabase(query, format: format)
-            return
-        }
         let fields = try schema.map { path in try loadFields(path) }
         if loading.mode == .selection, collation == .nocase {
             // The service compares text as it does; a case-blind query could select more.
             throw CommandFailure("--mode selection cannot be combined with --collation nocase: the service compares text with its own collation")
         }
+        let definition = try layerOptions.definitionText()
         let needs = ServiceSource.Needs(
             command: "query", whereClause: query.whereClause, extent: spatialFilter.readExtent(query), selects: true,
-            definitionExpression: try layerOptions.definitionText())
-        let (table, layerName) = try Self.loadSource(source, fields: fields, loading: loading, needs: needs)
-        // The layer's definition expression (none by default) limits every answer.
-        var layer = FeatureLayer(source: table, name: layerName)
-        if let definition = try layerOptions.definitionText() { try LayerOptions.apply(definition, to: &layer) }
-        do {
-            if aggregate {
-                // Statistics order by group fields or output names, checked by the statistics query.
-                let order = try orderBy.map { try SortField.list($0) } ?? []
-                try outputOptions.writeDocument(try aggregateOutput(query, orderBy: order, layer: layer))
-                return
+            definitionExpression: definition)
+        let aggregates = try statisticsRequest()
+        // A PostGIS table is queried where it lives; every other source is read into memory.
+        try await CommandSource.withSource(source, fields: fields, loading: loading, needs: needs, inMemory: false) { opened in
+            // The layer's definition expression (none by default) limits every answer.
+            var layer = FeatureLayer(source: opened.source, name: opened.name)
+            if let definition { try LayerOptions.apply(definition, to: &layer) }
+            let answer: QueryAnswer
+            do {
+                answer = try await layer.query(try request(query, aggregates: aggregates, schema: layer.schema))
+            } catch let error as CommandFailure {
+                throw error
+            } catch {
+                throw CommandFailure("", error)
             }
-            if let orderBy { query.orderBy = try SortField.list(orderBy, schema: table.schema) }
-            let output: [UInt8]
-            switch returnMode {
-            case .count:
-                output = Array(QueryResponseJSON.count(try layer.queryFeatureCount(query)).utf8)
-            case .ids:
-                let ids = try layer.queryObjectIDs(query)
-                output = Array(QueryResponseJSON.objectIDs(ids, objectIdFieldName: table.schema.objectIdFieldName).utf8)
-            case .extent:
-                let (count, extent) = try layer.queryExtent(query)
-                output = Array(
-                    QueryResponseJSON.extent(
-                        count: count, extent: extent,
-                        spatialReference: query.outSpatialReference ?? table.spatialReference
-                    ).utf8)
-            case .features:
+            if case .features(let result) = answer {
                 // Written in pieces as they are made: a large result never sits in memory whole.
-                let result = try layer.queryFeatures(query)
                 try outputOptions.write(
-                    result, format: format, sourceLayer: layerName, progress: loading.writeProgressLine(output: outputOptions.output))
-                return
+                    result, format: format, sourceLayer: opened.name, progress: loading.writeProgressLine(output: outputOptions.output))
+            } else {
+                try outputOptions.writeDocument(answer.esriJSON())
             }
-            try outputOptions.writeDocument(output)
-        } catch let error as CommandFailure {
-            throw error
-        } catch {
-            throw CommandFailure("\(error)")
         }
     }
 
-    /// The query pushed down to the PostGIS table SOURCE names: the database selects, orders
-    /// and pages; the answer is written as for any table.
-    private func runInDatabase(_ parameters: QueryParameters, format: OutputOptions.Format) throws {
-        let orderText = orderBy
-        let mode = returnMode
-        do {
-            let (output, result, tableName) = try PostGISSource.with(source) { source -> ([UInt8], FeatureQueryResult?, String) in
-                var query = parameters
-                if let orderText { query.orderBy = try SortField.list(orderText, schema: source.schema) }
-                switch mode {
-                case .count:
-                    return (Array(QueryResponseJSON.count(try await source.queryFeatureCount(query)).utf8), nil, source.table.name)
-                case .ids:
-                    let ids = try await source.queryObjectIDs(query)
-                    return (Array(QueryResponseJSON.objectIDs(ids, objectIdFieldName: source.schema.objectIdFieldName).utf8), nil, source.table.name)
-                case .extent:
-                    let (count, extent) = try await source.queryExtent(query)
-                    let reference = query.outSpatialReference ?? source.table.spatialReference
-                    return (Array(QueryResponseJSON.extent(count: count, extent: extent, spatialReference: reference).utf8), nil, source.table.name)
-                case .features:
-                    return ([], try await source.queryFeatures(query), source.table.name)
-                }
-            }
-            if let result {
-                try outputOptions.write(result, format: format, sourceLayer: tableName, progress: loading.writeProgressLine(output: outputOptions.output))
-            } else {
-                try outputOptions.writeDocument(output)
-            }
-        } catch let error as CommandFailure {
-            throw error
-        } catch {
-            throw CommandFailure("\(error)")
+    /// The one request the options make: the answer `--return`, `--distinct` or
+    /// `--statistics` asks for; features and distinct values ordered by `--order-by` (named
+    /// fields of the source), statistics by group fields or output names.
+    private func request(_ parameters: QueryParameters, aggregates: StatisticsRequest?, schema: Schema) throws -> QueryRequest {
+        var parameters = parameters
+        if let aggregates {
+            parameters.orderBy = try orderBy.map { try SortField.list($0) } ?? []
+            return QueryRequest(parameters, answer: .statistics(aggregates))
+        }
+        if distinct {
+            parameters.orderBy = try orderBy.map { try SortField.list($0) } ?? []
+            return QueryRequest(parameters, answer: returnMode == .count ? .distinctCount : .distinctValues)
+        }
+        if let orderBy { parameters.orderBy = try SortField.list(orderBy, schema: schema) }
+        switch returnMode {
+        case .features: return QueryRequest(parameters, answer: .features)
+        case .ids: return QueryRequest(parameters, answer: .objectIDs)
+        case .count: return QueryRequest(parameters, answer: .count)
+        case .extent: return QueryRequest(parameters, answer: .extent)
         }
     }
 
@@ -270,26 +237,22 @@ struct QueryCommand: ParsableCommand {
             if groupBy != nil { throw CommandFailure("--group-by needs --statistics") }
             if having != nil { throw CommandFailure("--having needs --statistics") }
         }
-        if statistics != nil || distinct, returnMode != .features {
-            throw CommandFailure("--statistics and --distinct print their own result; --return \(returnMode.rawValue) cannot be combined")
+        if statistics != nil, returnMode != .features {
+            throw CommandFailure("--statistics prints its own result; --return \(returnMode.rawValue) cannot be combined")
+        }
+        if distinct, returnMode != .features, returnMode != .count {
+            throw CommandFailure("--distinct prints the distinct values or, with --return count, their count; --return \(returnMode.rawValue) cannot be combined")
         }
         if distinct, outFields == nil { throw CommandFailure("--distinct needs --out-fields naming the fields") }
     }
 
-    /// The statistics or distinct values, as ArcGIS REST writes them.
-    private func aggregateOutput(_ query: QueryParameters, orderBy: [SortField], layer: FeatureLayer) throws -> [UInt8] {
-        if distinct {
-            var query = query
-            query.orderBy = orderBy
-            return try layer.queryDistinctValues(query).esriJSONBytes
-        }
-        guard let statistics else { return [] }
+    /// The aggregates `--statistics`, `--group-by` and `--having` ask for, or `nil`.
+    private func statisticsRequest() throws -> StatisticsRequest? {
+        guard let statistics else { return nil }
         let definitions = try StatisticDefinition.list(try argumentText(statistics, argument: "--statistics"))
         let groups = try groupBy.map { try QueryParameters.outFieldList($0, parameter: "--group-by") } ?? []
         let havingText = try having.map { try argumentText($0, argument: "--having") }
-        let parameters = StatisticsQueryParameters(
-            query: query, statistics: definitions, groupByFields: groups, having: havingText, orderBy: orderBy)
-        return try layer.queryStatistics(parameters).esriJSONBytes
+        return StatisticsRequest(statistics: definitions, groupByFields: groups, having: havingText)
     }
 
     /// The spatial reference of `--in-sr`/`--out-sr`: a positive WKID that PROJ knows (4326 and
@@ -300,7 +263,7 @@ struct QueryCommand: ParsableCommand {
         do {
             try Projector.validate(reference)
         } catch {
-            throw CommandFailure("\(option): \(error)")
+            throw CommandFailure("\(option): ", error)
         }
         return reference
     }
@@ -332,69 +295,6 @@ struct QueryCommand: ParsableCommand {
             return try Field.fields(esriJSON: text)
         } catch {
             throw CommandFailure("--schema \(path): \(error)")
-        }
-    }
-
-    /// The table in `path` (a regular file, mapped whatever its size; a pipe, a device or `-`,
-    /// standard input, read up to its first byte that is not JSON, at most
-    /// ``InputFiles/streamLimit``; `FILE.gpkg[:LAYER]` a GeoPackage layer), loaded as `loading`
-    /// asks, and its layer name: the GeoPackage layer read, else the file name without
-    /// extension. With `keepingFileShape`, a GeoJSON or Esri JSON table remembers the file's
-    /// shape, for saving edits into it.
-    static func loadSource(
-        _ path: String, fields: [Field]?, loading: LoadingOptions? = nil, needs: ServiceSource.Needs = .everything("this command"),
-        keepingFileShape: Bool = false
-    ) throws -> (table: FeatureTable, layerName: String) {
-        if ServiceSource.isURL(path) {
-            // The layer's fields come from the service.
-            guard fields == nil else { throw CommandFailure("--schema does not apply to a feature service: its fields come from the service") }
-            return try ServiceSource.load(path, loading: loading, needs: needs)
-        }
-        if let loading, loading.mode != .snapshot {
-            throw CommandFailure("--mode \(loading.mode.rawValue) applies to a feature service SOURCE (…/FeatureServer/N, OAPIF:URL#collection)")
-        }
-        if PostGISSource.isURL(path) {
-            // The table's fields come from the database's catalogue.
-            guard fields == nil else { throw CommandFailure("--schema does not apply to a PostGIS table: its fields come from the catalogue") }
-            return try PostGISSource.load(path)
-        }
-        if let source = GeoPackageSource.parse(path) {
-            return try GeoPackageSource.load(
-                path: source.path, layer: source.layer, fields: fields,
-                progress: loading?.progressLine(verb: "loading \(source.path)"))
-        }
-        let table = try loadTable(path, fields: fields, loading: loading, keepingFileShape: keepingFileShape)
-        return (table, URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
-    }
-
-    /// A GeoJSON or Esri JSON table (see ``loadSource(_:fields:loading:needs:keepingFileShape:)``); with
-    /// `keepingFileShape`, remembering the file's shape for saving edits into it.
-    private static func loadTable(
-        _ path: String, fields: [Field]?, loading: LoadingOptions?, keepingFileShape: Bool
-    ) throws -> FeatureTable {
-        let name = path == "-" ? "standard input" : path
-        // A regular file is mapped and read once by the loader; standard input, a pipe or a
-        // device is read until its first byte that is not JSON, at most InputFiles.streamLimit.
-        let stream = try InputFiles.openStream(path)
-        defer { if let stream { _ = close(stream) } }
-        let progress = loading?.progressLine(verb: "loading \(name)")
-        defer { progress?.finish() }
-        var options = try loading?.options(progress: progress) ?? LoadOptions()
-        options.keepsFileRepresentation = keepingFileShape
-        do {
-            let (table, report) =
-                try stream.map {
-                    try FeatureTable.loadReporting(
-                        fileDescriptor: $0, name: name, limit: InputFiles.streamLimit, schema: fields, options: options)
-                }
-                ?? FeatureTable.loadReporting(contentsOfFile: path, schema: fields, options: options)
-            progress?.finish()
-            LoadingOptions.printSkipped(report, source: name)
-            return table
-        } catch let error as FeatureTableError where error.kind == .unreadableFile {
-            throw CommandFailure.unreadable(error.message)
-        } catch {
-            throw CommandFailure("\(name): \(error)")
         }
     }
 }

@@ -62,7 +62,7 @@ struct RelateCommand: ParsableCommand {
                 ]
                 return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
             } catch {
-                throw CommandFailure("\(error)")
+                throw CommandFailure("", error)
             }
         }
         print(json)
@@ -73,7 +73,7 @@ struct RelateCommand: ParsableCommand {
         do {
             return try Geometry.parse(source)
         } catch {
-            throw CommandFailure("\(argument): \(error)")
+            throw CommandFailure("\(argument): ", error)
         }
     }
 }

@@ -5,7 +5,7 @@ import GeoSieve
 /// `geosieve render SOURCE[:NAME]... --map-extent XMIN,YMIN,XMAX,YMAX --size W,H
 /// [--renderer FILE.json]... [--definition-expression SQL] [--display-filter SQL] [--scale N]
 /// [--select SQL] --output map.svg`: draws what the layers display as a standalone SVG map.
-struct RenderCommand: ParsableCommand {
+struct RenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Draw the features layers display in a map view as an SVG file.",
@@ -62,7 +62,7 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup(title: "Loading") var loading: LoadingOptions
 
-    func run() throws {
+    func run() async throws {
         guard !sources.isEmpty else { throw CommandFailure("render needs at least one SOURCE") }
         if sources.filter({ $0 == "-" }).count > 1 { throw CommandFailure("standard input ('-') can be read once") }
         guard renderers.count <= 1 || renderers.count == sources.count else {
@@ -94,7 +94,7 @@ struct RenderCommand: ParsableCommand {
             }
         }
         for (i, source) in sources.enumerated() {
-            var layer = try LayerArgument(source).load(
+            var layer = try await LayerArgument(source).load(
                 definitionExpression: nil, loading: loading, needs: ServiceSource.Needs(command: "render", extent: extent))
             if layers.contains(where: { $0.name == layer.name }) { layer.name += " (\(i + 1))" }
             layer.minScale = minScale
@@ -120,7 +120,7 @@ struct RenderCommand: ParsableCommand {
         do {
             rendering = try map.renderSVG(extent: extent, width: Int(size.width), height: Int(size.height), scale: view.scale)
         } catch {
-            throw CommandFailure("\(error)")
+            throw CommandFailure("", error)
         }
         try OutputFile.write(to: output) { write in try write(rendering.svg) }
         let summary = Self.summary(rendering, output: output, size: size)

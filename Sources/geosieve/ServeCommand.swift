@@ -7,7 +7,7 @@ import SieveServer
 
 /// `geosieve serve SOURCE[:NAME]... [--port 8080] [--host 127.0.0.1] …`: the sources as ArcGIS
 /// REST FeatureServer services and OGC API – Features collections, until SIGTERM or SIGINT.
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve feature files as an ArcGIS FeatureServer and an OGC API – Features service.",
@@ -92,7 +92,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "What is logged on standard error: debug, info (every request), warning, error.")
     var logLevel: LogLevel = .info
 
-    func run() throws {
+    func run() async throws {
         let configuration = ServerConfiguration(
             host: host, port: port, maxRecordCount: maxRecordCount, allowEdits: allowEdits, token: token,
             tokenRequiredForRead: tokenRequiredForRead,
@@ -102,32 +102,30 @@ struct ServeCommand: ParsableCommand {
         var tables: [ServedTable] = []
         for argument in sources {
             let (source, name) = Self.split(argument)
-            let geoPackage = GeoPackageSource.parse(source)
+            let geoPackage = CommandSource.geoPackage(source)
             // Whether edits can be saved is known before reading anything.
             if allowEdits { try Self.checkSavable(source) }
-            let (table, layerName) = try QueryCommand.loadSource(source, fields: nil, keepingFileShape: allowEdits)
+            let (table, layerName) = try await CommandSource.loadTable(source, keepingFileShape: allowEdits)
             let saver = allowEdits ? Self.saver(source: source, geoPackage: geoPackage?.path, layerName: layerName) : nil
             do {
                 let editable = try EditableFeatureTable(table, options: EditingOptions(hasAttachments: geoPackage != nil))
                 tables.append(try ServedTable(id: name ?? ServedTable.sanitizedID(layerName), title: layerName, table: editable, save: saver))
             } catch {
-                throw CommandFailure("\(argument): \(error)")
+                throw CommandFailure("\(argument): ", error)
             }
         }
         let server: GeoSieveServer
         do {
             server = try GeoSieveServer(catalog: try ServedCatalog(tables), configuration: configuration)
         } catch {
-            throw CommandFailure("\(error)")
+            throw CommandFailure("", error)
         }
         var logger = Logger(label: "geosieve.serve")
         logger.logLevel = Logger.Level(rawValue: logLevel.rawValue) ?? .info
         let host = self.host
         let serverLogger = logger
-        try waitForAsync {
-            try await server.run(logger: serverLogger) { port in
-                FileHandle.standardOutput.write(Data("serving http://\(host):\(port)\n".utf8))
-            }
+        try await server.run(logger: serverLogger) { port in
+            FileHandle.standardOutput.write(Data("serving http://\(host):\(port)\n".utf8))
         }
     }
 
@@ -160,7 +158,7 @@ struct ServeCommand: ParsableCommand {
         guard ServedTable.isValidID(name), !source.isEmpty else { return (argument, nil) }
         if PostGISSource.isURL(source) { return (source, name) }
         if source.lowercased().hasSuffix(".gpkg") { return (argument, nil) }  // FILE.gpkg:LAYER
-        if FileManager.default.fileExists(atPath: source) || GeoPackageSource.parse(source) != nil { return (source, name) }
+        if FileManager.default.fileExists(atPath: source) || CommandSource.geoPackage(source) != nil { return (source, name) }
         return (argument, nil)
     }
 }

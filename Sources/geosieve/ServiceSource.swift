@@ -1,6 +1,5 @@
 import Foundation
 import GeoSieve
-import SievePostGIS
 import SieveService
 
 /// Feature services as sources of the command line: an ArcGIS feature service or map service
@@ -14,12 +13,7 @@ enum ServiceSource {
         "Print each request to a feature service SOURCE on standard error: method, URL (without token), status, bytes and time."
 
     /// Whether `source` names a feature service layer or an OGC API collection.
-    static func isURL(_ source: String) -> Bool {
-        if source.hasPrefix("OAPIF:") { return true }
-        let lowered = source.lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return false }
-        return lowered.contains("/featureserver/") || lowered.contains("/mapserver/")
-    }
+    static func isURL(_ source: String) -> Bool { SourceLocator.isServiceURL(source) }
 
     /// What a command will ask of a service SOURCE: what `--mode` other than snapshot reads.
     struct Needs: Sendable {
@@ -39,45 +33,30 @@ enum ServiceSource {
         static func everything(_ command: String) -> Needs { Needs(command: command) }
     }
 
-    /// The layer or collection `source` names, read as `loading`'s `--mode` says (every feature
-    /// by default, paged), and its name. With `--trace-requests`, each request is printed on
-    /// standard error.
-    static func load(_ source: String, loading: LoadingOptions?, needs: Needs) throws -> (table: FeatureTable, layerName: String) {
+    /// Sets the service options of `options` from `--mode`, `--buffer-factor` and what the
+    /// command needs: every feature by default (paged), or with `--mode` the features of the
+    /// command's extent (on demand) or what its where clause and geometry select (selection).
+    static func configure(_ options: inout SourceOptions, loading: LoadingOptions?, needs: Needs) throws {
         let mode = loading?.mode ?? .snapshot
         let bufferFactor = loading?.bufferFactor ?? 2
         guard bufferFactor.isFinite, bufferFactor >= 1 else { throw CommandFailure("--buffer-factor must be a number of at least 1") }
         switch mode {
-        case .snapshot: break
+        case .snapshot: options.serviceMode = .snapshot
         case .onDemand:
             guard needs.extent != nil else {
                 throw CommandFailure(
                     "--mode on-demand reads the features in the command's extent: give \(needs.command) "
                         + (needs.selects ? "--geometry (with a relationship other than disjoint, in the layer's spatial reference)" : "--map-extent"))
             }
+            options.serviceMode = .onDemand(OnDemandOptions(bufferFactor: bufferFactor))
         case .selection:
             guard needs.selects else {
                 throw CommandFailure("--mode selection reads what a where clause selects: it applies to query and convert, not \(needs.command)")
             }
+            options.serviceMode = .selection
         }
-        let client = makeClient(trace: loading?.traceRequests ?? false)
-        defer { try? waitForAsync { try await client.shutdown() } }
-        return try run {
-            let (service, name) = try await open(source, client: client)
-            let requestMode: FeatureRequestMode =
-                switch mode {
-                case .snapshot: .snapshot
-                case .onDemand: .onDemand(OnDemandOptions(bufferFactor: bufferFactor))
-                case .selection: .selection
-                }
-            let table = try ServiceFeatureTable(service: service, mode: requestMode, definitionExpression: needs.definitionExpression ?? "")
-            try await table.load()
-            switch mode {
-            case .snapshot: break
-            case .onDemand: if let extent = needs.extent { try await table.display(extent) }
-            case .selection: _ = try await table.selectFeatures(whereClause: needs.whereClause ?? "1=1", envelope: needs.extent)
-            }
-            return (table.currentTable, name)
-        }
+        options.serviceScope = (needs.extent, needs.whereClause)
+        options.serviceDefinitionExpression = needs.definitionExpression ?? ""
     }
 
     /// Applies an applyEdits `request` (JSON text) to the ArcGIS layer `source` names: the
@@ -87,11 +66,25 @@ enum ServiceSource {
     /// feature's object ID the service's.
     static func edit(
         _ source: String, request text: String, rollbackOnFailure: Bool?, user: String?, trace: Bool, editsPath: String
-    ) throws -> ApplyEditsResult {
+    ) async throws -> ApplyEditsResult {
         let client = makeClient(trace: trace)
-        defer { try? waitForAsync { try await client.shutdown() } }
-        return try run {
-            let (service, _) = try await open(source, client: client)
+        do {
+            let result = try await edit(source, request: text, rollbackOnFailure: rollbackOnFailure, user: user, client: client, editsPath: editsPath)
+            try await client.shutdown()
+            return result
+        } catch {
+            try? await client.shutdown()
+            if error is CommandFailure { throw error }
+            throw CommandFailure("", error)
+        }
+    }
+
+    /// ``edit(_:request:rollbackOnFailure:user:trace:editsPath:)`` with `client`.
+    private static func edit(
+        _ source: String, request text: String, rollbackOnFailure: Bool?, user: String?, client: ServiceClient, editsPath: String
+    ) async throws -> ApplyEditsResult {
+        do {
+            let (service, _) = try await CommandSource.locator(source).openService(client: client)
             guard case .arcGIS(let reader) = service else {
                 throw CommandFailure("\(source): OGC API collections are read here, not edited; edit a feature service layer")
             }
@@ -142,30 +135,5 @@ enum ServiceSource {
             if trace { FileHandle.standardError.write(Data("request: \(line)\n".utf8)) }
         }
         return ServiceClient(configuration: configuration)
-    }
-
-    /// The service `source` names, its metadata read, and its name.
-    static func open(_ source: String, client: ServiceClient) async throws -> (ServiceFeatureTable.Service, String) {
-        if source.hasPrefix("OAPIF:") {
-            let rest = String(source.dropFirst("OAPIF:".count))
-            guard let hash = rest.lastIndex(of: "#"), !rest[rest.index(after: hash)...].isEmpty else {
-                throw CommandFailure("\(source): name the collection after '#': OAPIF:https://host/path#collection")
-            }
-            let name = String(rest[rest.index(after: hash)...])
-            return (.ogc(try await OGCCollectionReader.open(String(rest[..<hash]), collection: name, client: client)), name)
-        }
-        let reader = try await ArcGISLayerReader.open(source, client: client)
-        return (.arcGIS(reader), reader.info.name.isEmpty ? "layer" : reader.info.name)
-    }
-
-    /// `body`'s value, the command line waiting for it; its errors as command failures.
-    static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-        do {
-            return try waitForAsync(body)
-        } catch let error as CommandFailure {
-            throw error
-        } catch {
-            throw CommandFailure("\(error)")
-        }
     }
 }

@@ -28,8 +28,13 @@ struct PostGISCLITests {
             ["--geometry", SpatialCLITests.europe, "--spatial-rel", "within", "--return", "ids"],
             ["--where", "continent = 'Africa'", "--order-by", "pop_est DESC", "--limit", "5", "--out-fields", "name,pop_est"],
             ["--where", "name LIKE 'B%'", "--out-sr", "3857", "--return", "extent"],
-            // Not pushed down: statistics run on the table read into memory.
+            // Statistics and distinct values: the database selects the rows, GeoSieve aggregates.
             ["--statistics", "count:fid:n,sum:pop_est:people", "--group-by", "continent", "--order-by", "continent"],
+            ["--where", "pop_est > 1e7", "--distinct", "--out-fields", "continent", "--order-by", "continent"],
+            ["--distinct", "--out-fields", "continent", "--return", "count"],
+            // A definition expression goes to the database with the where clause.
+            ["--definition-expression", "continent = 'Europe'", "--where", "pop_est > 1e7", "--return", "ids"],
+            ["--definition-expression", "continent = 'Europe'", "--statistics", "max:pop_est:most"],
         ]
         for arguments in cases {
             let expected = try SpatialCLITests.json(["query", Self.file] + arguments)

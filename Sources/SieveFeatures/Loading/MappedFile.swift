@@ -133,3 +133,63 @@ extension FeatureTable {
         return loaded
     }
 }
+
+extension FeatureTable {
+    /// The most a table read from standard input, a pipe or a device may hold by default:
+    /// 2 GiB. Such input is read into memory before it is loaded (a regular file is mapped and
+    /// has no limit), so the limit bounds what an endless stream can make a load hold.
+    public static let defaultStreamLimit = 2 << 30
+
+    /// Loads the GeoJSON, GeoJSONSeq or Esri JSON at `path`, whatever it is: `-` for standard
+    /// input; a regular file, mapped; a pipe, FIFO or device, read as a stream up to its first
+    /// byte that cannot be JSON and at most `streamLimit` bytes. A FIFO is told apart by `stat`,
+    /// never by opening it twice, so that its writer's stream is not cut.
+    /// - Throws: ``FeatureTableError/Kind/unreadableFile`` (`cannot read PATH: no such file`,
+    ///   `… is a directory`, `… permission denied`), ``FeatureTableError/Kind/inputTooLarge``,
+    ///   else as the loaders do.
+    public static func loadReporting(
+        path: String, streamLimit: Int? = defaultStreamLimit, schema: [Field]? = nil, options: LoadOptions = LoadOptions()
+    ) throws(FeatureTableError) -> (table: FeatureTable, report: LoadReport) {
+        let name = path == "-" ? "standard input" : path
+        if let stream = try openStream(path) {
+            defer { _ = close(stream) }
+            return try loadReporting(fileDescriptor: stream, name: name, limit: streamLimit, schema: schema, options: options)
+        }
+        return try loadReporting(contentsOfFile: path, schema: schema, options: options)
+    }
+
+    /// A descriptor open on `path` when it must be read as a stream (standard input, a pipe, a
+    /// device); `nil` for a regular file, which is mapped.
+    private static func openStream(_ path: String) throws(FeatureTableError) -> Int32? {
+        if path == "-" { return dup(STDIN_FILENO) }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw unreadable(path, errno) }
+        let fileType = status.st_mode & mode_t(S_IFMT)
+        guard fileType != mode_t(S_IFDIR) else { throw unreadable(path, EISDIR) }
+        if fileType == mode_t(S_IFREG) {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard descriptor >= 0 else { throw unreadable(path, errno) }
+            _ = close(descriptor)
+            return nil
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw unreadable(path, errno) }
+        return descriptor
+    }
+
+    /// `cannot read PATH: reason`.
+    static func unreadable(_ path: String, _ code: Int32) -> FeatureTableError {
+        FeatureTableError(.unreadableFile, "cannot read \(path): \(unreadableReason(code))")
+    }
+
+    /// A short reason for an `errno` value.
+    package static func unreadableReason(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: "no such file"
+        case EACCES, EPERM: "permission denied"
+        case EISDIR: "is a directory"
+        case ENOTDIR: "a component of the path is not a directory"
+        default: String(cString: strerror(code))
+        }
+    }
+}

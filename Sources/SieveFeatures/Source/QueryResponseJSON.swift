@@ -1,4 +1,3 @@
-import SieveFeatures
 import SieveGeometry
 
 /// The JSON documents of the query responses that carry no features, shaped as the ArcGIS REST

@@ -49,14 +49,14 @@ extension FeatureLayer {
     /// The selected features as the table is now, in ascending object-ID order: features deleted
     /// since they were selected, or edited out of the definition expression, are left out.
     public func selectedFeatures(returnGeometry: Bool = true) throws -> FeatureQueryResult {
-        let table = self.table
+        let table = try self.table
         let rows = try liveSelection(in: table).rows
         return try PreparedQuery(QueryParameters(returnGeometry: returnGeometry), table: table).features(in: table, rows: rows)
     }
 
     /// The object IDs of the selected features as the table is now, ascending.
     public var selectedObjectIDs: [Int64] {
-        get throws { try liveSelection(in: table).objectIDs }
+        get throws { try liveSelection(in: try table).objectIDs }
     }
 
     /// The selected rows of `table` (the selection's features that still exist and pass the

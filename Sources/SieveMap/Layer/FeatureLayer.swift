@@ -3,27 +3,17 @@ import SieveFeatures
 import SieveGeometry
 import SieveSQL
 
-/// Where a layer reads its features: a table whose ``currentTable`` is the data as it is now.
+/// A feature layer: a feature source seen through a definition expression, drawn with a
+/// renderer, with a display filter, a scale range and a selection — the ArcGIS `FeatureLayer`.
 ///
-/// A ``FeatureTable`` is its own source (it never changes); an ``EditableFeatureTable`` gives
-/// its latest published snapshot, so a layer over it sees every edit at once.
-public protocol FeatureTableSource: Sendable {
-    /// The table as it is now.
-    var currentTable: FeatureTable { get }
-}
-
-extension FeatureTable: FeatureTableSource {
-    /// The table itself.
-    public var currentTable: FeatureTable { self }
-}
-
-extension EditableFeatureTable: FeatureTableSource {
-    /// The latest published snapshot.
-    public var currentTable: FeatureTable { snapshot }
-}
-
-/// A feature layer: a table seen through a definition expression, drawn with a renderer, with a
-/// display filter, a scale range and a selection — the ArcGIS `FeatureLayer`.
+/// The layer reads any ``FeatureSource``: a ``FeatureTable`` (its own source; it never
+/// changes), an ``EditableFeatureTable`` (its latest published snapshot, so the layer sees every
+/// edit at once), a GeoPackage layer, a PostGIS table, a feature service layer. Its one query
+/// operation, ``query(_:)``, answers every ``QueryRequest`` over every source, the definition
+/// expression ANDed in. Over a source that holds its data in memory the layer also answers
+/// synchronously (``answer(_:)`` and the `query…` conveniences), and draws, identifies and
+/// selects; over one that does not (a database), those throw ``QueryError`` of kind
+/// ``QueryError/Kind/unsupported``.
 ///
 /// - The **definition expression** limits every query, count, extent, statistic, selection
 ///   and identify of the layer: it is ANDed with the caller's where clause. Nothing is cached:
@@ -48,7 +38,7 @@ extension EditableFeatureTable: FeatureTableSource {
 /// ```
 public struct FeatureLayer: Sendable {
     /// Where the features come from.
-    public let source: any FeatureTableSource
+    public let source: any FeatureSource
     /// The layer's name (its title in a map and its id in an SVG).
     public var name: String
     /// Whether the layer is drawn and identified (with ``IdentifyLayerOption/top`` and
@@ -74,36 +64,51 @@ public struct FeatureLayer: Sendable {
     /// A layer over `source`, drawn with `renderer` (default: ``Renderer/default(for:)`` of the
     /// table's geometry type; a table without geometry gets a simple renderer that is never
     /// used to draw).
-    public init(source: any FeatureTableSource, name: String, renderer: Renderer? = nil) {
+    public init(source: any FeatureSource, name: String, renderer: Renderer? = nil) {
         self.source = source
         self.name = name
-        let table = source.currentTable
-        self.renderer = renderer ?? Renderer.default(for: table.schema.geometryType ?? .point)
+        self.renderer = renderer ?? Renderer.default(for: source.schema.geometryType ?? .point)
     }
 
-    /// The table as it is now.
-    public var table: FeatureTable { source.currentTable }
+    /// The fields, object-ID field, geometry type and spatial reference of the source.
+    public var schema: Schema { source.schema }
+
+    /// The source's table as it is now, for a source that holds its data in memory.
+    /// - Throws: ``QueryError`` of kind ``QueryError/Kind/unsupported`` for a source that does
+    ///   not (a database): query it with ``query(_:)``.
+    public var table: FeatureTable {
+        get throws(QueryError) {
+            guard let table = source.inMemoryTable else {
+                throw QueryError(
+                    .unsupported,
+                    "layer \(JSONKey.quoted(name)): its source answers queries only (query(_:)); drawing, identify, selection and synchronous queries need a source held in memory")
+            }
+            return table
+        }
+    }
+
+    /// The string comparison of the source: the in-memory table's, else binary.
+    private var collation: Collation { source.inMemoryTable?.collation ?? .binary }
 
     /// Sets the definition expression (empty or only spaces for none), checked against the
     /// table's fields. Selected features the new expression excludes leave the selection.
     /// - Throws: `WhereClauseError` for an expression that does not parse or bind; the layer is
     ///   unchanged then.
     public mutating func setDefinitionExpression(_ sql: String) throws {
-        let table = self.table
         if sql.allSatisfy(\.isWhitespace) {
             definitionExpression = ""
             definitionClause = nil
             return
         }
-        let clause = try CompiledWhereClause(sql, schema: table.schema, collation: table.collation)
+        let clause = try CompiledWhereClause(sql, schema: schema, collation: collation)
         definitionExpression = sql
         definitionClause = clause
-        if !selection.isEmpty { selection = try liveSelection(in: table).objectIDs }
+        if !selection.isEmpty { selection = try liveSelection(in: try table).objectIDs }
     }
 
     /// The compiled definition expression (`1=1` when there is none).
     public var definitionWhereClause: CompiledWhereClause {
-        definitionClause ?? CompiledWhereClause.all(collation: table.collation)
+        definitionClause ?? CompiledWhereClause.all(collation: collation)
     }
 
     /// Sets the display filter definition (`nil` for none), compiling each filter's where
@@ -119,11 +124,10 @@ public struct FeatureLayer: Sendable {
             return
         }
         try definition.validate()
-        let table = self.table
         var clauses: [String: CompiledWhereClause] = [:]
         for (name, sql) in definition.clauses {
             do {
-                clauses[name] = try CompiledWhereClause(sql, schema: table.schema, collation: table.collation)
+                clauses[name] = try CompiledWhereClause(sql, schema: schema, collation: collation)
             } catch {
                 throw FeatureTableError(.invalidQuery, "display filter \(JSONKey.quoted(name)): \(error)")
             }
@@ -145,39 +149,101 @@ public struct FeatureLayer: Sendable {
 
     // MARK: Queries (the definition expression applies; the display filter does not)
 
+    /// The answer to `request` over the layer's features: the definition expression is ANDed
+    /// into the selection (the display filter does not apply). Over a source held in memory it
+    /// is answered on the calling task, without suspending; over another source the source
+    /// answers it (a database runs it), the definition expression sent along.
+    /// - Throws: ``QueryError``.
+    public func query(_ request: QueryRequest) async throws(QueryError) -> QueryAnswer {
+        if let table = source.inMemoryTable { return try table.answer(request, definitionExpression: definitionClause) }
+        var request = request
+        if !definitionExpression.isEmpty {
+            // The caller's clause is checked alone first, so that its errors point into it.
+            let own = request.parameters.whereClause
+            do {
+                _ = try CompiledWhereClause(own, schema: schema, collation: collation)
+            } catch {
+                throw QueryError(wrapping: error)
+            }
+            // No comments in the where-clause language: parentheses keep each clause whole.
+            request.parameters.whereClause = "(\(definitionExpression)) AND (\(own.allSatisfy(\.isWhitespace) ? "1=1" : own))"
+        }
+        return try await source.query(request)
+    }
+
+    /// The answer to `request` over the layer's features, as ``query(_:)`` gives it, for a
+    /// source held in memory: synchronous, no task hop.
+    /// - Throws: ``QueryError``, of kind ``QueryError/Kind/unsupported`` for a source not held
+    ///   in memory.
+    public func answer(_ request: QueryRequest) throws(QueryError) -> QueryAnswer {
+        try table.answer(request, definitionExpression: definitionClause)
+    }
+
     /// `query` prepared against the current table with the definition expression ANDed in.
     /// - Throws: As ``PreparedQuery/init(_:table:definitionExpression:)``.
     public func prepare(_ query: QueryParameters) throws -> (query: PreparedQuery, table: FeatureTable) {
-        let table = self.table
+        let table = try self.table
         return (try PreparedQuery(query, table: table, definitionExpression: definitionClause), table)
     }
 
     /// The features `query` selects among the layer's (see ``FeatureTable/queryFeatures(_:)``).
-    public func queryFeatures(_ query: QueryParameters) throws -> FeatureQueryResult {
-        let (prepared, table) = try prepare(query)
-        return try prepared.features(in: table)
+    /// - Throws: ``QueryError``.
+    public func queryFeatures(_ query: QueryParameters) throws(QueryError) -> FeatureQueryResult {
+        guard case .features(let result) = try answer(QueryRequest(query, answer: .features)) else { return try unexpected() }
+        return result
     }
 
     /// How many of the layer's features `query` selects. The display filter does not apply.
-    public func queryFeatureCount(_ query: QueryParameters = QueryParameters()) throws -> Int {
-        let (prepared, table) = try prepare(query)
-        return try prepared.count(in: table)
+    /// - Throws: ``QueryError``.
+    public func queryFeatureCount(_ query: QueryParameters = QueryParameters()) throws(QueryError) -> Int {
+        guard case .count(let count) = try answer(QueryRequest(query, answer: .count)) else { return try unexpected() }
+        return count
     }
 
     /// The object IDs of the layer's features `query` selects, ascending.
-    public func queryObjectIDs(_ query: QueryParameters = QueryParameters()) throws -> [Int64] {
-        let (prepared, table) = try prepare(query)
-        return try prepared.objectIDs(in: table)
+    /// - Throws: ``QueryError``.
+    public func queryObjectIDs(_ query: QueryParameters = QueryParameters()) throws(QueryError) -> [Int64] {
+        guard case .objectIDs(let ids, _) = try answer(QueryRequest(query, answer: .objectIDs)) else { return try unexpected() }
+        return ids
     }
 
     /// How many of the layer's features `query` selects and the union of their envelopes.
-    public func queryExtent(_ query: QueryParameters = QueryParameters()) throws -> (count: Int, extent: Envelope) {
-        let (prepared, table) = try prepare(query)
-        return try prepared.extent(in: table)
+    /// - Throws: ``QueryError``.
+    public func queryExtent(_ query: QueryParameters = QueryParameters()) throws(QueryError) -> (count: Int, extent: Envelope) {
+        guard case .extent(let count, let extent, _) = try answer(QueryRequest(query, answer: .extent)) else { return try unexpected() }
+        return (count, extent)
     }
 
     /// The extent of every feature of the layer (empty when none has a geometry).
-    public func fullExtent() throws -> Envelope { try queryExtent().extent }
+    /// - Throws: ``QueryError``.
+    public func fullExtent() throws(QueryError) -> Envelope { try queryExtent().extent }
+
+    /// Statistics over the layer's features the query of `parameters` selects: the
+    /// definition expression applies (the display filter does not), then grouping, having and
+    /// ordering as ``FeatureTable/statistics(_:rows:)`` describes.
+    /// - Throws: ``QueryError``.
+    public func queryStatistics(_ parameters: StatisticsQueryParameters) throws(QueryError) -> StatisticsResult {
+        var query = parameters.query
+        query.orderBy = parameters.orderBy
+        let request = QueryRequest(
+            query,
+            answer: .statistics(StatisticsRequest(statistics: parameters.statistics, groupByFields: parameters.groupByFields, having: parameters.having)))
+        guard case .values(let values) = try answer(request) else { return try unexpected() }
+        return values
+    }
+
+    /// The distinct combinations of the out fields over the layer's features `query` selects
+    /// (REST `returnDistinctValues`); the definition expression applies.
+    /// - Throws: ``QueryError``.
+    public func queryDistinctValues(_ query: QueryParameters) throws(QueryError) -> StatisticsResult {
+        guard case .values(let values) = try answer(QueryRequest(query, answer: .distinctValues)) else { return try unexpected() }
+        return values
+    }
+
+    /// Never reached: ``FeatureTable/answer(_:definitionExpression:)`` answers in the kind asked.
+    private func unexpected<T>() throws(QueryError) -> T {
+        throw QueryError(.unsupported, "the source answered in another kind than asked", category: .internal)
+    }
 
     // MARK: Display
 
@@ -192,7 +258,7 @@ public struct FeatureLayer: Sendable {
     /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for an extent that is not finite or
     ///   has a negative size.
     public func displayedRows(in extent: Envelope, scale: Double) throws -> (rows: [UInt32], table: FeatureTable) {
-        let table = self.table
+        let table = try self.table
         guard isDrawn(atScale: scale) else { return ([], table) }
         guard extent.xmin.isFinite, extent.ymin.isFinite, extent.xmax.isFinite, extent.ymax.isFinite,
             extent.xmin <= extent.xmax, extent.ymin <= extent.ymax

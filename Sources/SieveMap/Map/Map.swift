@@ -86,7 +86,7 @@ public struct Map: Sendable {
     /// A map of `layers` (bottom first) in `spatialReference` (default: the first layer's).
     public init(layers: [FeatureLayer] = [], spatialReference: SpatialReference? = nil) {
         self.layers = layers
-        self.spatialReference = spatialReference ?? layers.first?.table.spatialReference ?? .wgs84
+        self.spatialReference = spatialReference ?? layers.first?.schema.spatialReference ?? .wgs84
     }
 
     /// The map scale of a view of `extent` `width` pixels wide (see ``MapScale``).
@@ -138,7 +138,7 @@ public struct Map: Sendable {
         _ layer: FeatureLayer, index: Int, parameters p: MapIdentifyParameters, tolerance: Double, scale: Double
     ) -> IdentifyLayerResult {
         do {
-            let table = layer.table
+            let table = try layer.table
             var point = p.point
             var extent = p.mapExtent
             if table.spatialReference != spatialReference {
@@ -178,7 +178,7 @@ public struct Map: Sendable {
                 layerIndex: index, layerName: layer.name, results: hits, isTransferLimitExceeded: exceeded, error: nil)
         } catch {
             return IdentifyLayerResult(
-                layerIndex: index, layerName: layer.name, results: IdentifyResults(table: layer.table, results: []),
+                layerIndex: index, layerName: layer.name, results: IdentifyResults(table: FeatureTable(emptyWith: layer.schema), results: []),
                 isTransferLimitExceeded: false, error: error)
         }
     }

@@ -19,7 +19,7 @@ enum ArcGISAttachments {
         guard served.table.options.hasAttachments else {
             throw ServerRequestError(.badRequest, "Unable to complete operation.", details: ["the layer has no attachments"])
         }
-        guard let id = Int64(text), served.layer.table.row(forObjectID: id) != nil else {
+        guard let id = Int64(text), served.table.snapshot.row(forObjectID: id) != nil else {
             throw ServerRequestError(.notFound, "Feature \(RequestParameters.quoted(text)) does not exist")
         }
         return id
@@ -27,12 +27,12 @@ enum ArcGISAttachments {
 
     /// The attachment infos of a feature.
     static func infos(_ objectID: Int64, in served: ServedTable) -> ServiceResponse {
-        ServiceResponse.json(text: AttachmentInfo.json(served.layer.table.queryAttachmentInfos(objectID: objectID)))
+        ServiceResponse.json(text: AttachmentInfo.json(served.table.snapshot.queryAttachmentInfos(objectID: objectID)))
     }
 
     /// The bytes of an attachment.
     static func download(_ objectID: Int64, _ attachment: String, in served: ServedTable) throws(ServerRequestError) -> ServiceResponse {
-        let table = served.layer.table
+        let table = served.table.snapshot
         guard let id = Int64(attachment), let data = table.fetchAttachment(objectID: objectID, attachmentID: id),
             let info = table.queryAttachmentInfos(objectID: objectID).first(where: { $0.id == id })
         else {

@@ -55,7 +55,7 @@ enum ArcGISDocuments {
     /// `GET …/FeatureServer` (or `…/MapServer`): the service with its one layer (or table,
     /// without geometries).
     static func service(_ served: ServedTable, configuration: ServerConfiguration, kind: Kind = .featureServer) throws -> JSONValue {
-        let table = served.layer.table
+        let table = served.table.snapshot
         let schema = table.schema
         let extent = try served.layer.fullExtent()
         let editable = configuration.allowEdits && kind == .featureServer
@@ -90,7 +90,7 @@ enum ArcGISDocuments {
     /// renderer, types and templates, capabilities and query capabilities.
     static func layer(_ served: ServedTable, configuration: ServerConfiguration, kind: Kind = .featureServer) throws -> JSONValue {
         let layer = served.layer
-        let table = layer.table
+        let table = served.table.snapshot
         let schema = table.schema
         let editable = configuration.allowEdits && kind == .featureServer
         var root = JSONObject()

@@ -54,44 +54,56 @@ enum ArcGISQuery {
     private static func answer(_ parameters: RequestParameters, format: Format, served: ServedTable, configuration: ServerConfiguration)
         throws -> ServiceResponse
     {
+        let request = try request(parameters, format: format, schema: served.layer.schema, configuration: configuration)
+        let answer = try served.layer.answer(request)
+        guard case .features(let result) = answer else { return ServiceResponse(contentType: ServiceResponse.jsonType, body: answer.esriJSON()) }
+        let options = FeatureWriterOptions(pretty: format == .pjson, coordinatePrecision: try precision(parameters))
+        let bytes = result.bytes(format == .geojson ? .geoJSON : .esriJSON, options: options)
+        return ServiceResponse(contentType: format == .geojson ? ServiceResponse.geoJSONType : ServiceResponse.jsonType, body: bytes)
+    }
+
+    /// The query request `parameters` make: the REST parameters read into the engine's one
+    /// request, with the REST API's own rules — `outFields` absent means the object ID only,
+    /// pages are at most `maxRecordCount`, `returnIdsOnly` with `objectIds` is invalid,
+    /// `returnCountOnly` wins over `returnIdsOnly`, `returnExtentOnly` answers the count too,
+    /// `havingClause` and `groupByFieldsForStatistics` need `outStatistics`,
+    /// `returnDistinctValues` needs `outFields`.
+    static func request(_ parameters: RequestParameters, format: Format, schema: Schema, configuration: ServerConfiguration) throws
+        -> QueryRequest
+    {
         for unsupported in ["distance", "time", "quantizationParameters"] {
             if let value = parameters.nonEmpty(unsupported), value != "0" {
                 throw ServerRequestError(.badRequest, "Cannot perform query. Invalid query parameters.", details: ["\(unsupported) is not supported"])
             }
         }
-        let layer = served.layer
-        let schema = layer.table.schema
         var query = try selection(parameters)
         let outFields = try parameters.nonEmpty("outFields").map { try QueryParameters.outFieldList($0) }
         query.outFields = outFields ?? [schema.objectIdFieldName]
         query.returnGeometry = try flag(parameters, "returnGeometry", default: true)
         query.outSpatialReference = try spatialReference(parameters, "outSR") ?? (format == .geojson ? .wgs84 : nil)
-        if let order = parameters.nonEmpty("orderByFields") { query.orderBy = try SortField.list(order, schema: schema) }
+        let statistics = parameters.nonEmpty("outStatistics")
+        if let order = parameters.nonEmpty("orderByFields") {
+            // Statistics are ordered by group fields or output names, checked by the statistics.
+            query.orderBy = statistics == nil ? try SortField.list(order, schema: schema) : try SortField.list(order)
+        }
         let offset = try integer(parameters, "resultOffset", minimum: 0)
         let count = try integer(parameters, "resultRecordCount", minimum: 1)
         query.resultOffset = offset
         query.maxFeatures = Swift.min(count ?? configuration.maxRecordCount, configuration.maxRecordCount)
-        let precision = try integer(parameters, "geometryPrecision", minimum: 0)
-        if let precision, precision > 17 {
-            throw ServerRequestError(.badRequest, "Cannot perform query. Invalid query parameters.", details: ["geometryPrecision must be 0 to 17"])
-        }
+        _ = try precision(parameters)
         let idsOnly = try flag(parameters, "returnIdsOnly", default: false)
         let countOnly = try flag(parameters, "returnCountOnly", default: false)
         let extentOnly = try flag(parameters, "returnExtentOnly", default: false)
         let distinct = try flag(parameters, "returnDistinctValues", default: false)
-        let pretty = format == .pjson
 
-        if let statistics = parameters.nonEmpty("outStatistics") {
-            var all = query
-            all.resultOffset = nil
-            all.maxFeatures = nil
+        if let statistics {
             let groups = try parameters.nonEmpty("groupByFieldsForStatistics").map {
                 try QueryParameters.outFieldList($0, parameter: "groupByFieldsForStatistics")
             }
-            let statisticsQuery = StatisticsQueryParameters(
-                query: all, statistics: try StatisticDefinition.list(outStatisticsJSON: statistics), groupByFields: groups ?? [],
-                having: parameters.nonEmpty("havingClause"), orderBy: try parameters.nonEmpty("orderByFields").map { try SortField.list($0) } ?? [])
-            return ServiceResponse.json(text: try layer.queryStatistics(statisticsQuery).esriJSON)
+            let aggregates = StatisticsRequest(
+                statistics: try StatisticDefinition.list(outStatisticsJSON: statistics), groupByFields: groups ?? [],
+                having: parameters.nonEmpty("havingClause"))
+            return QueryRequest(query, answer: .statistics(aggregates))
         }
         if parameters.nonEmpty("havingClause") != nil || parameters.nonEmpty("groupByFieldsForStatistics") != nil {
             throw ServerRequestError(
@@ -102,32 +114,27 @@ enum ArcGISQuery {
             guard outFields != nil else {
                 throw ServerRequestError(.badRequest, "Cannot perform query. Invalid query parameters.", details: ["returnDistinctValues needs outFields"])
             }
-            let values = try layer.queryDistinctValues(query)
-            if countOnly { return ServiceResponse.json(text: QueryResponseJSON.count(values.rows.count)) }
-            return ServiceResponse.json(text: values.esriJSON)
+            return QueryRequest(query, answer: countOnly ? .distinctCount : .distinctValues)
         }
-        if countOnly || extentOnly {
-            if extentOnly {
-                let (count, extent) = try layer.queryExtent(query)
-                let reference = query.outSpatialReference ?? schema.spatialReference
-                return ServiceResponse.json(text: QueryResponseJSON.extent(count: count, extent: extent, spatialReference: reference))
-            }
-            return ServiceResponse.json(text: QueryResponseJSON.count(try layer.queryFeatureCount(query)))
-        }
+        if extentOnly { return QueryRequest(query, answer: .extent) }
+        if countOnly { return QueryRequest(query, answer: .count) }
         if idsOnly {
             if query.objectIDs != nil {
                 throw ServerRequestError(
                     .badRequest, "Cannot perform query. Invalid query parameters.", details: ["returnIdsOnly cannot be used with objectIds"])
             }
-            query.resultOffset = nil
-            query.maxFeatures = nil
-            let ids = try layer.queryObjectIDs(query)
-            return ServiceResponse.json(text: QueryResponseJSON.objectIDs(ids, objectIdFieldName: schema.objectIdFieldName))
+            return QueryRequest(query, answer: .objectIDs)
         }
-        let result = try layer.queryFeatures(query)
-        let options = FeatureWriterOptions(pretty: pretty, coordinatePrecision: precision)
-        let bytes = result.bytes(format == .geojson ? .geoJSON : .esriJSON, options: options)
-        return ServiceResponse(contentType: format == .geojson ? ServiceResponse.geoJSONType : ServiceResponse.jsonType, body: bytes)
+        return QueryRequest(query, answer: .features)
+    }
+
+    /// `geometryPrecision`: 0 to 17 decimals, `nil` when absent.
+    private static func precision(_ parameters: RequestParameters) throws(ServerRequestError) -> Int? {
+        let precision = try integer(parameters, "geometryPrecision", minimum: 0)
+        if let precision, precision > 17 {
+            throw ServerRequestError(.badRequest, "Cannot perform query. Invalid query parameters.", details: ["geometryPrecision must be 0 to 17"])
+        }
+        return precision
     }
 
     /// The rows `where`, `objectIds` and `geometry` (with `geometryType`, `inSR`, `spatialRel`,
@@ -189,16 +196,5 @@ enum ArcGISQuery {
             throw invalid("\(error)")
         }
         return reference
-    }
-}
-
-extension FeatureQueryResult {
-    /// The features written in `format` as one byte array.
-    func bytes(_ format: FeatureOutputFormat, options: FeatureWriterOptions) -> [UInt8] {
-        var bytes: [UInt8] = []
-        write(format, options: options, chunkSize: .max) { (piece: [UInt8]) -> Void in
-            if bytes.isEmpty { bytes = piece } else { bytes.append(contentsOf: piece) }
-        }
-        return bytes
     }
 }

@@ -67,7 +67,7 @@ enum OGCDocuments {
     /// `GET /ogc/collections/{id}`: id, title, links, the extent in CRS84, the CRSs offered.
     static func collection(_ served: ServedTable, base: String) throws -> JSONValue {
         let href = base + "/ogc/collections/" + served.id
-        let table = served.layer.table
+        let table = served.table.snapshot
         var object = JSONObject()
         object.append("id", .string(served.id))
         object.append("title", .string(served.title))
@@ -134,7 +134,7 @@ enum OGCDocuments {
     /// name — every field with its JSON type (dates as `date-time` strings, date-only fields as
     /// `date` strings) and the geometry.
     static func queryables(_ served: ServedTable, base: String) -> JSONValue {
-        let schema = served.layer.table.schema
+        let schema = served.layer.schema
         var properties = JSONObject()
         if let name = geometryPropertyName(of: schema) {
             properties.append(name, .object(JSONObject([("title", .string("Geometry")), ("format", .string("geometry-any"))])))

@@ -69,7 +69,7 @@ enum OGCHTML {
     static func collections(_ catalog: ServedCatalog) -> ServiceResponse {
         var rows = ""
         for served in catalog.tables {
-            let table = served.layer.table
+            let table = served.table.snapshot
             let id = escape(served.id)
             rows += "<tr><td><a href=\"/ogc/collections/\(id)?f=html\">\(escape(served.title))</a></td>"
             rows += "<td>\(table.featureCount)</td><td>\(escape(table.schema.geometryType?.rawValue ?? "none"))</td>"
@@ -81,7 +81,7 @@ enum OGCHTML {
 
     /// One collection, with a map of all of it.
     static func collection(_ served: ServedTable) -> ServiceResponse {
-        let table = served.layer.table
+        let table = served.table.snapshot
         let id = escape(served.id)
         var body = "<p>\(escape(served.description))</p>"
         body += "<p>\(table.featureCount) features; fields: " + table.schema.fields.map { "<code>\(escape($0.name))</code>" }.joined(separator: ", ") + "</p>"
@@ -116,7 +116,7 @@ enum OGCHTML {
 
     /// The queryables.
     static func queryables(_ served: ServedTable) -> ServiceResponse {
-        let rows = served.layer.table.schema.fields.map { "<tr><td><code>\(escape($0.name))</code></td><td>\(escape($0.type.rawValue))</td></tr>" }
+        let rows = served.layer.schema.fields.map { "<tr><td><code>\(escape($0.name))</code></td><td>\(escape($0.type.rawValue))</td></tr>" }
         return page("\(served.title): queryables", "<table><tr><th>Property</th><th>Type</th></tr>\(rows.joined())</table>")
     }
 
@@ -158,13 +158,13 @@ enum OGCHTML {
     /// inline SVG; empty when there is nothing to draw.
     static func map(_ served: ServedTable, selecting objectIDs: [Int64], extent: Envelope?) -> String {
         var layer = served.layer
-        guard layer.table.schema.geometryType != nil, let full = try? layer.fullExtent(), !full.isEmpty else { return "" }
+        guard layer.schema.geometryType != nil, let full = try? layer.fullExtent(), !full.isEmpty else { return "" }
         var area = extent ?? full
         // Some room around the features; a point (or a line along an axis) gets a window of its own.
         let margin = Swift.max(Swift.max(area.xmax - area.xmin, area.ymax - area.ymin) * 0.1, Swift.max(full.xmax - full.xmin, full.ymax - full.ymin) * 0.002, 1e-9)
         area = Envelope(xmin: area.xmin - margin, ymin: area.ymin - margin, xmax: area.xmax + margin, ymax: area.ymax + margin)
         try? layer.selectFeatures(objectIDs: objectIDs)
-        guard let rendering = try? Map(layers: [layer], spatialReference: layer.table.spatialReference).renderSVG(extent: area, width: 720, height: 400)
+        guard let rendering = try? Map(layers: [layer], spatialReference: layer.schema.spatialReference).renderSVG(extent: area, width: 720, height: 400)
         else { return "" }
         var svg = String(decoding: rendering.svg, as: UTF8.self)
         // Inline SVG in HTML takes no XML declaration.

@@ -43,7 +43,7 @@ enum OGCItems {
         html: Bool = false
     ) throws(ServerRequestError) -> ServiceResponse {
         let layer = served.layer
-        let table = layer.table
+        let table = served.table.snapshot
         try checkFormat(parameters)
         var query = try selection(parameters, table: table)
         let limit = try integer(parameters, "limit", minimum: 1).map { Swift.min($0, configuration.maxRecordCount) }
@@ -104,7 +104,7 @@ enum OGCItems {
         for name in parameters.names where !["f", "token", "crs"].contains(name) {
             throw ServerRequestError(.badRequest, "unknown parameter \(RequestParameters.quoted(name)): a feature takes f and crs")
         }
-        let table = served.layer.table
+        let table = served.table.snapshot
         guard let id = Int64(featureID) else {
             throw ServerRequestError(.notFound, "feature \(RequestParameters.quoted(featureID)) does not exist: feature ids are integers")
         }

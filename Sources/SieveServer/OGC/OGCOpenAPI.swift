@@ -25,7 +25,7 @@ enum OGCOpenAPI {
                 path + "/items",
                 operation(
                     "getFeatures_\(String(id))", "Features of \(served.id)", type: ServiceResponse.geoJSONType,
-                    parameters: itemsParameters(served.layer.table.schema, configuration: configuration)))
+                    parameters: itemsParameters(served.layer.schema, configuration: configuration)))
             paths.append(
                 path + "/items/{featureId}",
                 operation(

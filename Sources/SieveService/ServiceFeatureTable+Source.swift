@@ -1,0 +1,12 @@
+import SieveFeatures
+
+extension ServiceFeatureTable: FeatureSource {
+    /// The fields of the service's layer or collection.
+    public var schema: Schema { currentTable.schema }
+
+    /// Query, statistics and in memory: the table answers from its local cache.
+    public var capabilities: FeatureSourceCapabilities { [.query, .statistics, .inMemory] }
+
+    /// The local cache as it is now (what the request mode has read so far).
+    public var inMemoryTable: FeatureTable? { currentTable }
+}
