@@ -6,10 +6,6 @@ import NIOCore
 import SieveFeatures
 import Synchronization
 
-#if canImport(Dispatch)
-import Dispatch
-#endif
-
 /// The HTTP server of `geosieve serve`: the catalog's tables as an ArcGIS REST FeatureServer
 /// (`/arcgis/rest/services/{id}/FeatureServer`) and an OGC API – Features service (`/ogc`).
 ///
@@ -26,6 +22,8 @@ public struct GeoSieveServer: Sendable {
     public let configuration: ServerConfiguration
     /// Counts the requests running, to shed load above the limit.
     let admission: Admission
+    /// The tables whose spatial index a query has built (see ``EngineWorkSize``).
+    let spatialIndexes: SpatialIndexReadiness
 
     /// A server of `catalog`.
     /// - Throws: ``ServerRequestError`` when `configuration` is out of range.
@@ -34,13 +32,16 @@ public struct GeoSieveServer: Sendable {
         self.catalog = catalog
         self.configuration = configuration
         admission = Admission(limit: configuration.maxConcurrentRequests)
+        spatialIndexes = SpatialIndexReadiness(catalog)
     }
 
-    /// The routes, with the request limits, request logging and (when configured) CORS.
-    public func router() -> Router<BasicRequestContext> {
+    /// The routes, with the request limits, request logging (unless `logRequests` is `false`)
+    /// and (when configured) CORS.
+    public func router(logRequests: Bool = true) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: LimitsMiddleware(server: self))
-        router.add(middleware: LogRequestsMiddleware(.info))
+        // Logged at info: with a logger above info the middleware would only cost time.
+        if logRequests { router.add(middleware: LogRequestsMiddleware(.info)) }
         if let origin = configuration.corsOrigin {
             router.add(
                 middleware: CORSMiddleware(
@@ -66,7 +67,7 @@ public struct GeoSieveServer: Sendable {
         let limits = ConnectionLimits(configuration)
         let registry = ConnectionRegistry(limit: configuration.maxConnections)
         let app = Application(
-            router: router(),
+            router: router(logRequests: logger.logLevel <= .info),
             server: HTTPServerBuilder { responder in
                 GuardedHTTP1Channel(http1: HTTP1Channel(responder: responder), limits: limits, registry: registry)
             },
@@ -139,31 +140,64 @@ public struct GeoSieveServer: Sendable {
         }
     }
 
-    /// The value of engine work — a query — run on a thread of its own, or a 503 failure when it
-    /// takes longer than ``ServerConfiguration/queryTimeout``. Work that times out is cancelled
-    /// (``QueryCancellation``): the exact spatial test stops at its next feature, every other
-    /// step finishes in time proportional to the rows it reads. Until it ends it holds a place
-    /// of the concurrency limit, so abandoned queries cannot pile up beyond the limit.
-    func timed<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        guard let seconds = configuration.queryTimeout else { return try work() }
+    /// The value of engine work — a query — run where its size says, within
+    /// ``ServerConfiguration/queryTimeout``.
+    ///
+    /// - ``EngineWorkSize/small`` work runs inline, on the request's own task: no thread hop,
+    ///   no timer. The rule that calls work small (``EngineWorkSize``) bounds the rows it reads —
+    ///   at most ``ServerConfiguration/inlineQueryRowLimit``, of a few vertices each: the whole
+    ///   table, or the rows the spatial index holds in the request's box — and what it may ask
+    ///   GEOS to do (no exact spatial test beyond an envelope or a point): it finishes in about a
+    ///   millisecond at worst, so it neither needs a timeout nor holds a thread of the
+    ///   cooperative pool for long.
+    /// - ``EngineWorkSize/large`` work runs on ``EngineExecutor/shared``, a pool of threads of
+    ///   its own, so that it never holds one of the cooperative pool's threads (one per core),
+    ///   which every other request and the event loops' hand-offs need. With a timeout, a timer
+    ///   (``DeadlineTimer/shared``, a thread of its own) answers 503 "the query did not finish
+    ///   within N s" when the work is late and cancels it (``QueryCancellation``): the exact
+    ///   spatial test stops at its next feature, every other step finishes in time
+    ///   proportional to the rows it reads, and work that had not started yet never starts.
+    ///   Until it ends it holds a place of the concurrency limit (``Admission``), so abandoned
+    ///   queries cannot pile up beyond the limit. A request task that is cancelled cancels its
+    ///   work the same way.
+    ///
+    /// Neither path schedules anything through Dispatch.
+    func timed<T: Sendable>(_ size: EngineWorkSize = .large, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        if size == .small { return try work() }
+        let cancellation = QueryCancellation()
+        let executor = EngineExecutor.shared
+        let timeout = configuration.queryTimeout
         let answered = Once()
         let admission = self.admission
-        let cancellation = QueryCancellation()
-        return try await withCheckedThrowingContinuation { continuation in
-            // The work and the timer run on threads of their own, not the tasks' cooperative
-            // pool: synchronous work there would keep the timer (and other requests) waiting.
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-                if answered.claim() {
-                    cancellation.cancel()
-                    // The request's place passes to the work, which gives it back when it ends.
-                    admission.hold()
-                    continuation.resume(throwing: ServerRequestError(.serviceUnavailable, "the query did not finish within \(seconds) s"))
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                var ticket: DeadlineTimer.Ticket?
+                if let seconds = timeout {
+                    ticket = DeadlineTimer.shared.schedule(after: seconds) {
+                        guard answered.claim() else { return }
+                        cancellation.cancel()
+                        // The request's place passes to the work, which gives it back when it ends.
+                        admission.hold()
+                        continuation.resume(throwing: ServerRequestError(.serviceUnavailable, "the query did not finish within \(seconds) s"))
+                    }
+                }
+                executor.submit { [ticket] in
+                    // Work whose request was answered (or went away) while it waited for a
+                    // thread does not start.
+                    let result: Result<T, any Error> =
+                        cancellation.isCancelled
+                        ? .failure(ServerRequestError(.serviceUnavailable, "the query was cancelled before it started"))
+                        : Result { try QueryCancellation.$current.withValue(cancellation) { try work() } }
+                    if answered.claim() {
+                        if let ticket { DeadlineTimer.shared.cancel(ticket) }
+                        continuation.resume(with: result)
+                    } else {
+                        admission.leave()
+                    }
                 }
             }
-            DispatchQueue.global().async {
-                let result = Result { try QueryCancellation.$current.withValue(cancellation) { try work() } }
-                if answered.claim() { continuation.resume(with: result) } else { admission.leave() }
-            }
+        } onCancel: {
+            cancellation.cancel()
         }
     }
 

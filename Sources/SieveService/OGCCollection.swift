@@ -1,8 +1,8 @@
+import SieveBase
 import SieveCQL
 import SieveColumns
 import SieveFeatures
 import SieveGeometry
-import Synchronization
 
 /// What an OGC API – Features server says of one collection (`…/collections/{id}`) and of
 /// itself (`…/conformance`): what a service table needs to read the collection's items and to
@@ -149,7 +149,7 @@ public struct OGCCollectionReader: Sendable {
     /// Object IDs for feature ids that are not integers (`"countries.12"`): 1, 2, … in the order
     /// the ids are first read, the same id always the same number.
     private final class FeatureIDs: Sendable {
-        private let state = Mutex<[String: Int64]>([:])
+        private let state = Locked<[String: Int64]>([:])
 
         func objectIDs(_ ids: [String]) -> [Int64] {
             state.withLock { known in

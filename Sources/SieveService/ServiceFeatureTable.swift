@@ -1,8 +1,8 @@
+import SieveBase
 import SieveCQL
 import SieveFeatures
 import SieveGeometry
 import SieveMap
-import Synchronization
 
 /// How a ``ServiceFeatureTable`` decides what to fetch (ArcGIS's `featureRequestMode`).
 public enum FeatureRequestMode: Sendable, Equatable {
@@ -65,7 +65,7 @@ public struct OnDemandOptions: Sendable, Equatable {
 ///
 /// The clock is injectable (``init(service:mode:definitionExpression:now:)``), so expiration is
 /// tested without waiting.
-public final class ServiceFeatureTable: FeatureTableSource, Sendable {
+public final class ServiceFeatureTable: Sendable {
     /// Where the features come from.
     public enum Service: Sendable {
         /// An ArcGIS feature service layer.
@@ -82,7 +82,7 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
     public let definitionExpression: String
     /// The clock: a monotonic time (seconds since any start).
     private let now: @Sendable () -> Duration
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// What ``currentTable`` is before the first fetch created the cache (OGC collections,
     /// whose fields come with their features): a table without features.
     private let placeholder: FeatureTable
@@ -119,7 +119,7 @@ public final class ServiceFeatureTable: FeatureTableSource, Sendable {
         if case .arcGIS(let reader) = service {
             cache = try EditableFeatureTable(Self.emptyTable(reader.info), options: Self.editingOptions(service))
         }
-        state = Mutex(State(cache: cache))
+        state = Locked(State(cache: cache))
         placeholder = try FeatureTable.load(geoJSON: #"{"type":"FeatureCollection","features":[]}"#)
     }
 

@@ -1,29 +1,73 @@
-import Dispatch
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import SieveBase
 
-/// A computation started on another thread, whose result one thread waits for later: the
+/// A computation started on a thread of its own, whose result one thread waits for later: the
 /// writer lays out the R-tree while it inserts the rows.
-final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
-    // `value` is written once, by the work, before `finished` is signalled; read only after
-    // waiting for it (the semaphore orders the two).
-    private let finished = DispatchSemaphore(value: 0)
-    private var value: Value?
-    private var waited = false
+///
+/// A plain POSIX thread, joined by ``wait()``: the join is the wait (no semaphore, no queue),
+/// and the value passes through `Locked`, which ThreadSanitizer sees.
+final class BackgroundWork<Value: Sendable>: Sendable {
+    /// The thread's value, set once by the work before it ends.
+    private let value = Locked<Value?>(nil)
+    /// The thread, until it is joined.
+    private let thread = Locked<pthread_t?>(nil)
 
-    /// Starts `body` on a global queue.
+    /// Starts `body` on a new thread.
     init(_ body: @escaping @Sendable () -> Value) {
-        DispatchQueue.global(qos: .userInitiated).async {
-            self.value = body()
-            self.finished.signal()
+        let result = value
+        let context = Unmanaged.passRetained(Context { result.withLock { $0 = body() } }).toOpaque()
+        #if canImport(Darwin)
+            var handle: pthread_t?
+        #else
+            var handle = pthread_t()
+        #endif
+        let started = pthread_create(
+            &handle, nil,
+            { context in
+                #if canImport(Darwin)
+                    Unmanaged<Context>.fromOpaque(context).takeRetainedValue().run()
+                #else
+                    guard let context else { return nil }
+                    Unmanaged<Context>.fromOpaque(context).takeRetainedValue().run()
+                #endif
+                return nil
+            }, context)
+        if started != 0 {
+            // No thread to be had: do the work here, before the rows (slower, same result).
+            Unmanaged<Context>.fromOpaque(context).takeRetainedValue().run()
+            return
         }
+        #if canImport(Darwin)
+            thread.withLock { $0 = handle }
+        #else
+            thread.withLock { $0 = .some(handle) }
+        #endif
+    }
+
+    deinit {
+        // Never waited for (not the writer's way): let the thread end on its own.
+        if let handle = thread.withLock({ $0 }) { pthread_detach(handle) }
     }
 
     /// The result, once the work is done (blocks until then). Call from one thread only.
     func wait() -> Value {
-        if !waited {
-            finished.wait()
-            waited = true
+        if let handle = thread.withLock({ state -> pthread_t? in
+            defer { state = nil }
+            return state
+        }) {
+            pthread_join(handle, nil)
         }
-        guard let value else { preconditionFailure("background work finished without a value") }
-        return value
+        guard let finished = value.withLock({ $0 }) else { preconditionFailure("background work finished without a value") }
+        return finished
     }
+}
+
+/// What a ``BackgroundWork`` thread runs, passed to it through `pthread_create`.
+private final class Context: Sendable {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }

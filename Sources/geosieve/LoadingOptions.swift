@@ -8,6 +8,7 @@
 import ArgumentParser
 import Foundation
 import GeoSieve
+import SieveBase
 
 /// The options of every command that loads a SOURCE: what to do with invalid features, the
 /// geometry type, and the progress lines of loading and writing.
@@ -107,12 +108,11 @@ struct LoadingOptions: ParsableArguments {
 
 /// A progress line on standard error (a terminal): bytes read or written, features per second
 /// and the time left, redrawn at most four times a second once the work has taken a second.
-final class ProgressLine: @unchecked Sendable {
-    private let lock = NSLock()
+final class ProgressLine: Sendable {
     private let verb: String
     private let start = Date()
-    private var lastDraw = Date.distantPast
-    private var drawn = false
+    /// When the line was last drawn, and whether it is on the screen.
+    private let line = Locked<(lastDraw: Date, drawn: Bool)>((Date.distantPast, false))
 
     init(verb: String) { self.verb = verb }
 
@@ -146,24 +146,24 @@ final class ProgressLine: @unchecked Sendable {
     /// Redraws the line (`verb: amount, rate, ETA`) once the work has taken a second, at most
     /// four times a second.
     private func draw(fraction: Double, features: Int, amount: () -> String) {
-        lock.lock()
-        defer { lock.unlock() }
-        let now = Date()
-        let elapsed = now.timeIntervalSince(start)
-        guard elapsed >= 1, now.timeIntervalSince(lastDraw) >= 0.25 else { return }
-        lastDraw = now
-        let rate = Double(features) / elapsed
-        let left = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
-        let line = "\(verb): \(amount()), \(Int(rate)) features/s, ETA \(Int(left.rounded())) s"
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
-        drawn = true
+        line.withLock { state in
+            let now = Date()
+            let elapsed = now.timeIntervalSince(start)
+            guard elapsed >= 1, now.timeIntervalSince(state.lastDraw) >= 0.25 else { return }
+            state.lastDraw = now
+            let rate = Double(features) / elapsed
+            let left = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
+            let text = "\(verb): \(amount()), \(Int(rate)) features/s, ETA \(Int(left.rounded())) s"
+            FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
+            state.drawn = true
+        }
     }
 
     /// Clears the line (when one was drawn).
     func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        drawn = false
+        line.withLock { state in
+            if state.drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            state.drawn = false
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SieveBase
 import SieveColumns
 import SieveGeometry
 
@@ -404,10 +405,9 @@ private struct UnsafeShared: @unchecked Sendable {
 /// Progress of a load, summed over the pieces read at the same time.
 ///
 /// It also hands the input's pages already read back to the system (for a mapped file).
-final class ProgressShared: @unchecked Sendable {
-    private let lock = NSLock()
-    private var bytes: [Int: Int] = [:]
-    private var features: [Int: Int] = [:]
+final class ProgressShared: Sendable {
+    /// Each piece's bytes and features read so far.
+    private let pieces = Locked<(bytes: [Int: Int], features: [Int: Int])>(([:], [:]))
     let total: Int
     let callback: (@Sendable (LoadProgress) -> Void)?
     let releaseBytes: (@Sendable (Int, Int) -> Void)?
@@ -423,12 +423,12 @@ final class ProgressShared: @unchecked Sendable {
 
     func update(piece: Int, bytes pieceBytes: Int, features pieceFeatures: Int) {
         guard let callback else { return }
-        lock.lock()
-        bytes[piece] = pieceBytes
-        features[piece] = pieceFeatures
-        let progress = LoadProgress(
-            bytesRead: bytes.values.reduce(0, +), totalBytes: total, features: features.values.reduce(0, +))
-        lock.unlock()
+        let progress = pieces.withLock { pieces in
+            pieces.bytes[piece] = pieceBytes
+            pieces.features[piece] = pieceFeatures
+            return LoadProgress(
+                bytesRead: pieces.bytes.values.reduce(0, +), totalBytes: total, features: pieces.features.values.reduce(0, +))
+        }
         callback(progress)
     }
 }

@@ -111,8 +111,8 @@ enum CSVText {
     }
 }
 
-/// Writes one column's field for any row, set up once per column: a dictionary column's
-/// strings are quoted once per distinct value.
+/// Writes one column's field for any row, set up once per column (in time that does not grow
+/// with the column).
 struct CSVCellWriter {
     private enum Source {
         case integer(ColumnBuffer<Int64>)
@@ -120,7 +120,9 @@ struct CSVCellWriter {
         case date(ColumnBuffer<Int64>)
         /// Days (a date-only field), written `yyyy-mm-dd`.
         case day(ColumnBuffer<Int64>)
-        case dictionary(codes: ColumnBuffer<UInt32>, fields: [[UInt8]])
+        /// Each row's string quoted as it is written (quoting the whole dictionary up front
+        /// would cost as much as the column has distinct strings, however few rows are written).
+        case dictionary(codes: ColumnBuffer<UInt32>, dictionary: StringStorage)
         case plain(StringStorage)
     }
 
@@ -138,12 +140,7 @@ struct CSVCellWriter {
         case .string(let column):
             switch column.encoding {
             case .dictionary(let codes, let dictionary):
-                let fields = (0..<dictionary.count).map { i -> [UInt8] in
-                    var bytes: [UInt8] = []
-                    CSVText.appendField(dictionary.bytes[dictionary.offsets[i]..<dictionary.offsets[i + 1]], to: &bytes)
-                    return bytes
-                }
-                source = .dictionary(codes: codes, fields: fields)
+                source = .dictionary(codes: codes, dictionary: dictionary)
             case .plain(let strings):
                 source = .plain(strings)
             }
@@ -164,8 +161,9 @@ struct CSVCellWriter {
             bytes.append(contentsOf: CivilTime.format(milliseconds: values[row]).utf8)
         case .day(let values):
             bytes.append(contentsOf: CivilTime.format(milliseconds: values[row], dateOnlyAtMidnight: true).utf8)
-        case .dictionary(let codes, let fields):
-            bytes.append(contentsOf: fields[Int(codes[row])])
+        case .dictionary(let codes, let dictionary):
+            let code = Int(codes[row])
+            CSVText.appendField(dictionary.bytes[dictionary.offsets[code]..<dictionary.offsets[code + 1]], to: &bytes)
         case .plain(let strings):
             CSVText.appendField(strings.bytes[strings.offsets[row]..<strings.offsets[row + 1]], to: &bytes)
         }

@@ -172,9 +172,12 @@ extension FeatureQueryResult {
     func writeEsriAttributes(_ cells: [CellWriter], row: Int, first: Bool, layout: JSONLayout, into bytes: inout [UInt8]) {
         layout.member(#""attributes""#, first: first, depth: 3, into: &bytes)
         bytes.append(UInt8(ascii: "{"))
-        for (j, cell) in cells.enumerated() {
-            layout.element(first: j == 0, depth: 4, into: &bytes)
-            cell.write(row: row, into: &bytes)
+        // Each writer used in place: copying one per cell would retain and release its buffers.
+        cells.withUnsafeBufferPointer { cells in
+            for j in cells.indices {
+                layout.element(first: j == 0, depth: 4, into: &bytes)
+                CellWriter.write(cells, j, row: row, into: &bytes)
+            }
         }
         layout.close(UInt8(ascii: "}"), depth: 3, empty: cells.isEmpty, into: &bytes)
     }
@@ -182,7 +185,9 @@ extension FeatureQueryResult {
     /// An Esri JSON feature's `"geometry":…` member for the feature at `position` (table row
     /// `row`), after a comma unless `first`: straight from the column when it can be, else
     /// materialized (an envelope or a collection). Nothing, and `false`, for a feature without
-    /// geometry.
+    /// geometry. Esri JSON has no geometry collection: a collection is written as its Esri form
+    /// (``Geometry/esriJSONForm``, the multi-part geometry of its dimension), an empty one as
+    /// no geometry.
     @discardableResult
     func writeEsriGeometry(
         position: Int, row: Int, stored: StoredGeometryWriter?, first: Bool, layout: JSONLayout, into bytes: inout [UInt8]
@@ -195,7 +200,7 @@ extension FeatureQueryResult {
             if stored.writeEsriJSON(row: row, layout: layout, depth: 3, into: &bytes) { return true }
             bytes.removeSubrange(mark...)
         }
-        guard let geometry = geometry(at: position), let value = try? geometry.esriJSONValue() else { return false }
+        guard let value = geometry(at: position)?.esriJSONFormValue() else { return false }
         layout.member(#""geometry""#, first: first, depth: 3, into: &bytes)
         layout.write(value, depth: 3, numbers: .coordinates, into: &bytes)
         return true
@@ -208,6 +213,10 @@ extension FeatureQueryResult {
         flush: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         bytes.append(UInt8(ascii: "["))
+        if rows.count <= 4096 {
+            // A page: its size at once (and its cells in the cache), and room for the geometries.
+            bytes.reserveCapacity(bytes.count + feature.estimatedSize() + rows.count * 96)
+        }
         for i in rows.indices {
             layout.element(first: i == 0, depth: 2, into: &bytes)
             feature.write(position: i, depth: 2, into: &bytes)
@@ -247,6 +256,11 @@ extension FeatureQueryResult {
     /// - Attribute values as in ``geoJSON`` except dates, written as epoch milliseconds.
     /// - A feature has a `geometry` member only when the result returns geometries and the
     ///   feature has one (written without its own spatial reference).
+    /// - Esri JSON has no geometry collection: a feature whose geometry is one gets the Esri
+    ///   multi-part geometry of the collection's dimension — its points as a multipoint, its
+    ///   lines as a polyline, its areas as a polygon — which holds every member of that
+    ///   dimension (members of a lower dimension, beside areas or lines, are left out); an empty
+    ///   collection is written as no geometry.
     /// - `"exceededTransferLimit":true` ends the object when the page ended before the last
     ///   selected row.
     public var esriJSON: String { text(.esriJSON) }
@@ -270,10 +284,8 @@ extension FeatureQueryResult {
         into bytes: inout [UInt8], layout: JSONLayout, output: inout OutputChunks, flush: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         let schema = table.schema
-        let colon = layout.colon
-        let cells = fieldIndices.map {
-            CellWriter(table.columns[$0], field: schema.fields[$0], datesAsText: false, colon: colon)
-        }
+        let schemaJSON = table.schemaJSON
+        let cells = CellWriter.writers(of: fieldIndices, in: table, datesAsText: false, layout: layout)
         bytes.append(UInt8(ascii: "{"))
         layout.member(#""objectIdFieldName""#, first: true, depth: 1, into: &bytes)
         JSONWriter.writeString(schema.objectIdFieldName, into: &bytes)
@@ -292,10 +304,18 @@ extension FeatureQueryResult {
             layout.write(JSONOutput.spatialReferenceValue(spatialReference), depth: 1, numbers: .plain, into: &bytes)
         }
         layout.member(#""fields""#, depth: 1, into: &bytes)
-        layout.write(.array(fieldIndices.map { schema.fields[$0].esriJSONValue }), depth: 1, numbers: .plain, into: &bytes)
+        if layout.pretty {
+            layout.write(.array(fieldIndices.map { schema.fields[$0].esriJSONValue }), depth: 1, numbers: .plain, into: &bytes)
+        } else {
+            schemaJSON.appendEsriFields(fieldIndices, to: &bytes)
+        }
         layout.member(#""features""#, depth: 1, into: &bytes)
         bytes.append(UInt8(ascii: "["))
         let stored = storedGeometries
+        if rows.count <= 4096 {
+            // A page: its size at once (and its cells in the cache), and room for the geometries.
+            bytes.reserveCapacity(bytes.count + CellWriter.estimatedSize(cells, rows: rows) + rows.count * 64)
+        }
         for (i, row) in rows.enumerated() {
             layout.element(first: i == 0, depth: 2, into: &bytes)
             bytes.append(UInt8(ascii: "{"))
@@ -338,13 +358,15 @@ struct GeoJSONFeatureWriter {
             cells = shape.cells(result.fieldIndices, table: table, datesAsText: true, colon: colon)
             saved = shape
         } else {
-            cells = result.fieldIndices.map {
-                CellWriter(table.columns[$0], field: table.schema.fields[$0], datesAsText: true, colon: colon)
-            }
+            cells = CellWriter.writers(of: result.fieldIndices, in: table, datesAsText: true, layout: layout)
             saved = nil
         }
         ids = table.objectIDs
     }
+
+    /// About how many bytes the properties of the result's features take written (see
+    /// ``CellWriter/estimatedSize(_:rows:)``).
+    func estimatedSize() -> Int { CellWriter.estimatedSize(cells, rows: result.rows) }
 
     /// Appends the Feature at `position` of the result, its first line at `depth`:
     /// `{"type":"Feature","id":…,"geometry":…,"properties":{…}}`.
@@ -402,9 +424,12 @@ struct GeoJSONFeatureWriter {
     @inline(__always)
     private func writeProperties(row: Int, depth: Int, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "{"))
-        for (j, cell) in cells.enumerated() {
-            layout.element(first: j == 0, depth: depth + 2, into: &bytes)
-            cell.write(row: row, into: &bytes)
+        // Each writer used in place: copying one per cell would retain and release its buffers.
+        cells.withUnsafeBufferPointer { cells in
+            for j in cells.indices {
+                layout.element(first: j == 0, depth: depth + 2, into: &bytes)
+                CellWriter.write(cells, j, row: row, into: &bytes)
+            }
         }
         layout.close(UInt8(ascii: "}"), depth: depth + 1, empty: cells.isEmpty, into: &bytes)
     }
@@ -459,6 +484,48 @@ package enum JSONOutput {
         }
     }
 
+    /// Appends string `index` of `storage` as a JSON string, escaped as
+    /// `JSONWriter.writeString` escapes (`\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other
+    /// control characters as `\u00XX`, everything else as it is), straight from the storage's
+    /// UTF-8 bytes: runs without a character to escape are copied whole.
+    @inline(__always)
+    package static func appendString(_ index: Int, of storage: StringStorage, to bytes: inout [UInt8]) {
+        let start = storage.offsets[index], end = storage.offsets[index + 1]
+        storage.bytes.withUnsafeBufferPointer { all in
+            appendString(UnsafeBufferPointer(rebasing: all[start..<end]), to: &bytes)
+        }
+    }
+
+    /// Appends the UTF-8 text `utf8` as a JSON string (see ``appendString(_:of:to:)``).
+    package static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        var runStart = 0
+        for i in 0..<utf8.count {
+            let byte = utf8[i]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+            runStart = i + 1
+            bytes.append(0x5C)
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+            case 0x08: bytes.append(UInt8(ascii: "b"))
+            case 0x0C: bytes.append(UInt8(ascii: "f"))
+            case 0x0A: bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "t"))
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                bytes.append(UInt8(ascii: "u"))
+                bytes.append(UInt8(ascii: "0"))
+                bytes.append(UInt8(ascii: "0"))
+                bytes.append(hex.utf8Start[Int(byte >> 4)])
+                bytes.append(hex.utf8Start[Int(byte & 0xF)])
+            }
+        }
+        if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     /// `{"wkid":N}` (with `"latestWkid"` when it differs) as a value.
     package static func spatialReferenceValue(_ reference: SpatialReference) -> JSONValue {
         var object = JSONObject()
@@ -480,8 +547,8 @@ package enum JSONOutput {
 }
 
 /// Writes one field's `"name":value` member for any row, set up once per field: the member
-/// name is escaped once, and a dictionary column's strings are escaped once per distinct
-/// value.
+/// name is escaped once; strings are escaped as they are written, from the column's bytes, so
+/// setting a writer up costs nothing in proportion to the column.
 package struct CellWriter {
     private enum Source {
         case integer(ColumnBuffer<Int64>)
@@ -490,7 +557,10 @@ package struct CellWriter {
         case dateMilliseconds(ColumnBuffer<Int64>)
         /// Days of a date-only field, written `"yyyy-mm-dd"`.
         case dayText(ColumnBuffer<Int64>)
-        case dictionary(codes: ColumnBuffer<UInt32>, escaped: [[UInt8]])
+        /// A dictionary column: each row's string escaped as it is written, straight from the
+        /// dictionary's bytes (escaping the whole dictionary up front would cost every request
+        /// as much as the column has distinct strings, whatever it writes).
+        case dictionary(codes: ColumnBuffer<UInt32>, dictionary: StringStorage)
         case plain(StringStorage)
         /// 0 and 1 written `false` and `true` (a property a file wrote as booleans).
         case boolean(ColumnBuffer<Int64>)
@@ -500,14 +570,131 @@ package struct CellWriter {
         case secondsText(ColumnBuffer<Int64>)
     }
 
+    /// What writing a cell of the common kinds reads: pointers to the elements of the buffers
+    /// ``source`` and ``validity`` hold, and to the member name — no references, so that
+    /// copying it (as the writers' loops do, cell by cell) retains and releases nothing, where
+    /// copying the buffers cost a retain and a release each. The pointers stay valid while the
+    /// writer lives: it holds the buffers and the name, and a column buffer's elements never
+    /// move or change while it is alive (appends go past its count, or into new storage).
+    package struct Pointers {
+        fileprivate enum Values {
+            case integer(UnsafePointer<Int64>)
+            case double(UnsafePointer<Double>)
+            case dictionary(codes: UnsafePointer<UInt32>, offsets: UnsafePointer<Int>, bytes: UnsafePointer<UInt8>)
+            case plain(offsets: UnsafePointer<Int>, bytes: UnsafePointer<UInt8>)
+            /// Written through the writer's ``CellWriter/source``.
+            case other
+        }
+
+        fileprivate let key: UnsafeBufferPointer<UInt8>
+        fileprivate let values: Values
+        /// Whether the column has a validity bitmap; its complete words (`nil` when none), their
+        /// count, and the last, partial word.
+        fileprivate let hasValidity: Bool
+        fileprivate let validWords: UnsafePointer<UInt64>?
+        fileprivate let validWordCount: Int
+        fileprivate let validTail: UInt64
+
+        /// About how many bytes the cell of `row` takes written (see
+        /// ``CellWriter/estimatedSize(_:rows:)``).
+        @inline(__always)
+        fileprivate func estimatedSize(row: Int) -> Int {
+            let size = key.count &+ 4
+            if hasValidity {
+                let word = row >> 6 < validWordCount ? validWords.unsafelyUnwrapped[row >> 6] : validTail
+                if word & (1 << UInt64(row & 63)) == 0 { return size }
+            }
+            switch values {
+            case .integer(let values): return size &+ (values[row] == 0 ? 1 : 20)
+            case .double(let values): return size &+ (values[row] == 0 ? 1 : 24)
+            case .dictionary(let codes, let offsets, _):
+                let code = Int(codes[row])
+                return size &+ offsets[code + 1] &- offsets[code]
+            case .plain(let offsets, _): return size &+ offsets[row + 1] &- offsets[row]
+            case .other: return size &+ 32
+            }
+        }
+
+        /// Appends `"name":` and, when the value of `row` is NULL or of a common kind, the
+        /// value; `false` when the caller must write the value (``CellWriter/writeValue(row:into:)``).
+        @inline(__always)
+        package func write(row: Int, into bytes: inout [UInt8]) -> Bool {
+            bytes.append(contentsOf: key)
+            if hasValidity {
+                let word = row >> 6 < validWordCount ? validWords.unsafelyUnwrapped[row >> 6] : validTail
+                if word & (1 << UInt64(row & 63)) == 0 {
+                    bytes.append(contentsOf: "null".utf8)
+                    return true
+                }
+            }
+            switch values {
+            case .integer(let values):
+                JSONOutput.appendInteger(values[row], to: &bytes)
+            case .double(let values):
+                JSONWriter.writeAttributeDouble(values[row], into: &bytes)
+            case .dictionary(let codes, let offsets, let strings):
+                let code = Int(codes[row])
+                JSONOutput.appendString(UnsafeBufferPointer(start: strings + offsets[code], count: offsets[code + 1] - offsets[code]), to: &bytes)
+            case .plain(let offsets, let strings):
+                JSONOutput.appendString(UnsafeBufferPointer(start: strings + offsets[row], count: offsets[row + 1] - offsets[row]), to: &bytes)
+            case .other:
+                return false
+            }
+            return true
+        }
+    }
+
+    /// About how many bytes the cells of `rows` take written — their names and values, strings
+    /// by their length, numbers as at most 20 — read from the columns in one pass over every
+    /// cell: the writers reserve that much at once, and the pass brings the cells' words into
+    /// the cache with their misses overlapping (each of a wide row's cells is in another
+    /// column, so writing them one after the other would wait for each miss in turn).
+    package static func estimatedSize(_ cells: [CellWriter], rows: some Sequence<Int>) -> Int {
+        cells.withUnsafeBufferPointer { cells in
+            var size = 0
+            for row in rows {
+                for j in cells.indices { size &+= cells[j].pointers.estimatedSize(row: row) }
+            }
+            return size
+        }
+    }
+
     private let key: [UInt8]
     private let source: Source
     private let validity: ValidityBitmap?
+    /// See ``Pointers``.
+    package let pointers: Pointers
 
     private init(key: [UInt8], source: Source, validity: ValidityBitmap?) {
         self.key = key
         self.source = source
         self.validity = validity
+        func base<T>(_ buffer: ColumnBuffer<T>) -> UnsafePointer<T>? { buffer.withUnsafeBufferPointer { $0.baseAddress } }
+        let fast: Pointers.Values
+        switch source {
+        case .integer(let values), .dateMilliseconds(let values):
+            fast = base(values).map { .integer($0) } ?? .other
+        case .double(let values):
+            fast = base(values).map { .double($0) } ?? .other
+        case .dictionary(let codes, let dictionary):
+            if let codes = base(codes), let offsets = base(dictionary.offsets), let bytes = base(dictionary.bytes) {
+                fast = .dictionary(codes: codes, offsets: offsets, bytes: bytes)
+            } else {
+                fast = .other
+            }
+        case .plain(let strings):
+            if let offsets = base(strings.offsets), let bytes = base(strings.bytes) {
+                fast = .plain(offsets: offsets, bytes: bytes)
+            } else {
+                fast = .other
+            }
+        default:
+            fast = .other
+        }
+        let words = validity.flatMap { base($0.fullWords) }
+        pointers = Pointers(
+            key: key.withUnsafeBufferPointer { $0 }, values: fast, hasValidity: validity != nil, validWords: words,
+            validWordCount: words == nil ? 0 : validity?.fullWords.count ?? 0, validTail: validity?.tailWord ?? 0)
     }
 
     /// This writer writing the 0 and 1 of an integer column as `false` and `true` (other
@@ -535,16 +722,34 @@ package struct CellWriter {
         return CellWriter(key: key, source: .json(column), validity: validity)
     }
 
+    /// The writers of the fields at `indices` of `table` (schema indices, in output order), laid
+    /// out as `layout` says; compact, their member names come from the table's
+    /// ``FeatureTable/schemaJSON``, so that setting them up costs no text per field.
+    package static func writers(of indices: [Int], in table: FeatureTable, datesAsText: Bool, layout: JSONLayout) -> [CellWriter] {
+        let columns = table.columns, fields = table.schema.fields
+        guard !layout.pretty else {
+            let colon = layout.colon
+            return indices.map { CellWriter(columns[$0], field: fields[$0], datesAsText: datesAsText, colon: colon) }
+        }
+        let names = table.schemaJSON.memberNames
+        return indices.map { CellWriter(columns[$0], field: fields[$0], datesAsText: datesAsText, key: names[$0]) }
+    }
+
     /// A writer for `column`, the values of `field`; dates as ISO 8601 text when `datesAsText`,
     /// else as epoch milliseconds; the days of a date-only field always as `"yyyy-mm-dd"` (as
     /// ArcGIS writes `esriFieldTypeDateOnly` values); `colon` separates the name from the value.
     package init(_ column: Column, field: Field, datesAsText: Bool, colon: [UInt8] = [UInt8(ascii: ":")]) {
-        let dateOnly = field.type == .dateOnly
         var key: [UInt8] = []
         JSONWriter.writeString(field.name, into: &key)
         key.append(contentsOf: colon)
-        self.key = key
-        validity = column.validity
+        self.init(column, field: field, datesAsText: datesAsText, key: key)
+    }
+
+    /// A writer for `column`, the values of `field`, as ``init(_:field:datesAsText:colon:)``,
+    /// with the member name and separator given as JSON text (`"name":`).
+    package init(_ column: Column, field: Field, datesAsText: Bool, key: [UInt8]) {
+        let dateOnly = field.type == .dateOnly
+        let source: Source
         switch column {
         case .integer(let column): source = .integer(column.values)
         case .double(let column): source = .double(column.values)
@@ -553,26 +758,29 @@ package struct CellWriter {
         case .string(let column):
             switch column.encoding {
             case .dictionary(let codes, let dictionary):
-                let escaped = (0..<dictionary.count).map { i -> [UInt8] in
-                    var bytes: [UInt8] = []
-                    JSONWriter.writeString(dictionary[i], into: &bytes)
-                    return bytes
-                }
-                source = .dictionary(codes: codes, escaped: escaped)
+                source = .dictionary(codes: codes, dictionary: dictionary)
             case .plain(let strings):
                 source = .plain(strings)
             }
         }
+        self.init(key: key, source: source, validity: column.validity)
     }
 
     /// Appends `"name":value` for `row`.
     @inline(__always)
     package func write(row: Int, into bytes: inout [UInt8]) {
-        bytes.append(contentsOf: key)
-        if let validity, !validity.isValid(row) {
-            bytes.append(contentsOf: "null".utf8)
-            return
-        }
+        if !pointers.write(row: row, into: &bytes) { writeValue(row: row, into: &bytes) }
+    }
+
+    /// Appends `"name":value` for `row` with the writer at `index` of `cells`, copying only its
+    /// ``pointers`` (see there).
+    @inline(__always)
+    package static func write(_ cells: UnsafeBufferPointer<CellWriter>, _ index: Int, row: Int, into bytes: inout [UInt8]) {
+        if !cells[index].pointers.write(row: row, into: &bytes) { cells[index].writeValue(row: row, into: &bytes) }
+    }
+
+    /// Appends the value of `row` (not NULL) read through ``source``.
+    package func writeValue(row: Int, into bytes: inout [UInt8]) {
         switch source {
         case .integer(let values), .dateMilliseconds(let values):
             JSONOutput.appendInteger(values[row], to: &bytes)
@@ -586,10 +794,10 @@ package struct CellWriter {
             bytes.append(UInt8(ascii: "\""))
             bytes.append(contentsOf: CivilTime.format(milliseconds: values[row], dateOnlyAtMidnight: true).utf8)
             bytes.append(UInt8(ascii: "\""))
-        case .dictionary(let codes, let escaped):
-            bytes.append(contentsOf: escaped[Int(codes[row])])
+        case .dictionary(let codes, let dictionary):
+            JSONOutput.appendString(Int(codes[row]), of: dictionary, to: &bytes)
         case .plain(let strings):
-            JSONWriter.writeString(strings[row], into: &bytes)
+            JSONOutput.appendString(row, of: strings, to: &bytes)
         case .boolean(let values):
             switch values[row] {
             case 0: bytes.append(contentsOf: "false".utf8)

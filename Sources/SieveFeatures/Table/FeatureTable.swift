@@ -36,6 +36,8 @@ public struct FeatureTable: Sendable {
         let representation: FileRepresentation?
         /// Whether every live row has a geometry, once asked (see `everyFeatureHasGeometry`).
         let everyRowHasGeometry = Locked<Bool?>(nil)
+        /// The schema's JSON pieces, once asked (see `schemaJSON`).
+        let schemaJSON = Locked<SchemaJSON?>(nil)
 
         init(
             schema: Schema, columns: [Column], geometryColumn: GeometryColumn, count: Int, extent: Envelope,
@@ -69,6 +71,18 @@ public struct FeatureTable: Sendable {
             let answer = (0..<count).allSatisfy { tombstones.isDeleted($0) || !column.isNull(row: $0) }
             known = answer
             return answer
+        }
+    }
+
+    /// What the JSON writers write of the schema in every answer (each field's Esri JSON
+    /// description and member name), made on first use and kept for this snapshot, so that an
+    /// answer costs nothing per field it does not write a value of.
+    package var schemaJSON: SchemaJSON {
+        storage.schemaJSON.withLock { known in
+            if let known { return known }
+            let made = SchemaJSON(schema)
+            known = made
+            return made
         }
     }
 
@@ -572,5 +586,21 @@ enum ObjectIDIndex: Sendable {
         case .consecutive, .increasing: 0
         case .hashed(let rows): rows.capacity * 16 + rows.capacity / 8
         }
+    }
+}
+
+extension FeatureTable {
+    /// A table of `schema` without rows: what a source answers with when it has nothing, and the
+    /// table of an empty result.
+    public init(emptyWith schema: Schema) {
+        let columns: [Column] = schema.fields.map { field in
+            switch field.columnType {
+            case .integer: .integer(Int64Column(values: []))
+            case .double: .double(DoubleColumn(values: []))
+            case .string: .string(StringColumn([]))
+            case .date: .date(Int64Column(values: []))
+            }
+        }
+        self.init(validatedSchema: schema, columns: columns, geometryColumn: GeometryColumn(), rowByObjectID: [:])
     }
 }

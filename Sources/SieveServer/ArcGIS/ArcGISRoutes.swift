@@ -40,7 +40,13 @@ struct ArcGISRoutes {
                     await respond(request) { input in
                         let served = try self.layer(context)
                         let (parameters, configuration) = (input.parameters, server.configuration)
-                        return try await server.timed { try ArcGISQuery.run(parameters, on: served, configuration: configuration) }
+                        let size = EngineWorkSize.arcGISQuery(
+                            parameters, table: served.table.snapshot, configuration: configuration,
+                            indexed: server.spatialIndexes.isReady(served.id))
+                        let response = try await server.timed(size) { try ArcGISQuery.run(parameters, on: served, configuration: configuration) }
+                        // A box query has built the table's spatial index: the next ones can count their rows in it.
+                        if size == .large, EngineWorkSize.arcGISQueryUsesSpatialIndex(parameters) { server.spatialIndexes.setReady(served.id) }
+                        return response
                     }
                 }
             }
@@ -98,7 +104,7 @@ struct ArcGISRoutes {
             let pretty = parameters.nonEmpty("f")?.lowercased() == "pjson"
             return try await body(Input(parameters: parameters, form: form, pretty: pretty)).response
         } catch {
-            let error = error as? ServerRequestError ?? ServerRequestError(.internalError, "\(error)")
+            let error = ServerRequestError(error, fallback: .internalError)
             let status = [.contentTooLarge, .uriTooLong, .serviceUnavailable].contains(error.kind) ? error.status : 200
             return ServiceResponse(status: status, contentType: ServiceResponse.jsonType, headers: error.headers, body: Array(error.arcGISJSON.utf8)).response
         }

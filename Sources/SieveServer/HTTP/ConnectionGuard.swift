@@ -2,9 +2,9 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
+import SieveBase
 import SieveFeatures
 import SieveGeometry
-import Synchronization
 
 /// The limits every connection of the server is held to, from ``ServerConfiguration``.
 struct ConnectionLimits: Sendable {
@@ -50,7 +50,7 @@ final class ConnectionRegistry: Sendable {
         var entries: [UInt64: Entry] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The most connections open at once.
     let limit: Int
 

@@ -55,9 +55,15 @@ struct OGCRoutes {
                 let served = try collection(context)
                 let (path, configuration) = (request.uri.path, server.configuration)
                 let html = OGCHTML.wanted(parameters, accept: request.headers[.accept])
-                return try await server.timed {
+                let size = EngineWorkSize.ogcItems(
+                    parameters, table: served.table.snapshot, configuration: configuration, indexed: server.spatialIndexes.isReady(served.id))
+                let response = try await server.timed(size) {
                     try OGCItems.items(parameters, served: served, base: base, path: path, configuration: configuration, html: html)
                 }
+                // A bbox request has built the table's spatial index (when every feature has a
+                // geometry; otherwise the rule never counts in it).
+                if size == .large, EngineWorkSize.ogcItemsUseSpatialIndex(parameters) { server.spatialIndexes.setReady(served.id) }
+                return response
             }
         }
         router.get("/ogc/collections/{collection}/items/{feature}") { request, context in
@@ -114,7 +120,7 @@ struct OGCRoutes {
             let host = request.head.authority ?? "\(server.configuration.host):\(server.configuration.port)"
             return try await body(parameters, "http://" + host).response
         } catch {
-            let error = error as? ServerRequestError ?? ServerRequestError(.internalError, "\(error)")
+            let error = ServerRequestError(error, fallback: .internalError)
             return ServiceResponse(status: error.status, contentType: ServiceResponse.jsonType, headers: error.headers, body: Array(error.ogcJSON.utf8)).response
         }
     }

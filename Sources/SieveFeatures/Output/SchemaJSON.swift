@@ -1,0 +1,38 @@
+import SieveGeometry
+
+/// What the JSON writers write of a schema in every answer, made once per table snapshot
+/// (``FeatureTable/schemaJSON``) rather than once per request: each field's Esri layer-JSON
+/// description (the `fields` array of an Esri JSON FeatureSet) and each field's name as a
+/// member name. Both compact; an indented answer lays the descriptions out itself.
+package struct SchemaJSON: Sendable {
+    /// Each field's Esri layer-JSON object (``Field/esriJSON``), compact, in schema order.
+    package let esriFields: [[UInt8]]
+    /// Each field's name as a compact JSON member name, `"name":`, in schema order.
+    package let memberNames: [[UInt8]]
+
+    /// The pieces of `schema`.
+    package init(_ schema: Schema) {
+        esriFields = schema.fields.map { field in
+            var bytes: [UInt8] = []
+            JSONWriter.write(field.esriJSONValue, into: &bytes)
+            return bytes
+        }
+        memberNames = schema.fields.map { field in
+            var bytes: [UInt8] = []
+            JSONWriter.writeString(field.name, into: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            return bytes
+        }
+    }
+
+    /// Appends the `fields` array of the fields at `indices` (schema indices, in output order),
+    /// compact.
+    package func appendEsriFields(_ indices: [Int], to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "["))
+        for (i, index) in indices.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: esriFields[index])
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+}
