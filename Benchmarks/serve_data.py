@@ -28,6 +28,66 @@ import sys
 import time
 
 
+def create_point_geopackage(tmp, table, columns, xs, ys):
+    """A new GeoPackage at `tmp` holding the point table `table` (fid, geom, then `columns`, SQL
+    column definitions) with its R-tree, registered in WGS 84 with the extent of `xs`, `ys`;
+    the open connection, for the caller to insert the rows. Shared by the serve benchmark's
+    data scripts."""
+    db = sqlite3.connect(tmp)
+    db.executescript(
+        f"""
+        PRAGMA application_id = 1196444487;
+        PRAGMA user_version = 10200;
+        PRAGMA journal_mode = OFF;
+        PRAGMA synchronous = OFF;
+        CREATE TABLE gpkg_spatial_ref_sys (
+            srs_name TEXT NOT NULL, srs_id INTEGER NOT NULL PRIMARY KEY, organization TEXT NOT NULL,
+            organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL, description TEXT);
+        CREATE TABLE gpkg_contents (
+            table_name TEXT NOT NULL PRIMARY KEY, data_type TEXT NOT NULL, identifier TEXT UNIQUE,
+            description TEXT DEFAULT '', last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+            min_x DOUBLE, min_y DOUBLE, max_x DOUBLE, max_y DOUBLE, srs_id INTEGER,
+            CONSTRAINT fk_gc_r_srs_id FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys(srs_id));
+        CREATE TABLE gpkg_geometry_columns (
+            table_name TEXT NOT NULL, column_name TEXT NOT NULL, geometry_type_name TEXT NOT NULL,
+            srs_id INTEGER NOT NULL, z TINYINT NOT NULL, m TINYINT NOT NULL,
+            CONSTRAINT pk_geom_cols PRIMARY KEY (table_name, column_name));
+        CREATE TABLE gpkg_extensions (
+            table_name TEXT, column_name TEXT, extension_name TEXT NOT NULL, definition TEXT NOT NULL,
+            scope TEXT NOT NULL, CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
+        CREATE TABLE {table} (
+            fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, geom POINT, {columns});
+        CREATE VIRTUAL TABLE rtree_{table}_geom USING rtree(id, minx, maxx, miny, maxy);
+        """
+    )
+    wgs84 = (
+        'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,'
+        'AUTHORITY["EPSG","7030"]],AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0,'
+        'AUTHORITY["EPSG","8901"]],UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],'
+        'AXIS["Latitude",NORTH],AXIS["Longitude",EAST],AUTHORITY["EPSG","4326"]]'
+    )
+    db.executemany(
+        "INSERT INTO gpkg_spatial_ref_sys VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            ("Undefined cartesian SRS", -1, "NONE", -1, "undefined", "undefined cartesian coordinate reference system"),
+            ("Undefined geographic SRS", 0, "NONE", 0, "undefined", "undefined geographic coordinate reference system"),
+            ("WGS 84 geodetic", 4326, "EPSG", 4326, wgs84, "longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid"),
+        ],
+    )
+    db.execute(
+        "INSERT INTO gpkg_contents (table_name, data_type, identifier, description, last_change, min_x, min_y, max_x, max_y, srs_id) "
+        "VALUES (?, 'features', ?, '', '2024-01-01T00:00:00.000Z', ?, ?, ?, ?, 4326)",
+        (table, table, min(xs), min(ys), max(xs), max(ys)),
+    )
+    db.execute("INSERT INTO gpkg_geometry_columns VALUES (?, 'geom', 'POINT', 4326, 0, 0)", (table,))
+    db.execute(
+        "INSERT INTO gpkg_extensions VALUES (?, 'geom', 'gpkg_rtree_index', "
+        "'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')",
+        (table,),
+    )
+    return db
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dir")
@@ -53,57 +113,7 @@ def main():
     tmp = path + ".tmp"
     if os.path.exists(tmp):
         os.remove(tmp)
-    db = sqlite3.connect(tmp)
-    db.executescript(
-        """
-        PRAGMA application_id = 1196444487;
-        PRAGMA user_version = 10200;
-        PRAGMA journal_mode = OFF;
-        PRAGMA synchronous = OFF;
-        CREATE TABLE gpkg_spatial_ref_sys (
-            srs_name TEXT NOT NULL, srs_id INTEGER NOT NULL PRIMARY KEY, organization TEXT NOT NULL,
-            organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL, description TEXT);
-        CREATE TABLE gpkg_contents (
-            table_name TEXT NOT NULL PRIMARY KEY, data_type TEXT NOT NULL, identifier TEXT UNIQUE,
-            description TEXT DEFAULT '', last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
-            min_x DOUBLE, min_y DOUBLE, max_x DOUBLE, max_y DOUBLE, srs_id INTEGER,
-            CONSTRAINT fk_gc_r_srs_id FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys(srs_id));
-        CREATE TABLE gpkg_geometry_columns (
-            table_name TEXT NOT NULL, column_name TEXT NOT NULL, geometry_type_name TEXT NOT NULL,
-            srs_id INTEGER NOT NULL, z TINYINT NOT NULL, m TINYINT NOT NULL,
-            CONSTRAINT pk_geom_cols PRIMARY KEY (table_name, column_name));
-        CREATE TABLE gpkg_extensions (
-            table_name TEXT, column_name TEXT, extension_name TEXT NOT NULL, definition TEXT NOT NULL,
-            scope TEXT NOT NULL, CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
-        CREATE TABLE points (
-            fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, geom POINT, id INTEGER, category TEXT, value REAL);
-        CREATE VIRTUAL TABLE rtree_points_geom USING rtree(id, minx, maxx, miny, maxy);
-        """
-    )
-    wgs84 = (
-        'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,'
-        'AUTHORITY["EPSG","7030"]],AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0,'
-        'AUTHORITY["EPSG","8901"]],UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],'
-        'AXIS["Latitude",NORTH],AXIS["Longitude",EAST],AUTHORITY["EPSG","4326"]]'
-    )
-    db.executemany(
-        "INSERT INTO gpkg_spatial_ref_sys VALUES (?, ?, ?, ?, ?, ?)",
-        [
-            ("Undefined cartesian SRS", -1, "NONE", -1, "undefined", "undefined cartesian coordinate reference system"),
-            ("Undefined geographic SRS", 0, "NONE", 0, "undefined", "undefined geographic coordinate reference system"),
-            ("WGS 84 geodetic", 4326, "EPSG", 4326, wgs84, "longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid"),
-        ],
-    )
-    db.execute(
-        "INSERT INTO gpkg_contents (table_name, data_type, identifier, description, last_change, min_x, min_y, max_x, max_y, srs_id) "
-        "VALUES ('points', 'features', 'points', '', '2024-01-01T00:00:00.000Z', ?, ?, ?, ?, 4326)",
-        (min(xs), min(ys), max(xs), max(ys)),
-    )
-    db.execute("INSERT INTO gpkg_geometry_columns VALUES ('points', 'geom', 'POINT', 4326, 0, 0)")
-    db.execute(
-        "INSERT INTO gpkg_extensions VALUES ('points', 'geom', 'gpkg_rtree_index', "
-        "'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')"
-    )
+    db = create_point_geopackage(tmp, "points", "id INTEGER, category TEXT, value REAL", xs, ys)
     # GeoPackage binary: 'GP', version 0, flags 0x01 (little-endian, no envelope), srs_id; then
     # WKB point, little-endian.
     header = b"GP\x00\x01" + struct.pack("<i", 4326)

@@ -35,6 +35,8 @@ import struct
 import sys
 import time
 
+from serve_data import create_point_geopackage
+
 TEXT_FIELDS = [
     "name", "name_en", "category", "subcategory", "street", "housenumber", "city", "postcode", "country",
     "phone", "website", "email", "opening_hours", "operator", "source", "wikidata",
@@ -124,61 +126,11 @@ def main():
     tmp = path + ".tmp"
     if os.path.exists(tmp):
         os.remove(tmp)
-    db = sqlite3.connect(tmp)
-    columns = ",\n            ".join(f"{name} TEXT" for name in TEXT_FIELDS)
-    db.executescript(
-        f"""
-        PRAGMA application_id = 1196444487;
-        PRAGMA user_version = 10200;
-        PRAGMA journal_mode = OFF;
-        PRAGMA synchronous = OFF;
-        CREATE TABLE gpkg_spatial_ref_sys (
-            srs_name TEXT NOT NULL, srs_id INTEGER NOT NULL PRIMARY KEY, organization TEXT NOT NULL,
-            organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL, description TEXT);
-        CREATE TABLE gpkg_contents (
-            table_name TEXT NOT NULL PRIMARY KEY, data_type TEXT NOT NULL, identifier TEXT UNIQUE,
-            description TEXT DEFAULT '', last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
-            min_x DOUBLE, min_y DOUBLE, max_x DOUBLE, max_y DOUBLE, srs_id INTEGER,
-            CONSTRAINT fk_gc_r_srs_id FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys(srs_id));
-        CREATE TABLE gpkg_geometry_columns (
-            table_name TEXT NOT NULL, column_name TEXT NOT NULL, geometry_type_name TEXT NOT NULL,
-            srs_id INTEGER NOT NULL, z TINYINT NOT NULL, m TINYINT NOT NULL,
-            CONSTRAINT pk_geom_cols PRIMARY KEY (table_name, column_name));
-        CREATE TABLE gpkg_extensions (
-            table_name TEXT, column_name TEXT, extension_name TEXT NOT NULL, definition TEXT NOT NULL,
-            scope TEXT NOT NULL, CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
-        CREATE TABLE wide (
-            fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, geom POINT, osm_id INTEGER,
-            {columns},
-            population INTEGER, capacity INTEGER, elevation REAL, rating REAL,
-            created DATETIME, updated DATETIME, survey_date DATE);
-        CREATE VIRTUAL TABLE rtree_wide_geom USING rtree(id, minx, maxx, miny, maxy);
-        """
-    )
-    wgs84 = (
-        'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,'
-        'AUTHORITY["EPSG","7030"]],AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0,'
-        'AUTHORITY["EPSG","8901"]],UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],'
-        'AXIS["Latitude",NORTH],AXIS["Longitude",EAST],AUTHORITY["EPSG","4326"]]'
-    )
-    db.executemany(
-        "INSERT INTO gpkg_spatial_ref_sys VALUES (?, ?, ?, ?, ?, ?)",
-        [
-            ("Undefined cartesian SRS", -1, "NONE", -1, "undefined", "undefined cartesian coordinate reference system"),
-            ("Undefined geographic SRS", 0, "NONE", 0, "undefined", "undefined geographic coordinate reference system"),
-            ("WGS 84 geodetic", 4326, "EPSG", 4326, wgs84, "longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid"),
-        ],
-    )
-    db.execute(
-        "INSERT INTO gpkg_contents (table_name, data_type, identifier, description, last_change, min_x, min_y, max_x, max_y, srs_id) "
-        "VALUES ('wide', 'features', 'wide', '', '2024-01-01T00:00:00.000Z', ?, ?, ?, ?, 4326)",
-        (min(xs), min(ys), max(xs), max(ys)),
-    )
-    db.execute("INSERT INTO gpkg_geometry_columns VALUES ('wide', 'geom', 'POINT', 4326, 0, 0)")
-    db.execute(
-        "INSERT INTO gpkg_extensions VALUES ('wide', 'geom', 'gpkg_rtree_index', "
-        "'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')"
-    )
+    columns = ", ".join(
+        ["osm_id INTEGER"] + [f"{name} TEXT" for name in TEXT_FIELDS]
+        + ["population INTEGER", "capacity INTEGER", "elevation REAL", "rating REAL",
+           "created DATETIME", "updated DATETIME", "survey_date DATE"])
+    db = create_point_geopackage(tmp, "wide", columns, xs, ys)
     header = b"GP\x00\x01" + struct.pack("<i", 4326)
     point = struct.Struct("<BIdd")
     names = ["fid", "geom", "osm_id"] + TEXT_FIELDS + [

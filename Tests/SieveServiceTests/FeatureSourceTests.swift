@@ -4,6 +4,7 @@ import SieveFeatures
 import SieveGeometry
 import SieveMap
 import SievePostGIS
+import SieveSQL
 import SieveServer
 import SieveStore
 import Testing
@@ -185,6 +186,30 @@ struct FeatureSourceTests {
             #expect(opened.source.inMemoryTable != nil)
             try await Self.expectSameAnswers(try Self.layer(opened.source), source: "PostGIS read into memory")
         }
+    }
+
+    /// The error of `request` on `layer`, as an untyped error.
+    static func failure(_ layer: FeatureLayer, _ request: QueryRequest) -> (any Error)? {
+        let result = Result { () throws -> QueryAnswer in try layer.answer(request) }
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+
+    @Test func queryErrorsKeepTheStagesMessageAndCategory() throws {
+        let layer = try Self.layer(try Self.countries())
+        let thrown = Self.failure(layer, QueryRequest(QueryParameters(whereClause: "popu > 1"), answer: .count))
+        // Matched by kind, as a catch clause matches it.
+        switch thrown {
+        case QueryError.whereClause?: break
+        default: Issue.record("not a where-clause query error: \(String(describing: thrown))")
+        }
+        let error = try #require(thrown as? QueryError)
+        #expect(error.category == .invalidRequest)
+        #expect(error.description.hasPrefix("where clause error at 1:1: unknown field \"popu\""))
+        #expect(error.underlying is WhereClauseError)
+        var unknownOrder = QueryParameters()
+        unknownOrder.orderBy = [SortField("nope")]
+        #expect((Self.failure(layer, QueryRequest(unknownOrder)) as? QueryError)?.kind == .parameter)
     }
 
     @Test func locatorsAreReadAsTheCommandLineReadsThem() throws {

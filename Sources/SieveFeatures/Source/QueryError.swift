@@ -21,15 +21,15 @@ import SieveSQL
 ///     // …
 /// }
 /// ```
-public struct QueryError: GeoSieveError {
+public struct QueryError: GeoSieveKindedError {
     /// The stage that refused the query. New kinds may be added.
-    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Kind: GeoSieveErrorKind {
+        /// The error type of these kinds.
+        public typealias Failure = QueryError
         /// The kind's name.
         public let rawValue: String
         /// The kind named `rawValue`.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The kind's name.
-        public var description: String { rawValue }
 
         /// The where clause (or a definition expression) does not parse or bind.
         public static let whereClause = Kind(rawValue: "where clause")
@@ -48,11 +48,6 @@ public struct QueryError: GeoSieveError {
         public static let source = Kind(rawValue: "source")
         /// The query was cancelled before it finished.
         public static let cancelled = Kind(rawValue: "cancelled")
-
-        /// Lets `catch QueryError.whereClause` match every query error of that kind.
-        public static func ~= (kind: Kind, error: any Error) -> Bool {
-            (error as? QueryError)?.kind == kind
-        }
     }
 
     /// The stage that refused the query.
@@ -110,7 +105,8 @@ public struct QueryError: GeoSieveError {
         }
     }
 
-    /// The failing stage's message.
+    /// The failing stage's message, without the kind: the stage's own error already says what
+    /// it is.
     public var description: String { message }
 
     /// See ``Kind/whereClause``.
