@@ -88,6 +88,31 @@ def create_point_geopackage(tmp, table, columns, xs, ys):
     return db
 
 
+def finish_point_geopackage(db, table, xs, ys, tmp, path):
+    """Fills the R-tree of the point table `table` from `xs`, `ys` (row i has fid i + 1),
+    commits, closes and moves the file from `tmp` to `path`."""
+    db.executemany(
+        f"INSERT INTO rtree_{table}_geom VALUES (?, ?, ?, ?, ?)",
+        ((i + 1, xs[i], xs[i], ys[i], ys[i]) for i in range(len(xs))),
+    )
+    db.commit()
+    db.close()
+    os.replace(tmp, path)
+
+
+def write_boxes(path, rng, xs, ys, count, half):
+    """`count` boxes of half-size `half` around points drawn with `rng`, shifted inside the
+    world, one `xmin,ymin,xmax,ymax` line each."""
+    with open(path, "w") as out:
+        for _ in range(count):
+            i = int(rng.random() * len(xs))
+            xmin, xmax = xs[i] - half, xs[i] + half
+            ymin, ymax = ys[i] - half, ys[i] + half
+            shift_x = max(0.0, -180.0 - xmin) - max(0.0, xmax - 180.0)
+            shift_y = max(0.0, -90.0 - ymin) - max(0.0, ymax - 90.0)
+            out.write(f"{xmin + shift_x:.6f},{ymin + shift_y:.6f},{xmax + shift_x:.6f},{ymax + shift_y:.6f}\n")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dir")
@@ -122,24 +147,11 @@ def main():
         "INSERT INTO points (fid, geom, id, category, value) VALUES (?, ?, ?, ?, ?)",
         ((i + 1, header + point.pack(1, 1, xs[i], ys[i]), i + 1, categories[i], values[i]) for i in range(n)),
     )
-    db.executemany(
-        "INSERT INTO rtree_points_geom VALUES (?, ?, ?, ?, ?)",
-        ((i + 1, xs[i], xs[i], ys[i], ys[i]) for i in range(n)),
-    )
-    db.commit()
-    db.close()
-    os.replace(tmp, path)
+    finish_point_geopackage(db, "points", xs, ys, tmp, path)
 
     boxes = random.Random(args.seed + 1)
     half = args.box_deg / 2
-    with open(os.path.join(args.dir, "boxes.txt"), "w") as out:
-        for _ in range(args.boxes):
-            i = int(boxes.random() * n)
-            xmin, xmax = xs[i] - half, xs[i] + half
-            ymin, ymax = ys[i] - half, ys[i] + half
-            shift_x = max(0.0, -180.0 - xmin) - max(0.0, xmax - 180.0)
-            shift_y = max(0.0, -90.0 - ymin) - max(0.0, ymax - 90.0)
-            out.write(f"{xmin + shift_x:.6f},{ymin + shift_y:.6f},{xmax + shift_x:.6f},{ymax + shift_y:.6f}\n")
+    write_boxes(os.path.join(args.dir, "boxes.txt"), boxes, xs, ys, args.boxes, half)
 
     print(f"serve_data.py: {n:,} points and {args.boxes:,} boxes of {args.box_deg:g} deg in {args.dir} "
           f"({time.time() - start:.1f} s)", file=sys.stderr)

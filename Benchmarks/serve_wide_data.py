@@ -35,7 +35,7 @@ import struct
 import sys
 import time
 
-from serve_data import create_point_geopackage
+from serve_data import create_point_geopackage, finish_point_geopackage, write_boxes
 
 TEXT_FIELDS = [
     "name", "name_en", "category", "subcategory", "street", "housenumber", "city", "postcode", "country",
@@ -139,24 +139,11 @@ def main():
         f"INSERT INTO wide ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
         ((row[0], header + point.pack(1, 1, xs[i], ys[i])) + row[1:] for i, row in enumerate(rows)),
     )
-    db.executemany(
-        "INSERT INTO rtree_wide_geom VALUES (?, ?, ?, ?, ?)",
-        ((i + 1, xs[i], xs[i], ys[i], ys[i]) for i in range(n)),
-    )
-    db.commit()
-    db.close()
-    os.replace(tmp, path)
+    finish_point_geopackage(db, "wide", xs, ys, tmp, path)
 
     boxes = random.Random(args.seed + 1)
     half = args.box_deg / 2
-    with open(os.path.join(args.dir, "wide_boxes.txt"), "w") as out:
-        for _ in range(args.boxes):
-            i = int(boxes.random() * n)
-            xmin, xmax = xs[i] - half, xs[i] + half
-            ymin, ymax = ys[i] - half, ys[i] + half
-            shift_x = max(0.0, -180.0 - xmin) - max(0.0, xmax - 180.0)
-            shift_y = max(0.0, -90.0 - ymin) - max(0.0, ymax - 90.0)
-            out.write(f"{xmin + shift_x:.6f},{ymin + shift_y:.6f},{xmax + shift_x:.6f},{ymax + shift_y:.6f}\n")
+    write_boxes(os.path.join(args.dir, "wide_boxes.txt"), boxes, xs, ys, args.boxes, half)
     with open(os.path.join(args.dir, "wide_empty.txt"), "w") as out:
         for _ in range(args.boxes):
             xmin = -180.0 + (360.0 - args.box_deg) * boxes.random()
