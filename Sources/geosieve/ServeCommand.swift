@@ -84,6 +84,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-connections"), help: "Connections open at once; the one idle longest makes room for a new one.")
     var maxConnections: Int = 512
 
+    @Option(
+        name: .customLong("inline-row-limit"),
+        help: "The most rows a query may read to run on the request's own task (0 to 1000000; 0: every query on the engine's threads).")
+    var inlineRowLimit: Int = 10_000
+
     /// Request logging.
     enum LogLevel: String, ExpressibleByArgument, CaseIterable {
         case debug, info, warning, error
@@ -98,7 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
             tokenRequiredForRead: tokenRequiredForRead,
             corsOrigin: cors, maxBodyBytes: maxBodyBytes, maxConcurrentRequests: maxConcurrentRequests,
             queryTimeout: queryTimeout == 0 ? nil : queryTimeout, headerReadTimeout: headerTimeout, idleTimeout: idleTimeout,
-            maxConnections: maxConnections)
+            maxConnections: maxConnections, inlineQueryRowLimit: inlineRowLimit)
         var tables: [ServedTable] = []
         for argument in sources {
             let (source, name) = Self.split(argument)

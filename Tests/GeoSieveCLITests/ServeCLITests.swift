@@ -336,10 +336,25 @@ import Darwin
         #expect(stdin.status != 0)
         for (option, value, message) in [
             ("--idle-timeout", "0", "idle timeout"), ("--header-timeout", "-1", "header read timeout"), ("--max-connections", "0", "connection bound"),
+            ("--inline-row-limit", "-1", "inline query row limit"), ("--inline-row-limit", "1000001", "inline query row limit"),
         ] {
             let refused = try CLI.run(["serve", "Tests/Fixtures/nybb.geojson", "--port", "0", "\(option)=\(value)"])
             #expect(refused.status != 0, "\(option) \(value)")
             #expect(refused.stderr.contains(message), "\(option) \(value): \(refused.stderr)")
+        }
+    }
+
+    /// `--inline-row-limit 0` runs every query on the engine's threads: the answers are the same.
+    @Test func everyQueryOnTheEnginesThreadsAnswersAlike() async throws {
+        let pooled = try Server(["Tests/Fixtures/nybb.geojson:nyc", "--inline-row-limit", "0"])
+        defer { _ = pooled.stop() }
+        let inline = try Server(["Tests/Fixtures/nybb.geojson:nyc"])
+        defer { _ = inline.stop() }
+        for query in ["where=1%3D1&returnCountOnly=true", "where=BoroName%3D%27Bronx%27&outFields=*&f=json"] {
+            let path = "/arcgis/rest/services/nyc/FeatureServer/0/query?" + query
+            let answer = try await Self.fetch(pooled.base + path)
+            #expect(answer == (try await Self.fetch(inline.base + path)), "\(query)")
+            #expect(!answer.contains("error"), "\(query): \(answer)")
         }
     }
 
