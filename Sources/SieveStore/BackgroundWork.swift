@@ -19,33 +19,13 @@ final class BackgroundWork<Value: Sendable>: Sendable {
     /// Starts `body` on a new thread.
     init(_ body: @escaping @Sendable () -> Value) {
         let result = value
-        let context = Unmanaged.passRetained(Context { result.withLock { $0 = body() } }).toOpaque()
-        #if canImport(Darwin)
-            var handle: pthread_t?
-        #else
-            var handle = pthread_t()
-        #endif
-        let started = pthread_create(
-            &handle, nil,
-            { context in
-                #if canImport(Darwin)
-                    Unmanaged<Context>.fromOpaque(context).takeRetainedValue().run()
-                #else
-                    guard let context else { return nil }
-                    Unmanaged<Context>.fromOpaque(context).takeRetainedValue().run()
-                #endif
-                return nil
-            }, context)
-        if started != 0 {
+        let work: @Sendable () -> Void = { result.withLock { $0 = body() } }
+        guard let handle = PlainThread.start(work) else {
             // No thread to be had: do the work here, before the rows (slower, same result).
-            Unmanaged<Context>.fromOpaque(context).takeRetainedValue().run()
+            work()
             return
         }
-        #if canImport(Darwin)
-            thread.withLock { $0 = handle }
-        #else
-            thread.withLock { $0 = .some(handle) }
-        #endif
+        thread.withLock { $0 = handle }
     }
 
     deinit {
@@ -64,10 +44,4 @@ final class BackgroundWork<Value: Sendable>: Sendable {
         guard let finished = value.withLock({ $0 }) else { preconditionFailure("background work finished without a value") }
         return finished
     }
-}
-
-/// What a ``BackgroundWork`` thread runs, passed to it through `pthread_create`.
-private final class Context: Sendable {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }

@@ -83,14 +83,18 @@ import Testing
 
     @Test func cancellingTheRequestCancelsItsWork() async throws {
         let server = try TestServer.make(ServerConfiguration(queryTimeout: nil))
+        let running = Atomic<Bool>(false)
         let request = Task {
             try await server.timed(.large) { () -> Bool in
                 guard let cancellation = QueryCancellation.current else { return false }
+                running.store(true, ordering: .releasing)
                 while !cancellation.isCancelled { usleep(1_000) }
                 return true
             }
         }
-        try await Task.sleep(for: .milliseconds(20))
+        // Cancelled once the work runs (on a busy machine it may start late; cancelled before it
+        // starts, it never runs, which another path answers).
+        while !running.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
         request.cancel()
         #expect(try await request.value)
     }

@@ -115,38 +115,13 @@ final class EngineExecutor: TaskExecutor, @unchecked Sendable {
     /// Starts a detached thread named `name` (at most 15 bytes) running `body` (the thread ends
     /// when `body` returns).
     static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
-        let context = Unmanaged.passRetained(
-            Box {
+        guard
+            let thread = PlainThread.start({
                 nameCurrentThread(name)
                 body()
-            }
-        ).toOpaque()
-        #if canImport(Darwin)
-            var thread: pthread_t?
-        #else
-            var thread = pthread_t()
-        #endif
-        let started = pthread_create(
-            &thread, nil,
-            { context in
-                #if canImport(Darwin)
-                    let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
-                #else
-                    guard let context else { return nil }
-                    let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
-                #endif
-                box.run()
-                return nil
-            }, context)
-        guard started == 0 else {
-            Unmanaged<Box>.fromOpaque(context).release()
-            fatalError("pthread_create failed with error \(started)")
-        }
-        #if canImport(Darwin)
-            if let thread { pthread_detach(thread) }
-        #else
-            pthread_detach(thread)
-        #endif
+            })
+        else { fatalError("pthread_create failed: no thread for \(name)") }
+        pthread_detach(thread)
     }
 }
 
@@ -160,13 +135,6 @@ func nameCurrentThread(_ name: String) {
         guard let symbol = dlsym(nil, "pthread_setname_np") else { return }
         _ = unsafeBitCast(symbol, to: SetName.self)(pthread_self(), name)
     #endif
-}
-
-/// What a thread started by ``EngineExecutor/startThread(named:_:)`` runs, passed to it through
-/// `pthread_create`.
-private final class Box: Sendable {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }
 
 /// A counting wake-up signal: ``wakeOne()`` adds a permit, ``wait()`` sleeps until there is one
