@@ -60,8 +60,11 @@ let package = Package(
         // (`GeoSieveError`, `ErrorCategory`: one mapping to HTTP status, ArcGIS code, exit status).
         .target(name: "SieveBase"),
         .target(name: "SieveBuffers"),
+        // The strict JSON reader (tree and pull), writer, number parsing and formatting: a utility
+        // module under everything that speaks JSON; its API is `package`, not a product.
+        .target(name: "SieveJSON"),
         // Geometry value types, spatial references and codecs. Pure Swift, no C.
-        .target(name: "SieveGeometry", dependencies: ["SieveBase", "SieveBuffers"]),
+        .target(name: "SieveGeometry", dependencies: ["SieveBase", "SieveBuffers", "SieveJSON"]),
         // The GEOS bridge: contexts, owned geometries, prepared geometries, relationships.
         .target(name: "SieveGEOS", dependencies: ["SieveBase", "SieveGeometry", "CGEOS"]),
         // Any spatial reference through PROJ: per-thread contexts, cached transformations,
@@ -85,7 +88,7 @@ let package = Package(
         // Schema, the columnar feature table, loading, queries.
         .target(
             name: "SieveFeatures",
-            dependencies: ["SieveBase", "SieveColumns", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveGEOS", "SieveIndex", "SieveProjection"]
+            dependencies: ["SieveJSON", "SieveBase", "SieveColumns", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveGEOS", "SieveIndex", "SieveProjection"]
         ),
         // The system SQLite library (libsqlite3), for GeoPackage files and the differential tests.
         .systemLibrary(
@@ -93,16 +96,16 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         // Files in and out through SQLite: OGC GeoPackage read and write.
-        .target(name: "SieveStore", dependencies: ["SieveBase", "SieveFeatures", "SieveGeometry", "SieveColumns", "CSQLite"]),
+        .target(name: "SieveStore", dependencies: ["SieveJSON", "SieveBase", "SieveFeatures", "SieveGeometry", "SieveColumns", "CSQLite"]),
         // Feature layers and the map: definition expressions, display filters, scale ranges,
         // selection, renderers, identify across layers and SVG drawing, on the feature table.
         .target(
             name: "SieveMap",
-            dependencies: ["SieveBase", "SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveIndex"]
+            dependencies: ["SieveJSON", "SieveBase", "SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveIndex"]
         ),
         // OGC CQL2 (text and JSON encodings): the filter language of OGC API – Features, read into
         // a tree of its own and written back; binding to the where-clause core comes on top.
-        .target(name: "SieveCQL", dependencies: ["SieveBase", "SieveSQL", "SieveColumns", "SieveGeometry"]),
+        .target(name: "SieveCQL", dependencies: ["SieveJSON", "SieveBase", "SieveSQL", "SieveColumns", "SieveGeometry"]),
         // PostgreSQL/PostGIS tables as feature sources: queries pushed down as SQL with bound
         // parameters, import and export. Not in the umbrella: it brings SwiftNIO and postgres-nio.
         .target(
@@ -117,7 +120,7 @@ let package = Package(
         // service, on Hummingbird. Not in the umbrella: it brings SwiftNIO and the HTTP server.
         .target(
             name: "SieveServer",
-            dependencies: [
+            dependencies: ["SieveJSON", 
                 "SieveBase", "SieveFeatures", "SieveMap", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveColumns", "SieveProjection",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -131,7 +134,7 @@ let package = Package(
         // over HTTP (AsyncHTTPClient) into local tables. Not in the umbrella: it brings SwiftNIO.
         .target(
             name: "SieveService",
-            dependencies: [
+            dependencies: ["SieveJSON", 
                 "SieveBase", "SieveFeatures", "SieveGeometry", "SieveCQL", "SieveMap", "SievePostGIS", "SieveStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
@@ -148,7 +151,7 @@ let package = Package(
         // The command-line tool.
         .executableTarget(
             name: "geosieve",
-            dependencies: [
+            dependencies: ["SieveJSON", 
                 "GeoSieve", "SieveBase", "SievePostGIS", "SieveServer", "SieveService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -170,7 +173,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveGeometryTests",
-            dependencies: ["SieveGeometry", "SieveTestSupport"]
+            dependencies: ["SieveJSON", "SieveGeometry", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveGEOSTests",
@@ -194,7 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveFeaturesTests",
-            dependencies: ["SieveFeatures", "SieveSQL", "SieveCQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveProjection", "CSQLite", "SieveTestSupport", "SieveMap"]
+            dependencies: ["SieveJSON", "SieveFeatures", "SieveSQL", "SieveCQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveProjection", "CSQLite", "SieveTestSupport", "SieveMap"]
         ),
         .testTarget(
             name: "SieveStoreTests",
@@ -206,7 +209,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveCQLTests",
-            dependencies: ["SieveCQL", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveTestSupport"]
+            dependencies: ["SieveJSON", "SieveCQL", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SievePostGISTests",
@@ -214,7 +217,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveServiceTests",
-            dependencies: [
+            dependencies: ["SieveJSON", 
                 "SieveService", "SieveServer", "SieveFeatures", "SieveGeometry", "SieveColumns", "SieveCQL", "SieveMap", "SievePostGIS", "SieveStore",
                 "SieveTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -222,7 +225,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveServerTests",
-            dependencies: [
+            dependencies: ["SieveJSON", 
                 "SieveServer", "SieveFeatures", "SieveMap", "SieveGeometry", "SieveTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/SieveGeometry/JSON/PowersOfFive.swift: the 128-bit truncated significands of
+"""Writes Sources/SieveJSON/PowersOfFive.swift: the 128-bit truncated significands of
 the powers of five 5^q for q in [-342, 308], which the decimal-to-double conversion
 (DecimalToDouble.swift) multiplies by.
 
@@ -48,7 +48,7 @@ def main():
         lines.append(f"        0x{t >> 64:016X}, 0x{t & (2**64 - 1):016X},  // 5^{q}")
     lines += ["    ]", "}", ""]
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    path = os.path.join(root, "Sources", "SieveGeometry", "JSON", "PowersOfFive.swift")
+    path = os.path.join(root, "Sources", "SieveJSON", "PowersOfFive.swift")
     with open(path, "w") as f:
         f.write("\n".join(lines))
 

@@ -1,4 +1,5 @@
 import SieveGeometry
+import SieveJSON
 
 /// The JSON encoding of CQL2 (`cql2-json`, OGC 21-065r2 and its JSON schema): reading it into a
 /// ``CQL2Expression`` and writing a tree back as JSON.

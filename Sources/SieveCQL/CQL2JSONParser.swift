@@ -1,5 +1,6 @@
 import SieveGeometry
 import SieveSQL
+import SieveJSON
 
 /// Reads a parsed JSON value as a cql2-json expression, keeping the JSON path of every value so
 /// that errors can name it.

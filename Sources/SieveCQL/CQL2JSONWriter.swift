@@ -1,4 +1,5 @@
 import SieveGeometry
+import SieveJSON
 
 /// Writes a ``CQL2Expression`` as compact cql2-json, refusing (with the path the node would have
 /// in the output) the trees that JSON cannot say exactly.

@@ -2,6 +2,7 @@
 // SieveBase's, and a client of this module uses them with the error.
 @_exported import SieveBase
 import SieveGeometry
+import SieveJSON
 
 /// The error thrown by SieveFeatures: reading a schema, building a ``FeatureTable`` or loading
 /// one from GeoJSON or Esri JSON.

@@ -1,3 +1,5 @@
+import SieveJSON
+
 extension Geometry {
     /// Reads an Esri JSON geometry object (the ArcGIS REST API geometry format), ignoring its
     /// spatial reference.

@@ -1,3 +1,5 @@
+import SieveJSON
+
 extension Geometry {
     /// Reads a GeoJSON geometry object (RFC 7946 §3.1).
     ///

@@ -1,4 +1,5 @@
 // Well-Known Text (OGC Simple Features / ISO 13249-3) reading and writing.
+import SieveJSON
 
 extension Geometry {
     /// Reads a geometry from Well-Known Text.

@@ -1,6 +1,7 @@
 // Re-exported: the error's category, its location and the `~=` that matches its kinds are
 // SieveBase's, and a client of this module uses them with the error.
 @_exported import SieveBase
+import SieveJSON
 
 /// The error thrown by SieveGeometry: reading a geometry from text or bytes, building one from
 /// coordinates, or projecting it.
@@ -110,3 +111,15 @@ public struct GeometryError: GeoSieveKindedError, Hashable {
     /// See ``Kind/unsupportedProjection``.
     public static var unsupportedProjection: Kind { .unsupportedProjection }
 }
+
+/// JSON text is read by SieveJSON's reader, which throws this module's error for text that is not
+/// JSON: kind ``GeometryError/Kind/invalidJSON`` at the character position.
+extension GeometryError: JSONReadFailure {
+    package init(jsonSyntax message: String, position: Int) {
+        self.init(.invalidJSON, message, position: position)
+    }
+}
+
+/// The JSON reader of the geometry codecs and of the modules above that read features, filters
+/// and requests: its errors are ``GeometryError``s of kind ``GeometryError/Kind/invalidJSON``.
+package typealias JSONReader = JSONTextReader<GeometryError>

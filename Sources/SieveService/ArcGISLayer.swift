@@ -1,6 +1,7 @@
 import SieveFeatures
 import SieveGeometry
 import SieveMap
+import SieveJSON
 
 /// What an ArcGIS feature service layer says of itself (`…/FeatureServer/{layerId}?f=json`, or
 /// a map service's `…/MapServer/{layerId}`): the members a service table needs to read, query,

@@ -3,6 +3,7 @@ import SieveCQL
 import SieveColumns
 import SieveFeatures
 import SieveGeometry
+import SieveJSON
 
 /// What an OGC API – Features server says of one collection (`…/collections/{id}`) and of
 /// itself (`…/conformance`): what a service table needs to read the collection's items and to

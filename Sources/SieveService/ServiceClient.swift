@@ -6,6 +6,7 @@ import NIOHTTPCompression
 import SieveFeatures
 import SieveGeometry
 import Synchronization
+import SieveJSON
 
 /// The HTTP side of every service table: requests to ArcGIS feature services and OGC API –
 /// Features servers with timeouts, retries, gzip, a bound on concurrent requests and token

@@ -3,6 +3,7 @@ import SieveCQL
 import SieveFeatures
 import SieveGeometry
 import SieveMap
+import SieveJSON
 
 /// How a ``ServiceFeatureTable`` decides what to fetch (ArcGIS's `featureRequestMode`).
 public enum FeatureRequestMode: Sendable, Equatable {

@@ -3,6 +3,7 @@
 @_exported import SieveBase
 import SieveFeatures
 import SieveGeometry
+import SieveJSON
 
 /// The error thrown by SieveStore when a GeoPackage cannot be read or written.
 ///

@@ -1,6 +1,7 @@
 import CSQLite
 import SieveFeatures
 import SieveGeometry
+import SieveJSON
 
 extension GeoPackage {
     /// Saves edits into layer `layer` of the existing GeoPackage at `path`, in place and in one

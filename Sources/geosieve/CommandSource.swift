@@ -2,6 +2,7 @@ import Foundation
 import GeoSieve
 import SievePostGIS
 import SieveService
+import SieveJSON
 
 /// Every SOURCE of the command line, opened through the library's one door, ``SourceLocator``:
 /// files (GeoJSON, GeoJSONSeq, Esri JSON, standard input), GeoPackage layers, PostGIS tables and

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoSieve
+import SieveJSON
 
 /// `geosieve convert SOURCE --output FILE [--format …] [--where SQL] [--geometry GEOM …] [--out-sr WKID]`:
 /// reads any source, keeps the features the optional filter selects, and writes them in the

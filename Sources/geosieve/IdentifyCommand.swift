@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoSieve
+import SieveJSON
 
 /// `geosieve identify SOURCE[:NAME]... --point X,Y --tolerance PX --map-extent XMIN,YMIN,XMAX,YMAX
 /// --size W,H [--layer-option top|visible|all] [--definition-expression SQL] [--max-results N]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoSieve
+import SieveJSON
 
 /// A layer argument: `SOURCE` or `SOURCE:NAME` (the name a layer is shown under). A GeoPackage
 /// `FILE.gpkg:LAYER` names its layer that way already; for other sources, `PATH:NAME` is split

@@ -9,6 +9,7 @@ import ArgumentParser
 import Foundation
 import GeoSieve
 import SieveBase
+import SieveJSON
 
 /// The options of every command that loads a SOURCE: what to do with invalid features, the
 /// geometry type, and the progress lines of loading and writing.

@@ -4,6 +4,7 @@ import GeoSieve
 import SievePostGIS
 import SieveService
 import Synchronization
+import SieveJSON
 
 /// `geosieve pan SOURCE --extents FILE [--mode snapshot|on-demand|selection|manual-cache]
 /// [--buffer-factor 2] [--expiration SECONDS] [--auto-refresh] [--where SQL] [--max-features N]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoSieve
+import SieveJSON
 
 /// `geosieve render SOURCE[:NAME]... --map-extent XMIN,YMIN,XMAX,YMAX --size W,H
 /// [--renderer FILE.json]... [--definition-expression SQL] [--display-filter SQL] [--scale N]

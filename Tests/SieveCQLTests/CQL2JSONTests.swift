@@ -3,6 +3,7 @@ import SieveCQL
 import SieveGeometry
 import SieveTestSupport
 import Testing
+import SieveJSON
 
 private func p(_ name: String) -> CQL2Expression { .property(name) }
 private func s(_ value: String) -> CQL2Expression { .string(value) }

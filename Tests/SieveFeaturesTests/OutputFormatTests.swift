@@ -4,6 +4,7 @@ import SieveGeometry
 import Testing
 
 @testable import SieveFeatures
+import SieveJSON
 
 /// The output formats of a query result: GeoJSON, GeoJSONSeq, Esri JSON and CSV, compact and
 /// pretty, with and without coordinate precision; each read back and compared with the result.

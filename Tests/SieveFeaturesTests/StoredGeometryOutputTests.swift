@@ -5,6 +5,7 @@ import SieveTestSupport
 import Testing
 
 @testable import SieveFeatures
+import SieveJSON
 
 /// The writers read stored geometries straight from the geometry column
 /// (``StoredGeometryWriter``): every format, with every layout option, must give byte for byte

@@ -2,6 +2,7 @@ import Foundation
 import SieveTestSupport
 import Testing
 @testable import SieveGeometry
+@testable import SieveJSON
 
 // MARK: - Helpers
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SieveGeometry
+import SieveJSON
 
 /// Points from (x, y) pairs.
 func points(_ pairs: [(Double, Double)]) -> [Point] {

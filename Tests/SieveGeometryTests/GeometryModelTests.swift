@@ -1,5 +1,6 @@
 import Testing
 @testable import SieveGeometry
+import SieveJSON
 
 @Suite("Geometry model")
 struct GeometryModelTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SieveGeometry
+@testable import SieveJSON
 
 @Suite("JSON reader and writer")
 struct JSONReaderTests {

@@ -3,6 +3,7 @@ import SieveTestSupport
 import Testing
 
 @testable import SieveGeometry
+@testable import SieveJSON
 
 /// The incremental syntax check against the reader it guards: it must accept every document the
 /// reader accepts, however the input is cut into pieces, and where it stops, the reader must

@@ -1,6 +1,7 @@
 import SieveTestSupport
 import Testing
 @testable import SieveGeometry
+import SieveJSON
 
 // MARK: - Seeded random geometries (shared with WKBTests)
 

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import SieveServer
+import SieveJSON
 
 #if canImport(Glibc)
     import Glibc

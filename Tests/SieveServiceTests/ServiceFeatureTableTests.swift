@@ -9,6 +9,7 @@ import Synchronization
 import Testing
 
 @testable import SieveService
+import SieveJSON
 
 /// Service feature tables, mode by mode, against `geosieve serve` (both protocols): what each
 /// mode fetches, counted in requests from the client's trace, and what the cache then holds,

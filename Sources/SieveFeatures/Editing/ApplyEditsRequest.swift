@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 /// The edits of an ArcGIS REST `applyEdits` request, read from its JSON:
 /// `{"adds":[…],"updates":[…],"deletes":[…]}`.

@@ -1,4 +1,5 @@
 import SieveGeometry
+import SieveJSON
 
 /// What ArcGIS REST reports of an attachment: `{"id","parentObjectId","name","contentType","size"}`.
 public struct AttachmentInfo: Hashable, Sendable {

@@ -1,6 +1,7 @@
 import SieveColumns
 import SieveGeometry
 import SieveSQL
+import SieveJSON
 
 /// The checks of one batch of edits against the table as it was when the batch started: each
 /// edit becomes a row ready to append (or a row to delete) or an error, and nothing is stored.

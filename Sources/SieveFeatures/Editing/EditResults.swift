@@ -1,6 +1,7 @@
 import SieveBase
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 /// A feature to add, or what an update changes.
 ///

@@ -2,6 +2,7 @@ import SieveColumns
 import SieveGEOS
 import SieveGeometry
 import SieveProjection
+import SieveJSON
 
 /// The checks an edit's values and geometry pass before anything is stored.
 enum EditValidation {

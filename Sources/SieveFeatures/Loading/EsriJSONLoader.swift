@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 /// Esri JSON members the loaders read as a whole: `spatialReference`.
 package enum EsriJSONLoader {

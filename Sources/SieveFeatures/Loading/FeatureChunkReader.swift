@@ -1,6 +1,7 @@
 import Foundation
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 /// The features of one stretch of the input, read into column builders: a whole input, or one
 /// of the pieces a large input is split into at feature boundaries.

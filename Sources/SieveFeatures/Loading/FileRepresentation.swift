@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 /// How a GeoJSON FeatureCollection or an Esri JSON FeatureSet held the features a table was
 /// loaded from, beyond what the table's schema says: where the object IDs came from, which

@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 /// GeoJSON members the loaders read as a whole: the legacy `crs` member.
 enum GeoJSONLoader {

@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 /// The values of one property across the features read so far, stored in the narrowest form
 /// that can still become any field type the values allow (see ``PropertyStatistics``): integers

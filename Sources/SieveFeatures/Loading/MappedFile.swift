@@ -1,4 +1,5 @@
 import SieveGeometry
+import SieveJSON
 
 #if canImport(Glibc)
     import Glibc

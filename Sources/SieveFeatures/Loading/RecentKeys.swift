@@ -1,6 +1,7 @@
 import Foundation
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 /// What a member of a feature object is.
 enum MemberRole {

@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 extension StreamingLoader {
     /// Joins the pieces (in input order) into a table: the fields (inferred from every piece's

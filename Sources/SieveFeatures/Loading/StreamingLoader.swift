@@ -2,6 +2,7 @@ import Foundation
 import SieveBase
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 /// Reads GeoJSON (a FeatureCollection, a single Feature, GeoJSONSeq) and Esri JSON FeatureSets
 /// in one pass, straight into column builders: the root's members are read one by one, the

@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 /// Why a JSON value does not convert to a field type (wrapped into a ``FeatureTableError`` by
 /// the caller, who knows the feature and the field).

@@ -1,4 +1,5 @@
 import SieveGeometry
+import SieveJSON
 
 /// How the writers write a coordinate: in the shortest text that reads back to the same double,
 /// or rounded to a number of digits after the decimal point.

@@ -1,4 +1,5 @@
 import SieveGeometry
+import SieveJSON
 
 extension Geometry {
     /// The Esri JSON object of the geometry's Esri form (``esriJSONForm``), with

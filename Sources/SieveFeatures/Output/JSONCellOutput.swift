@@ -2,6 +2,7 @@
 // (JSONOutput) and one cell of a column written as a JSON value (CellWriter).
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 /// Small byte-level JSON helpers for the writers.
 package enum JSONOutput {

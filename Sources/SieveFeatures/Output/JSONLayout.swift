@@ -1,4 +1,5 @@
 import SieveGeometry
+import SieveJSON
 
 /// The layout of the JSON the feature writers produce: compact or indented, and how geometry
 /// coordinates are written (see ``FeatureWriterOptions``).

@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 extension FeatureQueryResult {
     /// The features as comma-separated values, one record per feature, as

@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 extension FeatureQueryResult {
     /// The features as a compact GeoJSON FeatureCollection:

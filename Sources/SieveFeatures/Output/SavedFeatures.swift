@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 extension FeatureTable {
     /// The features to write back into the file the table was loaded from (with

@@ -1,4 +1,5 @@
 import SieveGeometry
+import SieveJSON
 
 /// What the JSON writers write of a schema in every answer, made once per table snapshot
 /// (``FeatureTable/schemaJSON``) rather than once per request: each field's Esri layer-JSON

@@ -1,4 +1,5 @@
 import SieveGeometry
+import SieveJSON
 
 /// Writes the geometries of a table's rows as GeoJSON, Esri JSON or WKT straight from the
 /// ``GeometryColumn``'s arrays: positions from its coordinate buffers, rings oriented from

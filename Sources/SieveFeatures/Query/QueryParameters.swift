@@ -2,6 +2,7 @@ import SieveCQL
 import SieveGEOS
 import SieveGeometry
 import SieveSQL
+import SieveJSON
 
 /// What a query over a ``FeatureTable`` asks for, after the ArcGIS REST `query` operation:
 /// which rows (``whereClause`` AND ``objectIDs``), which fields (``outFields``), whether

@@ -1,6 +1,7 @@
 import SieveColumns
 import SieveGeometry
 import SieveSQL
+import SieveJSON
 
 /// The parts of running a query that do not depend on what it returns: resolving field names,
 /// checking paging, selecting rows and ordering them.

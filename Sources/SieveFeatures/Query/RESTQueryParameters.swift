@@ -1,5 +1,6 @@
 import SieveGeometry
 import SieveSQL
+import SieveJSON
 
 /// The text forms of query parameters, as the ArcGIS REST API and the `geosieve` command line
 /// write them, read into ``QueryParameters`` values: shared by every front end so that they

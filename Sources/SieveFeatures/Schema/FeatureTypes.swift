@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 /// A feature template: how a client creates a new feature of a kind, as Esri layer JSON's
 /// `templates` describe it (`{"name","description","drawingTool","prototype":{"attributes":{…}}}`).

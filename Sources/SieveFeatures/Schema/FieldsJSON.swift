@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 extension Field {
     /// Reads an Esri layer-JSON `fields` array:

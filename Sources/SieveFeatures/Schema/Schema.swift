@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 /// The description of a feature table: its fields in order, which of them is the object ID
 /// (and the global ID and display field), the geometry type and the spatial reference.

@@ -1,4 +1,5 @@
 import SieveGeometry
+import SieveJSON
 
 /// The JSON documents of the query responses that carry no features, shaped as the ArcGIS REST
 /// API answers `returnCountOnly`, `returnIdsOnly` and `returnExtentOnly`.

@@ -1,6 +1,7 @@
 import SieveColumns
 import SieveGeometry
 import SieveSQL
+import SieveJSON
 
 extension FeatureTable {
     /// Aggregates over the rows a query selects, grouped, filtered and ordered: the ArcGIS REST

@@ -1,6 +1,7 @@
 import SieveColumns
 import SieveGeometry
 import SieveSQL
+import SieveJSON
 
 /// A `having` condition read and checked: the aggregate calls it makes (computed as hidden
 /// statistics) and its text with each call replaced by a reference to the hidden output

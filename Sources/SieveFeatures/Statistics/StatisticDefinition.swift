@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveGeometry
+import SieveJSON
 
 /// The kind of an aggregate in a statistics query: the `statisticType` values of the ArcGIS
 /// REST `outStatistics` parameter (the raw values are those names).

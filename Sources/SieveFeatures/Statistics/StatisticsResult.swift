@@ -1,6 +1,7 @@
 import SieveColumns
 import SieveGeometry
 import SieveSQL
+import SieveJSON
 
 /// What a statistics query asks for, after the ArcGIS REST `query` operation with
 /// `outStatistics`: which rows (``query``), which aggregates (``statistics``), grouped by

@@ -1,4 +1,5 @@
 /// A GeoJSON geometry read by ``JSONReader/readGeoJSONGeometry(scratch:)``.
+import SieveJSON
 package enum StreamedGeometry {
     /// `null`.
     case null

@@ -4,6 +4,7 @@ import SieveGEOS
 import SieveGeometry
 import SieveIndex
 import SieveSQL
+import SieveJSON
 
 extension FeatureTable {
     /// The features within ``IdentifyParameters/mapTolerance`` of the identify point, nearest

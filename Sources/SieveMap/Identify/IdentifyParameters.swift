@@ -2,6 +2,7 @@ import SieveColumns
 import SieveFeatures
 import SieveGeometry
 import SieveSQL
+import SieveJSON
 
 /// What an identify ("what did the user tap?") asks of a ``FeatureTable``: a map point, a
 /// tolerance in screen pixels and the map view it was tapped in, after the ArcGIS REST

@@ -1,6 +1,7 @@
 import SieveFeatures
 import SieveGeometry
 import SieveSQL
+import SieveJSON
 
 /// A named where clause that limits which features of a layer are drawn (ArcGIS
 /// `DisplayFilter`). A display filter never changes what the layer's queries, counts,

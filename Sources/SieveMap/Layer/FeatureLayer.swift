@@ -2,6 +2,7 @@ import SieveColumns
 import SieveFeatures
 import SieveGeometry
 import SieveSQL
+import SieveJSON
 
 /// A feature layer: a feature source seen through a definition expression, drawn with a
 /// renderer, with a display filter, a scale range and a selection — the ArcGIS `FeatureLayer`.

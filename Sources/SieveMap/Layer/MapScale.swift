@@ -2,6 +2,7 @@ import Foundation
 import SieveFeatures
 import SieveGeometry
 import SieveProjection
+import SieveJSON
 
 /// The map scale of a view: the denominator `s` of 1:s, from the extent shown, the view's width
 /// in pixels and the spatial reference, at 96 pixels per inch (the DPI ArcGIS and the OGC

@@ -1,5 +1,6 @@
 import SieveFeatures
 import SieveGeometry
+import SieveJSON
 
 extension DrawStyle {
     /// How a renderer symbol is drawn in SVG, or `nil` when it draws nothing visible.

@@ -2,6 +2,7 @@ import SieveFeatures
 import SieveGeometry
 import SieveProjection
 import SieveSQL
+import SieveJSON
 
 /// Which layers an identify looks at (ArcGIS REST `layers=top|visible|all`).
 public enum IdentifyLayerOption: String, Hashable, Sendable, CaseIterable {

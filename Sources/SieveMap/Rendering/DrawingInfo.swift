@@ -1,5 +1,6 @@
 import SieveFeatures
 import SieveGeometry
+import SieveJSON
 
 /// A layer's ArcGIS `drawingInfo`: its renderer, transparency and labelling.
 ///

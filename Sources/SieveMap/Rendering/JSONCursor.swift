@@ -1,4 +1,5 @@
 import SieveGeometry
+import SieveJSON
 
 /// A JSON value with the path that leads to it from the value being read, so that every error
 /// reading renderer JSON names the member at fault (`uniqueValueInfos[2].symbol.color[3]`) and

@@ -1,4 +1,5 @@
 import SieveGeometry
+import SieveJSON
 
 extension Renderer {
     /// Reads a renderer from ArcGIS REST JSON (the value of `drawingInfo.renderer`).

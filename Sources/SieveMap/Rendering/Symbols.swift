@@ -1,4 +1,5 @@
 import SieveGeometry
+import SieveJSON
 
 /// A colour with 8-bit red, green, blue and alpha components, as Esri JSON writes it:
 /// `[r, g, b, a]`, each 0…255, where alpha 0 is fully transparent and 255 opaque.

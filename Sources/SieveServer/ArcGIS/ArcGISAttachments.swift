@@ -1,5 +1,6 @@
 import SieveFeatures
 import SieveGeometry
+import SieveJSON
 
 /// The ArcGIS REST attachment operations of a feature, on layers whose table keeps attachments
 /// (`hasAttachments`):

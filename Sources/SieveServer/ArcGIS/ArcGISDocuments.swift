@@ -1,6 +1,7 @@
 import SieveFeatures
 import SieveGeometry
 import SieveMap
+import SieveJSON
 
 /// The metadata documents of the ArcGIS REST FeatureServer (and of the read-only MapServer
 /// beside it): the services directory, a service, a layer.

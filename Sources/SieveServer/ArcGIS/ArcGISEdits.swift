@@ -1,5 +1,6 @@
 import SieveFeatures
 import SieveGeometry
+import SieveJSON
 
 /// The ArcGIS REST edit operations of a layer (and the service-level `applyEdits`), allowed only
 /// with ``ServerConfiguration/allowEdits`` and, when a token is set, with the token.

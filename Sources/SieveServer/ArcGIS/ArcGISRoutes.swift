@@ -1,6 +1,7 @@
 import Hummingbird
 import SieveFeatures
 import SieveGeometry
+import SieveJSON
 
 /// The ArcGIS REST routes. Errors are answered as ArcGIS answers them: HTTP 200 with an
 /// `{"error":{…}}` body (clients test the body; authentication failures carry codes 499 and

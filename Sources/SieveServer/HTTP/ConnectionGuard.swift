@@ -5,6 +5,7 @@ import NIOHTTP1
 import SieveBase
 import SieveFeatures
 import SieveGeometry
+import SieveJSON
 
 /// The limits every connection of the server is held to, from ``ServerConfiguration``.
 struct ConnectionLimits: Sendable {

@@ -1,4 +1,5 @@
 import SieveGeometry
+import SieveJSON
 
 /// The parameters of a request: the URL's query string and, for a POST with an
 /// `application/x-www-form-urlencoded` body, the form's, read as HTML forms encode them (`+` is a

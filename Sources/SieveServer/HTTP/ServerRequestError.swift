@@ -2,6 +2,7 @@
 // uses them with the error.
 @_exported import SieveBase
 import SieveGeometry
+import SieveJSON
 
 /// Why a request could not be answered: the HTTP status it maps to and a message for the
 /// client. Each protocol writes it in its own error shape: ArcGIS REST as

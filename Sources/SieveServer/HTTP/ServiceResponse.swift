@@ -1,5 +1,6 @@
 import SieveFeatures
 import SieveGeometry
+import SieveJSON
 
 /// An answer of the service, independent of the HTTP library: status, media type, extra
 /// headers and the body bytes.

@@ -1,6 +1,7 @@
 import SieveFeatures
 import SieveGeometry
 import SieveProjection
+import SieveJSON
 
 /// The documents of the OGC API – Features service that are not features: the landing page,
 /// the conformance declaration, the collections and the queryables.

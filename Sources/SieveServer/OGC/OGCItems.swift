@@ -8,6 +8,7 @@ import SieveCQL
 import SieveFeatures
 import SieveGeometry
 import SieveMap
+import SieveJSON
 
 /// `GET /ogc/collections/{id}/items` and `/items/{featureId}`: the request's selection read
 /// into one CQL2 filter and a page, run on the layer, written as GeoJSON.

@@ -1,5 +1,6 @@
 import SieveFeatures
 import SieveGeometry
+import SieveJSON
 
 /// The API definition of the OGC API – Features service (`/ogc/api`, linked from the landing
 /// page as `service-desc`, as Part 1's `/req/core/root-success` asks): an OpenAPI 3.0 document

@@ -1,5 +1,6 @@
 import SieveFeatures
 import SieveGeometry
+import SieveJSON
 
 /// OGC API – Features Part 4 (create, replace, delete), with ``ServerConfiguration/allowEdits``:
 ///

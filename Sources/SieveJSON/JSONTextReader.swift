@@ -1,3 +1,30 @@
+/// The error a ``JSONTextReader`` throws: its client's error type, made from a message and a
+/// position by the reader.
+package protocol JSONReadFailure: Error {
+    /// The error for text that is not JSON: `message` says what is wrong, `position` is the
+    /// 1-based character position of the offending character (one past the end when the text is
+    /// cut short).
+    init(jsonSyntax message: String, position: Int)
+}
+
+/// A JSON syntax error and nothing more: for readers whose client only needs to know whether and
+/// where the text is not JSON.
+package struct JSONSyntaxError: JSONReadFailure, Equatable {
+    /// What is wrong.
+    package var message: String
+    /// The 1-based character position of the offending character.
+    package var position: Int
+
+    package init(jsonSyntax message: String, position: Int) {
+        self.message = message
+        self.position = position
+    }
+}
+
+/// The deepest nesting of arrays and objects a ``JSONTextReader`` (and ``JSONSyntaxCheck``)
+/// accepts.
+package let jsonMaximumDepth = 512
+
 /// A strict RFC 8259 JSON reader working directly on UTF-8 bytes.
 ///
 /// - No extensions: trailing commas, comments, single quotes, `NaN`/`Infinity`, leading zeros
@@ -14,72 +41,75 @@
 ///   RFC 7493 §2.3): a repeated name is an error at the second occurrence, not a silent choice
 ///   of one value over the other.
 ///
-/// Errors are ``GeometryError/Kind/invalidJSON`` with the 1-based character position (counted
-/// in Unicode scalars) of the offending character, or one past the end for truncated input.
-public struct JSONReader {
+/// Errors are the client's `Failure` (see ``JSONReadFailure``), made with the 1-based character
+/// position (counted in Unicode scalars) of the offending character, or one past the end for
+/// truncated input. The reader is generic over its error so that a module reading geometry,
+/// features or filters from JSON throws its own error type without wrapping every call: each
+/// client names its reader once (SieveGeometry's `JSONReader` is `JSONTextReader<GeometryError>`).
+package struct JSONTextReader<Failure: JSONReadFailure> {
     /// The deepest nesting of arrays and objects accepted.
-    package static let maximumDepth = 512
+    package static var maximumDepth: Int { jsonMaximumDepth }
 
     /// Parses JSON text.
-    /// - Throws: ``GeometryError/Kind/invalidJSON`` for text that is not one JSON value.
-    package static func parse(_ text: String) throws(GeometryError) -> JSONValue {
+    /// - Throws: a ``JSONReadFailure`` (its JSON-syntax error) for text that is not one JSON value.
+    package static func parse(_ text: String) throws(Failure) -> JSONValue {
         var text = text
-        let result: Result<JSONValue, GeometryError> = text.withUTF8 { buffer in
-            Result { () throws(GeometryError) -> JSONValue in try parse(buffer) }
+        let result: Result<JSONValue, Failure> = text.withUTF8 { buffer in
+            Result { () throws(Failure) -> JSONValue in try parse(buffer) }
         }
         return try result.get()
     }
 
     /// Parses JSON from UTF-8 bytes (e.g. a file's contents).
-    /// - Throws: ``GeometryError/Kind/invalidJSON`` for bytes that are not one JSON value in
+    /// - Throws: a ``JSONReadFailure`` (its JSON-syntax error) for bytes that are not one JSON value in
     ///   UTF-8.
-    package static func parse<Bytes: Collection<UInt8>>(bytes: Bytes) throws(GeometryError) -> JSONValue {
-        let direct: Result<JSONValue, GeometryError>? = bytes.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(GeometryError) -> JSONValue in try parse(buffer) }
+    package static func parse<Bytes: Collection<UInt8>>(bytes: Bytes) throws(Failure) -> JSONValue {
+        let direct: Result<JSONValue, Failure>? = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(Failure) -> JSONValue in try parse(buffer) }
         }
         if let direct { return try direct.get() }
         let array = Array(bytes)
-        let result: Result<JSONValue, GeometryError> = array.withUnsafeBufferPointer { buffer in
-            Result { () throws(GeometryError) -> JSONValue in try parse(buffer) }
+        let result: Result<JSONValue, Failure> = array.withUnsafeBufferPointer { buffer in
+            Result { () throws(Failure) -> JSONValue in try parse(buffer) }
         }
         return try result.get()
     }
 
     /// Parses JSON from a buffer of UTF-8 bytes.
-    /// - Throws: ``GeometryError/Kind/invalidJSON`` for bytes that are not one JSON value in
+    /// - Throws: a ``JSONReadFailure`` (its JSON-syntax error) for bytes that are not one JSON value in
     ///   UTF-8.
-    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(GeometryError) -> JSONValue {
-        var reader = JSONReader(buffer)
+    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
+        var reader = Self(buffer)
         return try reader.parseDocument()
     }
 
     // MARK: - State
 
-    @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
-    @usableFromInline var index = 0
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package var index = 0
     /// UTF-8 continuation bytes (and BOM bytes) passed so far, to turn byte offsets into
     /// character positions. Multi-byte characters occur only inside strings.
-    @usableFromInline var extraBytes = 0
-    @usableFromInline var depth = 0
+    package var extraBytes = 0
+    package var depth = 0
     /// Scratch space for strings with escapes.
-    var scratch: [UInt8] = []
+    package var scratch: [UInt8] = []
     /// The fingerprints of the member names of the objects being read, outermost first (see
     /// `isNewKey`).
-    var keyFingerprints: [UInt64] = []
+    package var keyFingerprints: [UInt64] = []
 
-    @usableFromInline init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// The 1-based character position of byte `offset` (valid for offsets at or after the
     /// last multi-byte character counted).
-    @inlinable func position(_ offset: Int) -> Int { offset - extraBytes + 1 }
+    @inlinable package func position(_ offset: Int) -> Int { offset - extraBytes + 1 }
 
-    @usableFromInline func error(_ message: String, at offset: Int) -> GeometryError {
-        GeometryError(.invalidJSON, message, position: position(offset))
+    package func error(_ message: String, at offset: Int) -> Failure {
+        Failure(jsonSyntax: message, position: position(offset))
     }
 
-    @usableFromInline func unexpected(at offset: Int, expected: String? = nil) -> GeometryError {
+    package func unexpected(at offset: Int, expected: String? = nil) -> Failure {
         guard offset < bytes.count else { return error("unexpected end of input", at: offset) }
         let found = Self.describe(byte: bytes[offset])
         if let expected { return error("expected \(expected), found \(found)", at: offset) }
@@ -95,7 +125,7 @@ public struct JSONReader {
 
     // MARK: - Structure
 
-    private mutating func parseDocument() throws(GeometryError) -> JSONValue {
+    private mutating func parseDocument() throws(Failure) -> JSONValue {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             index = 3
             extraBytes = 2
@@ -110,7 +140,7 @@ public struct JSONReader {
     }
 
     @inlinable @inline(__always)
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -119,7 +149,7 @@ public struct JSONReader {
         }
     }
 
-    mutating func parseValue() throws(GeometryError) -> JSONValue {
+    package mutating func parseValue() throws(Failure) -> JSONValue {
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         let start = position(index)
         switch bytes[index] {
@@ -142,7 +172,7 @@ public struct JSONReader {
         }
     }
 
-    @usableFromInline mutating func expectLiteral(_ literal: StaticString) throws(GeometryError) {
+    package mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
         let start = index
         let count = literal.utf8CodeUnitCount
         let text = literal.utf8Start
@@ -155,29 +185,29 @@ public struct JSONReader {
         index = start + count
     }
 
-    @usableFromInline mutating func enter() throws(GeometryError) {
+    package mutating func enter() throws(Failure) {
         depth += 1
         if depth > Self.maximumDepth {
             throw error("arrays and objects nest deeper than \(Self.maximumDepth)", at: index)
         }
     }
 
-    private mutating func parseArray() throws(GeometryError) -> JSONValue {
+    private mutating func parseArray() throws(Failure) -> JSONValue {
         let start = position(index)
         var elements: [JSONValue] = []
-        try parseMembers(closingWith: UInt8(ascii: "]")) { reader throws(GeometryError) in
+        try parseMembers(closingWith: UInt8(ascii: "]")) { reader throws(Failure) in
             elements.append(try reader.parseValue())
         }
         return .array(elements, at: start)
     }
 
-    private mutating func parseObject() throws(GeometryError) -> JSONValue {
+    private mutating func parseObject() throws(Failure) -> JSONValue {
         let start = position(index)
         var object = JSONObject()
         let base = keyFingerprints.count
         var largeObject: Set<UInt64>?
         defer { keyFingerprints.removeSubrange(base...) }
-        try parseMembers(closingWith: UInt8(ascii: "}")) { reader throws(GeometryError) in
+        try parseMembers(closingWith: UInt8(ascii: "}")) { reader throws(Failure) in
             guard reader.index < reader.bytes.count else { throw reader.error("unexpected end of input", at: reader.index) }
             guard reader.bytes[reader.index] == UInt8(ascii: "\"") else {
                 throw reader.unexpected(at: reader.index, expected: "a string key")
@@ -193,8 +223,8 @@ public struct JSONReader {
                 : Self.fingerprint(key.utf8)
             guard reader.isNewKey(key, fingerprint: fingerprint, base: base, members: object.members, largeObject: &largeObject)
             else {
-                throw GeometryError(
-                    .invalidJSON, "duplicate key \(JSONKey.quoted(key)) in an object (member names must be unique)",
+                throw Failure(
+                    jsonSyntax: "duplicate key \(JSONKey.quoted(key)) in an object (member names must be unique)",
                     position: keyPosition)
             }
             reader.skipWhitespace()
@@ -247,8 +277,8 @@ public struct JSONReader {
     /// (after the whitespace before it). Counts the nesting depth.
     @inline(__always)
     private mutating func parseMembers(
-        closingWith close: UInt8, _ member: (inout Self) throws(GeometryError) -> Void
-    ) throws(GeometryError) {
+        closingWith close: UInt8, _ member: (inout Self) throws(Failure) -> Void
+    ) throws(Failure) {
         try enter()
         index += 1  // the opening bracket
         skipWhitespace()
@@ -278,7 +308,7 @@ public struct JSONReader {
     // MARK: - Strings
 
     /// Parses a string starting at the opening quote.
-    @usableFromInline mutating func parseString() throws(GeometryError) -> String {
+    package mutating func parseString() throws(Failure) -> String {
         let openPosition = position(index)
         index += 1
         let contentStart = index
@@ -287,7 +317,7 @@ public struct JSONReader {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<(index - 1)]), as: UTF8.self)
         }
         guard index < bytes.count else {
-            throw GeometryError(.invalidJSON, "unterminated string", position: openPosition)
+            throw Failure(jsonSyntax: "unterminated string", position: openPosition)
         }
         // Slow path: copy what was scanned, then decode escapes.
         scratch.removeAll(keepingCapacity: true)
@@ -311,17 +341,17 @@ public struct JSONReader {
                 scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
             }
         }
-        throw GeometryError(.invalidJSON, "unterminated string", position: openPosition)
+        throw Failure(jsonSyntax: "unterminated string", position: openPosition)
     }
 
-    @usableFromInline func controlCharacter(at offset: Int) -> GeometryError {
+    package func controlCharacter(at offset: Int) -> Failure {
         let hex = String(bytes[offset], radix: 16, uppercase: true)
         return error("control character U+" + String(repeating: "0", count: 4 - hex.count) + hex
             + " must be escaped in a string", at: offset)
     }
 
     /// Validates one multi-byte UTF-8 sequence at `index` (RFC 3629) and moves past it.
-    @usableFromInline mutating func skipMultibyte() throws(GeometryError) {
+    package mutating func skipMultibyte() throws(Failure) {
         let lead = bytes[index]
         let length: Int
         var low: UInt8 = 0x80, high: UInt8 = 0xBF  // range of the second byte
@@ -346,7 +376,7 @@ public struct JSONReader {
     }
 
     /// Decodes the escape at `index` (a backslash) into `scratch`.
-    private mutating func parseEscape() throws(GeometryError) {
+    private mutating func parseEscape() throws(Failure) {
         let start = index
         guard index + 1 < bytes.count else { throw error("unterminated string", at: index) }
         let code = bytes[index + 1]
@@ -388,7 +418,7 @@ public struct JSONReader {
         }
     }
 
-    private mutating func parseHex4(escapeStart: Int) throws(GeometryError) -> UInt32 {
+    private mutating func parseHex4(escapeStart: Int) throws(Failure) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard index < bytes.count else { throw error("unterminated string", at: index) }
@@ -429,7 +459,7 @@ public struct JSONReader {
 
     /// Reads the number at `index` (see ``scanNumber(_:at:)``) and moves past it.
     @inline(__always)
-    mutating func parseNumber() throws(GeometryError) -> JSONNumber {
+    package mutating func parseNumber() throws(Failure) -> JSONNumber {
         do {
             let (number, end) = try Self.scanNumber(bytes, at: index)
             index = end

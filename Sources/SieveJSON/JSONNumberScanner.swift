@@ -13,7 +13,7 @@ package struct JSONNumberError: Error, Sendable, Equatable {
     }
 }
 
-extension JSONReader {
+extension JSONTextReader {
     /// Scans the JSON number (RFC 8259 §6) that starts at byte `index` of `bytes`: an optional
     /// minus sign, an integer part without leading zeros, an optional fraction and an optional
     /// exponent. Whatever follows the number is left to the caller.

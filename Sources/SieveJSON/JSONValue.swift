@@ -169,7 +169,7 @@ package enum JSONValue: Sendable, Equatable, CustomStringConvertible {
 
 /// A JSON object: its members in source order.
 ///
-/// ``JSONReader`` never produces an object with a repeated member name; one built in code may
+/// ``JSONTextReader`` never produces an object with a repeated member name; one built in code may
 /// hold one, and lookup by key then returns the last member with that key. Keys are compared
 /// byte for byte (their UTF-8), never by Unicode canonical equivalence: `"é"` written
 /// precomposed and decomposed are two different keys, as RFC 8259 §8.3 compares names.

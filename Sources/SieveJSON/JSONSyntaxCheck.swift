@@ -2,11 +2,11 @@
 /// input, a device), so that a reader can stop at the first byte that cannot be part of JSON
 /// text instead of reading on to the end (`/dev/zero` never ends).
 ///
-/// It accepts what ``JSONReader`` accepts and more, never less: a sequence of JSON values
+/// It accepts what ``JSONTextReader`` accepts and more, never less: a sequence of JSON values
 /// separated by white space or record separators (U+001E, as GeoJSONSeq writes them), after an
 /// optional byte order mark; RFC 8259 tokens (strict numbers, the three literals, strings with
 /// their escapes and no unescaped control characters); containers nested at most
-/// ``JSONReader/maximumDepth`` deep. It does not look at what a reader checks once the input is
+/// ``jsonMaximumDepth`` deep. It does not look at what a reader checks once the input is
 /// whole: UTF-8 validity, surrogates, duplicate member names, the end of the input. So when it
 /// finds a bad byte, the reader fails on the same input at that byte or before, with its own
 /// message.
@@ -162,7 +162,7 @@ package struct JSONSyntaxCheck: Sendable {
     private mutating func startValue(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x7B, 0x5B:
-            guard open.count < JSONReader.maximumDepth else { return false }
+            guard open.count < jsonMaximumDepth else { return false }
             open.append(byte)
             state = byte == 0x7B ? .objectStart : .arrayStart
         case 0x22: state = .string(isName: false)

@@ -3,7 +3,7 @@
 ///
 /// The pull reader shares the tree reader's rules, error messages and positions exactly (it is
 /// the same reader): strict RFC 8259, UTF-8 validated, nesting bounded by
-/// ``JSONReader/maximumDepth``, numbers correctly rounded. What it leaves to its caller is what
+/// ``jsonMaximumDepth``, numbers correctly rounded. What it leaves to its caller is what
 /// a tree would have checked for the caller: that member names of an object are unique (the
 /// caller knows which names it reads; ``parseValue()`` checks them inside the values it builds).
 ///
@@ -16,7 +16,7 @@
 /// }
 /// try reader.finishDocument()
 /// ```
-extension JSONReader {
+extension JSONTextReader {
     /// A reader at byte `offset` of `buffer` (a leading byte order mark is skipped when
     /// `offset` is 0). Character positions in errors count from `offset`, as if the text began
     /// there; a caller that reads part of a document corrects them (see
@@ -52,16 +52,16 @@ extension JSONReader {
     }
 
     /// The byte offset of the next byte to read.
-    @inlinable public var offset: Int { index }
+    @inlinable package var offset: Int { index }
 
     /// The 1-based character position of the next byte to read.
-    @inlinable public var characterPosition: Int { position(index) }
+    @inlinable package var characterPosition: Int { position(index) }
 
-    /// An error of kind ``GeometryError/Kind/invalidJSON`` at the next byte.
-    package func failure(_ message: String) -> GeometryError { error(message, at: index) }
+    /// An error of kind a ``JSONReadFailure`` (its JSON-syntax error) at the next byte.
+    package func failure(_ message: String) -> Failure { error(message, at: index) }
 
     /// The next byte after white space, without consuming it; `nil` at the end.
-    @inlinable public mutating func peek() -> UInt8? {
+    @inlinable package mutating func peek() -> UInt8? {
         skipWhitespace()
         return index < bytes.count ? bytes[index] : nil
     }
@@ -86,13 +86,13 @@ extension JSONReader {
     package var nestingDepth: Int { depth }
 
     /// Consumes the next byte (after ``peek()`` saw it).
-    @inlinable public mutating func skipByte() {
+    @inlinable package mutating func skipByte() {
         if index < bytes.count { index += 1 }
     }
 
     /// Skips white space and requires the end of the text.
     /// - Throws: for anything but white space left.
-    package mutating func finishDocument() throws(GeometryError) {
+    package mutating func finishDocument() throws(Failure) {
         skipWhitespace()
         if index < bytes.count {
             throw error("unexpected \(Self.describe(byte: bytes[index])) after the JSON value", at: index)
@@ -101,7 +101,7 @@ extension JSONReader {
 
     /// Consumes the `{` or `[` at the next byte (after white space), counting the nesting depth.
     /// - Throws: when the next byte is not `open`, or the nesting is too deep.
-    @inlinable public mutating func enterContainer(_ open: UInt8 = UInt8(ascii: "{")) throws(GeometryError) {
+    @inlinable package mutating func enterContainer(_ open: UInt8 = UInt8(ascii: "{")) throws(Failure) {
         skipWhitespace()
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         guard bytes[index] == open else {
@@ -114,14 +114,14 @@ extension JSONReader {
     /// Moves to the next element of the array entered with ``enterContainer(_:)``: `true` when
     /// one follows (the reader is at its first byte), `false` after the closing `]`.
     /// `first` must be `true` for the first call and is set to `false`.
-    @inlinable public mutating func nextElement(first: inout Bool) throws(GeometryError) -> Bool {
+    @inlinable package mutating func nextElement(first: inout Bool) throws(Failure) -> Bool {
         try advance(first: &first, close: UInt8(ascii: "]"))
     }
 
     /// Moves to the next member of the object entered with ``enterContainer(_:)``: its key
     /// (the reader is then at the first byte of the value), or `nil` after the closing `}`.
     /// `first` must be `true` for the first call and is set to `false`.
-    @inlinable public mutating func nextMember(first: inout Bool) throws(GeometryError) -> JSONKeyToken? {
+    @inlinable package mutating func nextMember(first: inout Bool) throws(Failure) -> JSONKeyToken? {
         guard try advance(first: &first, close: UInt8(ascii: "}")) else { return nil }
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(at: index, expected: "a string key") }
@@ -140,9 +140,9 @@ extension JSONReader {
     /// recognized by one comparison, without scanning it; anything else is read as
     /// ``nextMember(first:)`` reads it and then compared.
     @inlinable @inline(__always)
-    public mutating func nextMember(
+    package mutating func nextMember(
         first: inout Bool, expecting expected: UnsafeBufferPointer<UInt8>
-    ) throws(GeometryError) -> (key: JSONKeyToken, matched: Bool)? {
+    ) throws(Failure) -> (key: JSONKeyToken, matched: Bool)? {
         let n = expected.count
         // Compact text (no white space): `,"key":` (or `"key":` first) compared in one go.
         if let base = bytes.baseAddress, index &+ n &+ 4 <= bytes.count {
@@ -166,7 +166,7 @@ extension JSONReader {
 
     /// Whether `a` and `b` hold the same bytes (compared eight at a time).
     @inlinable @inline(__always)
-    static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = a.count
         guard count == b.count else { return false }
         guard count > 0, let a = a.baseAddress, let b = b.baseAddress else { return true }
@@ -186,7 +186,7 @@ extension JSONReader {
 
     /// Past a separator or the closing bracket: whether an element follows.
     @inlinable @inline(__always)
-    mutating func advance(first: inout Bool, close: UInt8) throws(GeometryError) -> Bool {
+    package mutating func advance(first: inout Bool, close: UInt8) throws(Failure) -> Bool {
         skipWhitespace()
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         let byte = bytes[index]
@@ -215,7 +215,7 @@ extension JSONReader {
     /// quote, a backslash, a control character or a non-ASCII byte (or the end); eight bytes at
     /// a time.
     @inlinable @inline(__always)
-    func plainRun(from start: Int) -> Int {
+    package func plainRun(from start: Int) -> Int {
         var i = start
         let count = bytes.count
         guard let base = bytes.baseAddress else { return i }
@@ -241,7 +241,7 @@ extension JSONReader {
     /// the text, for the caller's slower path to report) and answers `false`. Control
     /// characters and invalid UTF-8 are errors.
     @inlinable @inline(__always)
-    mutating func skipUnescapedString() throws(GeometryError) -> Bool {
+    package mutating func skipUnescapedString() throws(Failure) -> Bool {
         index = plainRun(from: index)
         while index < bytes.count {
             let byte = bytes[index]
@@ -258,7 +258,7 @@ extension JSONReader {
 
     /// Reads the string at the next byte (a key): where its text lies, and whether it has
     /// escapes.
-    @inlinable mutating func readKey() throws(GeometryError) -> JSONKeyToken {
+    @inlinable package mutating func readKey() throws(Failure) -> JSONKeyToken {
         let position = characterPosition
         let open = index
         index += 1
@@ -275,7 +275,7 @@ extension JSONReader {
     /// Reads the string at the next byte and hands its UTF-8 bytes (escapes decoded) to `body`;
     /// the bytes are valid only inside `body`.
     /// - Throws: for text that is not a valid string (or not a string).
-    @inlinable public mutating func readString<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(GeometryError) -> Result {
+    @inlinable package mutating func readString<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(Failure) -> Result {
         if let plain = try readPlainString() { return body(UnsafeBufferPointer(rebasing: bytes[plain])) }
         var text = try parseString()
         return text.withUTF8 { body($0) }
@@ -285,7 +285,7 @@ extension JSONReader {
     /// the quotes); `nil`, the reader where it was, when it has escapes (then
     /// ``readString(_:)`` decodes it).
     /// - Throws: for text that is not a valid string (or not a string).
-    @inlinable public mutating func readPlainString() throws(GeometryError) -> Range<Int>? {
+    @inlinable package mutating func readPlainString() throws(Failure) -> Range<Int>? {
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(at: index, expected: "a string") }
         let open = index
@@ -299,11 +299,11 @@ extension JSONReader {
     }
 
     /// Reads the number at the next byte.
-    package mutating func readNumber() throws(GeometryError) -> JSONNumber { try parseNumber() }
+    package mutating func readNumber() throws(Failure) -> JSONNumber { try parseNumber() }
 
     /// Reads `true`, `false` or `null` at the next byte: the boolean, or `nil` for `null`.
     /// - Throws: for anything else.
-    @inlinable public mutating func readLiteral() throws(GeometryError) -> Bool? {
+    @inlinable package mutating func readLiteral() throws(Failure) -> Bool? {
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         switch bytes[index] {
         case UInt8(ascii: "t"):
@@ -321,14 +321,14 @@ extension JSONReader {
     }
 
     /// Reads the value at the next byte as a tree (for the rare values a loader keeps whole).
-    package mutating func readValue() throws(GeometryError) -> JSONValue {
+    package mutating func readValue() throws(Failure) -> JSONValue {
         skipWhitespace()
         return try parseValue()
     }
 
     /// Moves past the value at the next byte, checking its syntax (strings, numbers, nesting)
     /// but building nothing and not comparing member names.
-    package mutating func skipValue() throws(GeometryError) {
+    package mutating func skipValue() throws(Failure) {
         skipWhitespace()
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         switch bytes[index] {
@@ -364,16 +364,16 @@ extension JSONReader {
 
 /// A member name read by the pull reader: where its text lies (between the quotes) and whether
 /// it has escapes (then its bytes are decoded on demand). A plain value, cheap to copy.
-public struct JSONKeyToken {
+package struct JSONKeyToken {
     /// Where the name's text starts and ends in the input (without the quotes).
-    public var start: Int
-    public var end: Int
+    package var start: Int
+    package var end: Int
     /// Whether the text has escapes (rare in names): its bytes are then decoded when asked for.
-    public var escaped: Bool
+    package var escaped: Bool
     /// The 1-based character position of the opening quote.
-    public var position: Int
+    package var position: Int
 
-    @usableFromInline init(start: Int, end: Int, escaped: Bool, position: Int) {
+    package init(start: Int, end: Int, escaped: Bool, position: Int) {
         self.start = start
         self.end = end
         self.escaped = escaped
@@ -382,24 +382,24 @@ public struct JSONKeyToken {
 
     /// Whether the name is `name`, byte for byte.
     @inlinable @inline(__always)
-    public func equals(_ name: StaticString, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+    package func equals(_ name: StaticString, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         if escaped { return withBytes(in: buffer) { $0.equals(name) } }
         return UnsafeBufferPointer(rebasing: buffer[start..<end]).equals(name)
     }
 
     /// The name's UTF-8 bytes, handed to `body`.
     @inlinable @inline(__always)
-    public func withBytes<Result>(in buffer: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    package func withBytes<Result>(in buffer: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         guard escaped else { return body(UnsafeBufferPointer(rebasing: buffer[start..<end])) }
         var decoded = string(in: buffer)
         return decoded.withUTF8 { body($0) }
     }
 
     /// The name as a string.
-    public func string(in buffer: UnsafeBufferPointer<UInt8>) -> String {
+    package func string(in buffer: UnsafeBufferPointer<UInt8>) -> String {
         guard escaped else { return String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self) }
         // Read again (it was validated when first read).
-        var reader = JSONReader(pulling: buffer, at: start - 1)
+        var reader = JSONTextReader<JSONSyntaxError>(pulling: buffer, at: start - 1)
         return (try? reader.parseString()) ?? ""
     }
 }
