@@ -14,12 +14,13 @@ let package = Package(
         .library(name: "SieveIndex", targets: ["SieveIndex"]),
         .library(name: "SieveProjection", targets: ["SieveProjection"]),
         .library(name: "SieveFeatures", targets: ["SieveFeatures"]),
-        .library(name: "SieveStore", targets: ["SieveStore"]),
+        .library(name: "SieveFormats", targets: ["SieveFormats"]),
+        .library(name: "SieveEditing", targets: ["SieveEditing"]),
         .library(name: "SieveMap", targets: ["SieveMap"]),
         .library(name: "SieveCQL", targets: ["SieveCQL"]),
         .library(name: "SievePostGIS", targets: ["SievePostGIS"]),
         .library(name: "SieveServer", targets: ["SieveServer"]),
-        .library(name: "SieveService", targets: ["SieveService"]),
+        .library(name: "SieveClients", targets: ["SieveClients"]),
         .executable(name: "geosieve", targets: ["geosieve"]),
         .executable(name: "geosieve-bench", targets: ["geosieve-bench"]),
     ],
@@ -31,7 +32,6 @@ let package = Package(
         // The HTTP server of `geosieve serve`; without the swift-configuration and full-Foundation
         // traits, which it does not need.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // The HTTP client of the service tables (ArcGIS feature services, OGC API – Features).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Already under async-http-client: named so the client can tell its "inflated answer
@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "SieveProjection", dependencies: ["SieveBase", "SieveGeometry", "CPROJ"]),
         // Typed columns with validity bitmaps, dictionary-encoded strings, civil-time helpers:
         // the data layout the where-clause kernels scan and the feature table stores.
-        .target(name: "SieveColumns", dependencies: ["SieveBase", "SieveBuffers"]),
+        .target(name: "SieveColumns", dependencies: ["SieveBuffers"]),
         // The quadtree over envelopes: bulk load, insert/remove/move, window, radius, nearest.
         .target(
             name: "SieveIndex",
@@ -96,12 +96,18 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         // Files in and out through SQLite: OGC GeoPackage read and write.
-        .target(name: "SieveStore", dependencies: ["SieveJSON", "SieveBase", "SieveFeatures", "SieveGeometry", "SieveColumns", "CSQLite"]),
+        .target(name: "SieveFormats", dependencies: ["SieveJSON", "SieveBase", "SieveFeatures", "SieveGeometry", "SieveColumns", "CSQLite"]),
+        // Editing: the editable table and its snapshots, edit batches and validation, attachments,
+        // the local edit log and the merge with a service's edits.
+        .target(
+            name: "SieveEditing",
+            dependencies: ["SieveBase", "SieveJSON", "SieveFeatures", "SieveFormats", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveProjection", "SieveSQL"]
+        ),
         // Feature layers and the map: definition expressions, display filters, scale ranges,
         // selection, renderers, identify across layers and SVG drawing, on the feature table.
         .target(
             name: "SieveMap",
-            dependencies: ["SieveJSON", "SieveBase", "SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveIndex"]
+            dependencies: ["SieveProjection", "SieveBuffers", "SieveFormats", "SieveJSON", "SieveBase", "SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveIndex"]
         ),
         // OGC CQL2 (text and JSON encodings): the filter language of OGC API – Features, read into
         // a tree of its own and written back; binding to the where-clause core comes on top.
@@ -111,7 +117,7 @@ let package = Package(
         .target(
             name: "SievePostGIS",
             dependencies: [
-                "SieveBase", "SieveFeatures", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveGEOS", "SieveColumns", "SieveProjection",
+                "SieveBase", "SieveFeatures", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveColumns",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -120,22 +126,21 @@ let package = Package(
         // service, on Hummingbird. Not in the umbrella: it brings SwiftNIO and the HTTP server.
         .target(
             name: "SieveServer",
-            dependencies: ["SieveJSON", 
-                "SieveBase", "SieveFeatures", "SieveMap", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveColumns", "SieveProjection",
+            dependencies: ["SieveFormats", "SieveEditing", "SieveJSON",
+                "SieveBase", "SieveFeatures", "SieveMap", "SieveCQL", "SieveGeometry", "SieveColumns", "SieveProjection",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Service tables: ArcGIS feature service layers and OGC API – Features collections read
         // over HTTP (AsyncHTTPClient) into local tables. Not in the umbrella: it brings SwiftNIO.
         .target(
-            name: "SieveService",
-            dependencies: ["SieveJSON", 
-                "SieveBase", "SieveFeatures", "SieveGeometry", "SieveCQL", "SieveMap", "SievePostGIS", "SieveStore",
+            name: "SieveClients",
+            dependencies: ["SieveColumns", "SieveFormats", "SieveEditing", "SieveJSON",
+                "SieveBase", "SieveFeatures", "SieveGeometry", "SieveCQL", "SieveMap", "SievePostGIS",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
@@ -145,14 +150,14 @@ let package = Package(
             name: "GeoSieve",
             dependencies: [
                 "SieveBase", "SieveBuffers", "SieveGeometry", "SieveGEOS", "SieveColumns", "SieveSQL", "SieveIndex", "SieveProjection", "SieveFeatures",
-                "SieveStore", "SieveMap", "SieveCQL",
+                "SieveFormats", "SieveEditing", "SieveMap", "SieveCQL",
             ]
         ),
         // The command-line tool.
         .executableTarget(
             name: "geosieve",
-            dependencies: ["SieveJSON", 
-                "GeoSieve", "SieveBase", "SievePostGIS", "SieveServer", "SieveService",
+            dependencies: ["SieveJSON",
+                "GeoSieve", "SieveBase", "SievePostGIS", "SieveServer", "SieveClients",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -197,15 +202,15 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveFeaturesTests",
-            dependencies: ["SieveJSON", "SieveFeatures", "SieveSQL", "SieveCQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveProjection", "CSQLite", "SieveTestSupport", "SieveMap"]
+            dependencies: ["SieveIndex", "SieveEditing", "SieveFormats", "SieveJSON", "SieveFeatures", "SieveSQL", "SieveCQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveProjection", "SieveTestSupport", "SieveMap"]
         ),
         .testTarget(
-            name: "SieveStoreTests",
-            dependencies: ["SieveStore", "SieveFeatures", "SieveGeometry", "SieveGEOS", "SieveColumns", "CSQLite", "SieveTestSupport"]
+            name: "SieveFormatsTests",
+            dependencies: ["SieveEditing", "SieveFormats", "SieveFeatures", "SieveGeometry", "SieveGEOS", "SieveColumns", "CSQLite", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveMapTests",
-            dependencies: ["SieveMap", "SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "CSQLite", "SieveTestSupport"]
+            dependencies: ["SieveEditing", "SieveFormats", "SieveMap", "SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveCQLTests",
@@ -213,20 +218,19 @@ let package = Package(
         ),
         .testTarget(
             name: "SievePostGISTests",
-            dependencies: ["SievePostGIS", "SieveFeatures", "SieveCQL", "SieveSQL", "SieveColumns", "SieveGeometry", "CSQLite", "SieveTestSupport"]
+            dependencies: ["SieveEditing", "SieveFormats", "SievePostGIS", "SieveFeatures", "SieveCQL", "SieveSQL", "SieveGeometry", "SieveTestSupport"]
         ),
         .testTarget(
-            name: "SieveServiceTests",
-            dependencies: ["SieveJSON", 
-                "SieveService", "SieveServer", "SieveFeatures", "SieveGeometry", "SieveColumns", "SieveCQL", "SieveMap", "SievePostGIS", "SieveStore",
-                "SieveTestSupport",
+            name: "SieveClientsTests",
+            dependencies: ["SieveSQL", "SieveEditing", "SieveJSON",
+                "SieveClients", "SieveServer", "SieveFeatures", "SieveGeometry", "SieveColumns", "SieveCQL", "SieveMap", "SievePostGIS", "SieveFormats",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
             name: "SieveServerTests",
-            dependencies: ["SieveJSON", 
-                "SieveServer", "SieveFeatures", "SieveMap", "SieveGeometry", "SieveTestSupport",
+            dependencies: ["SieveSQL", "SieveProjection", "SieveGEOS", "SieveColumns", "SieveEditing", "SieveFormats", "SieveJSON",
+                "SieveServer", "SieveFeatures", "SieveGeometry", "SieveTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
@@ -236,7 +240,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GeoSieveCLITests",
-            dependencies: ["geosieve"]
+            dependencies: ["SieveEditing", "SieveFeatures", "SieveFormats", "SieveGEOS", "SievePostGIS", "SieveClients", "geosieve"]
         ),
     ],
     swiftLanguageModes: [.v6]

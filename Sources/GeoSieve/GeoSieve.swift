@@ -9,5 +9,6 @@
 @_exported import SieveMap
 @_exported import SieveCQL
 @_exported import SieveSQL
-@_exported import SieveStore
+@_exported import SieveFormats
+@_exported import SieveEditing
 @_exported import SieveGeometry

@@ -158,7 +158,7 @@ public struct FeatureTableError: GeoSieveKindedError, Hashable {
     /// See ``Kind/duplicateObjectID``.
     public static var duplicateObjectID: Kind { .duplicateObjectID }
     /// Fills ``line``, ``column`` and ``byteOffset`` from ``position`` in `text` (UTF-8).
-    mutating func locate(in text: UnsafeBufferPointer<UInt8>) {
+    package mutating func locate(in text: UnsafeBufferPointer<UInt8>) {
         guard let position, line == nil else { return }
         var line = 1
         var column = 1

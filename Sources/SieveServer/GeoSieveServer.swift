@@ -4,6 +4,8 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import Synchronization
 
 /// The HTTP server of `geosieve serve`: the catalog's tables as an ArcGIS REST FeatureServer

@@ -1,7 +1,7 @@
 import Foundation
 import GeoSieve
 import SievePostGIS
-import SieveService
+import SieveClients
 import SieveJSON
 
 /// Every SOURCE of the command line, opened through the library's one door, ``SourceLocator``:

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoSieve
 import SievePostGIS
-import SieveService
+import SieveClients
 import Synchronization
 import SieveJSON
 

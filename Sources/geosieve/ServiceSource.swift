@@ -1,6 +1,6 @@
 import Foundation
 import GeoSieve
-import SieveService
+import SieveClients
 
 /// Feature services as sources of the command line: an ArcGIS feature service or map service
 /// layer (`https://…/FeatureServer/0`, `…/MapServer/0`) or an OGC API – Features collection

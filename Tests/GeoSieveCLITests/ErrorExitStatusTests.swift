@@ -1,8 +1,10 @@
 import Foundation
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import SieveGEOS
 import SievePostGIS
-import SieveService
+import SieveClients
 import Testing
 
 @testable import geosieve

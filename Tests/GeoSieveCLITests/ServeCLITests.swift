@@ -147,7 +147,7 @@ import Darwin
         #expect(file.stdout.split(separator: "\n").count == 52)  // the header and 51 countries
         // (Esri JSON rings run clockwise, GeoJSON's counterclockwise: the same polygons, their
         // WKT starting the other way round; compared without geometry here, exactly in
-        // SieveServiceTests.)
+        // SieveClientsTests.)
         let plain = try CLI.run(["query", "Tests/Fixtures/naturalearth_lowres.geojson", "--no-return-geometry"] + arguments)
         let layer = try CLI.run(
             ["query", server.base + "/arcgis/rest/services/countries/FeatureServer/0", "--trace-requests", "--no-return-geometry"] + arguments)

@@ -1,6 +1,8 @@
 import Foundation
 import SieveCQL
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import Testing
 
 /// One line of `cql2/eval_oracle.jsonl`: a filter in both encodings over one fixture, and the

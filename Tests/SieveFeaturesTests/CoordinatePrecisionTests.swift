@@ -7,6 +7,8 @@ import SieveTestSupport
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveEditing
+@testable import SieveFormats
 
 /// `FeatureWriterOptions.coordinatePrecision`: fixed-point text correctly rounded from the exact
 /// binary value, checked against C's `printf("%.*f")` (glibc's, an independent implementation

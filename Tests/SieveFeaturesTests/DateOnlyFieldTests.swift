@@ -6,6 +6,8 @@ import SieveSQL
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveEditing
+@testable import SieveFormats
 
 /// Date-only fields (`esriFieldTypeDateOnly`): days stored as their midnight UTC, written as
 /// `yyyy-mm-dd`, compared as that instant by where clauses and as the whole day by CQL2's

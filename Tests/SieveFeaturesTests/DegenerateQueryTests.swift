@@ -3,6 +3,8 @@ import SieveGeometry
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveEditing
+@testable import SieveFormats
 
 /// Spatial queries (the spatial filter, and the region filter for intersects and within) with
 /// the inputs that crashed GEOS 3.11 or answered inconsistently: a query collection with empty

@@ -4,6 +4,8 @@ import Synchronization
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveEditing
+@testable import SieveFormats
 
 @Suite("Editable feature table under concurrent readers")
 struct EditingConcurrencyTests {

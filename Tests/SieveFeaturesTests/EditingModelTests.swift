@@ -4,6 +4,8 @@ import SieveTestSupport
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveEditing
+@testable import SieveFormats
 
 /// Random batches of edits against a model: a dictionary of object ID → (name, pop, point),
 /// changed by the same rules by hand. After every batch the table answers a where clause, a

@@ -5,6 +5,8 @@ import SieveGeometry
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveEditing
+@testable import SieveFormats
 
 /// A point table with one field of each kind the validation rules concern, and no rows.
 func editingSchema(geometryType: GeometryType = .point) throws -> Schema {

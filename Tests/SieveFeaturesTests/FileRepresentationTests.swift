@@ -4,6 +4,8 @@ import SieveGeometry
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveEditing
+@testable import SieveFormats
 
 /// Saving edits into the GeoJSON or Esri JSON file a table was loaded from keeps the file's own
 /// representation (``FeatureWriterOptions/keepsFileRepresentation``).

@@ -6,6 +6,8 @@ import SieveTestSupport
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveEditing
+@testable import SieveFormats
 @testable import SieveMap
 
 /// Identify measures point features from the coordinate arrays and materializes only the other

@@ -7,6 +7,8 @@ import SieveTestSupport
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveEditing
+@testable import SieveFormats
 
 /// The region filter reads shape-storage rows in place (``RegionFilter/testRow(_:_:_:)``):
 /// every answer must be the one the materializing path (``RegionFilter/test(_:)`` on the row's

@@ -6,6 +6,8 @@ import SieveTestSupport
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveEditing
+@testable import SieveFormats
 
 /// The candidate-and-test spatial filter decides from the envelope arrays and tests point
 /// features from the coordinate arrays, materializing a row only for GEOS: its answers must be

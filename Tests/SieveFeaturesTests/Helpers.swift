@@ -1,4 +1,6 @@
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import Testing
 
 /// A GeoJSON FeatureCollection whose features have the given `properties` JSON texts, no `id`

@@ -4,6 +4,8 @@ import SieveGeometry
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveEditing
+@testable import SieveFormats
 import SieveJSON
 
 /// The output formats of a query result: GeoJSON, GeoJSONSeq, Esri JSON and CSV, compact and

@@ -7,6 +7,8 @@ import SieveTestSupport
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveEditing
+@testable import SieveFormats
 
 /// Tables in a projected reference (EPSG:2263, New York State Plane, US survey feet) queried
 /// with WGS 84 geometries, and results returned in another reference.

@@ -5,6 +5,8 @@ import SieveIndex
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveEditing
+@testable import SieveFormats
 
 /// The accelerated region filter against the plain loop over every feature with the prepared
 /// query geometry (which the relationship tests check against Shapely).

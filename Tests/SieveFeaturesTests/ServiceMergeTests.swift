@@ -4,6 +4,8 @@ import SieveGeometry
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveEditing
+@testable import SieveFormats
 
 /// A service table's cache filling up: features read from a service are merged in by object ID,
 /// never held twice, and never counted as local edits.

@@ -2,6 +2,8 @@ import SieveTestSupport
 import Foundation
 import SieveColumns
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import SieveSQL
 import Testing
 

@@ -5,6 +5,8 @@ import SieveTestSupport
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveEditing
+@testable import SieveFormats
 import SieveJSON
 
 /// The writers read stored geometries straight from the geometry column

@@ -1,5 +1,7 @@
 import Foundation
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import SieveGeometry
 import SieveSQL
 import Testing

@@ -2,6 +2,8 @@ import SieveGeometry
 import Testing
 
 @testable import SieveFeatures
+@testable import SieveEditing
+@testable import SieveFormats
 @testable import SieveMap
 
 /// Identify's distances at the ends of the `Double` range: point features a subnormal or a

@@ -1,4 +1,6 @@
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import SieveGeometry
 import SieveMap
 import Testing

@@ -1,6 +1,8 @@
 import Foundation
 import SieveCQL
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import SieveGeometry
 import SievePostGIS
 import SieveSQL

@@ -1,5 +1,7 @@
 import SieveCQL
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import SieveGeometry
 import SievePostGIS
 import SieveSQL

@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import Synchronization
 import Testing
 import SieveServer

@@ -1,6 +1,8 @@
 import Foundation
 import SieveColumns
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import SieveGeometry
 import Synchronization
 import Testing

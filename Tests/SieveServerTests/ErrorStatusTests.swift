@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import SieveGEOS
 import SieveGeometry
 import SieveProjection

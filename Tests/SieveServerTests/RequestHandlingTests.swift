@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Testing
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 @testable import SieveServer
 
 /// Parameters, tokens, limits and CORS: the parts of request handling shared by both protocols.

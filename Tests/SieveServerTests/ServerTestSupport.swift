@@ -4,6 +4,8 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import SieveServer
 
 /// The folder `Tests/Fixtures` of this package, found from this source file's location.

@@ -100,7 +100,7 @@ public struct FeatureQueryResult: RandomAccessCollection, Sendable {
     /// The returned geometries projected into ``spatialReference``, by position, when it is not
     /// the table's; `nil` when the table's geometries are returned as stored (the writers then
     /// read them from the table's geometry column).
-    let projectedGeometries: [Geometry?]?
+    package let projectedGeometries: [Geometry?]?
 
     /// The same result saying whether rows were left off after it (a source that paged it
     /// elsewhere, as in a database, knows).
@@ -111,7 +111,7 @@ public struct FeatureQueryResult: RandomAccessCollection, Sendable {
     }
 
     /// Creates a result; ``FeatureTable/queryFeatures(_:)`` is the way to get one.
-    init(
+    package init(
         table: FeatureTable, rows: [Int], fieldIndices: [Int], returnsGeometry: Bool, exceededTransferLimit: Bool,
         spatialReference: SpatialReference? = nil, projectedGeometries: [Geometry?]? = nil
     ) {

@@ -77,16 +77,6 @@ extension FeatureTable: FeatureSource {
     public var inMemoryTable: FeatureTable? { self }
 }
 
-extension EditableFeatureTable: FeatureSource {
-    /// The fields of the table.
-    public var schema: Schema { snapshot.schema }
-    /// Query, statistics, editing, in memory.
-    public var capabilities: FeatureSourceCapabilities { [.query, .statistics, .editing, .inMemory] }
-    /// The latest published snapshot: a query sees every batch applied before it and none
-    /// half-applied.
-    public var inMemoryTable: FeatureTable? { snapshot }
-}
-
 extension FeatureTable {
     /// The answer to `request` over this table, with `definitionExpression` (a layer's) ANDed
     /// into the selection: the one place where every kind of answer is made. Each front door

@@ -30,7 +30,7 @@ import Synchronization
 /// `maintenance`) while the slot is inactive and no search counts itself in it; searches read
 /// only the active slot, after counting themselves in and checking it is still the active one
 /// (sequentially consistent atomics order the two protocols).
-final class SpatialIndexCache: @unchecked Sendable {
+package final class SpatialIndexCache: @unchecked Sendable {
     /// One copy of the tree and the rows it holds (`0 ..< indexedRows`).
     private final class Slot: @unchecked Sendable {
         var tree: QuadTree?
@@ -42,11 +42,11 @@ final class SpatialIndexCache: @unchecked Sendable {
     private let active = Atomic<Int>(0)
     private let maintenance = Locked(())
 
-    init() {}
+    package init() {}
 
     /// A cache holding `seed`'s tree when it is built over exactly `rowCount` rows (shared: the
     /// first insert copies its arrays once), else empty.
-    init(seed: SpatialIndexCache, rowCount: Int) {
+    package init(seed: SpatialIndexCache, rowCount: Int) {
         seed.withActiveSlot { slot in
             if slot.indexedRows == rowCount, let tree = slot.tree {
                 slots[0].tree = tree
@@ -74,7 +74,7 @@ final class SpatialIndexCache: @unchecked Sendable {
 
     /// Calls `body` with the tree, which holds at least the rows of `table` (building it, or
     /// inserting the rows appended since, first). Rows without geometry are not in it.
-    func withTree<R, E: Error>(for table: FeatureTable, _ body: (QuadTree) throws(E) -> R) throws(E) -> R {
+    package func withTree<R, E: Error>(for table: FeatureTable, _ body: (QuadTree) throws(E) -> R) throws(E) -> R {
         while true {
             let answer: R? = try withActiveSlot { slot throws(E) -> R? in
                 guard let tree = slot.tree, slot.indexedRows >= table.count else { return nil }
@@ -123,7 +123,7 @@ final class SpatialIndexCache: @unchecked Sendable {
     }
 
     /// Whether the tree has been built.
-    var isBuilt: Bool { withActiveSlot { $0.tree != nil } }
+    package var isBuilt: Bool { withActiveSlot { $0.tree != nil } }
 }
 
 extension FeatureTable {

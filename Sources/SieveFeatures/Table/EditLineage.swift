@@ -9,27 +9,27 @@ import SieveBase
 /// the version it replaced. A snapshot looks the latest row up and walks back through the
 /// versions until it reaches a row it has (below its ``FeatureTable/count``), then checks that
 /// row is not deleted. Maintaining it is O(1) per edit: the index is never copied per batch.
-struct EditLineage: Sendable {
+package struct EditLineage: Sendable {
     /// Rows below this were the base's.
-    let baseRowCount: Int
+    package let baseRowCount: Int
     /// The versions of the features edits appended (shared, only ever growing).
-    let versions: VersionMap
+    package let versions: VersionMap
 
     /// A lineage over a base of `baseRowCount` rows, with no edit yet.
-    init(baseRowCount: Int) {
+    package init(baseRowCount: Int) {
         self.baseRowCount = baseRowCount
         versions = VersionMap()
     }
 
     /// The bytes the lineage holds.
-    var byteCount: Int { versions.byteCount }
+    package var byteCount: Int { versions.byteCount }
 }
 
 /// Object ID → latest appended row, and appended row → the row of the version it replaced;
 /// shared by the snapshots of one edited table. Its single writer records a batch's rows after
 /// appending them and before publishing the snapshot that has them; older snapshots walk back
 /// past them. Every access holds the mutex.
-final class VersionMap: Sendable {
+package final class VersionMap: Sendable {
     private struct State {
         var latest: [Int64: Int] = [:]
         /// For appended row `baseRowCount + i`: the previous version's row, or -1.
@@ -37,7 +37,7 @@ final class VersionMap: Sendable {
     }
 
     /// What the map knows of an object ID for one snapshot.
-    enum Lookup {
+    package enum Lookup {
         /// Edits never appended a row for it: ask the base.
         case notEdited
         /// The row of the version the snapshot has (possibly a base row).
@@ -49,7 +49,7 @@ final class VersionMap: Sendable {
     private let state = Locked(State())
 
     /// The row of `objectID` in a snapshot of `rowCount` rows (deleted or not).
-    func lookup(_ objectID: Int64, rowCount: Int, baseRowCount: Int) -> Lookup {
+    package func lookup(_ objectID: Int64, rowCount: Int, baseRowCount: Int) -> Lookup {
         state.withLock { state in
             guard var row = state.latest[objectID] else { return .notEdited }
             while row >= rowCount {
@@ -62,7 +62,7 @@ final class VersionMap: Sendable {
 
     /// Records appended rows, in row order: each row's object ID and the row of its previous
     /// version (-1 for a new feature). The first is row `baseRowCount + recordedCount`.
-    func record(_ rows: [(objectID: Int64, row: Int, previous: Int)]) {
+    package func record(_ rows: [(objectID: Int64, row: Int, previous: Int)]) {
         state.withLock { state in
             for entry in rows {
                 state.latest[entry.objectID] = entry.row
@@ -72,5 +72,5 @@ final class VersionMap: Sendable {
     }
 
     /// The bytes the map holds, at capacity (a dictionary entry 17 bytes, a version 8).
-    var byteCount: Int { state.withLock { $0.latest.capacity * 17 + $0.previous.capacity * 8 } }
+    package var byteCount: Int { state.withLock { $0.latest.capacity * 17 + $0.previous.capacity * 8 } }
 }

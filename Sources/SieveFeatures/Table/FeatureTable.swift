@@ -110,7 +110,7 @@ public struct FeatureTable: Sendable {
     /// every query, count, index search and identify leaves them out.
     package var tombstones: RowTombstones { storage.tombstones }
     /// For a snapshot of an edited table: how to find the rows edits appended by object ID.
-    var lineage: EditLineage? { storage.lineage }
+    package var lineage: EditLineage? { storage.lineage }
     /// The union of all rows' envelopes (``Envelope/empty`` when no row has a geometry). After
     /// edits it still holds every feature but may be larger than their union (deleting a feature
     /// does not shrink it) until ``EditableFeatureTable/compact()``.
@@ -123,7 +123,7 @@ public struct FeatureTable: Sendable {
     private var objectIDIndex: ObjectIDIndex { storage.objectIDIndex }
     /// The quadtree, built on first use (see ``spatialIndex``) and shared by copies and by the
     /// snapshots edited from this table.
-    var spatialIndexCache: SpatialIndexCache { storage.spatialIndexCache }
+    package var spatialIndexCache: SpatialIndexCache { storage.spatialIndexCache }
     /// The attachments of the features (an edited table's; none otherwise).
     package var attachments: AttachmentStore { storage.attachments }
 
@@ -205,13 +205,13 @@ public struct FeatureTable: Sendable {
 
     /// Creates a table from parts already checked against each other (`geometryColumn` has one
     /// row per row).
-    init(validatedSchema schema: Schema, columns: [Column], geometryColumn: GeometryColumn, rowByObjectID: [Int64: Int]) {
+    package init(validatedSchema schema: Schema, columns: [Column], geometryColumn: GeometryColumn, rowByObjectID: [Int64: Int]) {
         self.init(validatedSchema: schema, columns: columns, geometryColumn: geometryColumn, objectIDIndex: .hashed(rowByObjectID))
     }
 
     /// Creates a table from parts already checked against each other, with its object-ID index
     /// (and, loaded from a file, how the file held it).
-    init(
+    package init(
         validatedSchema schema: Schema, columns: [Column], geometryColumn: GeometryColumn, objectIDIndex: ObjectIDIndex,
         representation: FileRepresentation? = nil
     ) {
@@ -229,7 +229,7 @@ public struct FeatureTable: Sendable {
 
     /// A snapshot of an edited table: `base`'s schema, collation, object-ID index of its first
     /// rows and spatial index, with the given columns, rows, extent, deleted rows and lineage.
-    init(
+    package init(
         editing base: FeatureTable, columns: [Column], geometryColumn: GeometryColumn, count: Int, extent: Envelope,
         tombstones: RowTombstones, lineage: EditLineage, attachments: AttachmentStore? = nil
     ) {
@@ -344,7 +344,7 @@ public struct FeatureTable: Sendable {
 
     /// This table with a spatial index cache of its own (holding the tree this table built, if
     /// any), so that rows appended to it never mix with another table's.
-    func withSpatialIndexOfItsOwn() -> FeatureTable {
+    package func withSpatialIndexOfItsOwn() -> FeatureTable {
         replacing(spatialIndexCache: SpatialIndexCache(seed: spatialIndexCache, rowCount: count))
     }
 
@@ -461,7 +461,7 @@ public struct FeatureTable: Sendable {
 
     /// The row of the latest version of `objectID` in this snapshot, deleted or not: what an
     /// edit appending a new version records as the version it follows.
-    func versionRow(forObjectID objectID: Int64) -> Int? {
+    package func versionRow(forObjectID objectID: Int64) -> Int? {
         guard let lineage else { return objectIDIndex.row(forObjectID: objectID) }
         switch lineage.versions.lookup(objectID, rowCount: count, baseRowCount: lineage.baseRowCount) {
         case .notEdited: return objectIDIndex.row(forObjectID: objectID)
@@ -496,7 +496,7 @@ public struct FeatureTable: Sendable {
 
 /// A table's object ID → row map: arithmetic when the object IDs are consecutive in row order
 /// (`first`, `first + 1`, …: the usual case, and no memory), else a hash table.
-enum ObjectIDIndex: Sendable {
+package enum ObjectIDIndex: Sendable {
     /// Row `r` holds object ID `first + r`.
     case consecutive(first: Int64, count: Int)
     /// Object IDs increasing in row order, with gaps (as after deletes and compaction): found by
@@ -506,15 +506,15 @@ enum ObjectIDIndex: Sendable {
     case hashed([Int64: Int])
 
     /// An object ID given twice: the rows holding it.
-    struct Duplicate: Error {
-        let firstRow: Int
-        let row: Int
-        let objectID: Int64
+    package struct Duplicate: Error {
+        package let firstRow: Int
+        package let row: Int
+        package let objectID: Int64
     }
 
     /// The index of `objectIDs` (in row order): consecutive, increasing, else hashed.
     /// - Throws: ``Duplicate`` for the first object ID given twice.
-    static func of(_ objectIDs: ColumnBuffer<Int64>) throws(Duplicate) -> ObjectIDIndex {
+    package static func of(_ objectIDs: ColumnBuffer<Int64>) throws(Duplicate) -> ObjectIDIndex {
         if let ordered = ordered(objectIDs) { return ordered }
         var rows: [Int64: Int] = [:]
         rows.reserveCapacity(objectIDs.count)
@@ -526,7 +526,7 @@ enum ObjectIDIndex: Sendable {
 
     /// The index of `objectIDs`: consecutive, increasing, or `nil` when they are neither (the
     /// caller hashes them).
-    static func ordered(_ objectIDs: ColumnBuffer<Int64>) -> ObjectIDIndex? {
+    package static func ordered(_ objectIDs: ColumnBuffer<Int64>) -> ObjectIDIndex? {
         if let consecutive = ObjectIDIndex(consecutive: objectIDs) { return consecutive }
         var previous = Int64.min
         for (row, id) in objectIDs.enumerated() {
@@ -537,7 +537,7 @@ enum ObjectIDIndex: Sendable {
     }
 
     /// The consecutive index of `objectIDs`, or `nil` when they are not consecutive.
-    init?<C: Collection<Int64>>(consecutive objectIDs: C) {
+    package init?<C: Collection<Int64>>(consecutive objectIDs: C) {
         guard let first = objectIDs.first else {
             self = .consecutive(first: 0, count: 0)
             return
@@ -552,7 +552,7 @@ enum ObjectIDIndex: Sendable {
     }
 
     /// The number of rows.
-    var count: Int {
+    package var count: Int {
         switch self {
         case .consecutive(_, let count): count
         case .increasing(let ids): ids.count
@@ -562,7 +562,7 @@ enum ObjectIDIndex: Sendable {
 
     /// The row of `objectID`, or `nil`.
     @inline(__always)
-    func row(forObjectID objectID: Int64) -> Int? {
+    package func row(forObjectID objectID: Int64) -> Int? {
         switch self {
         case .consecutive(let first, let count):
             // Unsigned: IDs below `first` wrap to large offsets and fail the test.
@@ -581,7 +581,7 @@ enum ObjectIDIndex: Sendable {
     }
 
     /// The bytes the index holds: a hash table's 16-byte entries and its bitmap, at capacity.
-    var byteCount: Int {
+    package var byteCount: Int {
         switch self {
         case .consecutive, .increasing: 0
         case .hashed(let rows): rows.capacity * 16 + rows.capacity / 8

@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveFeatures
+import SieveFormats
 import SieveGEOS
 import SieveGeometry
 import SieveIndex

@@ -1,5 +1,7 @@
 import Hummingbird
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import SieveGeometry
 import SieveJSON
 

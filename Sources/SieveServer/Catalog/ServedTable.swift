@@ -1,4 +1,6 @@
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import SieveMap
 
 /// One table the server publishes: an ArcGIS FeatureServer service (with the table as its

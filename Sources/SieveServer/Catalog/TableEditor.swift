@@ -1,4 +1,6 @@
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 
 /// Saves an edited table: given the table after a batch and the object IDs the batch wrote
 /// (added or changed, their attachments included) and deleted. Called while further edits of

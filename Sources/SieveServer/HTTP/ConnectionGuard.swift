@@ -4,6 +4,8 @@ import NIOCore
 import NIOHTTP1
 import SieveBase
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import SieveGeometry
 import SieveJSON
 

@@ -1,4 +1,6 @@
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 /// A `multipart/form-data` body (RFC 7578, RFC 2046 §5.1): its parts, each with its field name,
 /// file name and media type when given, and its bytes.
 ///

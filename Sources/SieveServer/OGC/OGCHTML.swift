@@ -1,5 +1,7 @@
 import SieveColumns
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import SieveGeometry
 import SieveMap
 

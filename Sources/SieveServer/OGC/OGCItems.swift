@@ -6,6 +6,8 @@ import Darwin
 import SieveColumns
 import SieveCQL
 import SieveFeatures
+import SieveEditing
+import SieveFormats
 import SieveGeometry
 import SieveMap
 import SieveJSON

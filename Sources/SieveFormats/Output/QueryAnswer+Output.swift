@@ -1,0 +1,29 @@
+import SieveFeatures
+import SieveGeometry
+
+extension QueryAnswer {
+    /// The answer as the ArcGIS REST API writes it: a FeatureSet for features, `{"count":N}`,
+    /// `{"objectIdFieldName":…,"objectIds":[…]}`, `{"count":N,"extent":{…}}`, or a FeatureSet of
+    /// values without geometry.
+    public func esriJSON(options: FeatureWriterOptions = FeatureWriterOptions()) -> [UInt8] {
+        switch self {
+        case .features(let result): result.bytes(.esriJSON, options: options)
+        case .objectIDs(let ids, let name): Array(QueryResponseJSON.objectIDs(ids, objectIdFieldName: name).utf8)
+        case .count(let count): Array(QueryResponseJSON.count(count).utf8)
+        case .extent(let count, let extent, let reference):
+            Array(QueryResponseJSON.extent(count: count, extent: extent, spatialReference: reference).utf8)
+        case .values(let values): values.esriJSONBytes
+        }
+    }
+}
+
+extension FeatureQueryResult {
+    /// The features written in `format` as one byte array.
+    public func bytes(_ format: FeatureOutputFormat, options: FeatureWriterOptions = FeatureWriterOptions()) -> [UInt8] {
+        var bytes: [UInt8] = []
+        write(format, options: options, chunkSize: .max) { (piece: [UInt8]) -> Void in
+            if bytes.isEmpty { bytes = piece } else { bytes.append(contentsOf: piece) }
+        }
+        return bytes
+    }
+}
