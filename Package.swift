@@ -5,22 +5,15 @@ let package = Package(
     name: "GeoSieve",
     platforms: [.macOS(.v15)],
     products: [
+        // The engine: every public module re-exported (`import GeoSieve`).
         .library(name: "GeoSieve", targets: ["GeoSieve"]),
-        .library(name: "SieveBuffers", targets: ["SieveBuffers"]),
-        .library(name: "SieveGeometry", targets: ["SieveGeometry"]),
-        .library(name: "SieveGEOS", targets: ["SieveGEOS"]),
-        .library(name: "SieveColumns", targets: ["SieveColumns"]),
-        .library(name: "SieveSQL", targets: ["SieveSQL"]),
-        .library(name: "SieveIndex", targets: ["SieveIndex"]),
-        .library(name: "SieveProjection", targets: ["SieveProjection"]),
-        .library(name: "SieveFeatures", targets: ["SieveFeatures"]),
-        .library(name: "SieveFormats", targets: ["SieveFormats"]),
-        .library(name: "SieveEditing", targets: ["SieveEditing"]),
-        .library(name: "SieveMap", targets: ["SieveMap"]),
-        .library(name: "SieveCQL", targets: ["SieveCQL"]),
-        .library(name: "SievePostGIS", targets: ["SievePostGIS"]),
+        // What a user may depend on apart, because each brings SwiftNIO and its own dependencies:
+        // the HTTP server, the HTTP clients of feature services and OGC API – Features, PostGIS.
+        // The building blocks (buffers, columns, JSON, formats) are modules of GeoSieve, not
+        // products: they are not promises of a stable API of their own.
         .library(name: "SieveServer", targets: ["SieveServer"]),
         .library(name: "SieveClients", targets: ["SieveClients"]),
+        .library(name: "SievePostGIS", targets: ["SievePostGIS"]),
         .executable(name: "geosieve", targets: ["geosieve"]),
         .executable(name: "geosieve-bench", targets: ["geosieve-bench"]),
     ],
@@ -54,11 +47,11 @@ let package = Package(
             pkgConfig: "proj",
             providers: [.apt(["libproj-dev"]), .brew(["proj"])]
         ),
-        // Append-only shared buffers: the storage of columns and geometry columns, which lets an
-        // edited table publish a snapshot per batch without copying what the snapshot holds.
         // The lowest module: the one lock type (`Locked`) and the error protocol every error adopts
         // (`GeoSieveError`, `ErrorCategory`: one mapping to HTTP status, ArcGIS code, exit status).
         .target(name: "SieveBase"),
+        // Append-only shared buffers: the storage of columns and geometry columns, which lets an
+        // edited table publish a snapshot per batch without copying what the snapshot holds.
         .target(name: "SieveBuffers"),
         // The strict JSON reader (tree and pull), writer, number parsing and formatting: a utility
         // module under everything that speaks JSON; its API is `package`, not a product.
@@ -66,10 +59,10 @@ let package = Package(
         // Geometry value types, spatial references and codecs. Pure Swift, no C.
         .target(name: "SieveGeometry", dependencies: ["SieveBase", "SieveBuffers", "SieveJSON"]),
         // The GEOS bridge: contexts, owned geometries, prepared geometries, relationships.
-        .target(name: "SieveGEOS", dependencies: ["SieveBase", "SieveGeometry", "CGEOS"]),
+        .target(name: "SieveGEOS", dependencies: ["CGEOS", "SieveBase", "SieveGeometry"]),
         // Any spatial reference through PROJ: per-thread contexts, cached transformations,
         // geometry projection with densification; the exact 4326 ⇄ 3857 path stays SieveGeometry's.
-        .target(name: "SieveProjection", dependencies: ["SieveBase", "SieveGeometry", "CPROJ"]),
+        .target(name: "SieveProjection", dependencies: ["CPROJ", "SieveBase", "SieveGeometry"]),
         // Typed columns with validity bitmaps, dictionary-encoded strings, civil-time helpers:
         // the data layout the where-clause kernels scan and the feature table stores.
         .target(name: "SieveColumns", dependencies: ["SieveBuffers"]),
@@ -85,39 +78,48 @@ let package = Package(
         ),
         // The where-clause language: lexer, Pratt parser, binder, vectorized evaluator.
         .target(name: "SieveSQL", dependencies: ["SieveBase", "SieveBuffers", "SieveColumns"]),
-        // Schema, the columnar feature table, loading, queries.
+        // Schema, the columnar feature table, queries, spatial filters, statistics, and the source
+        // protocol (`FeatureSource`, `QueryRequest`, `QueryAnswer`) every front door calls.
         .target(
             name: "SieveFeatures",
-            dependencies: ["SieveJSON", "SieveBase", "SieveColumns", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveGEOS", "SieveIndex", "SieveProjection"]
+            dependencies: ["SieveBase", "SieveCQL", "SieveColumns", "SieveGEOS", "SieveGeometry", "SieveIndex", "SieveJSON", "SieveProjection", "SieveSQL"]
         ),
         // The system SQLite library (libsqlite3), for GeoPackage files and the differential tests.
         .systemLibrary(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        // Files in and out through SQLite: OGC GeoPackage read and write.
-        .target(name: "SieveFormats", dependencies: ["SieveJSON", "SieveBase", "SieveFeatures", "SieveGeometry", "SieveColumns", "CSQLite"]),
+        // The formats users bring and take: GeoJSON, GeoJSON Sequence and Esri JSON loading; the
+        // GeoJSON, Esri JSON, CSV and GeoJSON Sequence writers; OGC GeoPackage through SQLite.
+        .target(name: "SieveFormats", dependencies: ["CSQLite", "SieveBase", "SieveColumns", "SieveFeatures", "SieveGeometry", "SieveJSON"]),
         // Editing: the editable table and its snapshots, edit batches and validation, attachments,
         // the local edit log and the merge with a service's edits.
         .target(
             name: "SieveEditing",
-            dependencies: ["SieveBase", "SieveJSON", "SieveFeatures", "SieveFormats", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveProjection", "SieveSQL"]
+            dependencies: ["SieveBase", "SieveColumns", "SieveFeatures", "SieveFormats", "SieveGEOS", "SieveGeometry", "SieveJSON", "SieveProjection", "SieveSQL"]
+        ),
+        // The ArcGIS REST wire format shared by the server, the clients and the command line: query
+        // parameters (`objectIds`, `outFields`, `esriSpatialRel`), form encoding, the count / ids /
+        // extent / feature-set answers, and applyEdits JSON.
+        .target(
+            name: "SieveArcGISREST",
+            dependencies: ["SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGeometry", "SieveJSON", "SieveSQL"]
         ),
         // Feature layers and the map: definition expressions, display filters, scale ranges,
         // selection, renderers, identify across layers and SVG drawing, on the feature table.
         .target(
             name: "SieveMap",
-            dependencies: ["SieveProjection", "SieveBuffers", "SieveFormats", "SieveJSON", "SieveBase", "SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveIndex"]
+            dependencies: ["SieveBase", "SieveBuffers", "SieveColumns", "SieveFeatures", "SieveFormats", "SieveGEOS", "SieveGeometry", "SieveIndex", "SieveJSON", "SieveProjection", "SieveSQL"]
         ),
         // OGC CQL2 (text and JSON encodings): the filter language of OGC API – Features, read into
         // a tree of its own and written back; binding to the where-clause core comes on top.
-        .target(name: "SieveCQL", dependencies: ["SieveJSON", "SieveBase", "SieveSQL", "SieveColumns", "SieveGeometry"]),
+        .target(name: "SieveCQL", dependencies: ["SieveBase", "SieveColumns", "SieveGeometry", "SieveJSON", "SieveSQL"]),
         // PostgreSQL/PostGIS tables as feature sources: queries pushed down as SQL with bound
         // parameters, import and export. Not in the umbrella: it brings SwiftNIO and postgres-nio.
         .target(
             name: "SievePostGIS",
             dependencies: [
-                "SieveBase", "SieveFeatures", "SieveSQL", "SieveCQL", "SieveGeometry", "SieveColumns",
+                "SieveBase", "SieveCQL", "SieveColumns", "SieveFeatures", "SieveGeometry", "SieveSQL",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -126,8 +128,8 @@ let package = Package(
         // service, on Hummingbird. Not in the umbrella: it brings SwiftNIO and the HTTP server.
         .target(
             name: "SieveServer",
-            dependencies: ["SieveFormats", "SieveEditing", "SieveJSON",
-                "SieveBase", "SieveFeatures", "SieveMap", "SieveCQL", "SieveGeometry", "SieveColumns", "SieveProjection",
+            dependencies: [
+                "SieveArcGISREST", "SieveBase", "SieveCQL", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGeometry", "SieveJSON", "SieveMap", "SieveProjection",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -136,11 +138,12 @@ let package = Package(
             ]
         ),
         // Service tables: ArcGIS feature service layers and OGC API – Features collections read
-        // over HTTP (AsyncHTTPClient) into local tables. Not in the umbrella: it brings SwiftNIO.
+        // over HTTP (AsyncHTTPClient) into local tables, and `SourceLocator`, which opens any
+        // source by name (files, PostGIS, services). Not in the umbrella: it brings SwiftNIO.
         .target(
             name: "SieveClients",
-            dependencies: ["SieveColumns", "SieveFormats", "SieveEditing", "SieveJSON",
-                "SieveBase", "SieveFeatures", "SieveGeometry", "SieveCQL", "SieveMap", "SievePostGIS",
+            dependencies: [
+                "SieveArcGISREST", "SieveBase", "SieveCQL", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGeometry", "SieveJSON", "SieveMap", "SievePostGIS",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
@@ -148,16 +151,13 @@ let package = Package(
         // Umbrella module re-exporting the public modules.
         .target(
             name: "GeoSieve",
-            dependencies: [
-                "SieveBase", "SieveBuffers", "SieveGeometry", "SieveGEOS", "SieveColumns", "SieveSQL", "SieveIndex", "SieveProjection", "SieveFeatures",
-                "SieveFormats", "SieveEditing", "SieveMap", "SieveCQL",
-            ]
+            dependencies: ["SieveArcGISREST", "SieveBase", "SieveBuffers", "SieveCQL", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGEOS", "SieveGeometry", "SieveIndex", "SieveMap", "SieveProjection", "SieveSQL"]
         ),
         // The command-line tool.
         .executableTarget(
             name: "geosieve",
-            dependencies: ["SieveJSON",
-                "GeoSieve", "SieveBase", "SievePostGIS", "SieveServer", "SieveClients",
+            dependencies: [
+                "GeoSieve", "SieveBase", "SieveClients", "SieveJSON", "SievePostGIS", "SieveServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -178,15 +178,15 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveGeometryTests",
-            dependencies: ["SieveJSON", "SieveGeometry", "SieveTestSupport"]
+            dependencies: ["SieveGeometry", "SieveJSON", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveGEOSTests",
-            dependencies: ["SieveGEOS", "SieveGeometry", "CGEOS", "SieveTestSupport"]
+            dependencies: ["CGEOS", "SieveGEOS", "SieveGeometry", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveProjectionTests",
-            dependencies: ["SieveProjection", "SieveGeometry", "SieveGEOS", "SieveTestSupport"]
+            dependencies: ["SieveGEOS", "SieveGeometry", "SieveProjection", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveColumnsTests",
@@ -194,43 +194,43 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveIndexTests",
-            dependencies: ["SieveIndex", "SieveGeometry", "SieveTestSupport"]
+            dependencies: ["SieveGeometry", "SieveIndex", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveSQLTests",
-            dependencies: ["SieveSQL", "SieveColumns", "CSQLite", "SieveTestSupport"]
+            dependencies: ["CSQLite", "SieveColumns", "SieveSQL", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveFeaturesTests",
-            dependencies: ["SieveIndex", "SieveEditing", "SieveFormats", "SieveJSON", "SieveFeatures", "SieveSQL", "SieveCQL", "SieveColumns", "SieveGeometry", "SieveGEOS", "SieveProjection", "SieveTestSupport", "SieveMap"]
+            dependencies: ["SieveArcGISREST", "SieveCQL", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGEOS", "SieveGeometry", "SieveIndex", "SieveJSON", "SieveMap", "SieveProjection", "SieveSQL", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveFormatsTests",
-            dependencies: ["SieveEditing", "SieveFormats", "SieveFeatures", "SieveGeometry", "SieveGEOS", "SieveColumns", "CSQLite", "SieveTestSupport"]
+            dependencies: ["CSQLite", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGEOS", "SieveGeometry", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveMapTests",
-            dependencies: ["SieveEditing", "SieveFormats", "SieveMap", "SieveFeatures", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveTestSupport"]
+            dependencies: ["SieveArcGISREST", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGeometry", "SieveMap", "SieveSQL", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveCQLTests",
-            dependencies: ["SieveJSON", "SieveCQL", "SieveSQL", "SieveColumns", "SieveGeometry", "SieveTestSupport"]
+            dependencies: ["SieveCQL", "SieveColumns", "SieveGeometry", "SieveJSON", "SieveSQL", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SievePostGISTests",
-            dependencies: ["SieveEditing", "SieveFormats", "SievePostGIS", "SieveFeatures", "SieveCQL", "SieveSQL", "SieveGeometry", "SieveTestSupport"]
+            dependencies: ["SieveCQL", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGeometry", "SievePostGIS", "SieveSQL", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveClientsTests",
-            dependencies: ["SieveSQL", "SieveEditing", "SieveJSON",
-                "SieveClients", "SieveServer", "SieveFeatures", "SieveGeometry", "SieveColumns", "SieveCQL", "SieveMap", "SievePostGIS", "SieveFormats",
+            dependencies: [
+                "SieveCQL", "SieveClients", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGeometry", "SieveJSON", "SieveMap", "SievePostGIS", "SieveSQL", "SieveServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
             name: "SieveServerTests",
-            dependencies: ["SieveSQL", "SieveProjection", "SieveGEOS", "SieveColumns", "SieveEditing", "SieveFormats", "SieveJSON",
-                "SieveServer", "SieveFeatures", "SieveGeometry", "SieveTestSupport",
+            dependencies: [
+                "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGEOS", "SieveGeometry", "SieveJSON", "SieveProjection", "SieveSQL", "SieveServer", "SieveTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
@@ -240,7 +240,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GeoSieveCLITests",
-            dependencies: ["SieveEditing", "SieveFeatures", "SieveFormats", "SieveGEOS", "SievePostGIS", "SieveClients", "geosieve"]
+            dependencies: ["SieveClients", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGEOS", "SievePostGIS", "geosieve"]
         ),
     ],
     swiftLanguageModes: [.v6]

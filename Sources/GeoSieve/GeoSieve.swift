@@ -11,4 +11,5 @@
 @_exported import SieveSQL
 @_exported import SieveFormats
 @_exported import SieveEditing
+@_exported import SieveArcGISREST
 @_exported import SieveGeometry

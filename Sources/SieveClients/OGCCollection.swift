@@ -3,6 +3,7 @@ import SieveCQL
 import SieveColumns
 import SieveFeatures
 import SieveEditing
+import SieveArcGISREST
 import SieveFormats
 import SieveGeometry
 import SieveJSON

@@ -5,6 +5,7 @@ import NIOHTTP1
 import NIOHTTPCompression
 import SieveFeatures
 import SieveEditing
+import SieveArcGISREST
 import SieveFormats
 import SieveGeometry
 import Synchronization

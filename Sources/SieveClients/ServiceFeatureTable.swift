@@ -2,6 +2,7 @@ import SieveBase
 import SieveCQL
 import SieveFeatures
 import SieveEditing
+import SieveArcGISREST
 import SieveFormats
 import SieveGeometry
 import SieveMap

@@ -7,6 +7,7 @@ import Testing
 
 @testable import SieveFeatures
 @testable import SieveEditing
+@testable import SieveArcGISREST
 @testable import SieveFormats
 
 /// Date-only fields (`esriFieldTypeDateOnly`): days stored as their midnight UTC, written as

@@ -1,5 +1,6 @@
 import SieveFeatures
 import SieveEditing
+import SieveArcGISREST
 import SieveFormats
 import SieveGeometry
 import Testing

@@ -7,6 +7,7 @@ import SieveColumns
 import SieveCQL
 import SieveFeatures
 import SieveEditing
+import SieveArcGISREST
 import SieveFormats
 import SieveGeometry
 import SieveMap

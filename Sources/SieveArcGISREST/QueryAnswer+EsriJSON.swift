@@ -1,4 +1,5 @@
 import SieveFeatures
+import SieveFormats
 import SieveGeometry
 
 extension QueryAnswer {
@@ -14,16 +15,5 @@ extension QueryAnswer {
             Array(QueryResponseJSON.extent(count: count, extent: extent, spatialReference: reference).utf8)
         case .values(let values): values.esriJSONBytes
         }
-    }
-}
-
-extension FeatureQueryResult {
-    /// The features written in `format` as one byte array.
-    public func bytes(_ format: FeatureOutputFormat, options: FeatureWriterOptions = FeatureWriterOptions()) -> [UInt8] {
-        var bytes: [UInt8] = []
-        write(format, options: options, chunkSize: .max) { (piece: [UInt8]) -> Void in
-            if bytes.isEmpty { bytes = piece } else { bytes.append(contentsOf: piece) }
-        }
-        return bytes
     }
 }

@@ -1,3 +1,4 @@
+import SieveFeatures
 import SieveGeometry
 import SieveSQL
 import SieveJSON
