@@ -54,7 +54,8 @@ let package = Package(
         // edited table publish a snapshot per batch without copying what the snapshot holds.
         .target(name: "SieveBuffers"),
         // The strict JSON reader (tree and pull), writer, number parsing and formatting: a utility
-        // module under everything that speaks JSON; its API is `package`, not a product.
+        // module under everything that speaks JSON. Not a product: its reader is public only so
+        // that other modules can specialize and inline it (Swift does not for `package` code).
         .target(name: "SieveJSON"),
         // Geometry value types, spatial references and codecs. Pure Swift, no C.
         .target(name: "SieveGeometry", dependencies: ["SieveBase", "SieveBuffers", "SieveJSON"]),

@@ -115,7 +115,7 @@ public struct GeometryError: GeoSieveKindedError, Hashable {
 /// JSON text is read by SieveJSON's reader, which throws this module's error for text that is not
 /// JSON: kind ``GeometryError/Kind/invalidJSON`` at the character position.
 extension GeometryError: JSONReadFailure {
-    package init(jsonSyntax message: String, position: Int) {
+    public init(jsonSyntax message: String, position: Int) {
         self.init(.invalidJSON, message, position: position)
     }
 }

@@ -6,29 +6,29 @@
 ///
 /// The value is `digits × 10^scale` (exactly, unless `truncated`: then it lies strictly between
 /// that and `(digits + 1) × 10^scale`).
-package struct DecimalSignificand: Sendable {
+public struct DecimalSignificand: Sendable {
     /// The first (at most 19) significant digits as an integer.
-    package var digits: UInt64 = 0
+    public var digits: UInt64 = 0
     /// How many digits `digits` holds (at most 19): while appending, significant digits only.
-    package var count = 0
+    public var count = 0
     /// The power of ten of the last digit in `digits`.
-    package var scale = 0
+    public var scale = 0
     /// Whether a nonzero digit was dropped after the first 19 significant ones.
-    package var truncated = false
+    public var truncated = false
 
     /// The most digits kept exactly: 19 digits always fit in `UInt64`.
-    package static let maximumDigits = 19
+    public static let maximumDigits = 19
 
     /// An empty significand (the value 0), to append digits to.
-    @inline(__always)
-    package init() {}
+    @inlinable @inline(__always)
+    public init() {}
 
     /// The significand of the digits that ``accumulateDigits(_:from:into:)`` read into
     /// `accumulated`: `integerDigits` digits before the decimal point, `fractionDigits` after it.
     /// Up to 19 digits in all, `accumulated` is exact; beyond, the digits are read again from
     /// `text` (the digits with at most one `.`), skipping leading zeros.
-    @inline(__always)
-    package init(
+    @inlinable @inline(__always)
+    public init(
         accumulated: UInt64, integerDigits: Int, fractionDigits: Int, text: UnsafeBufferPointer<UInt8>
     ) {
         if integerDigits &+ fractionDigits <= Self.maximumDigits {
@@ -42,7 +42,7 @@ package struct DecimalSignificand: Sendable {
     }
 
     /// The significand of `text` (digits with at most one `.`), digit by digit.
-    private init(longText text: UnsafeBufferPointer<UInt8>) {
+    @usableFromInline init(longText text: UnsafeBufferPointer<UInt8>) {
         self.init()
         var afterPoint = false
         var i = 0
@@ -75,8 +75,8 @@ package struct DecimalSignificand: Sendable {
     }
 
     /// Appends a digit (0–9) of the integer part.
-    @inline(__always)
-    package mutating func appendIntegerDigit(_ digit: UInt64) {
+    @inlinable @inline(__always)
+    public mutating func appendIntegerDigit(_ digit: UInt64) {
         if count < Self.maximumDigits {
             digits = digits &* 10 &+ digit
             if digits != 0 { count &+= 1 }
@@ -87,8 +87,8 @@ package struct DecimalSignificand: Sendable {
     }
 
     /// Appends a digit (0–9) of the fraction (after the decimal point).
-    @inline(__always)
-    package mutating func appendFractionDigit(_ digit: UInt64) {
+    @inlinable @inline(__always)
+    public mutating func appendFractionDigit(_ digit: UInt64) {
         if count < Self.maximumDigits {
             digits = digits &* 10 &+ digit
             if digits != 0 { count &+= 1 }
@@ -102,8 +102,8 @@ package struct DecimalSignificand: Sendable {
     /// (`value × 10 + digit`, wrapping: exact for up to 19 digits in all), eight at a time where
     /// it can.
     /// - Returns: the offset of the first byte that is not a digit (or the end).
-    @inline(__always)
-    package static func accumulateDigits(
+    @inlinable @inline(__always)
+    public static func accumulateDigits(
         _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into value: inout UInt64
     ) -> Int {
         var i = start
@@ -127,7 +127,7 @@ package struct DecimalSignificand: Sendable {
 
     /// The value of eight ASCII digits loaded little-endian (the first digit in the low byte),
     /// or `nil` when a byte is not a digit.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func eightDigits(_ word: UInt64) -> UInt64? {
         // Every byte 0x30–0x39: its high nibble is 3, and still 3 after adding 6.
         let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
@@ -162,7 +162,7 @@ package struct DecimalSignificand: Sendable {
 ///    compared exactly with the halfway points next to a candidate double. Allocates; reached
 ///    only by exact ties, inputs with more than 19 significant digits near a halfway point, and
 ///    the rare products Eisel–Lemire cannot decide.
-package enum DecimalToDouble {
+public enum DecimalToDouble {
     /// The exact powers of ten that a `Double` holds.
     static let exactPowersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
@@ -175,11 +175,11 @@ package enum DecimalToDouble {
     /// The largest value an explicit exponent is accumulated to; larger exponents saturate here.
     /// Far beyond any digit count a buffer can hold, so a saturated exponent always means an
     /// overflow or an underflow, whatever the digits.
-    package static let exponentLimit = 1 << 58
+    public static let exponentLimit = 1 << 58
 
     /// Accumulates one exponent digit, saturating at ``exponentLimit`` (never overflows).
-    @inline(__always)
-    package static func appendExponentDigit(_ digit: Int, to exponent: inout Int) {
+    @inlinable @inline(__always)
+    public static func appendExponentDigit(_ digit: Int, to exponent: inout Int) {
         if exponent < exponentLimit { exponent = exponent &* 10 &+ digit }
     }
 
@@ -193,7 +193,7 @@ package enum DecimalToDouble {
     ///   - text: the significand's text, its digits with at most one `.` (no sign, no exponent):
     ///     read again only by the exact path.
     @inline(__always)
-    package static func convert(
+    public static func convert(
         _ significand: DecimalSignificand, exponent: Int, negative: Bool, text: UnsafeBufferPointer<UInt8>
     ) -> Double {
         let magnitude = positive(significand, exponent: exponent, text: text)
@@ -408,23 +408,23 @@ struct BigDecimalComparison {
 
 /// A nonnegative integer of any size, little-endian 64-bit limbs without leading zero limbs:
 /// just what the exact decimal comparison needs (and the tests of the power-of-five table).
-package struct BigUInt: Sendable, Equatable {
+public struct BigUInt: Sendable, Equatable {
     /// The limbs, least significant first; empty for zero.
     package private(set) var limbs: [UInt64]
 
     /// The integer `value`.
-    package init(_ value: UInt64) {
+    public init(_ value: UInt64) {
         limbs = value == 0 ? [] : [value]
     }
 
     /// The integer whose limbs are `limbs` (least significant first).
-    package init(limbs: [UInt64]) {
+    public init(limbs: [UInt64]) {
         self.limbs = limbs
         normalize()
     }
 
     /// The integer whose decimal digits (values 0–9, most significant first) are `digits`.
-    package init(decimalDigits digits: [UInt8]) {
+    public init(decimalDigits digits: [UInt8]) {
         limbs = []
         var start = 0
         while start < digits.count {
@@ -446,7 +446,7 @@ package struct BigUInt: Sendable, Equatable {
     }
 
     /// Multiplies by a 64-bit factor.
-    package mutating func multiply(by factor: UInt64) {
+    public mutating func multiply(by factor: UInt64) {
         if factor == 0 {
             limbs.removeAll()
             return
@@ -462,7 +462,7 @@ package struct BigUInt: Sendable, Equatable {
     }
 
     /// Adds a 64-bit term.
-    package mutating func add(_ term: UInt64) {
+    public mutating func add(_ term: UInt64) {
         var carry = term
         var i = 0
         while carry != 0 {
@@ -478,7 +478,7 @@ package struct BigUInt: Sendable, Equatable {
     }
 
     /// Multiplies by 5^`exponent` (`exponent` ≥ 0).
-    package mutating func multiplyByPowerOfFive(_ exponent: Int) {
+    public mutating func multiplyByPowerOfFive(_ exponent: Int) {
         // 5^27 is the largest power of five below 2^64.
         var remaining = exponent
         while remaining >= 27 {
@@ -491,7 +491,7 @@ package struct BigUInt: Sendable, Equatable {
     }
 
     /// Multiplies by 2^`count` (`count` ≥ 0).
-    package mutating func shiftLeft(_ count: Int) {
+    public mutating func shiftLeft(_ count: Int) {
         guard count > 0, !limbs.isEmpty else { return }
         let whole = count / 64, bits = count % 64
         if bits != 0 {
@@ -507,7 +507,7 @@ package struct BigUInt: Sendable, Equatable {
     }
 
     /// −1, 0 or 1 as `a` is less than, equal to or greater than `b`.
-    package static func compare(_ a: BigUInt, _ b: BigUInt) -> Int {
+    public static func compare(_ a: BigUInt, _ b: BigUInt) -> Int {
         if a.limbs.count != b.limbs.count { return a.limbs.count < b.limbs.count ? -1 : 1 }
         var i = a.limbs.count - 1
         while i >= 0 {

@@ -1,13 +1,13 @@
 /// A malformed JSON number: what is wrong and the byte offset where (the JSON reader turns the
 /// offset into a character position).
-package struct JSONNumberError: Error, Sendable, Equatable {
+public struct JSONNumberError: Error, Sendable, Equatable {
     /// The message, e.g. `invalid number: leading zeros are not allowed`.
-    package var message: String
+    public var message: String
     /// The byte offset of the error in the scanned buffer.
-    package var offset: Int
+    public var offset: Int
 
     /// An error with its message and byte offset.
-    package init(_ message: String, at offset: Int) {
+    public init(_ message: String, at offset: Int) {
         self.message = message
         self.offset = offset
     }
@@ -30,7 +30,7 @@ extension JSONTextReader {
     ///   `invalid number: expected a digit after '.'`, `invalid number: expected a digit in the
     ///   exponent`).
     @inline(__always)
-    package static func scanNumber(
+    @inlinable public static func scanNumber(
         _ bytes: UnsafeBufferPointer<UInt8>, at index: Int
     ) throws(JSONNumberError) -> (number: JSONNumber, end: Int) {
         let count = bytes.count

@@ -21,7 +21,7 @@ extension JSONTextReader {
     /// `offset` is 0). Character positions in errors count from `offset`, as if the text began
     /// there; a caller that reads part of a document corrects them (see
     /// ``characterCount(_:upTo:)``).
-    package init(pulling buffer: UnsafeBufferPointer<UInt8>, at offset: Int = 0) {
+    @inlinable public init(pulling buffer: UnsafeBufferPointer<UInt8>, at offset: Int = 0) {
         self.init(buffer)
         if offset == 0, buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
             index = 3
@@ -33,35 +33,41 @@ extension JSONTextReader {
     }
 
     /// A saved reading position (see ``mark`` and ``rewind(to:)``).
-    package struct Mark: Sendable {
-        fileprivate var index: Int
-        fileprivate var extraBytes: Int
-        fileprivate var depth: Int
+    public struct Mark: Sendable {
+        @usableFromInline var index: Int
+        @usableFromInline var extraBytes: Int
+        @usableFromInline var depth: Int
         /// The byte offset of the mark.
-        package var offset: Int { index }
+        public var offset: Int { index }
+
+        @inlinable init(index: Int, extraBytes: Int, depth: Int) {
+            self.index = index
+            self.extraBytes = extraBytes
+            self.depth = depth
+        }
     }
 
     /// The current reading position, to come back to with ``rewind(to:)``.
-    package var mark: Mark { Mark(index: index, extraBytes: extraBytes, depth: depth) }
+    @inlinable public var mark: Mark { Mark(index: index, extraBytes: extraBytes, depth: depth) }
 
     /// Goes back (or forward) to a position saved with ``mark``.
-    package mutating func rewind(to mark: Mark) {
+    @inlinable public mutating func rewind(to mark: Mark) {
         index = mark.index
         extraBytes = mark.extraBytes
         depth = mark.depth
     }
 
     /// The byte offset of the next byte to read.
-    @inlinable package var offset: Int { index }
+    @inlinable public var offset: Int { index }
 
     /// The 1-based character position of the next byte to read.
-    @inlinable package var characterPosition: Int { position(index) }
+    @inlinable public var characterPosition: Int { position(index) }
 
     /// An error of kind a ``JSONReadFailure`` (its JSON-syntax error) at the next byte.
-    package func failure(_ message: String) -> Failure { error(message, at: index) }
+    @inlinable public func failure(_ message: String) -> Failure { error(message, at: index) }
 
     /// The next byte after white space, without consuming it; `nil` at the end.
-    @inlinable package mutating func peek() -> UInt8? {
+    @inlinable public mutating func peek() -> UInt8? {
         skipWhitespace()
         return index < bytes.count ? bytes[index] : nil
     }
@@ -69,30 +75,30 @@ extension JSONTextReader {
     /// The UTF-8 continuation bytes (and byte order mark bytes) passed so far, counted from the
     /// reader's start offset (see ``init(pulling:at:)``): with the start offset, what turns a
     /// character position of this reader into one of the whole text.
-    package var extraByteCount: Int { extraBytes }
+    @inlinable public var extraByteCount: Int { extraBytes }
 
     /// Moves to byte `offset`, where `extraBytes` continuation bytes precede it, one container
     /// shallower (after another reader consumed the rest of a container this reader entered).
-    package mutating func jump(to offset: Int, extraBytes: Int, leavingContainer: Bool) {
+    @inlinable public mutating func jump(to offset: Int, extraBytes: Int, leavingContainer: Bool) {
         index = offset
         self.extraBytes = extraBytes
         if leavingContainer { depth -= 1 }
     }
 
     /// Sets the nesting depth (for a reader that starts inside containers another one entered).
-    package mutating func assumeDepth(_ depth: Int) { self.depth = depth }
+    @inlinable public mutating func assumeDepth(_ depth: Int) { self.depth = depth }
 
     /// The nesting depth.
-    package var nestingDepth: Int { depth }
+    @inlinable public var nestingDepth: Int { depth }
 
     /// Consumes the next byte (after ``peek()`` saw it).
-    @inlinable package mutating func skipByte() {
+    @inlinable public mutating func skipByte() {
         if index < bytes.count { index += 1 }
     }
 
     /// Skips white space and requires the end of the text.
     /// - Throws: for anything but white space left.
-    package mutating func finishDocument() throws(Failure) {
+    @inlinable public mutating func finishDocument() throws(Failure) {
         skipWhitespace()
         if index < bytes.count {
             throw error("unexpected \(Self.describe(byte: bytes[index])) after the JSON value", at: index)
@@ -101,7 +107,7 @@ extension JSONTextReader {
 
     /// Consumes the `{` or `[` at the next byte (after white space), counting the nesting depth.
     /// - Throws: when the next byte is not `open`, or the nesting is too deep.
-    @inlinable package mutating func enterContainer(_ open: UInt8 = UInt8(ascii: "{")) throws(Failure) {
+    @inlinable public mutating func enterContainer(_ open: UInt8 = UInt8(ascii: "{")) throws(Failure) {
         skipWhitespace()
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         guard bytes[index] == open else {
@@ -114,14 +120,14 @@ extension JSONTextReader {
     /// Moves to the next element of the array entered with ``enterContainer(_:)``: `true` when
     /// one follows (the reader is at its first byte), `false` after the closing `]`.
     /// `first` must be `true` for the first call and is set to `false`.
-    @inlinable package mutating func nextElement(first: inout Bool) throws(Failure) -> Bool {
+    @inlinable public mutating func nextElement(first: inout Bool) throws(Failure) -> Bool {
         try advance(first: &first, close: UInt8(ascii: "]"))
     }
 
     /// Moves to the next member of the object entered with ``enterContainer(_:)``: its key
     /// (the reader is then at the first byte of the value), or `nil` after the closing `}`.
     /// `first` must be `true` for the first call and is set to `false`.
-    @inlinable package mutating func nextMember(first: inout Bool) throws(Failure) -> JSONKeyToken? {
+    @inlinable public mutating func nextMember(first: inout Bool) throws(Failure) -> JSONKeyToken? {
         guard try advance(first: &first, close: UInt8(ascii: "}")) else { return nil }
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(at: index, expected: "a string key") }
@@ -140,7 +146,7 @@ extension JSONTextReader {
     /// recognized by one comparison, without scanning it; anything else is read as
     /// ``nextMember(first:)`` reads it and then compared.
     @inlinable @inline(__always)
-    package mutating func nextMember(
+    public mutating func nextMember(
         first: inout Bool, expecting expected: UnsafeBufferPointer<UInt8>
     ) throws(Failure) -> (key: JSONKeyToken, matched: Bool)? {
         let n = expected.count
@@ -166,7 +172,7 @@ extension JSONTextReader {
 
     /// Whether `a` and `b` hold the same bytes (compared eight at a time).
     @inlinable @inline(__always)
-    package static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = a.count
         guard count == b.count else { return false }
         guard count > 0, let a = a.baseAddress, let b = b.baseAddress else { return true }
@@ -186,7 +192,7 @@ extension JSONTextReader {
 
     /// Past a separator or the closing bracket: whether an element follows.
     @inlinable @inline(__always)
-    package mutating func advance(first: inout Bool, close: UInt8) throws(Failure) -> Bool {
+    public mutating func advance(first: inout Bool, close: UInt8) throws(Failure) -> Bool {
         skipWhitespace()
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         let byte = bytes[index]
@@ -215,7 +221,7 @@ extension JSONTextReader {
     /// quote, a backslash, a control character or a non-ASCII byte (or the end); eight bytes at
     /// a time.
     @inlinable @inline(__always)
-    package func plainRun(from start: Int) -> Int {
+    public func plainRun(from start: Int) -> Int {
         var i = start
         let count = bytes.count
         guard let base = bytes.baseAddress else { return i }
@@ -241,7 +247,7 @@ extension JSONTextReader {
     /// the text, for the caller's slower path to report) and answers `false`. Control
     /// characters and invalid UTF-8 are errors.
     @inlinable @inline(__always)
-    package mutating func skipUnescapedString() throws(Failure) -> Bool {
+    public mutating func skipUnescapedString() throws(Failure) -> Bool {
         index = plainRun(from: index)
         while index < bytes.count {
             let byte = bytes[index]
@@ -258,7 +264,7 @@ extension JSONTextReader {
 
     /// Reads the string at the next byte (a key): where its text lies, and whether it has
     /// escapes.
-    @inlinable package mutating func readKey() throws(Failure) -> JSONKeyToken {
+    @inlinable public mutating func readKey() throws(Failure) -> JSONKeyToken {
         let position = characterPosition
         let open = index
         index += 1
@@ -275,7 +281,7 @@ extension JSONTextReader {
     /// Reads the string at the next byte and hands its UTF-8 bytes (escapes decoded) to `body`;
     /// the bytes are valid only inside `body`.
     /// - Throws: for text that is not a valid string (or not a string).
-    @inlinable package mutating func readString<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(Failure) -> Result {
+    @inlinable public mutating func readString<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(Failure) -> Result {
         if let plain = try readPlainString() { return body(UnsafeBufferPointer(rebasing: bytes[plain])) }
         var text = try parseString()
         return text.withUTF8 { body($0) }
@@ -285,7 +291,7 @@ extension JSONTextReader {
     /// the quotes); `nil`, the reader where it was, when it has escapes (then
     /// ``readString(_:)`` decodes it).
     /// - Throws: for text that is not a valid string (or not a string).
-    @inlinable package mutating func readPlainString() throws(Failure) -> Range<Int>? {
+    @inlinable public mutating func readPlainString() throws(Failure) -> Range<Int>? {
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(at: index, expected: "a string") }
         let open = index
@@ -299,11 +305,11 @@ extension JSONTextReader {
     }
 
     /// Reads the number at the next byte.
-    package mutating func readNumber() throws(Failure) -> JSONNumber { try parseNumber() }
+    @inlinable public mutating func readNumber() throws(Failure) -> JSONNumber { try parseNumber() }
 
     /// Reads `true`, `false` or `null` at the next byte: the boolean, or `nil` for `null`.
     /// - Throws: for anything else.
-    @inlinable package mutating func readLiteral() throws(Failure) -> Bool? {
+    @inlinable public mutating func readLiteral() throws(Failure) -> Bool? {
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         switch bytes[index] {
         case UInt8(ascii: "t"):
@@ -321,14 +327,14 @@ extension JSONTextReader {
     }
 
     /// Reads the value at the next byte as a tree (for the rare values a loader keeps whole).
-    package mutating func readValue() throws(Failure) -> JSONValue {
+    @inlinable public mutating func readValue() throws(Failure) -> JSONValue {
         skipWhitespace()
         return try parseValue()
     }
 
     /// Moves past the value at the next byte, checking its syntax (strings, numbers, nesting)
     /// but building nothing and not comparing member names.
-    package mutating func skipValue() throws(Failure) {
+    @inlinable public mutating func skipValue() throws(Failure) {
         skipWhitespace()
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         switch bytes[index] {
@@ -350,12 +356,12 @@ extension JSONTextReader {
     }
 
     /// The raw bytes `start..<end` of the text.
-    package func bytes(_ start: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> {
+    @inlinable public func bytes(_ start: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: bytes[start..<end])
     }
 
     /// How many characters (Unicode scalars) the first `offset` bytes of UTF-8 `buffer` hold.
-    package static func characterCount(_ buffer: UnsafeBufferPointer<UInt8>, upTo offset: Int) -> Int {
+    @inlinable public static func characterCount(_ buffer: UnsafeBufferPointer<UInt8>, upTo offset: Int) -> Int {
         var count = 0
         for i in 0..<Swift.min(offset, buffer.count) where buffer[i] & 0xC0 != 0x80 { count &+= 1 }
         return count
@@ -364,16 +370,16 @@ extension JSONTextReader {
 
 /// A member name read by the pull reader: where its text lies (between the quotes) and whether
 /// it has escapes (then its bytes are decoded on demand). A plain value, cheap to copy.
-package struct JSONKeyToken {
+public struct JSONKeyToken {
     /// Where the name's text starts and ends in the input (without the quotes).
-    package var start: Int
-    package var end: Int
+    public var start: Int
+    public var end: Int
     /// Whether the text has escapes (rare in names): its bytes are then decoded when asked for.
-    package var escaped: Bool
+    public var escaped: Bool
     /// The 1-based character position of the opening quote.
-    package var position: Int
+    public var position: Int
 
-    package init(start: Int, end: Int, escaped: Bool, position: Int) {
+    public init(start: Int, end: Int, escaped: Bool, position: Int) {
         self.start = start
         self.end = end
         self.escaped = escaped
@@ -382,21 +388,21 @@ package struct JSONKeyToken {
 
     /// Whether the name is `name`, byte for byte.
     @inlinable @inline(__always)
-    package func equals(_ name: StaticString, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+    public func equals(_ name: StaticString, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         if escaped { return withBytes(in: buffer) { $0.equals(name) } }
         return UnsafeBufferPointer(rebasing: buffer[start..<end]).equals(name)
     }
 
     /// The name's UTF-8 bytes, handed to `body`.
     @inlinable @inline(__always)
-    package func withBytes<Result>(in buffer: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    public func withBytes<Result>(in buffer: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         guard escaped else { return body(UnsafeBufferPointer(rebasing: buffer[start..<end])) }
         var decoded = string(in: buffer)
         return decoded.withUTF8 { body($0) }
     }
 
     /// The name as a string.
-    package func string(in buffer: UnsafeBufferPointer<UInt8>) -> String {
+    public func string(in buffer: UnsafeBufferPointer<UInt8>) -> String {
         guard escaped else { return String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self) }
         // Read again (it was validated when first read).
         var reader = JSONTextReader<JSONSyntaxError>(pulling: buffer, at: start - 1)
@@ -407,7 +413,7 @@ package struct JSONKeyToken {
 extension UnsafeBufferPointer<UInt8> {
     /// Whether these bytes are `text`'s UTF-8, byte for byte.
     @inlinable @inline(__always)
-    package func equals(_ text: StaticString) -> Bool {
+    public func equals(_ text: StaticString) -> Bool {
         guard count == text.utf8CodeUnitCount else { return false }
         let base = text.utf8Start
         for i in 0..<count where self[i] != base[i] { return false }

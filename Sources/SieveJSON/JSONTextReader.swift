@@ -1,6 +1,6 @@
 /// The error a ``JSONTextReader`` throws: its client's error type, made from a message and a
 /// position by the reader.
-package protocol JSONReadFailure: Error {
+public protocol JSONReadFailure: Error {
     /// The error for text that is not JSON: `message` says what is wrong, `position` is the
     /// 1-based character position of the offending character (one past the end when the text is
     /// cut short).
@@ -9,13 +9,13 @@ package protocol JSONReadFailure: Error {
 
 /// A JSON syntax error and nothing more: for readers whose client only needs to know whether and
 /// where the text is not JSON.
-package struct JSONSyntaxError: JSONReadFailure, Equatable {
+public struct JSONSyntaxError: JSONReadFailure, Equatable {
     /// What is wrong.
-    package var message: String
+    public var message: String
     /// The 1-based character position of the offending character.
-    package var position: Int
+    public var position: Int
 
-    package init(jsonSyntax message: String, position: Int) {
+    public init(jsonSyntax message: String, position: Int) {
         self.message = message
         self.position = position
     }
@@ -23,7 +23,7 @@ package struct JSONSyntaxError: JSONReadFailure, Equatable {
 
 /// The deepest nesting of arrays and objects a ``JSONTextReader`` (and ``JSONSyntaxCheck``)
 /// accepts.
-package let jsonMaximumDepth = 512
+public let jsonMaximumDepth = 512
 
 /// A strict RFC 8259 JSON reader working directly on UTF-8 bytes.
 ///
@@ -46,13 +46,13 @@ package let jsonMaximumDepth = 512
 /// truncated input. The reader is generic over its error so that a module reading geometry,
 /// features or filters from JSON throws its own error type without wrapping every call: each
 /// client names its reader once (SieveGeometry's `JSONReader` is `JSONTextReader<GeometryError>`).
-package struct JSONTextReader<Failure: JSONReadFailure> {
+public struct JSONTextReader<Failure: JSONReadFailure> {
     /// The deepest nesting of arrays and objects accepted.
-    package static var maximumDepth: Int { jsonMaximumDepth }
+    @inlinable public static var maximumDepth: Int { jsonMaximumDepth }
 
     /// Parses JSON text.
     /// - Throws: a ``JSONReadFailure`` (its JSON-syntax error) for text that is not one JSON value.
-    package static func parse(_ text: String) throws(Failure) -> JSONValue {
+    @inlinable public static func parse(_ text: String) throws(Failure) -> JSONValue {
         var text = text
         let result: Result<JSONValue, Failure> = text.withUTF8 { buffer in
             Result { () throws(Failure) -> JSONValue in try parse(buffer) }
@@ -63,7 +63,7 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
     /// Parses JSON from UTF-8 bytes (e.g. a file's contents).
     /// - Throws: a ``JSONReadFailure`` (its JSON-syntax error) for bytes that are not one JSON value in
     ///   UTF-8.
-    package static func parse<Bytes: Collection<UInt8>>(bytes: Bytes) throws(Failure) -> JSONValue {
+    @inlinable public static func parse<Bytes: Collection<UInt8>>(bytes: Bytes) throws(Failure) -> JSONValue {
         let direct: Result<JSONValue, Failure>? = bytes.withContiguousStorageIfAvailable { buffer in
             Result { () throws(Failure) -> JSONValue in try parse(buffer) }
         }
@@ -78,38 +78,38 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
     /// Parses JSON from a buffer of UTF-8 bytes.
     /// - Throws: a ``JSONReadFailure`` (its JSON-syntax error) for bytes that are not one JSON value in
     ///   UTF-8.
-    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
+    @inlinable public static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
         var reader = Self(buffer)
         return try reader.parseDocument()
     }
 
     // MARK: - State
 
-    package let bytes: UnsafeBufferPointer<UInt8>
-    package var index = 0
+    @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline package var index = 0
     /// UTF-8 continuation bytes (and BOM bytes) passed so far, to turn byte offsets into
     /// character positions. Multi-byte characters occur only inside strings.
-    package var extraBytes = 0
-    package var depth = 0
+    @usableFromInline package var extraBytes = 0
+    @usableFromInline package var depth = 0
     /// Scratch space for strings with escapes.
-    package var scratch: [UInt8] = []
+    @usableFromInline package var scratch: [UInt8] = []
     /// The fingerprints of the member names of the objects being read, outermost first (see
     /// `isNewKey`).
-    package var keyFingerprints: [UInt64] = []
+    @usableFromInline package var keyFingerprints: [UInt64] = []
 
-    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable public init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// The 1-based character position of byte `offset` (valid for offsets at or after the
     /// last multi-byte character counted).
-    @inlinable package func position(_ offset: Int) -> Int { offset - extraBytes + 1 }
+    @inlinable public func position(_ offset: Int) -> Int { offset - extraBytes + 1 }
 
-    package func error(_ message: String, at offset: Int) -> Failure {
+    @inlinable public func error(_ message: String, at offset: Int) -> Failure {
         Failure(jsonSyntax: message, position: position(offset))
     }
 
-    package func unexpected(at offset: Int, expected: String? = nil) -> Failure {
+    @inlinable public func unexpected(at offset: Int, expected: String? = nil) -> Failure {
         guard offset < bytes.count else { return error("unexpected end of input", at: offset) }
         let found = Self.describe(byte: bytes[offset])
         if let expected { return error("expected \(expected), found \(found)", at: offset) }
@@ -117,7 +117,7 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
     }
 
     /// A byte for an error message: the character when printable ASCII, else its hex code.
-    package static func describe(byte: UInt8) -> String {
+    @inlinable public static func describe(byte: UInt8) -> String {
         if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         let hex = String(byte, radix: 16, uppercase: true)
         return "byte 0x" + (hex.count < 2 ? "0" + hex : hex)
@@ -125,7 +125,7 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
 
     // MARK: - Structure
 
-    private mutating func parseDocument() throws(Failure) -> JSONValue {
+    @inlinable mutating func parseDocument() throws(Failure) -> JSONValue {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             index = 3
             extraBytes = 2
@@ -140,7 +140,7 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
     }
 
     @inlinable @inline(__always)
-    package mutating func skipWhitespace() {
+    public mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -149,7 +149,7 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
         }
     }
 
-    package mutating func parseValue() throws(Failure) -> JSONValue {
+    @inlinable public mutating func parseValue() throws(Failure) -> JSONValue {
         guard index < bytes.count else { throw error("unexpected end of input", at: index) }
         let start = position(index)
         switch bytes[index] {
@@ -172,7 +172,7 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
         }
     }
 
-    package mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
+    @inlinable public mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
         let start = index
         let count = literal.utf8CodeUnitCount
         let text = literal.utf8Start
@@ -185,14 +185,14 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
         index = start + count
     }
 
-    package mutating func enter() throws(Failure) {
+    @inlinable public mutating func enter() throws(Failure) {
         depth += 1
         if depth > Self.maximumDepth {
             throw error("arrays and objects nest deeper than \(Self.maximumDepth)", at: index)
         }
     }
 
-    private mutating func parseArray() throws(Failure) -> JSONValue {
+    @inlinable mutating func parseArray() throws(Failure) -> JSONValue {
         let start = position(index)
         var elements: [JSONValue] = []
         try parseMembers(closingWith: UInt8(ascii: "]")) { reader throws(Failure) in
@@ -201,7 +201,7 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
         return .array(elements, at: start)
     }
 
-    private mutating func parseObject() throws(Failure) -> JSONValue {
+    @inlinable mutating func parseObject() throws(Failure) -> JSONValue {
         let start = position(index)
         var object = JSONObject()
         let base = keyFingerprints.count
@@ -242,7 +242,7 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
     ///
     /// Fingerprints (64-bit FNV-1a of the UTF-8 bytes) make the common case, all names distinct,
     /// a scan of integers (a hash set beyond 64 members); only equal fingerprints compare bytes.
-    private mutating func isNewKey(
+    @inlinable mutating func isNewKey(
         _ key: String, fingerprint: UInt64, base: Int, members: [(key: String, value: JSONValue)],
         largeObject: inout Set<UInt64>?
     ) -> Bool {
@@ -264,7 +264,7 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
 
     /// The 64-bit FNV-1a hash of bytes (a member name's UTF-8).
     @inline(__always)
-    private static func fingerprint<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
+    @inlinable static func fingerprint<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
@@ -276,7 +276,7 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
     /// one, `close`: none, or `member` then `, member` as often as they come. `member` reads one
     /// (after the whitespace before it). Counts the nesting depth.
     @inline(__always)
-    private mutating func parseMembers(
+    @inlinable mutating func parseMembers(
         closingWith close: UInt8, _ member: (inout Self) throws(Failure) -> Void
     ) throws(Failure) {
         try enter()
@@ -308,7 +308,7 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
     // MARK: - Strings
 
     /// Parses a string starting at the opening quote.
-    package mutating func parseString() throws(Failure) -> String {
+    @inlinable public mutating func parseString() throws(Failure) -> String {
         let openPosition = position(index)
         index += 1
         let contentStart = index
@@ -344,14 +344,14 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
         throw Failure(jsonSyntax: "unterminated string", position: openPosition)
     }
 
-    package func controlCharacter(at offset: Int) -> Failure {
+    @inlinable public func controlCharacter(at offset: Int) -> Failure {
         let hex = String(bytes[offset], radix: 16, uppercase: true)
         return error("control character U+" + String(repeating: "0", count: 4 - hex.count) + hex
             + " must be escaped in a string", at: offset)
     }
 
     /// Validates one multi-byte UTF-8 sequence at `index` (RFC 3629) and moves past it.
-    package mutating func skipMultibyte() throws(Failure) {
+    @inlinable public mutating func skipMultibyte() throws(Failure) {
         let lead = bytes[index]
         let length: Int
         var low: UInt8 = 0x80, high: UInt8 = 0xBF  // range of the second byte
@@ -376,7 +376,7 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
     }
 
     /// Decodes the escape at `index` (a backslash) into `scratch`.
-    private mutating func parseEscape() throws(Failure) {
+    @inlinable mutating func parseEscape() throws(Failure) {
         let start = index
         guard index + 1 < bytes.count else { throw error("unterminated string", at: index) }
         let code = bytes[index + 1]
@@ -418,7 +418,7 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
         }
     }
 
-    private mutating func parseHex4(escapeStart: Int) throws(Failure) -> UInt32 {
+    @inlinable mutating func parseHex4(escapeStart: Int) throws(Failure) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard index < bytes.count else { throw error("unterminated string", at: index) }
@@ -436,7 +436,7 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
         return value
     }
 
-    private mutating func appendUTF8(_ scalar: UInt32) {
+    @inlinable mutating func appendUTF8(_ scalar: UInt32) {
         switch scalar {
         case 0..<0x80:
             scratch.append(UInt8(scalar))
@@ -459,7 +459,7 @@ package struct JSONTextReader<Failure: JSONReadFailure> {
 
     /// Reads the number at `index` (see ``scanNumber(_:at:)``) and moves past it.
     @inline(__always)
-    package mutating func parseNumber() throws(Failure) -> JSONNumber {
+    @inlinable public mutating func parseNumber() throws(Failure) -> JSONNumber {
         do {
             let (number, end) = try Self.scanNumber(bytes, at: index)
             index = end

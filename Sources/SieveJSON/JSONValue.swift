@@ -5,51 +5,51 @@ import Foundation
 ///
 /// The lexical form matters to callers that infer field types: `889953` is an integer, while
 /// `889953.0` and `8.89953e5` are doubles, although all three have the same `double`.
-package struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
+public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
     /// The value as a double (correctly rounded from the text; `±infinity` when the text
     /// overflows, e.g. `1e999`).
-    package var double: Double
+    public var double: Double
     /// Whether the text had neither a fraction nor an exponent (`12`, `-0`,
     /// `123456789012345678901`).
-    package var isIntegerLiteral: Bool
+    public var isIntegerLiteral: Bool
     /// The exact value of an integer literal that fits in `Int64`; `nil` otherwise.
-    package var int64: Int64?
+    public var int64: Int64?
 
     /// A number from a double (written in the shortest form that reads back to it).
-    package init(_ double: Double) {
+    public init(_ double: Double) {
         self.double = double
         self.isIntegerLiteral = false
         self.int64 = nil
     }
 
     /// A number from an integer (written in integer form).
-    package init(_ integer: Int64) {
+    public init(_ integer: Int64) {
         self.double = Double(integer)
         self.isIntegerLiteral = true
         self.int64 = integer
     }
 
     /// A number from an integer (written in integer form).
-    package init(_ integer: Int) {
+    public init(_ integer: Int) {
         self.init(Int64(integer))
     }
 
     /// A number with every field given, as the reader produces it.
-    package init(double: Double, isIntegerLiteral: Bool, int64: Int64?) {
+    public init(double: Double, isIntegerLiteral: Bool, int64: Int64?) {
         self.double = double
         self.isIntegerLiteral = isIntegerLiteral
         self.int64 = int64
     }
 
     /// The value as an `Int` when it is a whole number that fits (whatever its lexical form).
-    package var exactInt: Int? {
+    public var exactInt: Int? {
         if let int64 { return Int(exactly: int64) }
         guard double.isFinite, double == double.rounded() else { return nil }
         return Int(exactly: double)
     }
 
     /// The number as JSON text.
-    package var description: String {
+    public var description: String {
         if isIntegerLiteral, let int64 {
             if int64 == 0, double.sign == .minus { return "-0" }
             return String(int64)
@@ -63,7 +63,7 @@ package struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
 ///
 /// Objects keep their members in source order; the reader rejects repeated names (see ``JSONObject``).
 /// Equality compares values only, never positions.
-package enum JSONValue: Sendable, Equatable, CustomStringConvertible {
+public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     /// `null`.
     case null(at: Int = 0)
     /// `true` or `false`.
@@ -78,13 +78,13 @@ package enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     case object(JSONObject, at: Int = 0)
 
     /// A number value from a double.
-    package static func double(_ value: Double) -> JSONValue { .number(JSONNumber(value)) }
+    public static func double(_ value: Double) -> JSONValue { .number(JSONNumber(value)) }
     /// A number value from an integer.
-    package static func integer(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+    public static func integer(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
 
     /// The 1-based character position (Unicode scalars from the start of the text) where this
     /// value starts; 0 when it was not read from text.
-    package var position: Int {
+    public var position: Int {
         switch self {
         case .null(let at), .bool(_, let at), .number(_, let at), .string(_, let at), .array(_, let at),
             .object(_, let at):
@@ -94,53 +94,53 @@ package enum JSONValue: Sendable, Equatable, CustomStringConvertible {
 
     /// The member `key` of an object (the last one when the key is repeated); `nil` when this is
     /// not an object or has no such member.
-    package subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         if case .object(let object, _) = self { return object[key] }
         return nil
     }
 
     /// Whether this is `null`.
-    package var isNull: Bool {
+    public var isNull: Bool {
         if case .null = self { return true }
         return false
     }
 
     /// The number, when this is one.
-    package var numberValue: JSONNumber? {
+    public var numberValue: JSONNumber? {
         if case .number(let number, _) = self { return number }
         return nil
     }
 
     /// The number as a double, when this is a number.
-    package var doubleValue: Double? { numberValue?.double }
+    public var doubleValue: Double? { numberValue?.double }
 
     /// The string, when this is one.
-    package var stringValue: String? {
+    public var stringValue: String? {
         if case .string(let string, _) = self { return string }
         return nil
     }
 
     /// The boolean, when this is one.
-    package var boolValue: Bool? {
+    public var boolValue: Bool? {
         if case .bool(let bool, _) = self { return bool }
         return nil
     }
 
     /// The elements, when this is an array.
-    package var arrayValue: [JSONValue]? {
+    public var arrayValue: [JSONValue]? {
         if case .array(let elements, _) = self { return elements }
         return nil
     }
 
     /// The object, when this is one.
-    package var objectValue: JSONObject? {
+    public var objectValue: JSONObject? {
         if case .object(let object, _) = self { return object }
         return nil
     }
 
     /// What kind of value this is, with an article, for error messages: "null", "a boolean",
     /// "a number", "a string", "an array", "an object".
-    package var kindDescription: String {
+    public var kindDescription: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -152,9 +152,9 @@ package enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Compact JSON text (see ``JSONWriter``).
-    package var description: String { JSONWriter.string(self) }
+    public var description: String { JSONWriter.string(self) }
 
-    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let a, _), .bool(let b, _)): a == b
@@ -173,17 +173,17 @@ package enum JSONValue: Sendable, Equatable, CustomStringConvertible {
 /// hold one, and lookup by key then returns the last member with that key. Keys are compared
 /// byte for byte (their UTF-8), never by Unicode canonical equivalence: `"é"` written
 /// precomposed and decomposed are two different keys, as RFC 8259 §8.3 compares names.
-package struct JSONObject: Sendable, Equatable {
+public struct JSONObject: Sendable, Equatable {
     /// The members in order.
-    package var members: [(key: String, value: JSONValue)]
+    public var members: [(key: String, value: JSONValue)]
 
     /// Creates an object from members.
-    package init(_ members: [(key: String, value: JSONValue)] = []) {
+    public init(_ members: [(key: String, value: JSONValue)] = []) {
         self.members = members
     }
 
     /// The value of the last member named `key` (compared byte for byte).
-    package subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         var i = members.count
         while i > 0 {
             i -= 1
@@ -193,20 +193,20 @@ package struct JSONObject: Sendable, Equatable {
     }
 
     /// Whether a member named `key` exists.
-    package func contains(_ key: String) -> Bool { self[key] != nil }
+    public func contains(_ key: String) -> Bool { self[key] != nil }
 
     /// The keys in order.
-    package var keys: [String] { members.map(\.key) }
+    public var keys: [String] { members.map(\.key) }
 
     /// Number of members.
-    package var count: Int { members.count }
+    public var count: Int { members.count }
 
     /// Appends a member.
-    package mutating func append(_ key: String, _ value: JSONValue) {
+    public mutating func append(_ key: String, _ value: JSONValue) {
         members.append((key, value))
     }
 
-    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.members.count == rhs.members.count else { return false }
         for (a, b) in zip(lhs.members, rhs.members) where !JSONKey.equal(a.key, b.key) || a.value != b.value {
             return false
@@ -218,16 +218,16 @@ package struct JSONObject: Sendable, Equatable {
 /// A string compared and hashed by its UTF-8 bytes, not by Unicode canonical equivalence (as
 /// Swift's `String` is): the identity of JSON member names and of the properties loaded from
 /// them, so that `"é"` precomposed and `"e\u{301}"` stay two names.
-package struct JSONKey: Hashable, Sendable {
+public struct JSONKey: Hashable, Sendable {
     /// The string.
-    package let string: String
+    public let string: String
 
     /// Wraps a string.
-    package init(_ string: String) { self.string = string }
+    public init(_ string: String) { self.string = string }
 
-    package static func == (lhs: JSONKey, rhs: JSONKey) -> Bool { equal(lhs.string, rhs.string) }
+    public static func == (lhs: JSONKey, rhs: JSONKey) -> Bool { equal(lhs.string, rhs.string) }
 
-    package func hash(into hasher: inout Hasher) {
+    public func hash(into hasher: inout Hasher) {
         let hashed: Void? = string.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         if hashed == nil {
             Array(string.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
@@ -236,7 +236,7 @@ package struct JSONKey: Hashable, Sendable {
 
     /// Whether two strings have the same UTF-8 bytes.
     @inline(__always)
-    package static func equal(_ a: String, _ b: String) -> Bool {
+    public static func equal(_ a: String, _ b: String) -> Bool {
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }
         let direct = x.withContiguousStorageIfAvailable { p in
@@ -251,12 +251,12 @@ package struct JSONKey: Hashable, Sendable {
 
     /// `string` as a JSON string literal for a message: one line (control characters escaped)
     /// and cut after 80 characters (`…`), however long the input it echoes.
-    package static func quoted(_ string: String) -> String {
+    public static func quoted(_ string: String) -> String {
         JSONWriter.string(.string(abbreviated(string)))
     }
 
     /// `string` cut after 80 Unicode scalars, with `…` when cut.
-    package static func abbreviated(_ string: String) -> String {
+    public static func abbreviated(_ string: String) -> String {
         var end = string.unicodeScalars.startIndex
         var count = 0
         while end < string.unicodeScalars.endIndex {

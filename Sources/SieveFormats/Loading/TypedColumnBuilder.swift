@@ -1,3 +1,4 @@
+import SieveFeatures
 import SieveColumns
 
 /// Appends the values of one column of a known type, row after row, and lays them out as a
