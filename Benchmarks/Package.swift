@@ -8,7 +8,7 @@ import PackageDescription
 //     swift package benchmark --target GEOSPredicateBenchmarks
 let package = Package(
     name: "GeoSieveBenchmarks",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "GeoSieve", path: ".."),
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),

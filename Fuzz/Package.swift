@@ -18,7 +18,7 @@ let targets = [
 
 let package = Package(
     name: "GeoSieveFuzz",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "GeoSieve", path: ".."),
     ],
