@@ -117,9 +117,12 @@ struct EditCLITests {
         }
     }
 
-    @Test("a GeoPackage source is edited in place: other layers kept, the R-tree updated (GDAL reads both)")
+    @Test(
+        "a GeoPackage source is edited in place: other layers kept, the R-tree updated (GDAL reads both)",
+        .enabled(if: OutputCLITests.executable("ogr2ogr") != nil, "needs GDAL's ogr2ogr and ogrinfo on PATH"))
     func geoPackageInPlace() throws {
-        guard let ogr2ogr = OutputCLITests.executable("ogr2ogr"), let ogrinfo = OutputCLITests.executable("ogrinfo") else { return }
+        let ogr2ogr = try #require(OutputCLITests.executable("ogr2ogr"))
+        let ogrinfo = try #require(OutputCLITests.executable("ogrinfo"))
         try GeoPackageCLITests.withFolder { folder in
             let gpkg = "\(folder)/city.gpkg"
             #expect(try CLI.run(["convert", Self.boroughs, "--output", gpkg]).status == 0)

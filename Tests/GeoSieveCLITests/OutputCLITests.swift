@@ -249,8 +249,9 @@ struct OutputCLITests {
 
     /// GDAL reads the CSV and GeoJSONSeq we write (when ogrinfo is on PATH): the same feature
     /// count and extent as the source.
-    @Test func gdalReadsCSVAndGeoJSONSeq() throws {
-        guard let ogrinfo = Self.executable("ogrinfo") else { return }
+    @Test(.enabled(if: executable("ogrinfo") != nil, "needs GDAL's ogrinfo on PATH"))
+    func gdalReadsCSVAndGeoJSONSeq() throws {
+        let ogrinfo = try #require(Self.executable("ogrinfo"))
         try Self.withFolder { folder in
             let source = try Self.runTool(ogrinfo, ["-so", "-al", Self.packagePath(Self.countries)])
             let sourceExtent = source.split(separator: "\n").first { $0.hasPrefix("Extent:") }

@@ -39,7 +39,7 @@ struct ProgressCLITests {
 
     @Test(.enabled(if: script != nil, "needs util-linux script for a pseudo-terminal"))
     func shownOnATerminalOnly() throws {
-        guard let script = Self.script else { return }
+        let script = try #require(Self.script)
         let directory = try ArgumentTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("points.geojsonl")

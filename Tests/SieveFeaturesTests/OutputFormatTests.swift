@@ -393,8 +393,9 @@ struct OutputFormatTests {
     }
 
     /// Python's csv module, an independent reader, when python3 is on PATH.
-    @Test func csvReadsInPython() throws {
-        guard let python = Self.executable("python3") else { return }
+    @Test(.enabled(if: executable("python3") != nil, "needs python3 on PATH"))
+    func csvReadsInPython() throws {
+        let python = try #require(Self.executable("python3"))
         let result = try Self.polygons().queryFeatures(QueryParameters())
         let text = result.csv(options: FeatureWriterOptions(coordinatePrecision: 3))
         let process = Process()

@@ -98,7 +98,10 @@ struct ProjectedTableTests {
         var checked = 0
         try GEOSContext.withCurrent { context throws in
             let q = try GEOSGeometry(Self.query(), context: context)
-            guard case .polygon(let polygon) = try Self.query() else { return }
+            guard case .polygon(let polygon) = try Self.query() else {
+                Issue.record("expected a polygon")
+                return
+            }
             let boundary = try GEOSGeometry(.polyline(try Polyline(paths: [polygon.ring(0)])), context: context)
             for (row, geometry) in geographic.enumerated() {
                 guard case .point = geometry else { continue }

@@ -134,13 +134,19 @@ struct RendererJSONTests {
         #expect(breaks.classBounds.map(\.min) == [0, 7, 9])
         #expect(breaks.classBounds.map(\.max) == [5, 9, 12])
         let log = try Renderer(esriJSON: #"{"type":"classBreaks","field":"P","normalizationType":"esriNormalizeByLog","classBreakInfos":[]}"#)
-        guard case .classBreaks(let logBreaks) = log else { return }
+        guard case .classBreaks(let logBreaks) = log else {
+            Issue.record("expected a classBreaks")
+            return
+        }
         #expect(logBreaks.normalization == .byLog)
         #expect(logBreaks.minValue == nil)
         let percent = try Renderer(
             esriJSON:
                 #"{"type":"classBreaks","field":"P","normalizationType":"esriNormalizeByPercentOfTotal","normalizationTotal":50,"classBreakInfos":[]}"#)
-        guard case .classBreaks(let percentBreaks) = percent else { return }
+        guard case .classBreaks(let percentBreaks) = percent else {
+            Issue.record("expected a classBreaks")
+            return
+        }
         #expect(percentBreaks.normalization == .percentOfTotal(total: 50))
     }
 

@@ -79,7 +79,7 @@ struct PostGISDifferentialTests {
     /// (CASEI, ACCENTI). The places' `date` column is a PostgreSQL `date` (a date-only field),
     /// so the temporal functions take it as whole days there too.
     @Test func cql2ConformancePredicatesSelectTheSameFeatures() async throws {
-        guard let url = PostGISServer.url else { return }
+        let url = try #require(PostGISServer.url)
         let fixture = try await PostGISServer.fixture()
         let places = try FeatureTable.load(
             geoJSON: String(contentsOf: PostGISServer.fixturesDirectory.appendingPathComponent("cql2/ats/ne_110m_populated_places_simple.geojson"), encoding: .utf8),
@@ -138,7 +138,7 @@ struct PostGISDifferentialTests {
     /// with other days and with itself as in memory; a day against an instant field needs date
     /// arithmetic, which is refused.
     @Test func dateOnlyTemporalFunctionsSelectTheSameFeatures() async throws {
-        guard let url = PostGISServer.url else { return }
+        let url = try #require(PostGISServer.url)
         let text = """
             {"type":"FeatureCollection","features":[
             {"type":"Feature","properties":{"OBJECTID":1,"DAY":"2022-04-16","LATER":"2022-04-17","AT":"2022-04-16T00:00:00Z"},"geometry":{"type":"Point","coordinates":[1,1]}},

@@ -300,7 +300,10 @@ struct ProjectionTests {
         // Depth alone bounds one edge: at most 2¹⁶ pieces.
         let one = Geometry.polyline(try Polyline(paths: [paths[0]]))
         let deep = try projector.project(one, densification: Densification(tolerance: .absolute(0)))
-        guard case .polyline(let deepLine) = deep else { return }
+        guard case .polyline(let deepLine) = deep else {
+            Issue.record("expected a polyline")
+            return
+        }
         #expect(deepLine.coordinates.count <= (1 << Densification.maximumDepth) + 1)
     }
 
