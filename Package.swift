@@ -166,7 +166,7 @@ let package = Package(
         // The benchmark executable: seeded workloads measured in one process, printed as JSON lines.
         .executableTarget(
             name: "geosieve-bench",
-            dependencies: [
+            dependencies: ["SieveJSON", "SieveGeometry", 
                 "GeoSieve", "SievePostGIS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
