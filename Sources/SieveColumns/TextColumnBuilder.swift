@@ -232,7 +232,7 @@ package struct TextColumnBuilder {
     /// Appends a row holding `string`.
     package mutating func append(_ string: String) {
         var string = string
-        string.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+        _ = string.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// The finished column; `validity` marks the NULL rows (`nil` when there are none).
