@@ -4,6 +4,7 @@ import SieveFeatures
 import SieveEditing
 import SieveFormats
 import Testing
+import SieveTestSupport
 
 /// One line of `cql2/eval_oracle.jsonl`: a filter in both encodings over one fixture, and the
 /// object IDs independent oracles say it selects (see `Tests/Fixtures/cql2/README.md`).

@@ -7,6 +7,7 @@ import Testing
 @testable import SieveFeatures
 @testable import SieveEditing
 @testable import SieveFormats
+import SieveTestSupport
 
 /// A point table with one field of each kind the validation rules concern, and no rows.
 func editingSchema(geometryType: GeometryType = .point) throws -> Schema {

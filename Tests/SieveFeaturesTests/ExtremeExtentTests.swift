@@ -6,6 +6,7 @@ import Testing
 @testable import SieveFeatures
 @testable import SieveEditing
 @testable import SieveFormats
+import SieveTestSupport
 
 /// Query polygons whose extent overflows a Double (wider than the largest finite value) or is
 /// smaller than the spacing of Doubles at its coordinates: the region filter's grid computed

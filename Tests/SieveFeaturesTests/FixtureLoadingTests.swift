@@ -5,6 +5,7 @@ import SieveEditing
 import SieveFormats
 import SieveGeometry
 import Testing
+import SieveTestSupport
 
 @Suite("Loading the real fixtures")
 struct FixtureLoadingTests {

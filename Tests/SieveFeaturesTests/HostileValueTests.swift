@@ -6,6 +6,7 @@ import SieveFormats
 import SieveGeometry
 import Testing
 import SieveMap
+import SieveTestSupport
 
 /// Extreme values through queries, identify and the writers: answers or clear errors, never
 /// traps.

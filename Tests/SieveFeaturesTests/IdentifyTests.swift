@@ -6,6 +6,7 @@ import SieveFormats
 import SieveMap
 import SieveGeometry
 import Testing
+import SieveTestSupport
 
 @Suite("Identify")
 struct IdentifyTests {

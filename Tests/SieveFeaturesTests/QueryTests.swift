@@ -6,6 +6,7 @@ import SieveFormats
 import SieveGeometry
 import SieveSQL
 import Testing
+import SieveTestSupport
 
 /// The expected answers below were computed independently with Python's `sqlite3` module: the
 /// fixtures' GeoJSON properties loaded into an in-memory SQLite table (object ID = the

@@ -5,6 +5,7 @@ import SieveFormats
 import SieveGeometry
 import SieveSQL
 import Testing
+import SieveTestSupport
 
 /// The text forms of query parameters (REST and command line) and prepared queries.
 @Suite("REST parameters and prepared queries")

@@ -7,6 +7,7 @@ import Testing
 @testable import SieveFeatures
 @testable import SieveEditing
 @testable import SieveFormats
+import SieveTestSupport
 
 /// The accelerated region filter against the plain loop over every feature with the prepared
 /// query geometry (which the relationship tests check against Shapely).

@@ -5,6 +5,7 @@ import SieveFormats
 import SieveGEOS
 import SieveGeometry
 import Testing
+import SieveTestSupport
 
 /// Spatial queries against the oracle `Fixtures/oracle/spatial_query_oracle.json`, written by
 /// `Fixtures/oracle/make_spatial_query_oracle.py`: Shapely 2 (GEOS through another binding)

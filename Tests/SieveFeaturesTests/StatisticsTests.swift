@@ -5,6 +5,7 @@ import SieveEditing
 import SieveFormats
 import SieveSQL
 import Testing
+import SieveTestSupport
 
 /// Statistics over a six-row table whose every expected value is worked out by hand in the
 /// comments (the rows are listed in ``small()``).

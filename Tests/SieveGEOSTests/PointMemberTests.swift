@@ -3,6 +3,7 @@ import SieveGeometry
 import Testing
 
 @testable import SieveGEOS
+import SieveTestSupport
 
 /// One row of `oracle/point_member_oracle.json`: the exact DE-9IM matrix of a against b,
 /// computed by brute force over the arrangement of the two geometries in rational arithmetic

@@ -2,6 +2,7 @@ import SieveGeometry
 import Testing
 
 @testable import SieveGEOS
+import SieveTestSupport
 
 /// Real geometries — Natural Earth countries and capitals, the NYC boroughs — related pair by
 /// pair, against Shapely's DE-9IM matrices and predicates (`relate_oracle.json`).

@@ -1,16 +1,6 @@
 import Foundation
 import SieveGeometry
-
-/// The folder `Tests/Fixtures` of this package, found from this source file's location.
-let fixturesDirectory = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()
-    .deletingLastPathComponent()
-    .appendingPathComponent("Fixtures")
-
-/// The text of a fixture file.
-func fixtureText(_ name: String) throws -> String {
-    String(decoding: try Data(contentsOf: fixturesDirectory.appendingPathComponent(name)), as: UTF8.self)
-}
+import SieveTestSupport
 
 /// The named geometries of `relate_fixtures.wkt`, in file order.
 func relateFixtures() throws -> [(name: String, geometry: Geometry)] {

@@ -7,6 +7,7 @@ import SieveSQL
 import Testing
 
 @testable import SieveMap
+import SieveTestSupport
 
 /// The countries fixture read by Foundation's JSON parser, not by GeoSieve: the oracle the
 /// layer's counts are checked against.
