@@ -45,7 +45,7 @@ struct ConvertCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("out-sr"), parsing: .unconditional,
         help: "The WKID (EPSG or ESRI code) to write the geometries in (default: the source's).")
-    var outSR: Int?
+    var outSR: SpatialReferenceCode?
 
     @OptionGroup(title: "Output") var outputOptions: OutputOptions
 
@@ -68,7 +68,7 @@ struct ConvertCommand: AsyncParsableCommand {
         _ = try outputOptions.writerOptions(for: format)
         var query = QueryParameters(whereClause: try argumentText(whereClause, argument: "--where"))
         try spatialFilter.apply(to: &query)
-        if let outSR { query.outSpatialReference = try QueryCommand.spatialReference(outSR, option: "--out-sr") }
+        if let outSR { query.outSpatialReference = try QueryCommand.spatialReference(outSR.wkid, option: "--out-sr") }
         let (table, sourceLayer) = try await CommandSource.loadTable(source, loading: loading, needs: needs(query))
         do {
             let result = try table.queryFeatures(query)
@@ -90,7 +90,7 @@ struct ConvertCommand: AsyncParsableCommand {
     private func convertToPostGIS(_ url: String) async throws {
         var query = QueryParameters(whereClause: try argumentText(whereClause, argument: "--where"))
         try spatialFilter.apply(to: &query)
-        if let outSR { query.outSpatialReference = try QueryCommand.spatialReference(outSR, option: "--out-sr") }
+        if let outSR { query.outSpatialReference = try QueryCommand.spatialReference(outSR.wkid, option: "--out-sr") }
         let (table, _) = try await CommandSource.loadTable(source, loading: loading, needs: needs(query))
         do {
             try await PostGISSource.write(try table.queryFeatures(query).makeTable(), to: url)

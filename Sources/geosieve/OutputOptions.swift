@@ -16,6 +16,11 @@ struct OutputOptions: ParsableArguments {
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case geojson, geojsonseq, esrijson, csv, gpkg
 
+        /// A format named in any case (`GPKG`, `GeoJSON`), as GDAL users type them.
+        init?(argument: String) {
+            self.init(rawValue: argument.lowercased())
+        }
+
         /// The library's text format (`nil` for GeoPackage).
         var textFormat: FeatureOutputFormat? {
             switch self {

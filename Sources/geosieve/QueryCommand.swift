@@ -123,8 +123,8 @@ struct QueryCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("out-sr"), parsing: .unconditional,
-        help: "The WKID (EPSG or ESRI code) of the returned geometries and extent (default: the table's).")
-    var outSR: Int?
+        help: "The WKID (EPSG or ESRI code: 3857, EPSG:3857, ESRI:102100) of the returned geometries and extent (default: the table's).")
+    var outSR: SpatialReferenceCode?
 
     @OptionGroup var spatialFilter: SpatialFilterOptions
 
@@ -169,7 +169,7 @@ struct QueryCommand: AsyncParsableCommand {
             throw CommandFailure("--filter-lang and --filter-crs need --filter")
         }
         if let outSR {
-            query.outSpatialReference = try Self.spatialReference(outSR, option: "--out-sr")
+            query.outSpatialReference = try Self.spatialReference(outSR.wkid, option: "--out-sr")
         }
 
         let aggregate = statistics != nil || distinct

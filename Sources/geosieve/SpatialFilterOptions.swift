@@ -18,8 +18,8 @@ struct SpatialFilterOptions: ParsableArguments {
 
     @Option(
         name: .customLong("in-sr"), parsing: .unconditional,
-        help: "The WKID (EPSG or ESRI code) the --geometry is written in (default: the table's).")
-    var inSR: Int?
+        help: "The WKID (EPSG or ESRI code: 2263, EPSG:2263, ESRI:102718) the --geometry is written in (default: the table's).")
+    var inSR: SpatialReferenceCode?
 
     @Option(
         name: .customLong("spatial-rel"),
@@ -53,7 +53,7 @@ struct SpatialFilterOptions: ParsableArguments {
             if inSR != nil { throw CommandFailure("--in-sr needs --geometry") }
             return
         }
-        let inReference = try inSR.map { code in try QueryCommand.spatialReference(code, option: "--in-sr") }
+        let inReference = try inSR.map { code in try QueryCommand.spatialReference(code.wkid, option: "--in-sr") }
         let text = try argumentText(geometry, argument: "--geometry")
         do {
             let relationship = try SpatialRelationship(name: (spatialRel ?? .intersects).rawValue, relation: relation)
