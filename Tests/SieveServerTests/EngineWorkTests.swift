@@ -102,12 +102,24 @@ import SieveJSON
         #expect(try await request.value)
     }
 
+    /// The size of the ArcGIS query `query` on `table`, as the route decides it: read first, then
+    /// sized. A query that cannot be read never runs (the route answers its error inline): it
+    /// counts as large here, the size nothing bounds.
+    static func arcGISSize(
+        _ query: String, table: FeatureTable, configuration: ServerConfiguration, indexed: Bool = false
+    ) throws -> EngineWorkSize {
+        let parameters = try RequestParameters(query: Substring(query), caseInsensitiveNames: true)
+        guard let prepared = try? ArcGISQuery.prepare(parameters, schema: table.schema, configuration: configuration) else { return .large }
+        return EngineWorkSize.query(
+            prepared.request.parameters, declaresBox: prepared.declaresBox, table: table, configuration: configuration, indexed: indexed)
+    }
+
     @Test func theRuleKeepsInlineOnlyBoundedWork() throws {
         let server = try TestServer.make()
         let cities = try server.catalog.table("cities", what: "service").table.snapshot
         let configuration = ServerConfiguration()
         func size(_ query: String, _ configuration: ServerConfiguration = configuration) throws -> EngineWorkSize {
-            EngineWorkSize.arcGISQuery(try RequestParameters(query: Substring(query), caseInsensitiveNames: true), table: cities, configuration: configuration)
+            try Self.arcGISSize(query, table: cities, configuration: configuration)
         }
         #expect(try size("where=1%3D1&outFields=*") == .small)
         #expect(try size("geometry=0,0,10,10&geometryType=esriGeometryEnvelope&outFields=*") == .small)
@@ -130,9 +142,7 @@ import SieveJSON
         // Countries: fewer rows than the limit, but polygons of many vertices.
         let countries = try server.catalog.table("countries", what: "service").table.snapshot
         let rows = ServerConfiguration(inlineQueryRowLimit: countries.count + 1)
-        #expect(
-            EngineWorkSize.arcGISQuery(try RequestParameters(query: "where=1%3D1", caseInsensitiveNames: true), table: countries, configuration: rows)
-                == .large)
+        #expect(try Self.arcGISSize("where=1%3D1", table: countries, configuration: rows) == .large)
         #expect(throws: ServerRequestError.self) { try ServerConfiguration(inlineQueryRowLimit: -1).validate() }
     }
 
@@ -143,9 +153,7 @@ import SieveJSON
         let cities = try server.catalog.table("cities", what: "service").table.snapshot
         #expect(cities.count > 100)
         func size(_ query: String, indexed: Bool) throws -> EngineWorkSize {
-            EngineWorkSize.arcGISQuery(
-                try RequestParameters(query: Substring(query), caseInsensitiveNames: true), table: cities, configuration: configuration,
-                indexed: indexed)
+            try Self.arcGISSize(query, table: cities, configuration: configuration, indexed: indexed)
         }
         let europe = "geometry=0,40,20,60&geometryType=esriGeometryEnvelope&inSR=4326&outFields=*"
         // Until a query has built the index, never counted (counting would build it inline).

@@ -8,12 +8,6 @@ import Testing
 
 @testable import SieveServer
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The editor of a served table saves each batch off the actor, on the engine's threads, and
 /// still runs the batches one at a time: a batch that arrives during a save waits for it.
 @Suite struct TableEditorTests {
@@ -25,22 +19,10 @@ import Testing
         FeatureEdit(attributes: ["name": .string(name), "rank": .integer(9)], geometry: .point(Point(x: 5, y: 5)))
     }
 
-    /// The name of the calling thread.
-    static func threadName() -> String {
-        #if canImport(Darwin)
-            var buffer = [CChar](repeating: 0, count: 64)
-            pthread_getname_np(pthread_self(), &buffer, buffer.count)
-            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        #else
-            let text = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
-            return text.trimmingCharacters(in: .whitespacesAndNewlines)
-        #endif
-    }
-
     @Test func savesRunOnTheEngineThreads() async throws {
         let names = Mutex<[String]>([])
         let editor = TableEditor(table: try Self.table()) { _, _, _ in
-            names.withLock { $0.append(Self.threadName()) }
+            names.withLock { $0.append(EngineWorkTests.threadName()) }
         }
         let results = try await editor.run { table in table.addFeatures([Self.add("d")]) }
         #expect(results.allSatisfy { $0.error == nil })

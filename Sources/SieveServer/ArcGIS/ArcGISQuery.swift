@@ -33,15 +33,49 @@ enum ArcGISQuery {
         case json, pjson, geojson
     }
 
-    /// Runs the query `parameters` ask for on `served`.
+    /// A query read from its parameters, ready to run: what to answer and how to write it.
+    struct Prepared: Sendable {
+        /// The engine's request.
+        let request: QueryRequest
+        /// The response format.
+        let format: Format
+        /// How features are written.
+        let options: FeatureWriterOptions
+        /// Whether `geometryType`, when given, names an envelope or a point: a box written in the
+        /// simple syntax but declared a polygon or line is not sized as a box.
+        let declaresBox: Bool
+    }
+
+    /// Reads the query `parameters` ask for on a layer of `schema`, before any engine work: the
+    /// request's size is then decided from what was read (``EngineWorkSize/query(_:table:configuration:indexed:)``)
+    /// rather than from the text again.
     /// - Throws: ``ServerRequestError`` (bad request) for invalid parameters, with the engine's
     ///   message as the detail.
-    static func run(_ parameters: RequestParameters, on served: ServedTable, configuration: ServerConfiguration) throws(ServerRequestError)
-        -> ServiceResponse
+    static func prepare(_ parameters: RequestParameters, schema: Schema, configuration: ServerConfiguration) throws(ServerRequestError)
+        -> Prepared
     {
         let format = try Self.format(parameters)
         return try ServerRequestError.catching(.badRequest, message: "Cannot perform query. Invalid query parameters.") {
-            try answer(parameters, format: format, served: served, configuration: configuration)
+            Prepared(
+                request: try request(parameters, format: format, schema: schema, configuration: configuration), format: format,
+                options: FeatureWriterOptions(pretty: format == .pjson, coordinatePrecision: try precision(parameters)),
+                declaresBox: ["esrigeometryenvelope", "esrigeometrypoint", nil].contains(parameters.nonEmpty("geometryType")?.lowercased()))
+        }
+    }
+
+    /// Runs a prepared query on `served` and writes its answer.
+    /// - Throws: ``ServerRequestError`` (bad request) for what the engine refuses, with its
+    ///   message as the detail.
+    static func respond(_ prepared: Prepared, on served: ServedTable) throws(ServerRequestError) -> ServiceResponse {
+        try ServerRequestError.catching(.badRequest, message: "Cannot perform query. Invalid query parameters.") {
+            let answer = try served.layer.answer(prepared.request)
+            guard case .features(let result) = answer else {
+                return ServiceResponse(contentType: ServiceResponse.jsonType, body: answer.esriJSON())
+            }
+            let geoJSON = prepared.format == .geojson
+            return ServiceResponse(
+                contentType: geoJSON ? ServiceResponse.geoJSONType : ServiceResponse.jsonType,
+                body: result.bytes(geoJSON ? .geoJSON : .esriJSON, options: prepared.options))
         }
     }
 
@@ -52,17 +86,6 @@ enum ArcGISQuery {
             throw ServerRequestError(.badRequest, "f=\(text) is not supported: use json, pjson or geojson")
         }
         return format
-    }
-
-    private static func answer(_ parameters: RequestParameters, format: Format, served: ServedTable, configuration: ServerConfiguration)
-        throws -> ServiceResponse
-    {
-        let request = try request(parameters, format: format, schema: served.layer.schema, configuration: configuration)
-        let answer = try served.layer.answer(request)
-        guard case .features(let result) = answer else { return ServiceResponse(contentType: ServiceResponse.jsonType, body: answer.esriJSON()) }
-        let options = FeatureWriterOptions(pretty: format == .pjson, coordinatePrecision: try precision(parameters))
-        let bytes = result.bytes(format == .geojson ? .geoJSON : .esriJSON, options: options)
-        return ServiceResponse(contentType: format == .geojson ? ServiceResponse.geoJSONType : ServiceResponse.jsonType, body: bytes)
     }
 
     /// The query request `parameters` make: the REST parameters read into the engine's one
@@ -93,7 +116,7 @@ enum ArcGISQuery {
         let count = try integer(parameters, "resultRecordCount", minimum: 1)
         query.resultOffset = offset
         query.maxFeatures = Swift.min(count ?? configuration.maxRecordCount, configuration.maxRecordCount)
-        _ = try precision(parameters)
+        _ = try precision(parameters)  // checked in this order among the parameters
         let idsOnly = try flag(parameters, "returnIdsOnly", default: false)
         let countOnly = try flag(parameters, "returnCountOnly", default: false)
         let extentOnly = try flag(parameters, "returnExtentOnly", default: false)

@@ -42,13 +42,15 @@ struct ArcGISRoutes {
                 router.on(RouterPath(layer + "/query"), method: method) { request, context in
                     await respond(request) { input in
                         let served = try self.layer(context)
-                        let (parameters, configuration) = (input.parameters, server.configuration)
-                        let size = EngineWorkSize.arcGISQuery(
-                            parameters, table: served.table.snapshot, configuration: configuration,
+                        // Read once, on the request's task; its size decided from what was read.
+                        let prepared = try ArcGISQuery.prepare(input.parameters, schema: served.layer.schema, configuration: server.configuration)
+                        let query = prepared.request.parameters
+                        let size = EngineWorkSize.query(
+                            query, declaresBox: prepared.declaresBox, table: served.table.snapshot, configuration: server.configuration,
                             indexed: server.spatialIndexes.isReady(served.id))
-                        let response = try await server.timed(size) { try ArcGISQuery.run(parameters, on: served, configuration: configuration) }
+                        let response = try await server.timed(size) { try ArcGISQuery.respond(prepared, on: served) }
                         // A box query has built the table's spatial index: the next ones can count their rows in it.
-                        if size == .large, EngineWorkSize.arcGISQueryUsesSpatialIndex(parameters) { server.spatialIndexes.setReady(served.id) }
+                        if size == .large, EngineWorkSize.readsSpatialIndex(query) { server.spatialIndexes.setReady(served.id) }
                         return response
                     }
                 }

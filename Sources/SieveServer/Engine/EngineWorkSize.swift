@@ -45,41 +45,38 @@ enum EngineWorkSize: Sendable, Hashable {
         table.geometryColumn.byteCount <= Swift.max(table.count, 1) * geometryBytesPerRow
     }
 
-    /// The size of an ArcGIS REST `query` on `table` (see the rule above). `indexed` says that
-    /// the table's spatial index has been built (by an earlier query), so that counting the
-    /// rows in the box never builds it inline.
-    static func arcGISQuery(
-        _ parameters: RequestParameters, table: FeatureTable, configuration: ServerConfiguration, indexed: Bool = false
+    /// The size of a query already read (an ArcGIS REST `query`, see the rule above), decided
+    /// from its parsed spatial filter. `declaresBox` is false when the request called its
+    /// geometry something other than an envelope or a point. `indexed` says that the table's
+    /// spatial index has been built (by an earlier query), so that counting the rows in the box
+    /// never builds it inline.
+    static func query(
+        _ query: QueryParameters, declaresBox: Bool = true, table: FeatureTable, configuration: ServerConfiguration, indexed: Bool = false
     ) -> EngineWorkSize {
-        guard let geometry = parameters.nonEmpty("geometry") else {
-            return isSmall(table, configuration: configuration) ? .small : .large
-        }
-        guard arcGISBoxRelationship(parameters) else { return .large }
-        switch parameters.nonEmpty("geometryType")?.lowercased() {
-        case "esrigeometryenvelope", "esrigeometrypoint", nil: break
-        default: return .large
-        }
-        guard let given = box(geometry) else { return .large }
+        guard query.filter == nil else { return .large }
+        guard query.geometry != nil else { return isSmall(table, configuration: configuration) ? .small : .large }
+        guard declaresBox, let box = countableBox(query) else { return .large }
         if isSmall(table, configuration: configuration) { return .small }
-        guard indexed, inReference(given.wkid, inSR: parameters.nonEmpty("inSR"), of: table) else { return .large }
-        return boxIsSmall(given.envelope, table: table, configuration: configuration) ? .small : .large
+        guard indexed, query.inSpatialReference.map({ isTableReference($0, of: table) }) ?? true else { return .large }
+        return boxIsSmall(box, table: table, configuration: configuration) ? .small : .large
     }
 
-    /// Whether the request's relationship is one an envelope or point is tested with through
-    /// the envelopes alone: `esriSpatialRelIntersects` (the default) or
-    /// `esriSpatialRelEnvelopeIntersects`.
-    static func arcGISBoxRelationship(_ parameters: RequestParameters) -> Bool {
-        switch parameters.nonEmpty("spatialRel")?.lowercased() {
-        case nil, "esrispatialrelintersects", "esrispatialrelenvelopeintersects": true
-        default: false
+    /// The box of a query whose spatial filter is an envelope or a point tested through
+    /// envelopes alone (`intersects` or `envelopeIntersects`), finite and in order; `nil` for
+    /// any other filter.
+    static func countableBox(_ query: QueryParameters) -> Envelope? {
+        guard query.spatialRelationship == .intersects || query.spatialRelationship == .envelopeIntersects else { return nil }
+        switch query.geometry {
+        case .envelope(let box): return envelope(box.xmin, box.ymin, box.xmax, box.ymax)
+        case .point(let point): return envelope(point.x, point.y, point.x, point.y)
+        default: return nil
         }
     }
 
-    /// Whether an ArcGIS query reads the table's spatial index, building it when it is not
-    /// yet: a spatial filter by an envelope or point (see ``arcGISQuery(_:table:configuration:indexed:)``).
-    static func arcGISQueryUsesSpatialIndex(_ parameters: RequestParameters) -> Bool {
-        guard let geometry = parameters.nonEmpty("geometry") else { return false }
-        return arcGISBoxRelationship(parameters) && box(geometry) != nil
+    /// Whether a query reads its table's spatial index, building it when it is not yet: a
+    /// spatial filter by such a box (see ``countableBox(_:)``).
+    static func readsSpatialIndex(_ query: QueryParameters) -> Bool {
+        countableBox(query) != nil
     }
 
     /// The size of an OGC API – Features `items` request on `table`: small on a small table
@@ -127,29 +124,6 @@ enum EngineWorkSize: Sendable, Hashable {
         return count <= limit
     }
 
-    /// The envelope of a `geometry` parameter that is an envelope or a point —
-    /// `xmin,ymin,xmax,ymax`, `x,y`, or Esri JSON with `xmin`, `ymin`, `xmax`, `ymax` or `x`, `y`
-    /// — and the WKID its JSON names, if any; `nil` for any other geometry (or text that is not
-    /// one: the query reports it).
-    static func box(_ text: String) -> (envelope: Envelope, wkid: Int?)? {
-        guard text.utf8.first(where: { $0 != UInt8(ascii: " ") }) == UInt8(ascii: "{") else {
-            let numbers = Self.numbers(text)
-            switch numbers.count {
-            case 4: return envelope(numbers[0], numbers[1], numbers[2], numbers[3]).map { ($0, nil) }
-            case 2: return envelope(numbers[0], numbers[1], numbers[0], numbers[1]).map { ($0, nil) }
-            default: return nil
-            }
-        }
-        guard let object = try? JSONReader.parse(text) else { return nil }
-        let wkid = object["spatialReference"].flatMap { ($0["latestWkid"] ?? $0["wkid"])?.numberValue?.exactInt }
-        func number(_ key: String) -> Double? { object[key]?.numberValue?.double }
-        if let xmin = number("xmin"), let ymin = number("ymin"), let xmax = number("xmax"), let ymax = number("ymax") {
-            return envelope(xmin, ymin, xmax, ymax).map { ($0, wkid) }
-        }
-        if let x = number("x"), let y = number("y") { return envelope(x, y, x, y).map { ($0, wkid) } }
-        return nil
-    }
-
     /// The envelope of these bounds, `nil` unless they are finite and in order (an inverted or
     /// infinite box is the query's to report).
     static func envelope(_ xmin: Double, _ ymin: Double, _ xmax: Double, _ ymax: Double) -> Envelope? {
@@ -157,18 +131,10 @@ enum EngineWorkSize: Sendable, Hashable {
         return Envelope(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)
     }
 
-    /// Whether a box whose JSON named `wkid` (if any), with the request's `inSR` (if any), is
-    /// in `table`'s spatial reference, so that it needs no projecting.
-    static func inReference(_ wkid: Int?, inSR: String?, of table: FeatureTable) -> Bool {
-        let reference = table.spatialReference
-        func same(_ code: Int) -> Bool { code == reference.wkid || code == reference.latestWkid }
-        if let wkid, !same(wkid) { return false }
-        guard let inSR else { return true }
-        if let code = Int(inSR) { return same(code) }
-        guard let object = try? JSONReader.parse(inSR), let code = (object["latestWkid"] ?? object["wkid"])?.numberValue?.exactInt else {
-            return false
-        }
-        return same(code)
+    /// Whether `reference` is `table`'s own, so that a box in it needs no projecting.
+    static func isTableReference(_ reference: SpatialReference, of table: FeatureTable) -> Bool {
+        let own = table.spatialReference
+        return reference.wkid == own.wkid || reference.latestWkid == own.latestWkid
     }
 
     /// The comma-separated numbers of `text` (spaces around them allowed); empty when any part
