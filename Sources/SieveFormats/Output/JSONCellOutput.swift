@@ -92,9 +92,9 @@ package struct CellWriter {
                 JSONWriter.writeAttributeDouble(values[row], into: &bytes)
             case .dictionary(let codes, let offsets, let strings):
                 let code = Int(codes[row])
-                JSONOutput.appendString(UnsafeBufferPointer(start: strings + offsets[code], count: offsets[code + 1] - offsets[code]), to: &bytes)
+                JSONWriter.writeString(utf8: UnsafeBufferPointer(start: strings + offsets[code], count: offsets[code + 1] - offsets[code]), into: &bytes)
             case .plain(let offsets, let strings):
-                JSONOutput.appendString(UnsafeBufferPointer(start: strings + offsets[row], count: offsets[row + 1] - offsets[row]), to: &bytes)
+                JSONWriter.writeString(utf8: UnsafeBufferPointer(start: strings + offsets[row], count: offsets[row + 1] - offsets[row]), into: &bytes)
             case .other:
                 return false
             }
