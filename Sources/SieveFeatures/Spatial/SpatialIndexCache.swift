@@ -74,7 +74,7 @@ package final class SpatialIndexCache: @unchecked Sendable {
 
     /// Calls `body` with the tree, which holds at least the rows of `table` (building it, or
     /// inserting the rows appended since, first). Rows without geometry are not in it.
-    package func withTree<R, E: Error>(for table: FeatureTable, _ body: (QuadTree) throws(E) -> R) throws(E) -> R {
+    func withTree<R, E: Error>(for table: FeatureTable, _ body: (QuadTree) throws(E) -> R) throws(E) -> R {
         while true {
             let answer: R? = try withActiveSlot { slot throws(E) -> R? in
                 guard let tree = slot.tree, slot.indexedRows >= table.count else { return nil }

@@ -37,7 +37,7 @@ package final class VersionMap: Sendable {
     }
 
     /// What the map knows of an object ID for one snapshot.
-    package enum Lookup {
+    enum Lookup {
         /// Edits never appended a row for it: ask the base.
         case notEdited
         /// The row of the version the snapshot has (possibly a base row).
@@ -49,7 +49,7 @@ package final class VersionMap: Sendable {
     private let state = Locked(State())
 
     /// The row of `objectID` in a snapshot of `rowCount` rows (deleted or not).
-    package func lookup(_ objectID: Int64, rowCount: Int, baseRowCount: Int) -> Lookup {
+    func lookup(_ objectID: Int64, rowCount: Int, baseRowCount: Int) -> Lookup {
         state.withLock { state in
             guard var row = state.latest[objectID] else { return .notEdited }
             while row >= rowCount {

@@ -8,12 +8,12 @@
 /// zeroed).
 public struct RowTombstones: Sendable, Equatable {
     /// Rows per chunk.
-    package static let rowsPerChunk = 1 << 15
-    package static let wordsPerChunk = rowsPerChunk / 64
+    static let rowsPerChunk = 1 << 15
+    static let wordsPerChunk = rowsPerChunk / 64
 
     /// One chunk's words. A class so that snapshots share it; written only while uniquely
     /// referenced (see ``RowTombstones/delete(_:)``).
-    package final class Chunk: @unchecked Sendable {
+    final class Chunk: @unchecked Sendable {
         var words: [UInt64]
         init() { words = Array(repeating: 0, count: RowTombstones.wordsPerChunk) }
         init(copying other: Chunk) { words = other.words }
