@@ -18,20 +18,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IMPORT = re.compile(r"^\s*(?:@_exported\s+|@testable\s+|@_spi\(\w+\)\s+|package\s+|public\s+|internal\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
-# Modules a product brings under a name other than the product's.
-PRODUCT_MODULES = {
-    "ArgumentParser": {"ArgumentParser"},
-    "Logging": {"Logging"},
-    "PostgresNIO": {"PostgresNIO"},
-    "Hummingbird": {"Hummingbird"},
-    "HummingbirdCore": {"HummingbirdCore"},
-    "HummingbirdTesting": {"HummingbirdTesting"},
-    "AsyncHTTPClient": {"AsyncHTTPClient"},
-    "NIOHTTPCompression": {"NIOHTTPCompression"},
-    "NIOCore": {"NIOCore"},
-    "NIOHTTP1": {"NIOHTTP1"},
-    "ServiceLifecycle": {"ServiceLifecycle"},
-}
+
 
 
 def target_path(target):
@@ -84,7 +71,7 @@ def main():
                 continue
             problems.append(f"{name} declares {module} but never imports it")
         for product in sorted(declared_products):
-            if not (PRODUCT_MODULES.get(product, {product}) & imported):
+            if product not in imported:  # every product used here is a module of the same name
                 problems.append(f"{name} declares product {product} but never imports it")
     for line in problems:
         print("module deps: " + line)
