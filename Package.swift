@@ -17,6 +17,18 @@ let package = Package(
         .executable(name: "geosieve", targets: ["geosieve"]),
         .executable(name: "geosieve-bench", targets: ["geosieve-bench"]),
     ],
+    traits: [
+        // Sources across the network in `geosieve` and `SourceLocator`: ArcGIS feature services
+        // and OGC API – Features collections (AsyncHTTPClient) and PostGIS tables (PostgresNIO).
+        // Both bring SwiftNIO's TLS stack (swift-nio-ssl and BoringSSL), about half of a first
+        // build; `swift run --disable-default-traits geosieve …` builds the tool without them.
+        // On by default: a plain `swift build` has every capability.
+        .trait(
+            name: "RemoteSources",
+            description: "Feature services, OGC API collections and PostGIS tables as sources of geosieve and SourceLocator"
+        ),
+        .default(enabledTraits: ["RemoteSources"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -144,9 +156,10 @@ let package = Package(
         .target(
             name: "SieveClients",
             dependencies: [
-                "SieveArcGISREST", "SieveBase", "SieveCQL", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGeometry", "SieveJSON", "SieveMap", "SievePostGIS",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                "SieveArcGISREST", "SieveBase", "SieveCQL", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGeometry", "SieveJSON", "SieveMap",
+                .target(name: "SievePostGIS", condition: .when(traits: ["RemoteSources"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["RemoteSources"])),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(traits: ["RemoteSources"])),
             ]
         ),
         // Umbrella module re-exporting the public modules.
@@ -158,7 +171,8 @@ let package = Package(
         .executableTarget(
             name: "geosieve",
             dependencies: [
-                "GeoSieve", "SieveBase", "SieveClients", "SieveJSON", "SievePostGIS", "SieveServer",
+                "GeoSieve", "SieveBase", "SieveClients", "SieveJSON", "SieveServer",
+                .target(name: "SievePostGIS", condition: .when(traits: ["RemoteSources"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -166,8 +180,9 @@ let package = Package(
         // The benchmark executable: seeded workloads measured in one process, printed as JSON lines.
         .executableTarget(
             name: "geosieve-bench",
-            dependencies: ["SieveJSON", "SieveGeometry", 
-                "GeoSieve", "SievePostGIS",
+            dependencies: [
+                "GeoSieve", "SieveGeometry", "SieveJSON",
+                .target(name: "SievePostGIS", condition: .when(traits: ["RemoteSources"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -219,12 +234,16 @@ let package = Package(
         ),
         .testTarget(
             name: "SievePostGISTests",
-            dependencies: ["SieveCQL", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGeometry", "SievePostGIS", "SieveSQL", "SieveTestSupport"]
+            dependencies: [
+                "SieveCQL", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGeometry", "SieveSQL", "SieveTestSupport",
+                .target(name: "SievePostGIS", condition: .when(traits: ["RemoteSources"])),
+            ]
         ),
         .testTarget(
             name: "SieveClientsTests",
             dependencies: [
-                "SieveCQL", "SieveClients", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGeometry", "SieveJSON", "SieveMap", "SievePostGIS", "SieveSQL", "SieveServer",
+                "SieveCQL", "SieveClients", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGeometry", "SieveJSON", "SieveMap", "SieveSQL", "SieveServer", "SieveTestSupport",
+                .target(name: "SievePostGIS", condition: .when(traits: ["RemoteSources"])),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
@@ -241,7 +260,10 @@ let package = Package(
         ),
         .testTarget(
             name: "GeoSieveCLITests",
-            dependencies: ["SieveClients", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGEOS", "SievePostGIS", "geosieve"]
+            dependencies: [
+                "SieveClients", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGEOS", "SieveTestSupport", "geosieve",
+                .target(name: "SievePostGIS", condition: .when(traits: ["RemoteSources"])),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

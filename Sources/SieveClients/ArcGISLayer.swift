@@ -1,3 +1,5 @@
+// Part of the RemoteSources trait (on by default): HTTP clients of feature services.
+#if RemoteSources
 import SieveFeatures
 import SieveEditing
 import SieveFormats
@@ -49,8 +51,8 @@ public struct ArcGISLayerInfo: Sendable {
     /// (`advancedQueryCapabilities.supportsPagination`); without it a table pages by object-ID
     /// batches.
     public var supportsPagination: Bool
-    /// Its capabilities (`Query,Create,Update,Delete,…`); only ``TableCapabilities/query`` for
-    /// a map service's layer.
+    /// Its capabilities (`Query,Create,Update,Delete,…`); only
+    /// ``/SieveEditing/TableCapabilities/query`` for a map service's layer.
     public var capabilities: TableCapabilities
     /// Whether edits may change geometries (`allowGeometryUpdates`; absent: `true`).
     public var allowGeometryUpdates: Bool
@@ -355,3 +357,4 @@ public struct ArcGISLayerReader: Sendable {
         }
     }
 }
+#endif

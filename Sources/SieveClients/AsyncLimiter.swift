@@ -1,3 +1,5 @@
+// Part of the RemoteSources trait (on by default): HTTP clients of feature services.
+#if RemoteSources
 /// At most `limit` holders at once; others wait, first come first served.
 actor AsyncLimiter {
     private let limit: Int
@@ -31,3 +33,4 @@ actor AsyncLimiter {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the RemoteSources trait (on by default): HTTP clients of feature services.
+#if RemoteSources
 import SieveBase
 import SieveCQL
 import SieveColumns
@@ -200,8 +202,8 @@ public struct OGCCollectionReader: Sendable {
     /// a feature has the same object ID in every read): in the order the server sent them, or
     /// in object-ID order when a filter or ``OGCCollectionQuery/maxFeatures`` was applied here.
     /// - Throws: ``ServiceError`` for a failed request, a page that cannot be read, or links
-    ///   that do not end; ``CQL2Error`` for a filter that does not parse (or, applied locally,
-    ///   does not fit the features read).
+    ///   that do not end; ``/SieveCQL/CQL2Error`` for a filter that does not parse (or, applied
+    ///   locally, does not fit the features read).
     public func features(_ query: OGCCollectionQuery = OGCCollectionQuery()) async throws -> FeatureTable {
         try await read(query).table
     }
@@ -311,3 +313,4 @@ public struct OGCCollectionReader: Sendable {
         return Read(table: table, identified: identified, featureIDFieldName: pages.lastReport.featureIDFieldName)
     }
 }
+#endif

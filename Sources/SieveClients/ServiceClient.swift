@@ -1,3 +1,5 @@
+// Part of the RemoteSources trait (on by default): HTTP clients of feature services.
+#if RemoteSources
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -372,3 +374,4 @@ func timeAmount(_ duration: Duration) -> TimeAmount {
     let (seconds, attoseconds) = duration.components
     return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the RemoteSources trait (on by default): HTTP clients of feature services.
+#if RemoteSources
 // Re-exported: the error's category, its location and the `~=` that matches its kinds are
 // SieveBase's, and a client of this module uses them with the error.
 @_exported import SieveBase
@@ -83,13 +85,15 @@ public struct ServiceError: GeoSieveKindedError, Hashable {
     }
 
     /// How the error is reported. A service that failed, did not answer in time or answered
-    /// what the protocol does not promise is ``ErrorCategory/unavailable`` — except the answers
-    /// that say the caller is at fault: a missing or refused token (HTTP 401, ArcGIS 498 and 499)
-    /// is ``ErrorCategory/unauthorized``, 403 ``ErrorCategory/forbidden``, 404 (no such layer
-    /// or collection) ``ErrorCategory/notFound``. A URL that cannot be requested is
-    /// ``ErrorCategory/invalidRequest``, an answer over the size limit
-    /// ``ErrorCategory/tooLarge``, an operation the service does not offer
-    /// ``ErrorCategory/unsupported``, a cancelled request ``ErrorCategory/timedOut``.
+    /// what the protocol does not promise is ``/SieveBase/ErrorCategory/unavailable`` — except the
+    /// answers that say the caller is at fault: a missing or refused token (HTTP 401, ArcGIS 498
+    /// and 499) is ``/SieveBase/ErrorCategory/unauthorized``, 403
+    /// ``/SieveBase/ErrorCategory/forbidden``, 404 (no such layer or collection)
+    /// ``/SieveBase/ErrorCategory/notFound``. A URL that cannot be requested is
+    /// ``/SieveBase/ErrorCategory/invalidRequest``, an answer over the size limit
+    /// ``/SieveBase/ErrorCategory/tooLarge``, an operation the service does not offer
+    /// ``/SieveBase/ErrorCategory/unsupported``, a cancelled request
+    /// ``/SieveBase/ErrorCategory/timedOut``.
     public var category: ErrorCategory {
         switch kind {
         case .invalidURL: return .invalidRequest
@@ -117,3 +121,4 @@ public struct ServiceError: GeoSieveKindedError, Hashable {
         return text
     }
 }
+#endif

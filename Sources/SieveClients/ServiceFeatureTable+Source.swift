@@ -1,3 +1,5 @@
+// Part of the RemoteSources trait (on by default): HTTP clients of feature services.
+#if RemoteSources
 import SieveFeatures
 import SieveEditing
 import SieveFormats
@@ -12,3 +14,4 @@ extension ServiceFeatureTable: FeatureSource {
     /// The local cache as it is now (what the request mode has read so far).
     public var inMemoryTable: FeatureTable? { currentTable }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the RemoteSources trait (on by default): HTTP clients of feature services.
+#if RemoteSources
 import SieveBase
 import SieveCQL
 import SieveFeatures
@@ -8,55 +10,18 @@ import SieveGeometry
 import SieveMap
 import SieveJSON
 
-/// How a ``ServiceFeatureTable`` decides what to fetch (ArcGIS's `featureRequestMode`).
-public enum FeatureRequestMode: Sendable, Equatable {
-    /// Everything (passing the definition expression) at ``ServiceFeatureTable/load()``, paged,
-    /// up to the service's limits; nothing after.
-    case snapshot
-    /// What the map shows: ``ServiceFeatureTable/display(_:)`` fetches the extent scaled by
-    /// ``OnDemandOptions/bufferFactor`` when the extent leaves what was fetched, or the data
-    /// expired.
-    case onDemand(OnDemandOptions)
-    /// Nothing at load; ``ServiceFeatureTable/selectFeatures(whereClause:envelope:)`` fetches what
-    /// it selects.
-    case selection
-    /// Nothing ever, unless
-    /// ``ServiceFeatureTable/populateFromService(whereClause:envelope:clearCache:outFields:maxFeatures:)``
-    /// asks.
-    case manualCache
-}
-
-/// The settings of ``FeatureRequestMode/onDemand(_:)``.
-public struct OnDemandOptions: Sendable, Equatable {
-    /// How much larger than the displayed extent the fetched extent is (scaled about its
-    /// centre); at least 1. Default 2.
-    public var bufferFactor: Double
-    /// How long fetched features stay fresh; `nil` for ever.
-    public var expirationInterval: Duration?
-    /// When the data expire: `true` refetches at once (``ServiceFeatureTable/refreshIfExpired()``,
-    /// which a timer calls), `false` on the next ``ServiceFeatureTable/display(_:)``.
-    public var autoRefreshOnExpiration: Bool
-
-    /// On-demand settings.
-    public init(bufferFactor: Double = 2, expirationInterval: Duration? = nil, autoRefreshOnExpiration: Bool = false) {
-        self.bufferFactor = bufferFactor
-        self.expirationInterval = expirationInterval
-        self.autoRefreshOnExpiration = autoRefreshOnExpiration
-    }
-}
-
 /// A feature table fed by a service — an ArcGIS feature service layer (or a map service's layer,
 /// read-only) or an OGC API – Features collection — through a local cache, so that every local
-/// query, identify, selection and statistic of a ``FeatureLayer`` over it works on what was
-/// fetched.
+/// query, identify, selection and statistic of a ``/SieveMap/FeatureLayer`` over it works on what
+/// was fetched.
 ///
-/// The cache is an ``EditableFeatureTable``: fetched features are merged in by object ID
-/// (``EditableFeatureTable/mergeFromService(_:)``: updated in place, never held twice), and
-/// local edits are kept apart until they are sent; they are allowed as the layer's capabilities
-/// allow them (none for a map service's layer or an OGC API collection). ``currentTable`` (the
-/// layer's view) is the cache's latest snapshot. The ``definitionExpression`` is sent with every
-/// fetch (to an OGC API server as a CQL2 filter, which is where-clause syntax for the
-/// comparisons both share).
+/// The cache is an ``/SieveEditing/EditableFeatureTable``: fetched features are merged in by object
+/// ID (``/SieveEditing/EditableFeatureTable/mergeFromService(_:)``: updated in place, never held
+/// twice), and local edits are kept apart until they are sent; they are allowed as the layer's
+/// capabilities allow them (none for a map service's layer or an OGC API collection).
+/// ``currentTable`` (the layer's view) is the cache's latest snapshot. The ``definitionExpression``
+/// is sent with every fetch (to an OGC API server as a CQL2 filter, which is where-clause syntax
+/// for the comparisons both share).
 ///
 /// What is fetched, and when, is the ``mode``'s:
 ///
@@ -105,6 +70,10 @@ public final class ServiceFeatureTable: Sendable {
     private let fetching = AsyncLimiter(limit: 1)
 
     /// A table over `service`, empty until its mode fetches.
+    /// - Parameter service: The layer or collection the table reads.
+    /// - Parameter mode: What is fetched when; every feature at ``load()`` by default.
+    /// - Parameter definitionExpression: The where clause every fetch sends (empty for
+    ///   none).
     /// - Parameter now: The clock (a monotonic time); the continuous clock by default.
     public init(
         service: Service, mode: FeatureRequestMode = .snapshot, definitionExpression: String = "",
@@ -433,3 +402,4 @@ extension FeatureLayer {
         }
     }
 }
+#endif

@@ -3,8 +3,10 @@ import SieveBase
 import SieveFeatures
 import SieveEditing
 import SieveGeometry
-import SievePostGIS
 import SieveFormats
+#if RemoteSources
+import SievePostGIS
+#endif
 
 /// Where a feature source lives, named as the command line names it, and the one call that opens
 /// any of them: ``withOpened(_:_:)``.
@@ -50,7 +52,7 @@ public enum SourceLocator: Hashable, Sendable, CustomStringConvertible {
             self = .featureService(url: text)
             return
         }
-        if PostGISConnectionOptions.isURL(text) {
+        if Self.isPostGISURL(text) {
             self = .postGIS(url: text)
             return
         }
@@ -67,6 +69,11 @@ public enum SourceLocator: Hashable, Sendable, CustomStringConvertible {
         let lowered = text.lowercased()
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return false }
         return lowered.contains("/featureserver/") || lowered.contains("/mapserver/")
+    }
+
+    /// Whether `text` is a PostgreSQL connection URL (`postgresql://` or `postgres://`).
+    public static func isPostGISURL(_ text: String) -> Bool {
+        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
     }
 
     /// Whether the source lives elsewhere (a database or a service) rather than in a file.
@@ -103,6 +110,14 @@ public struct SourceLocatorError: GeoSieveError, Hashable {
 
     /// The message.
     public var description: String { message }
+
+    /// The error for a remote `locator` in a build without the `RemoteSources` trait.
+    public static func withoutRemoteSources(_ locator: SourceLocator) -> SourceLocatorError {
+        SourceLocatorError(
+            "\(locator): this build of GeoSieve reads no remote sources (feature services, OGC API collections, PostGIS "
+                + "tables): it was built without the RemoteSources trait; build with the default traits (swift build -c release)",
+            category: .unsupported)
+    }
 }
 
 /// How ``SourceLocator/withOpened(_:_:)`` opens a source.
@@ -125,8 +140,10 @@ public struct SourceOptions: Sendable {
     public var serviceScope: (extent: Envelope?, whereClause: String?) = (nil, nil)
     /// A definition expression sent with every service fetch.
     public var serviceDefinitionExpression = ""
+    #if RemoteSources
     /// The HTTP client for service sources; `nil`: one made for the call and shut down after.
     public var client: ServiceClient?
+    #endif
     /// Called as a GeoPackage layer is read.
     public var geoPackageProgress: (@Sendable (GeoPackageReadProgress) -> Void)?
 
@@ -142,7 +159,8 @@ public struct OpenedSource: Sendable {
     /// Its name: the GeoPackage layer, the database table, the service layer's name or the
     /// collection, else the file name without extension (`standard input` for `-`).
     public let name: String
-    /// The features a file load skipped (with ``LoadOptions`` that skip bad features).
+    /// The features a file load skipped (with ``/SieveFormats/LoadOptions`` that skip bad
+    /// features).
     public let loadReport: LoadReport?
     /// The GeoPackage columns GeoSieve does not read, left out.
     public let skippedFields: [GeoPackageLayer.SkippedField]
@@ -152,8 +170,9 @@ extension SourceLocator {
     /// Opens the source, runs `body` on it and closes it (a database connection, an HTTP
     /// client made for the call), also when `body` throws.
     /// - Throws: ``SourceLocatorError`` for options that do not fit the source (a schema for
-    ///   a typed source, a service mode for a file); ``FeatureTableError``, ``GeoPackageError``,
-    ///   `PostGISError` or ``ServiceError`` when opening fails; what `body` throws.
+    ///   a typed source, a service mode for a file); ``/SieveFeatures/FeatureTableError``,
+    ///   ``/SieveFormats/GeoPackageError``, `PostGISError` or ``ServiceError`` when opening fails;
+    ///   what `body` throws.
     public func withOpened<T: Sendable>(
         _ options: SourceOptions = SourceOptions(), _ body: (OpenedSource) async throws -> T
     ) async throws -> T {
@@ -179,6 +198,7 @@ extension SourceLocator {
             let read = try GeoPackage.read(
                 at: path, layer: layer, options: GeoPackageReadOptions(unsupportedFields: .skip), progress: options.geoPackageProgress)
             return try await body(OpenedSource(source: read.table, name: read.name, loadReport: nil, skippedFields: read.skippedFields))
+        #if RemoteSources
         case .postGIS(let url):
             let connection = try PostGISConnectionOptions(url: url)
             return try await PostGISFeatureSource.using(connection) { source in
@@ -204,6 +224,10 @@ extension SourceLocator {
                 if options.client == nil { try? await client.shutdown() }
                 throw error
             }
+        #else
+        case .postGIS, .featureService, .ogcCollection:
+            throw SourceLocatorError.withoutRemoteSources(self)
+        #endif
         }
     }
 
@@ -215,6 +239,7 @@ extension SourceLocator {
         }
     }
 
+    #if RemoteSources
     /// The service the locator names, its metadata read, and its name.
     public func openService(client: ServiceClient) async throws -> (ServiceFeatureTable.Service, String) {
         switch self {
@@ -227,4 +252,5 @@ extension SourceLocator {
             throw SourceLocatorError("\(self) is not a feature service layer or an OGC API collection")
         }
     }
+    #endif
 }

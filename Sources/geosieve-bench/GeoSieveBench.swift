@@ -11,6 +11,15 @@ struct GeoSieveBench: AsyncParsableCommand {
         commandName: "geosieve-bench",
         abstract: "Benchmark GeoSieve on generated workloads; one JSON line per measurement.",
         discussion: "Build with `swift build -c release --product geosieve-bench`.",
-        subcommands: [WhereCommand.self, SpatialCommand.self, LoadCommand.self, GeoPackageCommand.self, EditCommand.self, StatsCommand.self, LayerCommand.self, CQL2Command.self, PostGISCommand.self, JSONNumbersCommand.self]
+        subcommands: [
+            WhereCommand.self, SpatialCommand.self, LoadCommand.self, GeoPackageCommand.self, EditCommand.self, StatsCommand.self, LayerCommand.self, CQL2Command.self, JSONNumbersCommand.self,
+        ] + remoteCommands
     )
+
+    /// The commands that need the RemoteSources trait (PostGIS).
+    #if RemoteSources
+    static let remoteCommands: [any ParsableCommand.Type] = [PostGISCommand.self]
+    #else
+    static let remoteCommands: [any ParsableCommand.Type] = []
+    #endif
 }

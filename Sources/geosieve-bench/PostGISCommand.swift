@@ -1,3 +1,5 @@
+// Needs the RemoteSources trait (on by default): PostGIS.
+#if RemoteSources
 import ArgumentParser
 import Foundation
 import GeoSieve
@@ -100,3 +102,4 @@ struct PostGISCommand: AsyncParsableCommand {
         return try FeatureTable(schema: schema, columns: attributes.columns, geometries: points)
     }
 }
+#endif

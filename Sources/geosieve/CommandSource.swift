@@ -1,6 +1,5 @@
 import Foundation
 import GeoSieve
-import SievePostGIS
 import SieveClients
 import SieveJSON
 
@@ -39,14 +38,20 @@ enum CommandSource {
         options.readsDatabaseIntoMemory = inMemory
         var progress: ProgressLine?
         defer { progress?.finish() }
+        #if RemoteSources
         var client: ServiceClient?
+        #else
+        let client: NoClient? = nil
+        #endif
         switch locator {
         case .featureService, .ogcCollection:
             // The layer's fields come from the service.
             guard fields == nil else { throw CommandFailure("--schema does not apply to a feature service: its fields come from the service") }
             try ServiceSource.configure(&options, loading: loading, needs: needs)
+            #if RemoteSources
             client = ServiceSource.makeClient(trace: loading?.traceRequests ?? false)
             options.client = client
+            #endif
         case .postGIS:
             try checkSnapshotMode(loading)
             guard fields == nil else { throw CommandFailure("--schema does not apply to a PostGIS table: its fields come from the catalogue") }
@@ -88,6 +93,13 @@ enum CommandSource {
             throw failure(error, locator: locator)
         }
     }
+
+    #if !RemoteSources
+    /// Stands for the HTTP client of service sources in a build without them.
+    private struct NoClient {
+        func shutdown() async throws {}
+    }
+    #endif
 
     /// An error of the work done on an opened source, told apart from the opening's own.
     private struct BodyFailure: Error {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import GeoSieve
-import SievePostGIS
 import SieveClients
 import Synchronization
 import SieveJSON
@@ -42,6 +41,10 @@ struct PanCommand: AsyncParsableCommand {
             {"step":"populate","where":W,"clear":BOOL,"requests":N,"fetched":N,"cached":N}. \
             --where is the layer's definition expression, sent with every fetch. Exit status: 1 \
             when FILE cannot be read, 2 for any other error.
+
+            Example (extents.txt: one extent per line, 'wait 60', 'select pop > 1e6'):
+              geosieve pan https://host/arcgis/rest/services/cities/FeatureServer/0 \\
+                  --extents extents.txt --mode on-demand --buffer-factor 2
             """
     )
 
@@ -89,6 +92,7 @@ struct PanCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        #if RemoteSources
         let bytes = try InputFiles.contents(of: extents, limit: 64 << 20, option: "--extents")
         let steps = try Self.steps(InputFiles.text(bytes, path: extents, option: "--extents"))
         let requests = Atomic<Int>(0)
@@ -165,6 +169,9 @@ struct PanCommand: AsyncParsableCommand {
             throw CommandFailure("", error)
         }
         for line in lines { print(line) }
+        #else
+        throw CommandFailure("", SourceLocatorError.withoutRemoteSources(try CommandSource.locator(source)))
+        #endif
     }
 
     /// The steps of an extents file.

@@ -59,6 +59,7 @@ enum ServiceSource {
         options.serviceDefinitionExpression = needs.definitionExpression ?? ""
     }
 
+    #if RemoteSources
     /// Applies an applyEdits `request` (JSON text) to the ArcGIS layer `source` names: the
     /// features it updates or deletes are read into a selection-mode service table, the edits
     /// applied to that cache (checked as any edit: fields, domains, capabilities), and those
@@ -136,4 +137,12 @@ enum ServiceSource {
         }
         return ServiceClient(configuration: configuration)
     }
+    #else
+    /// Without the RemoteSources trait, no service is edited.
+    static func edit(
+        _ source: String, request text: String, rollbackOnFailure: Bool?, user: String?, trace: Bool, editsPath: String
+    ) async throws -> ApplyEditsResult {
+        throw CommandFailure("", SourceLocatorError.withoutRemoteSources(try CommandSource.locator(source)))
+    }
+    #endif
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 /// Dates at the ends of the 64-bit millisecond range, loaded from Esri JSON and GeoJSON and
 /// written by every output of `query` and by `identify`.
@@ -10,7 +11,7 @@ import Testing
 /// -9223372036854775000 is 808 ms after the first, 16:47:05.000Z, and 9223372036854775807 is
 /// +292278994-08-17T07:12:55.807Z. Years 0000…9999 have four digits, earlier years a "-" and
 /// later years a "+" (ISO 8601 expanded form).
-@Suite("geosieve dates at the ends of the range")
+@Suite("geosieve dates at the ends of the range", .tags(.cli))
 struct DateRangeCLITests {
     /// An Esri JSON FeatureSet whose date field `d` holds the extremes; `label` is the display
     /// field unless `displayField` says otherwise.

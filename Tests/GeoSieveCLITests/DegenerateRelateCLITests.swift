@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 /// `geosieve relate` and `geosieve query --spatial-rel` on the inputs that crashed GEOS 3.11
 /// (collections with empty members against rectangles) or answered two ways at once (a
 /// zero-length line), and on a polygon too complex for GEOS's relate.
-@Suite("geosieve with degenerate geometries")
+@Suite("geosieve with degenerate geometries", .tags(.cli))
 struct DegenerateRelateCLITests {
     static func relate(_ a: String, _ b: String) throws -> [String: String] {
         let result = try CLI.run(["relate", "--a", a, "--b", b])

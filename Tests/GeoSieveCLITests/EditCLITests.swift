@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 /// `geosieve edit`: an applyEdits request applied to a real dataset, the REST response on
 /// standard output, the edited file written back (GeoJSON, Esri JSON, GeoPackage read by GDAL).
-@Suite("geosieve edit")
+@Suite("geosieve edit", .tags(.cli))
 struct EditCLITests {
     static let boroughs = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/nybb.geojson").path
 

@@ -3,18 +3,21 @@ import SieveFeatures
 import SieveEditing
 import SieveFormats
 import SieveGEOS
-import SievePostGIS
 import SieveClients
+#if RemoteSources
+import SievePostGIS
+#endif
 import Testing
 
 @testable import geosieve
+import SieveTestSupport
 
 /// `geosieve`'s exit status is its error's category's (`ErrorCategory.exitStatus`): 2 for what
 /// the caller can correct, 1 for a file, service or database that failed, 70 for an internal
 /// failure. One real failure per category where the command line can produce one; the mapping
 /// itself for the categories it cannot (a query does not time out on the command line, and an
 /// internal failure is a bug).
-@Suite struct ErrorExitStatusTests {
+@Suite(.tags(.cli)) struct ErrorExitStatusTests {
     static let countries = "Tests/Fixtures/naturalearth_lowres.geojson"
 
     /// Runs geosieve expecting a failure with the exit status of `category`; the one line it
@@ -105,11 +108,13 @@ import Testing
 
     @Test func unavailableExitsWith1() throws {
         #expect(ErrorCategory.unavailable.exitStatus == 1)
+        #if RemoteSources
         #expect(GeoSieveCommand.exitStatus(for: PostGISError("cannot connect to PostgreSQL at 127.0.0.1:1")) == 1)
         #expect(GeoSieveCommand.exitStatus(for: ServiceError(.network, "connection refused", url: "http://127.0.0.1:1")) == 1)
         // A database that refuses the connection: the subcommands keep the engine error's
         // category when they add context (`CommandFailure(prefix, error)`).
         _ = try Self.failure(["serve", "postgresql://nobody@127.0.0.1:1/geosieve?table=none", "--port", "0"], .unavailable)
+        #endif
     }
 
     @Test func timedOutExitsWith1() {
@@ -130,9 +135,11 @@ import Testing
         #expect("\(bad)" == "--limit must be positive")
         #expect(CommandFailure.unreadable("cannot read x").status == 1)
         // Context added to an engine's error keeps its category.
+        #if RemoteSources
         let wrapped = CommandFailure("SOURCE: ", PostGISError("cannot connect"))
         #expect(wrapped.message == "SOURCE: cannot connect")
         #expect(wrapped.category == .unavailable)
+        #endif
         #expect(CommandFailure("x: ", CommandFailure.unreadable("cannot read y")).message == "x: cannot read y")
         #expect(CommandFailure("x: ", CommandFailure.unreadable("cannot read y")).status == 1)
     }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 /// `geosieve query --filter` end to end: CQL2 text and JSON, errors, the antimeridian box.
 /// Expected counts come from the fixture read by Foundation's JSON parser.
-@Suite("geosieve query --filter (CQL2)")
+@Suite("geosieve query --filter (CQL2)", .tags(.cli))
 struct FilterCLITests {
     static let countries = SpatialCLITests.countries
 

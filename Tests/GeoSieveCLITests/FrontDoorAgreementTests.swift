@@ -3,12 +3,13 @@ import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import SieveTestSupport
 #endif
 
 /// The command line and the server are two front doors to one query operation: for every
 /// combination of answer kind, where clause, spatial filter, order and page, `geosieve query`
 /// prints the document the ArcGIS REST `query` route answers with (compared as parsed JSON).
-@Suite struct FrontDoorAgreementTests {
+@Suite(.tags(.cli)) struct FrontDoorAgreementTests {
     /// One combination: the command line's arguments and the REST parameters that ask the same.
     struct Combination: CustomStringConvertible {
         var cli: [String]

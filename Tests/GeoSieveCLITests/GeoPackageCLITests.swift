@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 /// `geosieve convert` and GeoPackage sources of `query` and `identify`.
-@Suite("GeoPackage on the command line")
+@Suite("GeoPackage on the command line", .tags(.cli))
 struct GeoPackageCLITests {
     static let countries = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/naturalearth_lowres.geojson").path
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -8,7 +9,7 @@ import Testing
 /// Sources read as streams (standard input, pipes, devices, FIFOs) stop at their first byte
 /// that is not JSON; the edits file is capped like every argument file; counts at the end of
 /// their type do not trap.
-@Suite("geosieve streams, caps and extreme counts")
+@Suite("geosieve streams, caps and extreme counts", .tags(.cli))
 struct InputStreamTests {
     static let countries = ArgumentTests.countries
 

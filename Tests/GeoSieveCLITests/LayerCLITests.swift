@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 /// `geosieve count`, `identify` over several layers and `query --definition-expression` end to
 /// end. Expected counts come from the fixture read by Foundation's JSON parser.
-@Suite("geosieve layers: count, multi-layer identify, definition expressions")
+@Suite("geosieve layers: count, multi-layer identify, definition expressions", .tags(.cli))
 struct LayerCLITests {
     static let countries = SpatialCLITests.countries
     static let cities = SpatialCLITests.cities

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 /// Loading through the command line: standard input, GeoJSONSeq, --on-invalid, --geometry-type.
-@Suite("geosieve loading")
+@Suite("geosieve loading", .tags(.cli))
 struct LoadingCLITests {
     static let sequence = """
         {"type":"Feature","properties":{"a":1},"geometry":{"type":"Point","coordinates":[1,2]}}

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 /// `geosieve query --where` with clauses near the size one command-line argument can hold on
 /// Linux (128 KiB): they run, and a bad one is reported on one short line.
-@Suite("geosieve query with long where clauses")
+@Suite("geosieve query with long where clauses", .tags(.cli))
 struct LongWhereClauseTests {
     static let countries = "Tests/Fixtures/naturalearth_lowres.geojson"
 

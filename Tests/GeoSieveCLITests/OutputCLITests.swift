@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 /// `--format`, `--output`, `--pretty`, `--precision` on `query`, `convert` (and `--out-sr` on
 /// `convert`), `--output` and `--pretty` on `identify`.
-@Suite("Output options on the command line")
+@Suite("Output options on the command line", .tags(.cli))
 struct OutputCLITests {
     static let countries = "Tests/Fixtures/naturalearth_lowres.geojson"
     static let cities = "Tests/Fixtures/naturalearth_cities.geojson"

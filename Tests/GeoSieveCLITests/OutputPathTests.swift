@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -8,7 +9,7 @@ import Testing
 /// What `--output` does with each kind of path: a regular file is replaced whole (keeping its
 /// permissions), a symbolic link is followed to its target, a FIFO or device is written
 /// directly, a directory is refused, and `-` is standard output for every command.
-@Suite("geosieve --output paths")
+@Suite("geosieve --output paths", .tags(.cli))
 struct OutputPathTests {
     static let cities = ArgumentTests.cities
     static let query = ["query", cities, "--where", "name = 'Paris'", "--out-fields", "name"]

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 /// `geosieve convert … --output postgresql://…` (export) and `geosieve query postgresql://…`
 /// (queries pushed down, or the table read into memory) against a real PostGIS server
 /// (`Scripts/postgis-server.sh`; the URL comes in `GEOSIEVE_POSTGIS_URL`). Each answer must
 /// equal the one the same command gives on the GeoJSON file.
 @Suite(
-    "geosieve with PostGIS tables",
+    "geosieve with PostGIS tables", .tags(.cli, .postgis),
     .enabled(if: ProcessInfo.processInfo.environment["GEOSIEVE_POSTGIS_URL"] != nil, "no PostGIS server (GEOSIEVE_POSTGIS_URL)"))
 struct PostGISCLITests {
     static let file = SpatialCLITests.countries

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 /// The progress lines of loading and writing: shown on a terminal (a pseudo-terminal made by
 /// util-linux's `script`) once the work takes a second, never with `--quiet`, never when
 /// standard error is not a terminal.
-@Suite("geosieve progress lines")
+@Suite("geosieve progress lines", .tags(.cli))
 struct ProgressCLITests {
     static let script = ["/usr/bin/script", "/bin/script"].first { FileManager.default.isExecutableFile(atPath: $0) }
 

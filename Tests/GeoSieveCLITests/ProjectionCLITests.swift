@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 /// `--in-sr` and `--out-sr` with any EPSG or ESRI code, end to end.
-@Suite("geosieve across spatial references")
+@Suite("geosieve across spatial references", .tags(.cli))
 struct ProjectionCLITests {
     static let boroughs = "Tests/Fixtures/nybb.geojson"
 

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
-@Suite("geosieve relate")
+@Suite("geosieve relate", .tags(.cli))
 struct RelateCommandTests {
     /// The flat JSON object as key → value text, in order.
     static func fields(_ json: String) -> [(String, String)] {

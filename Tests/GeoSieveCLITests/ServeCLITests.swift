@@ -8,11 +8,12 @@ import FoundationNetworking
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import SieveTestSupport
 #endif
 
 /// `geosieve serve` as a process: it prints where it listens, answers over a real socket, saves
 /// edits into the source, and ends with status 0 on SIGTERM.
-@Suite struct ServeCLITests {
+@Suite(.tags(.cli)) struct ServeCLITests {
     /// A running `geosieve serve` and the base URL it printed.
     final class Server {
         let process = Process()

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 /// `geosieve query --geometry …` and `geosieve identify` end to end. Expected object IDs come
 /// from `Tests/Fixtures/oracle/spatial_query_oracle.json` (Shapely, see
 /// `Tests/Fixtures/oracle/make_spatial_query_oracle.py`).
-@Suite("geosieve spatial query and identify")
+@Suite("geosieve spatial query and identify", .tags(.cli))
 struct SpatialCLITests {
     static let countries = "Tests/Fixtures/naturalearth_lowres.geojson"
     static let cities = "Tests/Fixtures/naturalearth_cities.geojson"

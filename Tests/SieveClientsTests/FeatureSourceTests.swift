@@ -1,3 +1,5 @@
+// Needs the RemoteSources trait (on by default).
+#if RemoteSources
 import Foundation
 import SieveColumns
 import SieveFeatures
@@ -11,12 +13,13 @@ import SieveFormats
 import Testing
 
 @testable import SieveClients
+import SieveTestSupport
 
 /// One front door: every kind of source opened by ``SourceLocator`` answers every kind of
 /// ``QueryRequest`` through ``FeatureLayer/query(_:)`` as the in-memory table of the same
 /// features does — a table, an edited table, a GeoPackage layer, a PostGIS table (with a server)
 /// and a layer served by `geosieve serve` read back as a feature service.
-@Suite("Feature sources behind one query operation")
+@Suite("Feature sources behind one query operation", .tags(.network))
 struct FeatureSourceTests {
     /// The Natural Earth countries, the reference every source is compared with.
     static func countries() throws -> FeatureTable {
@@ -254,3 +257,4 @@ struct FeatureSourceTests {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Needs the RemoteSources trait (on by default).
+#if RemoteSources
 import Foundation
 import Logging
 import SieveCQL
@@ -10,10 +12,11 @@ import SieveServer
 import Testing
 
 @testable import SieveClients
+import SieveTestSupport
 
 /// The client against GeoSieve's own server on a loopback socket: its ArcGIS error documents
 /// (HTTP 200), OGC exceptions and token checks come back as the client's typed errors.
-@Suite("Service client against geosieve serve")
+@Suite("Service client against geosieve serve", .tags(.network))
 struct OwnServerTests {
     /// A fixture of `Tests/Fixtures`.
     static func fixture(_ name: String) throws -> FeatureTable {
@@ -231,3 +234,4 @@ struct OwnServerTests {
         }
     }
 }
+#endif

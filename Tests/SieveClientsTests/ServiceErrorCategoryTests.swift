@@ -1,3 +1,5 @@
+// Needs the RemoteSources trait (on by default).
+#if RemoteSources
 import SieveClients
 import Testing
 
@@ -34,3 +36,4 @@ import Testing
         #expect("\(ServiceError(.httpStatus, "Not Found", url: Self.url, status: 404))" == "HTTP error 404 from \(Self.url): Not Found")
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Needs the RemoteSources trait (on by default).
+#if RemoteSources
 import Foundation
 import Hummingbird
 import Logging
@@ -12,11 +14,12 @@ import Testing
 
 @testable import SieveClients
 import SieveJSON
+import SieveTestSupport
 
 /// Service feature tables, mode by mode, against `geosieve serve` (both protocols): what each
 /// mode fetches, counted in requests from the client's trace, and what the cache then holds,
 /// compared with the fixture.
-@Suite("Service feature tables and request modes")
+@Suite("Service feature tables and request modes", .tags(.network))
 struct ServiceFeatureTableTests {
     /// A clock the test moves.
     final class Clock: Sendable {
@@ -210,7 +213,7 @@ struct FlakyResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context =
     }
 }
 
-@Suite("Service feature tables against a failing server")
+@Suite("Service feature tables against a failing server", .tags(.network))
 struct FlakyServiceTests {
     @Test(arguments: ["arcgis", "ogc"])
     func aServerFailingEveryThirdRequestStillFillsTheCacheExactly(kind: String) async throws {
@@ -241,7 +244,7 @@ struct FlakyServiceTests {
     }
 }
 
-@Suite("Layer documents and map services")
+@Suite("Layer documents and map services", .tags(.network))
 struct LayerDocumentTests {
     @Test func typesTemplatesAndRendererComeWithTheLayer() async throws {
         try await OwnServerTests.withServer { base in
@@ -363,7 +366,7 @@ struct LayerDocumentTests {
     }
 }
 
-@Suite("Local edits sent with applyEdits")
+@Suite("Local edits sent with applyEdits", .tags(.network))
 struct SendingEditsTests {
     static let square = Geometry.polygon((try? Polygon(exterior: [
         Point(x: 0, y: 0), Point(x: 0, y: 1), Point(x: 1, y: 1), Point(x: 1, y: 0), Point(x: 0, y: 0),
@@ -462,3 +465,4 @@ struct SendingEditsTests {
         }
     }
 }
+#endif

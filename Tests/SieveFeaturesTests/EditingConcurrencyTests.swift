@@ -6,8 +6,9 @@ import Testing
 @testable import SieveFeatures
 @testable import SieveEditing
 @testable import SieveFormats
+import SieveTestSupport
 
-@Suite("Editable feature table under concurrent readers")
+@Suite("Editable feature table under concurrent readers", .tags(.slow), .timeLimit(.minutes(10)))
 struct EditingConcurrencyTests {
     static let initial = 4_000
     static let batches = 8

@@ -6,7 +6,7 @@ import SieveGeometry
 import SieveTestSupport
 import Testing
 
-@Suite("Streaming loaders")
+@Suite("Streaming loaders", .tags(.slow), .timeLimit(.minutes(10)))
 struct StreamingLoaderTests {
     /// Seeded features of every property kind, with kinds that change along the file (so that
     /// columns widen after a split point), escapes, non-ASCII text, nested values, string and

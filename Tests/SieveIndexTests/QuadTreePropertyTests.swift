@@ -8,7 +8,7 @@ import Testing
 /// Every query kind against a brute-force scan of the same envelopes, on seeded data (uniform,
 /// clustered and degenerate), before and after random interleavings of inserts, removes and
 /// moves. The tree's invariants are checked after every mutation in debug builds.
-@Suite("Quadtree against brute force")
+@Suite("Quadtree against brute force", .tags(.slow), .timeLimit(.minutes(10)))
 struct QuadTreePropertyTests {
     typealias Generator = SeededGenerator
 

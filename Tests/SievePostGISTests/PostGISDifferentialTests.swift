@@ -1,3 +1,5 @@
+// Needs the RemoteSources trait (on by default).
+#if RemoteSources
 import Foundation
 import SieveCQL
 import SieveFeatures
@@ -23,7 +25,7 @@ import Testing
 /// nothing GeoSieve accepts except what `CompiledWhereClause.postgreSQL` lists as refused
 /// (CASEI, ACCENTI, UPPER, LOWER, CONCAT, SUBSTRING, rounding doubles, date arithmetic, casts,
 /// the nocase collation) — such filters are checked to be refused, not run.
-@Suite("PostGIS source against the in-memory table", .enabled(if: PostGISServer.url != nil, "no PostGIS server (GEOSIEVE_POSTGIS_URL)"))
+@Suite("PostGIS source against the in-memory table", .tags(.postgis), .enabled(if: PostGISServer.url != nil, "no PostGIS server (GEOSIEVE_POSTGIS_URL)"))
 struct PostGISDifferentialTests {
     @Test func importGivesBackTheExportedTables() async throws {
         let fixture = try await PostGISServer.fixture()
@@ -426,3 +428,4 @@ enum PostGISServer {
     static let fixturesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
 }
+#endif

@@ -1,3 +1,5 @@
+// Needs the RemoteSources trait (on by default).
+#if RemoteSources
 import SievePostGIS
 import Testing
 
@@ -28,3 +30,4 @@ import Testing
         #expect(ErrorCategory.of(PostGISError("x")).exitStatus == 1)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Needs the RemoteSources trait (on by default).
+#if RemoteSources
 import SieveCQL
 import SieveFeatures
 import SieveEditing
@@ -124,3 +126,4 @@ struct QueryBuilderTests {
         }
     }
 }
+#endif

@@ -6,7 +6,7 @@ import Testing
 
 /// The vectorized kernels against the row evaluator, which defines the semantics: random
 /// tables, random conditions, same rows.
-@Suite("Kernels agree with the row evaluator")
+@Suite("Kernels agree with the row evaluator", .tags(.slow), .timeLimit(.minutes(10)))
 struct KernelConsistencyTests {
     typealias Generator = SeededGenerator
 

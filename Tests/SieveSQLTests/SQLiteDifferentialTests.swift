@@ -10,6 +10,7 @@ import Darwin
 #endif
 
 @testable import SieveSQL
+import SieveTestSupport
 
 /// GeoSieve's where-clause engine against SQLite, an independent SQL engine: thousands of random,
 /// well-typed where clauses over one generated table; for every clause the vectorized scan, the
@@ -84,7 +85,7 @@ import Darwin
 ///   byte-wise (UTF-8) by default, `round` is half away from zero, three-valued logic.
 /// - Everything is fully parenthesized, so precedence differences (`||`, unary minus, `NOT`)
 ///   cannot matter, and `--` (a comment in both) cannot arise.
-@Suite("Where clauses against SQLite")
+@Suite("Where clauses against SQLite", .tags(.slow), .timeLimit(.minutes(10)))
 struct SQLiteDifferentialTests {
     typealias Generator = KernelConsistencyTests.Generator
 

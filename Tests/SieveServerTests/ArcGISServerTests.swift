@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import SieveServer
+import SieveTestSupport
 
 /// The ArcGIS REST FeatureServer routes, in-process, against truths read from the fixtures
 /// without GeoSieve.
-@Suite struct ArcGISServerTests {
+@Suite(.tags(.network)) struct ArcGISServerTests {
     static let layer = "/arcgis/rest/services/cities/FeatureServer/0"
 
     @Test func directoryServiceAndLayerDescribeTheTables() async throws {

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import SieveServer
+import SieveTestSupport
 
 /// What HTTP promises at the connection level, over real loopback sockets: heads read within
 /// the header timeout, idle connections closed, a bound on open connections, `Host` required
 /// once, bodies declared over the limit refused from the head, refusals closing the connection.
 /// Every read has a deadline, so a regression fails instead of hanging.
-@Suite(.serialized) struct ConnectionLimitsTests {
+@Suite(.tags(.network), .serialized) struct ConnectionLimitsTests {
     /// A server of the fixtures on a free loopback port, with 1 s timeouts unless told.
     static func server(
         headerReadTimeout: Double = 1, idleTimeout: Double = 1, maxConnections: Int = 512, maxBodyBytes: Int = 1024,
@@ -282,7 +283,7 @@ import Testing
 
 /// `datetime` of OGC API – Features items: an RFC 3339 instant or interval; anything else is a
 /// 400 naming the parameter, with or without a temporal property.
-@Suite struct DatetimeParameterTests {
+@Suite(.tags(.network)) struct DatetimeParameterTests {
     @Test func invalidValuesAre400EvenWithoutATemporalProperty() async throws {
         let server = try TestServer.make(extra: [TestServer.table("events", geoJSON: OGCServerTests.events)])
         try await TestServer.withClient(server) { client async throws in

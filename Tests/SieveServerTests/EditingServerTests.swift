@@ -6,10 +6,11 @@ import SieveFormats
 import Synchronization
 import Testing
 import SieveServer
+import SieveTestSupport
 
 /// Edits over ArcGIS REST and OGC API Part 4: results, saving, rollback, attachments, and
 /// readers that never see half a batch.
-@Suite struct EditingServerTests {
+@Suite(.tags(.network)) struct EditingServerTests {
     /// What the saver was given, batch by batch.
     final class SaveLog: Sendable {
         let calls = Mutex<[(count: Int, written: [Int64], deleted: [Int64])]>([])

@@ -9,6 +9,7 @@ import Testing
 
 @testable import SieveServer
 import SieveJSON
+import SieveTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -18,7 +19,7 @@ import SieveJSON
 
 /// Where engine work runs (inline, or on the engine's threads within the query timeout), the
 /// rule that decides it, the timer, and the writers' answers on a wide table.
-@Suite struct EngineWorkTests {
+@Suite(.tags(.network)) struct EngineWorkTests {
     /// The name of the calling thread.
     static func threadName() -> String {
         var buffer = [CChar](repeating: 0, count: 64)

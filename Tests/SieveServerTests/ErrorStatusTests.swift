@@ -10,6 +10,7 @@ import SieveSQL
 import Testing
 
 @testable import SieveServer
+import SieveTestSupport
 
 /// The server answers every failure with its category's HTTP status and ArcGIS code
 /// (`ErrorCategory.httpStatus`, `ErrorCategory.arcGISCode`): one real failure per category
@@ -18,7 +19,7 @@ import Testing
 ///
 /// ArcGIS REST answers its errors with HTTP 200 and the code in the document (except 413, 414
 /// and 503, which come before the route); OGC API answers with the HTTP status.
-@Suite struct ErrorStatusTests {
+@Suite(.tags(.network)) struct ErrorStatusTests {
     static let layer = "/arcgis/rest/services/countries/FeatureServer/0"
 
     /// `error` as the server answers it: HTTP status, ArcGIS code, OGC code.

@@ -6,7 +6,7 @@ import SieveServer
 /// Seeded mutations of valid requests, in-process: every answer is a protocol answer (never a
 /// server error), JSON where it says JSON, and the tables are unchanged. (Scripts/test-clients.sh
 /// runs the socket-level fuzzer, Tests/Clients/fuzz_requests.py, against a real server.)
-@Suite struct MutatedRequestTests {
+@Suite(.tags(.network)) struct MutatedRequestTests {
     static let corpus = [
         "/arcgis/rest/services/cities/FeatureServer/0/query?where=name%20LIKE%20%27B%25%27&outFields=*&f=json",
         "/arcgis/rest/services/countries/FeatureServer/0/query?where=pop_est%3E1e6&geometry=0,40,20,60&geometryType=esriGeometryEnvelope&inSR=4326&spatialRel=esriSpatialRelIntersects&outFields=name,pop_est&orderByFields=pop_est%20DESC&resultOffset=2&resultRecordCount=5&f=pjson",

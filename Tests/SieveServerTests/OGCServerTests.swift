@@ -2,10 +2,11 @@ import Foundation
 import HTTPTypes
 import Testing
 import SieveServer
+import SieveTestSupport
 
 /// The OGC API – Features routes, in-process, against truths read from the fixtures without
 /// GeoSieve.
-@Suite struct OGCServerTests {
+@Suite(.tags(.network)) struct OGCServerTests {
     /// A small table with a date field, a feature without geometry and one near the antimeridian.
     static let events = """
         {"geometryType":"esriGeometryPoint","spatialReference":{"wkid":4326},

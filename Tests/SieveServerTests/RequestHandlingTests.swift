@@ -5,9 +5,10 @@ import SieveFeatures
 import SieveEditing
 import SieveFormats
 @testable import SieveServer
+import SieveTestSupport
 
 /// Parameters, tokens, limits and CORS: the parts of request handling shared by both protocols.
-@Suite struct RequestHandlingTests {
+@Suite(.tags(.network)) struct RequestHandlingTests {
     @Test func formDecodingFollowsHTMLForms() throws {
         let parameters = try RequestParameters(query: "where=a+%3D+%27x%2By%27&outFields=*&empty=&flag", caseInsensitiveNames: true)
         #expect(parameters["WHERE"] == "a = 'x+y'")

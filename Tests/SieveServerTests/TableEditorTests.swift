@@ -7,10 +7,11 @@ import Synchronization
 import Testing
 
 @testable import SieveServer
+import SieveTestSupport
 
 /// The editor of a served table saves each batch off the actor, on the engine's threads, and
 /// still runs the batches one at a time: a batch that arrives during a save waits for it.
-@Suite struct TableEditorTests {
+@Suite(.tags(.network)) struct TableEditorTests {
     static func table() throws -> EditableFeatureTable {
         try EditableFeatureTable(FeatureTable.load(geoJSON: EditingServerTests.places))
     }
