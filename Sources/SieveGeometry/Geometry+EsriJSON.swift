@@ -64,6 +64,13 @@ extension Geometry {
         try EsriJSONDecoder.decode(value, path: path)
     }
 
+    /// The `spatialReference` member of an Esri JSON object (a geometry, a feature set):
+    /// `{"wkid": …}` or `{"latestWkid": …}`; `nil` when it is absent, `null` or WKT only.
+    /// - Throws: ``GeometryError/Kind/invalidEsriJSON`` for a member that is not such an object.
+    package static func esriJSONSpatialReference(of object: JSONObject, path: String) throws(GeometryError) -> SpatialReference? {
+        try EsriJSONDecoder.spatialReference(object, path: path)
+    }
+
     /// The geometry as compact Esri JSON text.
     ///
     /// - Point: `{"x":1,"y":2}` with `"z"` and `"m"` when present; the empty point is

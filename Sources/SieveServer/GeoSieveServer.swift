@@ -11,8 +11,8 @@ import Synchronization
 /// The HTTP server of `geosieve serve`: the catalog's tables as an ArcGIS REST FeatureServer
 /// (`/arcgis/rest/services/{id}/FeatureServer`) and an OGC API – Features service (`/ogc`).
 ///
-/// ``router()`` builds the routes, callable in-process (Hummingbird's router test mode) as over
-/// a socket; ``run(logger:onRunning:)`` serves them until SIGTERM or SIGINT, then stops
+/// ``router(logRequests:)`` builds the routes, callable in-process (Hummingbird's router test mode)
+/// as over a socket; ``run(logger:onRunning:)`` serves them until SIGTERM or SIGINT, then stops
 /// accepting connections, lets the requests in flight finish and returns.
 ///
 /// Reads run in parallel, each on the snapshot of its table published when it started; edits
@@ -41,9 +41,10 @@ public struct GeoSieveServer: Sendable {
     /// and (when configured) CORS.
     public func router(logRequests: Bool = true) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        // Logged at info, outermost (refusals included): with a logger above info the
+        // middleware would only cost time.
+        if logRequests { router.add(middleware: AccessLogMiddleware()) }
         router.add(middleware: LimitsMiddleware(server: self))
-        // Logged at info: with a logger above info the middleware would only cost time.
-        if logRequests { router.add(middleware: LogRequestsMiddleware(.info)) }
         if let origin = configuration.corsOrigin {
             router.add(
                 middleware: CORSMiddleware(

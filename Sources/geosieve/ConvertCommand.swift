@@ -27,6 +27,12 @@ struct ConvertCommand: AsyncParsableCommand {
             --relation and --in-sr select features as in 'geosieve query'. \
             Exit status: 1 when SOURCE or an argument file cannot be read or the output cannot be \
             written, 2 for any other error.
+
+            Examples:
+              geosieve convert countries.geojson --output countries.gpkg
+              geosieve convert countries.gpkg --format csv --output -
+              geosieve convert cities.geojson --where "name LIKE 'San%'" \\
+                  --out-sr 3857 --output san-cities.geojson
             """
     )
 

@@ -33,6 +33,14 @@ struct EditCommand: AsyncParsableCommand {
             Exit status: 0 when every edit succeeded, 1 when some failed (or a file cannot be \
             read or written), 2 for an unusable edits file (with where the problem is) or any \
             other bad input.
+
+            Examples:
+              geosieve edit places.geojson --edits edits.json
+              geosieve edit places.gpkg:cities --edits edits.json --no-rollback
+            where edits.json is an applyEdits request, e.g.
+              {"adds":[{"attributes":{"name":"Lyon"},
+                        "geometry":{"x":4.84,"y":45.76}}],
+               "deletes":[12]}
             """
     )
 

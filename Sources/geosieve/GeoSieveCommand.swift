@@ -16,15 +16,21 @@ struct GeoSieveCommand: AsyncParsableCommand {
             geosieve answers what a map client asks of a feature layer, printing JSON \
             shaped like the ArcGIS REST responses:
 
+              info      what a source holds: layers, fields, extent, reference, count
               query     features passing a where clause, object IDs and a spatial filter,
                         as features, ids, a count or an extent, in any reference
               identify  the features a tap on a map hits, nearest first
+              count     the features of a map view, and those its display filter draws
+              render    layers drawn as an SVG map with their renderers
               relate    every spatial relationship and the DE-9IM matrix of two geometries
               convert   features from one format to another, filtered as query does
               edit      adds, updates and deletes (an applyEdits request) applied to a file
               serve     files as an ArcGIS FeatureServer and an OGC API – Features service
+              pan       map extents replayed over a feature service, per request mode
 
-            Sources are GeoJSON, Esri JSON and GeoPackage (FILE.gpkg[:LAYER]) files. \
+            Sources are GeoJSON, Esri JSON and GeoPackage (FILE.gpkg[:LAYER]) files, PostGIS \
+            tables (postgresql://…?table=NAME) and feature services (…/FeatureServer/N, \
+            OAPIF:URL#collection). \
             Geometries may be WKT, GeoJSON, Esri JSON, 'xmin,ymin,xmax,ymax' or 'x,y', and \
             any value @FILE. Errors print one line, 'error: …', and exit with status 2 (bad \
             input), 1 (a file, service or database that failed) or 70 (an internal failure). \
@@ -32,8 +38,8 @@ struct GeoSieveCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            RelateCommand.self, QueryCommand.self, IdentifyCommand.self, CountCommand.self, RenderCommand.self, ConvertCommand.self,
-            EditCommand.self, ServeCommand.self, PanCommand.self,
+            InfoCommand.self, QueryCommand.self, IdentifyCommand.self, CountCommand.self, RenderCommand.self, RelateCommand.self,
+            ConvertCommand.self, EditCommand.self, ServeCommand.self, PanCommand.self,
         ]
     )
 

@@ -26,12 +26,20 @@ struct IdentifyCommand: AsyncParsableCommand {
             by object ID, at most --max-results of them (default 1; 0 for all). Output: \
             {"results":[{"layerId":0,"layerName":…,"objectId":…,"displayFieldName":…,"value":…,\
             "attributes":{…},"geometry":{…}}]}; layerName is SOURCE's file name without \
-            extension (a GeoPackage's layer name), the display field is the file's displayFieldName or else the first string \
-            field, value is its value as text ("Null" for NULL), attributes hold every field \
+            extension (a GeoPackage's layer name), the display field is --display-field, else the file's \
+            displayFieldName, else the string field named "name", else the first whose name contains "name", \
+            "title" or "label", else the first string field (as ArcGIS Pro and QGIS choose it); value is its value as text ("Null" for NULL), attributes hold every field \
             (dates as epoch milliseconds), and geometry (Esri JSON with its spatialReference) \
             only with --return-geometry. --output writes the answer to a file (replaced only \
             when complete) instead of standard output; --pretty indents it by two spaces. \
             Exit status: 1 when the file cannot be read, 2 for any other error.
+
+            Examples:
+              geosieve identify countries.geojson --point 2.3,46.5 \\
+                  --map-extent -180,-90,180,90 --size 1440,720 --display-field iso_a3
+              geosieve identify countries.geojson cities.geojson --point 2.35,48.85 \\
+                  --map-extent -10,35,30,60 --size 800,600 --tolerance 5 \\
+                  --layer-option visible --pretty
             """
     )
 
@@ -75,6 +83,11 @@ struct IdentifyCommand: AsyncParsableCommand {
         help: "The file to write, replaced only when complete (a symbolic link's target; a FIFO or device written directly); '-' or none: standard output.")
     var output: String?
 
+    @Option(
+        name: .customLong("display-field"), parsing: .unconditional,
+        help: "The field each hit's value shows, in every layer (default: the layer's display field).")
+    var displayField: String?
+
     @Flag(help: "Indent the JSON by two spaces.")
     var pretty = false
 
@@ -109,6 +122,13 @@ struct IdentifyCommand: AsyncParsableCommand {
                 } catch {
                     throw CommandFailure("", error)
                 }
+            }
+            if let displayField {
+                guard layer.schema.index(ofField: displayField) != nil else {
+                    let hint = WhereClauseError.didYouMean(displayField, among: layer.schema.fields.map(\.name))
+                    throw CommandFailure("--display-field: \(layer.name) has no field \(JSONKey.quoted(displayField))\(hint)")
+                }
+                layer.displayFieldName = displayField
             }
             layers.append(layer)
         }

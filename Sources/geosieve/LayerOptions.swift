@@ -170,8 +170,7 @@ struct CountCommand: AsyncParsableCommand {
         if let displayFilter {
             let sql = try argumentText(displayFilter, argument: "--display-filter")
             do {
-                try layer.setDisplayFilterDefinition(
-                    .manual(activeFilter: DisplayFilter(name: "display filter", whereClause: sql), availableFilters: []))
+                try layer.setDisplayFilter(commandLine: sql)
             } catch {
                 throw CommandFailure("--display-filter: \(error)")
             }
@@ -186,5 +185,15 @@ struct CountCommand: AsyncParsableCommand {
             throw CommandFailure("", error)
         }
         try OutputFile.write(to: nil) { write in try write(Array("{\"count\":\(count),\"displayedCount\":\(displayed)}\n".utf8)) }
+    }
+}
+
+extension FeatureLayer {
+    /// `--display-filter`'s where clause as the layer's one display filter. The clause is
+    /// checked against the layer's fields first, so that an error reads `--display-filter: …`
+    /// rather than through the name a display filter has in a layer's definition.
+    mutating func setDisplayFilter(commandLine sql: String) throws {
+        _ = try prepare(QueryParameters(whereClause: sql, returnGeometry: false))
+        try setDisplayFilterDefinition(.manual(activeFilter: DisplayFilter(name: "--display-filter", whereClause: sql), availableFilters: []))
     }
 }

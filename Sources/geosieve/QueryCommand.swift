@@ -46,8 +46,9 @@ struct QueryCommand: AsyncParsableCommand {
               geosieve query boroughs.gpkg --geometry -74,40.7,-73.9,40.8 --return ids
               geosieve query parcels.geojson --where @clause.sql --out-sr 3857
               geosieve query cities.geojson --format csv --precision 5 --output cities.csv
-              geosieve query countries.geojson --filter "S_INTERSECTS(geometry, BBOX(170, -20, -170, 0))" \\
-                  --return count
+              geosieve query countries.geojson --return count \\
+                  --filter "S_INTERSECTS(geometry, BBOX(170, -20, -170, 0))"
+              geosieve query countries.geojson --where "name = 'France'" > fr.geojson
             """
     )
 
@@ -221,7 +222,21 @@ struct QueryCommand: AsyncParsableCommand {
             parameters.orderBy = try orderBy.map { try SortField.list($0) } ?? []
             return QueryRequest(parameters, answer: returnMode == .count ? .distinctCount : .distinctValues)
         }
-        if let orderBy { parameters.orderBy = try SortField.list(orderBy, schema: schema) }
+        // Field names are checked here, so that errors name the options and suggest fields.
+        for name in parameters.outFields ?? [] where name.trimmingWhitespace() != "*" {
+            do {
+                _ = try QueryPlan.resolve(String(name.trimmingWhitespace()), in: schema, parameter: "--out-fields")
+            } catch {
+                throw CommandFailure(error.message)
+            }
+        }
+        if let orderBy {
+            do {
+                parameters.orderBy = try SortField.list(orderBy, schema: schema)
+            } catch {
+                throw CommandFailure("--order-by: \(error.message)")
+            }
+        }
         switch returnMode {
         case .features: return QueryRequest(parameters, answer: .features)
         case .ids: return QueryRequest(parameters, answer: .objectIDs)

@@ -16,6 +16,10 @@ struct RelateCommand: ParsableCommand {
             When both geometries carry spatial references that differ (Esri JSON), b is projected \
             into a's reference: 4326 and 3857/102100 exactly, any other EPSG or ESRI code through \
             PROJ with b's edges densified.
+
+            Examples:
+              geosieve relate --a 'POINT (2.35 48.85)' --b 2,48,3,49
+              geosieve relate --a @a.geojson --b 'POLYGON ((0 0, 4 0, 4 4, 0 4, 0 0))'
             """
     )
 

@@ -27,8 +27,10 @@ struct RenderCommand: AsyncParsableCommand {
             goes to standard error). Layers must share one spatial reference.
 
             Example:
-              geosieve render countries.geojson cities.geojson --map-extent -180,-90,180,90 \\
-                  --size 1440,720 --renderer continents.json --select "pop_est > 1e8" --output world.svg
+              geosieve render countries.geojson cities.geojson \\
+                  --map-extent -180,-90,180,90 --size 1440,720 \\
+                  --renderer continents.json --select "pop_est > 1e8" \\
+                  --output world.svg
             """
     )
 
@@ -103,10 +105,7 @@ struct RenderCommand: AsyncParsableCommand {
             if !renderersRead.isEmpty { layer.renderer = renderersRead.count == 1 ? renderersRead[0] : renderersRead[i] }
             if let definition { apply("--definition-expression") { try layer.setDefinitionExpression(definition) } }
             if let displayText {
-                apply("--display-filter") {
-                    try layer.setDisplayFilterDefinition(
-                        .manual(activeFilter: DisplayFilter(name: "display filter", whereClause: displayText), availableFilters: []))
-                }
+                apply("--display-filter") { try layer.setDisplayFilter(commandLine: displayText) }
             }
             if let selectText {
                 apply("--select") { try layer.selectFeatures(QueryParameters(whereClause: selectText, returnGeometry: false)) }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import GeoSieve
 import Logging
-import SievePostGIS
 import SieveServer
 
 /// `geosieve serve SOURCE[:NAME]... [--port 8080] [--host 127.0.0.1] …`: the sources as ArcGIS
@@ -17,7 +16,9 @@ struct ServeCommand: AsyncParsableCommand {
             defaults to the file (or GeoPackage layer, or PostGIS table) name; give it as \
             SOURCE:NAME (a GeoPackage as FILE.gpkg:LAYER:NAME). Tables are read into memory at \
             start (PostGIS tables too). When the server accepts connections it prints one line, \
-            'serving http://HOST:PORT', on standard output (with --port 0, the port picked). \
+            'serving http://HOST:PORT', on standard output (with --port 0, the port picked), and \
+            the pages to open on standard error: the ArcGIS REST services directory, the OGC API \
+            landing page and each table's layer and items. \
             Requests are logged on standard error (--log-level). The server is read-only unless \
             --allow-edits: then ArcGIS applyEdits/addFeatures/updateFeatures/deleteFeatures (and \
             attachments, for GeoPackage sources) and OGC API create/replace/delete change the \
@@ -37,7 +38,9 @@ struct ServeCommand: AsyncParsableCommand {
 
             Examples:
               geosieve serve countries.geojson cities.geojson:places --port 8080
-              ogrinfo -so 'http://127.0.0.1:8080/arcgis/rest/services/places/FeatureServer/0/query?where=1%3D1&outFields=*&f=json'
+              curl 'http://127.0.0.1:8080/ogc/collections/places/items?limit=2'
+              ogrinfo -so ESRIJSON:'http://127.0.0.1:8080/arcgis/rest/services/'\\
+              'places/FeatureServer/0/query?where=1%3D1&outFields=*&f=json'
               ogrinfo OAPIF:http://127.0.0.1:8080/ogc countries
             """
     )
@@ -129,9 +132,26 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = Logger.Level(rawValue: logLevel.rawValue) ?? .info
         let host = self.host
         let serverLogger = logger
+        let ids = tables.map(\.id)
         try await server.run(logger: serverLogger) { port in
+            // One line on standard output, which scripts wait for; the pages to open on
+            // standard error, with the log.
             FileHandle.standardOutput.write(Data("serving http://\(host):\(port)\n".utf8))
+            FileHandle.standardError.write(Data(Self.landingPages(host: host, port: port, ids: ids).utf8))
         }
+    }
+
+    /// What the server prints on standard error once it accepts connections (after
+    /// `serving http://HOST:PORT` on standard output): the landing pages to open, and each
+    /// table's FeatureServer layer and OGC API items.
+    static func landingPages(host: String, port: Int, ids: [String]) -> String {
+        let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        var text = "  ArcGIS REST services: \(base)/arcgis/rest/services\n"
+        text += "  OGC API – Features:   \(base)/ogc\n"
+        for id in ids {
+            text += "  \(id): \(base)/arcgis/rest/services/\(id)/FeatureServer/0 and \(base)/ogc/collections/\(id)/items\n"
+        }
+        return text
     }
 
     /// How edits of `source` are saved: a GeoPackage in place, one transaction per batch (its

@@ -13,7 +13,7 @@ struct SpatialFilterOptions: ParsableArguments {
 
     @Option(
         parsing: .unconditional,
-        help: "Query geometry: WKT, GeoJSON, Esri JSON, 'xmin,ymin,xmax,ymax', 'x,y', or @FILE (at most 64 MiB).")
+        help: "Query geometry: WKT, GeoJSON, Esri JSON, 'xmin,ymin,xmax,ymax', 'x,y', or @FILE (at most 64 MiB); a GeoJSON Feature gives its geometry, a FeatureCollection or Esri feature set its one geometry or the union of its geometries.")
     var geometry: String?
 
     @Option(
@@ -54,13 +54,13 @@ struct SpatialFilterOptions: ParsableArguments {
             return
         }
         let inReference = try inSR.map { code in try QueryCommand.spatialReference(code.wkid, option: "--in-sr") }
-        let text = try argumentText(geometry, argument: "--geometry")
+        let read = try QueryGeometryArgument.read(try argumentText(geometry, argument: "--geometry"), option: "--geometry")
         do {
-            let relationship = try SpatialRelationship(name: (spatialRel ?? .intersects).rawValue, relation: relation)
-            try query.setSpatialFilter(
-                geometry: text, inSpatialReference: inReference, relationship: relationship, parameter: "--geometry")
+            query.spatialRelationship = try SpatialRelationship(name: (spatialRel ?? .intersects).rawValue, relation: relation)
         } catch {
             throw CommandFailure(error.message)
         }
+        query.geometry = read.geometry
+        query.inSpatialReference = inReference ?? read.spatialReference
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 /// Option values that start with "-", and the files named on the command line: the exit
 /// status rule (1: cannot be read; 2: bad content), the size limit of argument files, pipes.
-@Suite("geosieve arguments and input files")
+@Suite("geosieve arguments and input files", .tags(.cli))
 struct ArgumentTests {
     static let countries = "Tests/Fixtures/naturalearth_lowres.geojson"
     static let cities = "Tests/Fixtures/naturalearth_cities.geojson"
@@ -72,9 +73,9 @@ struct ArgumentTests {
         #expect(try Self.failure(["query", Self.cities, "--geometry", "1,1", "--in-sr", "-3857"], status: 2)
             == "error: --in-sr must be a positive WKID, not -3857")
         #expect(try Self.failure(["query", Self.cities, "--out-fields", "-name"], status: 2)
-            == #"error: invalid query: unknown field "-name" in outFields (did you mean "name"?)"#)
+            == #"error: unknown field "-name" in --out-fields (did you mean "name"?)"#)
         #expect(try Self.failure(["query", Self.cities, "--order-by", "-name"], status: 2)
-            == #"error: invalid query: unknown field "-name" in orderByFields (did you mean "name"?)"#)
+            == #"error: --order-by: unknown field "-name" in orderByFields (did you mean "name"?)"#)
         let relation = try Self.failure(
             ["query", Self.cities, "--geometry", "0,0,1,1", "--spatial-rel", "relate", "--relation", "-********"], status: 2)
         #expect(relation.contains("-********"))

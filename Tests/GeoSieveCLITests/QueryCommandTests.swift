@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 /// `geosieve query` end to end. Expected IDs and counts were computed independently with
 /// Python's `sqlite3` over the fixtures' GeoJSON properties (`PRAGMA case_sensitive_like=ON`),
 /// as in SieveFeaturesTests/QueryTests.swift.
-@Suite("geosieve query")
+@Suite("geosieve query", .tags(.cli))
 struct QueryCommandTests {
     static let countries = "Tests/Fixtures/naturalearth_lowres.geojson"
     static let cities = "Tests/Fixtures/naturalearth_cities.geojson"
@@ -164,11 +165,11 @@ struct QueryCommandTests {
 
     @Test func badArguments() throws {
         let outFields = try Self.failure([Self.countries, "--out-fields", "name,nmae"], status: 2)
-        #expect(outFields == #"error: invalid query: unknown field "nmae" in outFields (did you mean "name"?)"#)
+        #expect(outFields == #"error: unknown field "nmae" in --out-fields (did you mean "name"?)"#)
         let orderField = try Self.failure([Self.countries, "--order-by", "contnent DESC"], status: 2)
-        #expect(orderField == #"error: invalid query: unknown field "contnent" in orderByFields (did you mean "continent"?)"#)
+        #expect(orderField == #"error: --order-by: unknown field "contnent" in orderByFields (did you mean "continent"?)"#)
         let orderSyntax = try Self.failure([Self.countries, "--order-by", "name DOWN"], status: 2)
-        #expect(orderSyntax == #"error: invalid query: expected ASC or DESC after "name" in orderByFields, not "DOWN""#)
+        #expect(orderSyntax == #"error: --order-by: expected ASC or DESC after "name" in orderByFields, not "DOWN""#)
         #expect(try Self.failure([Self.countries, "--limit", "-1"], status: 2) == "error: --limit must not be negative, not -1")
         #expect(try Self.failure([Self.countries, "--offset=-3"], status: 2) == "error: --offset must not be negative, not -3")
         let mode = try Self.failure([Self.countries, "--return", "rows"], status: 2)

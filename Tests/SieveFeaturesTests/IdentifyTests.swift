@@ -125,7 +125,7 @@ struct IdentifyTests {
             let france = try #require(result.first)
             #expect(france.distance == 0)
             #expect(france.geometry != nil)
-            #expect(france.displayFieldName == "continent")  // the first string field
+            #expect(france.displayFieldName == "name")  // the string field named name
             #expect(france.attributes.first { $0.name == "name" }?.value == .string("France"))
         }
         // In the sea off Brittany: nothing within 1 px, France within 20 px (18 map units).
@@ -181,5 +181,40 @@ struct IdentifyTests {
         #expect(text.contains(#""geometry":{"x":"#))
         #expect(try cities.identify(IdentifyParameters(x: 0, y: -89, mapExtent: Self.world, width: 100_000, height: 50_000))
             .json(layerName: "x") == #"{"results":[]}"#)
+    }
+
+    /// The display field a schema without one chooses, as ArcGIS Pro and QGIS guess it: a
+    /// string field named `name`, else one whose name contains `name`, else `title` or
+    /// `label`, else the first string field; never a number or an ID. (Expected values read off
+    /// the field lists by the rule.)
+    @Test(arguments: [
+        (["pop:int", "continent:str", "name:str"], "name" as String?),
+        (["continent:str", "NAME:str", "full_name:str"], "NAME"),
+        (["continent:str", "full_name:str", "title:str"], "full_name"),
+        (["code:str", "Label:str"], "Label"),
+        (["code:str", "kind:str"], "code"),
+        (["name_count:int", "kind:str"], "kind"),
+        (["pop:int"], nil),
+    ])
+    func displayFieldIsGuessedAsGISDesktopsDo(fields: [String], expected: String?) throws {
+        let schemaFields = [Field(name: "OBJECTID", type: .oid)] + fields.map { spec in
+            let parts = spec.split(separator: ":")
+            return Field(name: String(parts[0]), type: parts[1] == "int" ? .integer : .string)
+        }
+        let schema = try Schema(fields: schemaFields, objectIdFieldName: "OBJECTID", geometryType: .point)
+        #expect(schema.displayFieldIndex.map { schema.fields[$0].name } == expected)
+        let named = try Schema(fields: schemaFields, objectIdFieldName: "OBJECTID", displayFieldName: "OBJECTID", geometryType: .point)
+        #expect(named.displayFieldIndex == 0)
+    }
+
+    @Test func aChosenDisplayFieldLabelsTheHits() throws {
+        let countries = try Self.countries.get()
+        var parameters = IdentifyParameters(x: 2.35, y: 46.85, tolerance: 0, mapExtent: Self.world, width: 1440, height: 720)
+        parameters.displayFieldName = "ISO_A3"
+        let france = try #require(try countries.identify(parameters).first)
+        #expect(france.displayFieldName == "iso_a3")
+        #expect(france.displayValue == "FRA")
+        parameters.displayFieldName = "iso"
+        #expect(throws: FeatureTableError.self) { try countries.identify(parameters) }
     }
 }

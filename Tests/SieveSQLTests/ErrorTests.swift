@@ -227,6 +227,10 @@ struct ErrorTests {
         ("ZZZZZZ", ["POP", "NAME"], nil),
         ("créé", ["CRÉÉ", "CREE"], "CRÉÉ"),
         ("", ["A"], nil),
+        ("pop", ["OBJECTID", "pop_est", "pop_rank"], "pop_est"),
+        ("ISO", ["name", "iso_a3"], "iso_a3"),
+        ("po", ["pop_est"], nil),
+        ("est", ["pop_est"], nil),
     ])
     func suggestions(name: String, candidates: [String], expected: String?) {
         #expect(WhereClauseError.suggestion(for: name, among: candidates) == expected)

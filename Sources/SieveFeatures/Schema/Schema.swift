@@ -146,6 +146,21 @@ public struct Schema: Hashable, Sendable {
         return indexByName[name.lowercased()]
     }
 
+    /// The index of the field a feature is labelled with (identify's `value`, the layer's
+    /// `displayField`): ``displayFieldName`` when set; else, among the string fields, the one
+    /// named `name` (ignoring case), else the first whose name contains `name`, else the first
+    /// whose name contains `title` or `label`, else the first string field — as ArcGIS Pro and
+    /// QGIS guess a layer's display field; `nil` when there is no string field.
+    public var displayFieldIndex: Int? {
+        if let displayFieldName, let index = index(ofField: displayFieldName) { return index }
+        let strings = fields.indices.filter { fields[$0].type == .string }
+        let lowered = strings.map { ($0, fields[$0].name.lowercased()) }
+        if let exact = lowered.first(where: { $0.1 == "name" }) { return exact.0 }
+        if let named = lowered.first(where: { $0.1.contains("name") }) { return named.0 }
+        if let titled = lowered.first(where: { $0.1.contains("title") || $0.1.contains("label") }) { return titled.0 }
+        return strings.first
+    }
+
     /// The field named `name` (ignoring case), or `nil`.
     public func field(named name: String) -> Field? {
         index(ofField: name).map { fields[$0] }

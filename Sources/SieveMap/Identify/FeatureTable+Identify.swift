@@ -18,10 +18,11 @@ extension FeatureTable {
     /// most the radius. Hits are ordered by distance, ties by ascending object ID, and cut at
     /// ``IdentifyParameters/maxResults`` (0: all). Rows without geometry are never hit.
     ///
-    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for a tolerance outside 0…100, a
-    ///   view size that is not positive, a map extent without area, non-finite coordinates or
-    ///   a negative `maxResults`; `WhereClauseError` (SieveSQL) for a bad where clause;
-    ///   ``FeatureTableError/Kind/invalidGeometry`` when GEOS fails on a feature's geometry.
+    /// - Throws: ``/SieveFeatures/FeatureTableError/Kind/invalidQuery`` for a tolerance outside
+    ///   0…100, a view size that is not positive, a map extent without area, non-finite coordinates
+    ///   or a negative `maxResults`; `WhereClauseError` (SieveSQL) for a bad where clause;
+    ///   ``/SieveFeatures/FeatureTableError/Kind/invalidGeometry`` when GEOS fails on a feature's
+    ///   geometry.
     public func identify(_ parameters: IdentifyParameters) throws -> IdentifyResults {
         try identify(parameters, restrictedBy: nil)
     }
@@ -34,6 +35,9 @@ extension FeatureTable {
         -> IdentifyResults
     {
         try parameters.validate()
+        let displayIndex = try parameters.displayFieldName.map { name throws(FeatureTableError) in
+            try QueryPlan.resolve(name, in: schema, parameter: "the display field").index
+        } ?? displayFieldIndex
         var clause = try CompiledWhereClause(
             parameters.whereClause, schema: schema, collation: parameters.collation ?? collation)
         if let restriction, !restriction.selectsEverything { clause = clause.and(restriction) }
@@ -110,7 +114,6 @@ extension FeatureTable {
         if parameters.maxResults > 0, hits.count > parameters.maxResults {
             hits.removeSubrange(parameters.maxResults...)
         }
-        let displayIndex = displayFieldIndex
         let names = schema.fields.map(\.name)
         let columns = columns
         let results = hits.map { hit in
@@ -160,12 +163,8 @@ extension FeatureTable {
         return larger * (1 + ratio * ratio).squareRoot()
     }
 
-    /// The schema index of the field identify shows: ``Schema/displayFieldName`` when set, else
-    /// the first field of type string (not GUID or global ID), else `nil`.
-    public var displayFieldIndex: Int? {
-        if let name = schema.displayFieldName, let index = schema.index(ofField: name) { return index }
-        return schema.fields.firstIndex { $0.type == .string }
-    }
+    /// The schema index of the field identify shows: ``/SieveFeatures/Schema/displayFieldIndex``.
+    public var displayFieldIndex: Int? { schema.displayFieldIndex }
 
     /// A value as identify shows it: integers in decimal, doubles in their shortest form
     /// (`1.5`, `889953`), strings as they are, dates as ISO 8601 UTC text (the days of a
@@ -211,7 +210,8 @@ public struct IdentifyResults: RandomAccessCollection, Sendable {
     /// "value":"…","attributes":{…},"geometry":{…}}]}`.
     ///
     /// - `displayFieldName` and `value` are empty strings when the table has no display field;
-    ///   `value` is ``FeatureTable/displayText(of:)`` of the display field's value.
+    ///   `value` is ``SieveFeatures/FeatureTable/displayText(of:dateOnly:)`` of the display field's
+    ///   value.
     /// - `attributes` holds every field as Esri JSON writes it (dates as epoch milliseconds,
     ///   NULL as `null`).
     /// - `geometry` is present only for results that carry one (the parameters asked for

@@ -4,8 +4,8 @@ import SieveGeometry
 import SieveSQL
 import SieveJSON
 
-/// What an identify ("what did the user tap?") asks of a ``FeatureTable``: a map point, a
-/// tolerance in screen pixels and the map view it was tapped in, after the ArcGIS REST
+/// What an identify ("what did the user tap?") asks of a ``/SieveFeatures/FeatureTable``: a map
+/// point, a tolerance in screen pixels and the map view it was tapped in, after the ArcGIS REST
 /// `identify` operation and the Runtime's `identify(on:screenPoint:tolerance:maximumResults:)`.
 ///
 /// The search radius in map units is ``mapTolerance`` = `tolerance × mapExtent.width / width`
@@ -42,11 +42,15 @@ public struct IdentifyParameters: Hashable, Sendable {
     public var returnGeometry: Bool
     /// The string collation of the where clause; `nil` for the table's.
     public var collation: Collation?
+    /// The field each hit is labelled with (its `value`); `nil` for the table's display field
+    /// (``/SieveFeatures/Schema/displayFieldIndex``).
+    public var displayFieldName: String?
 
     /// Creates identify parameters.
     public init(
         x: Double, y: Double, tolerance: Double = 3, mapExtent: Envelope, width: Double, height: Double,
-        maxResults: Int = 1, whereClause: String = "1=1", returnGeometry: Bool = false, collation: Collation? = nil
+        maxResults: Int = 1, whereClause: String = "1=1", returnGeometry: Bool = false, collation: Collation? = nil,
+        displayFieldName: String? = nil
     ) {
         self.x = x
         self.y = y
@@ -58,6 +62,7 @@ public struct IdentifyParameters: Hashable, Sendable {
         self.whereClause = whereClause
         self.returnGeometry = returnGeometry
         self.collation = collation
+        self.displayFieldName = displayFieldName
     }
 
     /// The search radius in map units: `tolerance × mapExtent.width / width`.
@@ -99,7 +104,7 @@ public struct IdentifyParameters: Hashable, Sendable {
     }
 }
 
-/// One feature an identify hit: see ``FeatureTable/identify(_:)``.
+/// One feature an identify hit: see ``SieveFeatures/FeatureTable/identify(_:)``.
 public struct IdentifyResult: Sendable {
     /// The table row.
     public let row: Int
@@ -108,11 +113,12 @@ public struct IdentifyResult: Sendable {
     /// The distance from the identify point to the geometry in map units (0 when the point lies
     /// on or inside it).
     public let distance: Double
-    /// The display field: the schema's ``Schema/displayFieldName``, or else the first string
-    /// field; `nil` when the table has neither.
+    /// The display field: the schema's ``/SieveFeatures/Schema/displayFieldName``, or else the
+    /// first string field; `nil` when the table has neither.
     public let displayFieldName: String?
-    /// The display field's value as text (see ``FeatureTable/displayText(of:)``); empty when
-    /// there is no display field.
+    /// The display field's value as text (see
+    /// ``SieveFeatures/FeatureTable/displayText(of:dateOnly:)``); empty when there is no display
+    /// field.
     public let displayValue: String
     /// Every field's value, in schema order.
     public let attributes: [(name: String, value: ScalarValue)]

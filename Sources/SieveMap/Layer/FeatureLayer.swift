@@ -7,22 +7,22 @@ import SieveJSON
 /// A feature layer: a feature source seen through a definition expression, drawn with a
 /// renderer, with a display filter, a scale range and a selection — the ArcGIS `FeatureLayer`.
 ///
-/// The layer reads any ``FeatureSource``: a ``FeatureTable`` (its own source; it never
-/// changes), an ``EditableFeatureTable`` (its latest published snapshot, so the layer sees every
-/// edit at once), a GeoPackage layer, a PostGIS table, a feature service layer. Its one query
-/// operation, ``query(_:)``, answers every ``QueryRequest`` over every source, the definition
-/// expression ANDed in. Over a source that holds its data in memory the layer also answers
-/// synchronously (``answer(_:)`` and the `query…` conveniences), and draws, identifies and
-/// selects; over one that does not (a database), those throw ``QueryError`` of kind
-/// ``QueryError/Kind/unsupported``.
+/// The layer reads any ``/SieveFeatures/FeatureSource``: a ``/SieveFeatures/FeatureTable`` (its own
+/// source; it never changes), an `EditableFeatureTable` (its latest published snapshot, so the
+/// layer sees every edit at once), a GeoPackage layer, a PostGIS table, a feature service layer.
+/// Its one query operation, ``query(_:)``, answers every ``/SieveFeatures/QueryRequest`` over every
+/// source, the definition expression ANDed in. Over a source that holds its data in memory the
+/// layer also answers synchronously (``answer(_:)`` and the `query…` conveniences), and draws,
+/// identifies and selects; over one that does not (a database), those throw
+/// ``/SieveFeatures/QueryError`` of kind ``/SieveFeatures/QueryError/Kind/unsupported``.
 ///
 /// - The **definition expression** limits every query, count, extent, statistic, selection
 ///   and identify of the layer: it is ANDed with the caller's where clause. Nothing is cached:
 ///   each call reads the table as it is then, so a feature edited into or out of the expression
 ///   is counted correctly at once, and changing the expression re-filters immediately.
 /// - The **display filter** (``displayFilterDefinition``) limits only what is drawn:
-///   ``displayedFeatures(in:scale:)`` and ``displayedFeatureCount(in:scale:)``, and identify,
-///   which finds drawn features only. ``queryFeatureCount(_:)`` ignores it.
+///   ``displayedFeatures(in:scale:returnGeometry:)`` and ``displayedFeatureCount(in:scale:)``, and
+///   identify, which finds drawn features only. ``queryFeatureCount(_:)`` ignores it.
 /// - The **scale range** (``minScale``, ``maxScale``; 0 = no bound) and ``isVisible`` decide
 ///   whether the layer draws at all at a map scale (see ``MapScale``).
 /// - The **selection** holds features by object ID: a deleted feature leaves it, an updated
@@ -51,6 +51,9 @@ public struct FeatureLayer: Sendable {
     public var maxScale: Double = 0
     /// How features are drawn: the symbol class of each.
     public var renderer: Renderer
+    /// The field identify labels this layer's features with (ArcGIS's `displayField`); `nil`
+    /// for the table's display field (``/SieveFeatures/Schema/displayFieldIndex``).
+    public var displayFieldName: String?
     /// The definition expression; empty for none.
     public private(set) var definitionExpression: String = ""
     /// The compiled definition expression, `nil` when empty.
@@ -75,8 +78,9 @@ public struct FeatureLayer: Sendable {
     public var schema: Schema { source.schema }
 
     /// The source's table as it is now, for a source that holds its data in memory.
-    /// - Throws: ``QueryError`` of kind ``QueryError/Kind/unsupported`` for a source that does
-    ///   not (a database): query it with ``query(_:)``.
+    /// - Throws: ``/SieveFeatures/QueryError`` of kind
+    ///   ``/SieveFeatures/QueryError/Kind/unsupported`` for a source that does not (a database):
+    ///   query it with ``query(_:)``.
     public var table: FeatureTable {
         get throws(QueryError) {
             guard let table = source.inMemoryTable else {
@@ -114,10 +118,10 @@ public struct FeatureLayer: Sendable {
 
     /// Sets the display filter definition (`nil` for none), compiling each filter's where
     /// clause against the table's fields.
-    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for an empty or repeated name, an
-    ///   empty where clause, an active filter that is not available, or a scale range with
-    ///   `maxScale` above `minScale`; `WhereClauseError` for a clause that does not parse or
-    ///   bind (prefixed with the filter's name). The layer is unchanged then.
+    /// - Throws: ``/SieveFeatures/FeatureTableError/Kind/invalidQuery`` for an empty or repeated
+    ///   name, an empty where clause, an active filter that is not available, or a scale range with
+    ///   `maxScale` above `minScale`; `WhereClauseError` for a clause that does not parse or bind
+    ///   (prefixed with the filter's name). The layer is unchanged then.
     public mutating func setDisplayFilterDefinition(_ definition: DisplayFilterDefinition?) throws {
         guard let definition else {
             displayFilterDefinition = nil
@@ -154,7 +158,7 @@ public struct FeatureLayer: Sendable {
     /// into the selection (the display filter does not apply). Over a source held in memory it
     /// is answered on the calling task, without suspending; over another source the source
     /// answers it (a database runs it), the definition expression sent along.
-    /// - Throws: ``QueryError``.
+    /// - Throws: ``/SieveFeatures/QueryError``.
     public func query(_ request: QueryRequest) async throws(QueryError) -> QueryAnswer {
         if let table = source.inMemoryTable { return try table.answer(request, definitionExpression: definitionClause) }
         var request = request
@@ -174,55 +178,56 @@ public struct FeatureLayer: Sendable {
 
     /// The answer to `request` over the layer's features, as ``query(_:)`` gives it, for a
     /// source held in memory: synchronous, no task hop.
-    /// - Throws: ``QueryError``, of kind ``QueryError/Kind/unsupported`` for a source not held
-    ///   in memory.
+    /// - Throws: ``/SieveFeatures/QueryError``, of kind
+    ///   ``/SieveFeatures/QueryError/Kind/unsupported`` for a source not held in memory.
     public func answer(_ request: QueryRequest) throws(QueryError) -> QueryAnswer {
         try table.answer(request, definitionExpression: definitionClause)
     }
 
     /// `query` prepared against the current table with the definition expression ANDed in.
-    /// - Throws: As ``PreparedQuery/init(_:table:definitionExpression:)``.
+    /// - Throws: As ``/SieveFeatures/PreparedQuery/init(_:table:definitionExpression:)``.
     public func prepare(_ query: QueryParameters) throws -> (query: PreparedQuery, table: FeatureTable) {
         let table = try self.table
         return (try PreparedQuery(query, table: table, definitionExpression: definitionClause), table)
     }
 
-    /// The features `query` selects among the layer's (see ``FeatureTable/queryFeatures(_:)``).
-    /// - Throws: ``QueryError``.
+    /// The features `query` selects among the layer's (see
+    /// ``/SieveFeatures/FeatureTable/queryFeatures(_:)``).
+    /// - Throws: ``/SieveFeatures/QueryError``.
     public func queryFeatures(_ query: QueryParameters) throws(QueryError) -> FeatureQueryResult {
         guard case .features(let result) = try answer(QueryRequest(query, answer: .features)) else { return try unexpected() }
         return result
     }
 
     /// How many of the layer's features `query` selects. The display filter does not apply.
-    /// - Throws: ``QueryError``.
+    /// - Throws: ``/SieveFeatures/QueryError``.
     public func queryFeatureCount(_ query: QueryParameters = QueryParameters()) throws(QueryError) -> Int {
         guard case .count(let count) = try answer(QueryRequest(query, answer: .count)) else { return try unexpected() }
         return count
     }
 
     /// The object IDs of the layer's features `query` selects, ascending.
-    /// - Throws: ``QueryError``.
+    /// - Throws: ``/SieveFeatures/QueryError``.
     public func queryObjectIDs(_ query: QueryParameters = QueryParameters()) throws(QueryError) -> [Int64] {
         guard case .objectIDs(let ids, _) = try answer(QueryRequest(query, answer: .objectIDs)) else { return try unexpected() }
         return ids
     }
 
     /// How many of the layer's features `query` selects and the union of their envelopes.
-    /// - Throws: ``QueryError``.
+    /// - Throws: ``/SieveFeatures/QueryError``.
     public func queryExtent(_ query: QueryParameters = QueryParameters()) throws(QueryError) -> (count: Int, extent: Envelope) {
         guard case .extent(let count, let extent, _) = try answer(QueryRequest(query, answer: .extent)) else { return try unexpected() }
         return (count, extent)
     }
 
     /// The extent of every feature of the layer (empty when none has a geometry).
-    /// - Throws: ``QueryError``.
+    /// - Throws: ``/SieveFeatures/QueryError``.
     public func fullExtent() throws(QueryError) -> Envelope { try queryExtent().extent }
 
     /// Statistics over the layer's features the query of `parameters` selects: the
     /// definition expression applies (the display filter does not), then grouping, having and
-    /// ordering as ``FeatureTable/statistics(_:rows:)`` describes.
-    /// - Throws: ``QueryError``.
+    /// ordering as ``/SieveFeatures/FeatureTable/statistics(_:rows:)`` describes.
+    /// - Throws: ``/SieveFeatures/QueryError``.
     public func queryStatistics(_ parameters: StatisticsQueryParameters) throws(QueryError) -> StatisticsResult {
         var query = parameters.query
         query.orderBy = parameters.orderBy
@@ -235,13 +240,14 @@ public struct FeatureLayer: Sendable {
 
     /// The distinct combinations of the out fields over the layer's features `query` selects
     /// (REST `returnDistinctValues`); the definition expression applies.
-    /// - Throws: ``QueryError``.
+    /// - Throws: ``/SieveFeatures/QueryError``.
     public func queryDistinctValues(_ query: QueryParameters) throws(QueryError) -> StatisticsResult {
         guard case .values(let values) = try answer(QueryRequest(query, answer: .distinctValues)) else { return try unexpected() }
         return values
     }
 
-    /// Never reached: ``FeatureTable/answer(_:definitionExpression:)`` answers in the kind asked.
+    /// Never reached: ``/SieveFeatures/FeatureTable/answer(_:definitionExpression:)`` answers in
+    /// the kind asked.
     private func unexpected<T>() throws(QueryError) -> T {
         throw QueryError(.unsupported, "the source answered in another kind than asked", category: .internal)
     }
@@ -256,8 +262,8 @@ public struct FeatureLayer: Sendable {
     /// The rows drawn in a view of `extent` at `scale`, ascending: none when the layer is not
     /// drawn at that scale; else the features whose envelope meets the extent (through the
     /// quadtree) that pass the definition expression and the display filter in force.
-    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for an extent that is not finite or
-    ///   has a negative size.
+    /// - Throws: ``/SieveFeatures/FeatureTableError/Kind/invalidQuery`` for an extent that is not
+    ///   finite or has a negative size.
     public func displayedRows(in extent: Envelope, scale: Double) throws -> (rows: [UInt32], table: FeatureTable) {
         let table = try self.table
         guard isDrawn(atScale: scale) else { return ([], table) }

@@ -103,9 +103,9 @@ public struct Map: Sendable {
     /// is the topmost drawn layer with a hit (or nothing); with ``IdentifyLayerOption/visible``
     /// one result per drawn layer; with ``IdentifyLayerOption/all`` one per layer. A layer that
     /// fails reports its error in its result.
-    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for parameters that are wrong for every
-    ///   layer: non-finite point, extent without area, a view size that is not positive, a
-    ///   negative `maxResultsPerLayer`.
+    /// - Throws: ``/SieveFeatures/FeatureTableError/Kind/invalidQuery`` for parameters that are
+    ///   wrong for every layer: non-finite point, extent without area, a view size that is not
+    ///   positive, a negative `maxResultsPerLayer`.
     public func identify(_ parameters: MapIdentifyParameters) throws -> [IdentifyLayerResult] {
         let p = parameters
         guard p.point.x.isFinite, p.point.y.isFinite else {
@@ -159,7 +159,7 @@ public struct Map: Sendable {
             let limit = p.maxResultsPerLayer == 0 || undrawn || overflow ? 0 : probe
             let query = IdentifyParameters(
                 x: point.x, y: point.y, tolerance: tolerance, mapExtent: extent, width: p.viewWidth, height: p.viewHeight,
-                maxResults: limit, returnGeometry: p.returnGeometry)
+                maxResults: limit, returnGeometry: p.returnGeometry, displayFieldName: layer.displayFieldName)
             var restriction = layer.definitionWhereClause
             if let display = layer.displayClause(atScale: scale) { restriction = restriction.and(display) }
             var hits = try table.identify(query, restrictedBy: restriction)

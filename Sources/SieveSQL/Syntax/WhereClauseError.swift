@@ -32,8 +32,9 @@ public struct WhereClauseError: GeoSieveKindedError, Hashable {
     /// to make `catch WhereClauseError.myKind` work, also add
     /// `extension WhereClauseError { public static var myKind: Kind { .myKind } }`.
     ///
-    /// As a ``GeoSieveErrorKind``, a kind's `description` is its ``rawValue`` and `~=` matches
-    /// errors of the kind, both for `any Error` and in typed `throws(WhereClauseError)` code.
+    /// As a ``/SieveBase/GeoSieveErrorKind``, a kind's `description` is its ``rawValue`` and `~=`
+    /// matches errors of the kind, both for `any Error` and in typed `throws(WhereClauseError)`
+    /// code.
     public struct Kind: GeoSieveErrorKind {
         /// The error type of these kinds.
         public typealias Failure = WhereClauseError
@@ -46,7 +47,7 @@ public struct WhereClauseError: GeoSieveKindedError, Hashable {
         /// The text cannot be parsed: an unexpected token or character, a missing operand or
         /// keyword, trailing text after a complete expression, or an empty where clause.
         public static let syntaxError = Kind(rawValue: "syntaxError")
-        /// A `'string'`, `"quoted identifier"` or `` `backticked identifier` `` has no closing quote.
+        /// A `'string'`, a `"quoted identifier"` or an identifier in backticks has no closing quote.
         public static let unterminatedString = Kind(rawValue: "unterminatedString")
         /// A literal is malformed or out of range: an impossible `DATE`/`TIMESTAMP`, an `INTERVAL`
         /// text that does not fit its qualifier, a number followed by letters.
@@ -172,7 +173,8 @@ extension WhereClauseError {
     /// edit from `NAME`). "Close enough" means at most one edit per three characters of `name`
     /// (at least 1, at most 3) and fewer edits than `name` has characters. An exact
     /// case-insensitive match has distance 0 and is returned as is. Among equally close
-    /// candidates the first wins.
+    /// candidates the first wins. When no candidate is that close, a name of three characters
+    /// or more that begins a candidate suggests the first such candidate (`pop` → `pop_est`).
     ///
     /// ```swift
     /// WhereClauseError.suggestion(for: "popu", among: ["OBJECTID", "POP", "NAME"])  // "POP"
@@ -197,7 +199,12 @@ extension WhereClauseError {
                 best = (candidate, distance)
             }
         }
-        return best?.candidate
+        if let best { return best.candidate }
+        guard target.count >= 3 else { return nil }
+        let prefix = String(target)
+        return candidates.first { candidate in
+            hasAtMost(suggestionLengthLimit, characters: candidate) && candidate.lowercased().hasPrefix(prefix)
+        }
     }
 
     /// The longest name, in characters, ``suggestion(for:among:)`` looks for a match for.

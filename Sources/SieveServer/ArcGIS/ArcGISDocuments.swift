@@ -130,7 +130,7 @@ enum ArcGISDocuments {
         root.append("htmlPopupType", .string("esriServerHTMLPopupTypeNone"))
         root.append("objectIdField", .string(schema.objectIdFieldName))
         root.append("globalIdField", .string(schema.globalIdFieldName ?? ""))
-        root.append("displayField", .string(schema.displayFieldName ?? schema.fields.first { $0.type == .string }?.name ?? schema.objectIdFieldName))
+        root.append("displayField", .string(schema.displayFieldIndex.map { schema.fields[$0].name } ?? schema.objectIdFieldName))
         root.append("fields", .array(schema.fields.map(\.esriJSONValue)))
         root.append("indexes", .array([]))
         if let types = try JSONReader.parse(schema.esriTypesJSON).objectValue {

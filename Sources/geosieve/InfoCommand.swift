@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import GeoSieve
+import SieveJSON
+
+/// `geosieve info SOURCE… [--pretty] [--output FILE]`: what a source holds, as `ogrinfo -so`
+/// summarises a dataset: each layer's name, geometry type, feature count, extent, spatial
+/// reference, object-ID and display fields, and its fields with their types and NULL counts.
+struct InfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Summarise a source: its layers, fields (types, NULL counts), extent, reference and feature count.",
+        discussion: """
+            Prints {"layers":[{"name":…,"source":…,"geometryType":…,"featureCount":N,
+            "extent":{"xmin":…,"ymin":…,"xmax":…,"ymax":…},"spatialReference":{"wkid":…},
+            "objectIdField":…,"displayField":…,"fields":[{"name":…,"type":…,"alias":…,
+            "length":…,"nullable":…,"nullCount":N},…]},…]}, one entry per layer: every
+            feature table of a GeoPackage named without a layer, else the one layer SOURCE
+            names. The source is read whole (a service layer is fetched, a PostGIS table read);
+            extent is null for a layer without geometries, displayField the field identify
+            labels features with (null without a string field).
+
+            Examples:
+              geosieve info Tests/Fixtures/naturalearth_lowres.geojson --pretty
+              geosieve info data.gpkg
+              geosieve info data.gpkg:roads nybb.geojson
+            """
+    )
+
+    @Argument(help: "Sources: GeoJSON, Esri JSON, FILE.gpkg[:LAYER] (every layer without one), postgresql:// tables, services.")
+    var sources: [String]
+
+    @Option(
+        name: .customLong("output"), parsing: .unconditional,
+        help: "The file to write, replaced only when complete; '-' or none: standard output.")
+    var output: String?
+
+    @Flag(help: "Indent the JSON by two spaces.")
+    var pretty = false
+
+    func run() async throws {
+        guard !sources.isEmpty else { throw CommandFailure("info needs at least one SOURCE") }
+        var layers: [JSONValue] = []
+        for source in sources {
+            var names = [source]
+            if let gpkg = CommandSource.geoPackage(source), gpkg.layer == nil {
+                try InputFiles.checkReadable(gpkg.path)
+                do {
+                    names = try GeoPackage.featureLayers(at: gpkg.path).map { "\(gpkg.path):\($0)" }
+                } catch {
+                    throw CommandFailure.unreadable("\(source): \(error)")
+                }
+            }
+            for name in names {
+                let (table, layerName) = try await CommandSource.loadTable(name, needs: .everything("info"))
+                layers.append(Self.summary(of: table, name: layerName, source: name))
+            }
+        }
+        var root = JSONObject()
+        root.append("layers", .array(layers))
+        var json: [UInt8] = []
+        JSONWriter.write(.object(root), into: &json)
+        var bytes = JSONLayout(pretty: pretty, coordinates: .shortest).relaid(json) ?? json
+        bytes.append(UInt8(ascii: "\n"))
+        try OutputFile.write(to: output) { write in try write(bytes) }
+    }
+
+    /// One layer's entry.
+    static func summary(of table: FeatureTable, name: String, source: String) -> JSONValue {
+        let schema = table.schema
+        var layer = JSONObject()
+        layer.append("name", .string(name))
+        layer.append("source", .string(source))
+        layer.append("geometryType", schema.geometryType.map { .string($0.rawValue) } ?? .null())
+        layer.append("featureCount", .integer(table.count))
+        let extent = table.extent
+        if schema.geometryType == nil || extent.isEmpty {
+            layer.append("extent", .null())
+        } else {
+            var box = JSONObject()
+            box.append("xmin", .double(extent.xmin))
+            box.append("ymin", .double(extent.ymin))
+            box.append("xmax", .double(extent.xmax))
+            box.append("ymax", .double(extent.ymax))
+            layer.append("extent", .object(box))
+        }
+        var reference = JSONObject()
+        reference.append("wkid", .integer(schema.spatialReference.wkid))
+        if schema.spatialReference.latestWkid != schema.spatialReference.wkid {
+            reference.append("latestWkid", .integer(schema.spatialReference.latestWkid))
+        }
+        layer.append("spatialReference", .object(reference))
+        layer.append("objectIdField", .string(schema.objectIdFieldName))
+        layer.append("displayField", schema.displayFieldIndex.map { .string(schema.fields[$0].name) } ?? .null())
+        let rows = table.count
+        var fields: [JSONValue] = []
+        for (index, field) in schema.fields.enumerated() {
+            var entry = JSONObject()
+            entry.append("name", .string(field.name))
+            entry.append("type", .string(field.type.rawValue))
+            entry.append("alias", .string(field.alias))
+            if let length = field.length { entry.append("length", .integer(length)) }
+            entry.append("nullable", .bool(field.nullable))
+            let column = table.columns[index]
+            var nulls = 0
+            if column.validity != nil {
+                for row in 0..<rows where column.isNull(row) { nulls += 1 }
+            }
+            entry.append("nullCount", .integer(nulls))
+            fields.append(.object(entry))
+        }
+        layer.append("fields", .array(fields))
+        return .object(layer)
+    }
+}
