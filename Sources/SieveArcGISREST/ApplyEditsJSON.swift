@@ -24,8 +24,9 @@ import SieveJSON
 /// geometry, an attribute that is an array or object) throws, with where it is.
 extension ApplyEditsRequest {
     /// Reads a request for a table of `schema` (whose fields decide how date strings read).
-    /// - Throws: ``FeatureTableError/Kind/invalidEdits`` with the character position and JSON
-    ///   path of the problem; ``FeatureTableError/Kind/invalidJSON`` for text that is not JSON.
+    /// - Throws: ``SieveFeatures/FeatureTableError/Kind/invalidEdits`` with the character position
+    ///   and JSON path of the problem; ``/SieveFeatures/FeatureTableError/Kind/invalidJSON`` for
+    ///   text that is not JSON.
     public init(json text: String, schema: Schema) throws(FeatureTableError) {
         let root: JSONValue
         do throws(GeometryError) {
@@ -164,7 +165,8 @@ extension ApplyEditsRequest {
     /// name order, dates as epoch milliseconds, the geometry with its spatial reference when the
     /// edit names one), and `"rollbackOnFailure"` when the request sets it. A geometry
     /// collection, which Esri JSON has no type for, is written as the Esri multi-part geometry
-    /// of its dimension (as ``FeatureQueryResult/esriJSON`` writes one).
+    /// of its dimension (as ``/SieveFormats/SieveFeatures/FeatureQueryResult/esriJSON`` writes
+    /// one).
     public var json: String {
         var root = JSONObject([
             ("adds", .array(features(adds))), ("updates", .array(features(updates))),

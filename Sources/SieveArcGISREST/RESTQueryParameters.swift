@@ -9,8 +9,8 @@ import SieveJSON
 extension QueryParameters {
     /// Reads an `objectIds` list: integers separated by commas, spaces around each allowed
     /// (`37, 462`).
-    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` naming the first item that is not an
-    ///   integer object ID (an empty item included).
+    /// - Throws: ``/SieveFeatures/FeatureTableError/Kind/invalidQuery`` naming the first item that
+    ///   is not an integer object ID (an empty item included).
     public static func objectIDList(_ text: String, parameter: String = "objectIds") throws(FeatureTableError) -> [Int64] {
         var ids: [Int64] = []
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -25,8 +25,8 @@ extension QueryParameters {
 
     /// Reads an `outFields` list: `*` or field names separated by commas (spaces around each
     /// allowed). Names are resolved when the query runs.
-    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for an empty name (`a,,b`), or more
-    ///   names than a table can have fields.
+    /// - Throws: ``/SieveFeatures/FeatureTableError/Kind/invalidQuery`` for an empty name (`a,,b`),
+    ///   or more names than a table can have fields.
     public static func outFieldList(_ text: String, parameter: String = "outFields") throws(FeatureTableError) -> [String] {
         let names = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0.trimmingWhitespace()) }
         guard names.count <= Schema.maximumFieldCount + 1 else {
@@ -46,9 +46,9 @@ extension QueryParameters {
     ///
     /// The REST simple syntax is typed by its number count (an envelope or a point) whatever
     /// `geometryType` says, as ArcGIS reads it.
-    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for a geometry that does not parse
-    ///   (with the reason and position), an unknown geometry type name, or a geometry of another
-    ///   type than `geometryType`.
+    /// - Throws: ``/SieveFeatures/FeatureTableError/Kind/invalidQuery`` for a geometry that does
+    ///   not parse (with the reason and position), an unknown geometry type name, or a geometry of
+    ///   another type than `geometryType`.
     public mutating func setSpatialFilter(
         geometry text: String, geometryType: String? = nil, inSpatialReference: SpatialReference? = nil,
         relationship: SpatialRelationship = .intersects, parameter: String = "geometry"
@@ -90,8 +90,8 @@ extension SpatialRelationship {
     /// `touches`, `crosses`, `overlaps`, `equals`, `disjoint`, `envelope-intersects` (or
     /// `envelopeIntersects`), or `relate` with a DE-9IM `relation` pattern (feature first).
     /// Names are read ignoring case.
-    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for an unknown name, `relate` without
-    ///   a pattern, a pattern with another relationship, or a malformed pattern.
+    /// - Throws: ``/SieveFeatures/FeatureTableError/Kind/invalidQuery`` for an unknown name,
+    ///   `relate` without a pattern, a pattern with another relationship, or a malformed pattern.
     public init(name: String, relation: String? = nil) throws(FeatureTableError) {
         let key = name.trimmingWhitespace().lowercased()
         if key == "relate" {
@@ -123,15 +123,15 @@ extension SpatialRelationship {
     ///
     /// | `spatialRel` | GeoSieve |
     /// |---|---|
-    /// | `esriSpatialRelIntersects` (default) | ``intersects`` |
-    /// | `esriSpatialRelContains` (the feature lies in the query geometry) | ``within`` |
-    /// | `esriSpatialRelWithin` (the feature contains the query geometry) | ``contains`` |
+    /// | `esriSpatialRelIntersects` (default) | ``/SieveGeometry/SpatialRelationship/intersects`` |
+    /// | `esriSpatialRelContains` (the feature lies in the query geometry) | ``/SieveGeometry/SpatialRelationship/within`` |
+    /// | `esriSpatialRelWithin` (the feature contains the query geometry) | ``/SieveGeometry/SpatialRelationship/contains`` |
     /// | `esriSpatialRelCrosses`, `…Overlaps`, `…Touches`, `…Disjoint` | the same (symmetric) |
-    /// | `esriSpatialRelEnvelopeIntersects`, `esriSpatialRelIndexIntersects` | ``envelopeIntersects`` |
-    /// | `esriSpatialRelRelation` + `relationParam` (query first) | ``relate(pattern:)`` with the pattern transposed (feature first) |
+    /// | `esriSpatialRelEnvelopeIntersects`, `esriSpatialRelIndexIntersects` | ``/SieveGeometry/SpatialRelationship/envelopeIntersects`` |
+    /// | `esriSpatialRelRelation` + `relationParam` (query first) | ``/SieveGeometry/SpatialRelationship/relate(pattern:)`` with the pattern transposed (feature first) |
     ///
-    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for an unknown value, a `Relation`
-    ///   without `relationParam`, or a malformed pattern.
+    /// - Throws: ``/SieveFeatures/FeatureTableError/Kind/invalidQuery`` for an unknown value, a
+    ///   `Relation` without `relationParam`, or a malformed pattern.
     public init(esriSpatialRel value: String, relationParam: String? = nil) throws(FeatureTableError) {
         switch value.trimmingWhitespace() {
         case "", "esriSpatialRelIntersects": self = .intersects

@@ -12,10 +12,10 @@ import SieveSQL
 /// ```
 ///
 /// Binding goes through the where-clause core: ``lowered(geometryPropertyNames:dateOnlyPropertyNames:)`` rewrites the
-/// CQL2 tree into an ``SQLExpression`` in the ``WhereClauseDialect/cql2`` dialect, which the
-/// same binder and vectorized evaluator run as an ArcGIS where clause; the spatial functions
-/// become ``CQL2GeometryTest``s read as fields. What each construct means there is listed in
-/// the SieveCQL documentation ("Semantics").
+/// CQL2 tree into an ``/SieveSQL/SQLExpression`` in the ``/SieveSQL/WhereClauseDialect/cql2``
+/// dialect, which the same binder and vectorized evaluator run as an ArcGIS where clause; the
+/// spatial functions become ``CQL2GeometryTest``s read as fields. What each construct means there
+/// is listed in the SieveCQL documentation ("Semantics").
 public struct CQL2Filter: Hashable, Sendable, CustomStringConvertible {
     /// The filter.
     public let expression: CQL2Expression
@@ -66,7 +66,7 @@ public struct CQL2Filter: Hashable, Sendable, CustomStringConvertible {
     ///   - geometryPropertyNames: The names (any case) by which the filter may name the
     ///     features' geometry; every other property is a field.
     ///   - dateOnlyPropertyNames: The names (any case) of the date-only fields
-    ///     (``FieldType/dateOnly`` in SieveFeatures): temporal functions take their values as
+    ///     (`FieldType/dateOnly` in SieveFeatures): temporal functions take their values as
     ///     whole days, as they take `DATE('…')` literals; other date fields are instants.
     /// - Throws: ``CQL2Error`` for a construct the tree cannot hold: a geometry, `BBOX`,
     ///   `INTERVAL` or array where no spatial, temporal or array function takes it, a property
@@ -87,8 +87,8 @@ public struct CQL2Filter: Hashable, Sendable, CustomStringConvertible {
 public struct CQL2LoweredFilter: Sendable {
     /// The filter it came from.
     public let filter: CQL2Filter
-    /// The where-clause tree, in the ``WhereClauseDialect/cql2`` dialect. Its nodes' ranges
-    /// number the CQL2 nodes they came from, not text positions.
+    /// The where-clause tree, in the ``/SieveSQL/WhereClauseDialect/cql2`` dialect. Its nodes'
+    /// ranges number the CQL2 nodes they came from, not text positions.
     public let tree: SQLExpression
     /// The geometry tests the tree reads as fields, in the order their columns follow the
     /// table's (see ``compile(schema:now:)``).

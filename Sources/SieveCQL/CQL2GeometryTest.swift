@@ -12,10 +12,10 @@ public struct CQL2GeometryTest: Hashable, Sendable {
     /// What is tested.
     public enum Kind: Hashable, Sendable {
         /// The feature's geometry stands in `relationship` to the literal `geometry`, read feature
-        /// first (`S_WITHIN(geom, …)` is ``SpatialRelationship/within``, `S_WITHIN(…, geom)` is
-        /// ``SpatialRelationship/contains``). 1 when it does, 0 when not, NULL for a feature
-        /// without a geometry. The literal is in the filter's coordinates (CRS84 unless the
-        /// caller says otherwise).
+        /// first (`S_WITHIN(geom, …)` is ``/SieveGeometry/SpatialRelationship/within``,
+        /// `S_WITHIN(…, geom)` is ``/SieveGeometry/SpatialRelationship/contains``). 1 when it does,
+        /// 0 when not, NULL for a feature without a geometry. The literal is in the filter's
+        /// coordinates (CRS84 unless the caller says otherwise).
         case relationship(SpatialRelationship, Geometry)
         /// Whether the feature has a geometry: 1 or 0, never NULL (`geom IS [NOT] NULL`).
         case present

@@ -6,10 +6,10 @@ import SieveBuffers
 /// kernel can test 64 rows at once. A column with no NULL at all carries no bitmap (`nil`) and
 /// kernels skip the test entirely.
 ///
-/// The complete words live in an append-only ``ColumnBuffer`` and the last, partial word
-/// (`count % 64` rows) in the value itself, so appending rows to a copy never writes a word that
-/// another copy (a published snapshot of the table) reads: a completed word is appended once and
-/// never written again. Read the words through ``withWords(_:)``.
+/// The complete words live in an append-only ``/SieveBuffers/ColumnBuffer`` and the last, partial
+/// word (`count % 64` rows) in the value itself, so appending rows to a copy never writes a word
+/// that another copy (a published snapshot of the table) reads: a completed word is appended once
+/// and never written again. Read the words through ``withWords(_:)``.
 public struct ValidityBitmap: Hashable, Sendable {
     /// The complete words: rows `0 ..< 64 × fullWords.count`.
     public private(set) var fullWords: ColumnBuffer<UInt64>

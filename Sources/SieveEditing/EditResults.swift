@@ -8,9 +8,10 @@ import SieveJSON
 /// A feature to add, or what an update changes.
 ///
 /// Attributes are keyed by field name (matched ignoring case, as everywhere in a schema) and
-/// converted to the field's type when the edit is validated; ``ScalarValue/null`` stores NULL.
-/// For an update, ``objectID`` (or else the object-ID attribute, as in the REST shape) names
-/// the feature, only the fields given change, and a `nil` geometry keeps the feature's geometry.
+/// converted to the field's type when the edit is validated; ``/SieveColumns/ScalarValue/null``
+/// stores NULL. For an update, ``objectID`` (or else the object-ID attribute, as in the REST shape)
+/// names the feature, only the fields given change, and a `nil` geometry keeps the feature's
+/// geometry.
 public struct FeatureEdit: Sendable {
     /// For an update: the feature's object ID (`nil`: the object-ID attribute names it). An
     /// object-ID attribute that differs from it is an attempt to change the object ID.
@@ -132,10 +133,11 @@ public struct EditError: GeoSieveKindedError, Hashable {
     }
 
     /// How the error is reported when an edit is answered on its own (not as one result of a
-    /// batch): ``ErrorCategory/notFound`` for an object ID or attachment the table does not
-    /// have, ``ErrorCategory/forbidden`` for an edit the capabilities or ownership rules do not
-    /// permit, ``ErrorCategory/conflict`` for an edit rolled back with its batch,
-    /// ``ErrorCategory/invalidRequest`` for a value, field or geometry the table refuses.
+    /// batch): ``/SieveBase/ErrorCategory/notFound`` for an object ID or attachment the table does
+    /// not have, ``/SieveBase/ErrorCategory/forbidden`` for an edit the capabilities or ownership
+    /// rules do not permit, ``/SieveBase/ErrorCategory/conflict`` for an edit rolled back with its
+    /// batch, ``/SieveBase/ErrorCategory/invalidRequest`` for a value, field or geometry the table
+    /// refuses.
     public var category: ErrorCategory {
         switch kind {
         case .missingObjectID, .missingAttachment: .notFound

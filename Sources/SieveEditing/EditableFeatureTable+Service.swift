@@ -24,8 +24,8 @@ extension EditableFeatureTable {
     /// `features` must have the table's fields by name (in any order; fields it lacks are
     /// NULL for new features and keep their values in held ones) and the table's spatial
     /// reference. One batch: readers see all of it or none.
-    /// - Throws: ``FeatureTableError/Kind/invalidTable`` when a field of `features` is not one of
-    ///   the table's or has another column type, or the spatial references differ.
+    /// - Throws: ``/SieveFeatures/FeatureTableError/Kind/invalidTable`` when a field of `features`
+    ///   is not one of the table's or has another column type, or the spatial references differ.
     @discardableResult
     public func mergeFromService(_ features: FeatureTable) throws(FeatureTableError) -> ServiceMergeResult {
         try writer.withLock { writer throws(FeatureTableError) -> ServiceMergeResult in

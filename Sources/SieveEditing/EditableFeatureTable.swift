@@ -7,18 +7,18 @@ import SieveGeometry
 
 /// A feature table that is edited: features are added, updated and deleted in batches
 /// (``applyEdits(adds:updates:deletes:rollbackOnFailure:user:)``), and every batch publishes a
-/// new immutable ``FeatureTable`` snapshot atomically.
+/// new immutable ``/SieveFeatures/FeatureTable`` snapshot atomically.
 ///
 /// **Readers** take ``snapshot`` and query it as any table: a snapshot never changes, whatever
 /// edits follow, and a reader sees the table either before or after a batch, never half of one.
 /// **One writer** at a time applies a batch (concurrent calls wait their turn).
 ///
 /// A batch costs time in proportion to its size, not to the table's: rows are appended to the
-/// columns' shared append-only buffers (``ColumnBuffer``) behind the published snapshot, an
+/// columns' shared append-only buffers (`ColumnBuffer`) behind the published snapshot, an
 /// update appends the feature's new version and deletes the old row, a delete sets the row's bit
-/// in a chunked bitmap (``RowTombstones``), and the object-ID and spatial indexes grow by the
-/// rows appended. Deleted rows stay until ``compact()`` rebuilds the table from the features
-/// (in object-ID order), which changes no answer.
+/// in a chunked bitmap (``/SieveFeatures/RowTombstones``), and the object-ID and spatial indexes
+/// grow by the rows appended. Deleted rows stay until ``compact()`` rebuilds the table from the
+/// features (in object-ID order), which changes no answer.
 ///
 /// **Atomicity.** Every edit of a batch is checked before anything is stored (values, domains,
 /// geometry, capabilities, ownership, object IDs), and only then are the valid edits applied,
@@ -71,7 +71,7 @@ public final class EditableFeatureTable: Sendable {
 
     /// Makes `table` editable. A table that is itself a snapshot of an edited table is
     /// compacted first; the new table never shares row numbers with it.
-    /// - Throws: ``FeatureTableError`` when compacting fails.
+    /// - Throws: ``/SieveFeatures/FeatureTableError`` when compacting fails.
     public init(_ table: FeatureTable, options: EditingOptions = EditingOptions()) throws(FeatureTableError) {
         self.options = options
         let start = try Self.generation(from: table)
@@ -146,7 +146,7 @@ public final class EditableFeatureTable: Sendable {
     }
 
     /// Deletes the features a where clause and an optional geometry select (as
-    /// ``FeatureTable/queryObjectIDs(_:)`` selects them in the latest snapshot).
+    /// ``/SieveFeatures/FeatureTable/queryObjectIDs(_:)`` selects them in the latest snapshot).
     /// - Throws: What the query throws (a bad where clause or geometry); nothing is deleted then.
     @discardableResult
     public func deleteFeatures(
@@ -166,6 +166,9 @@ public final class EditableFeatureTable: Sendable {
     /// are filled by the table.
     ///
     /// - Parameters:
+    ///   - adds: The features to add.
+    ///   - updates: The changes to existing features, each naming its feature by object ID.
+    ///   - deletes: The object IDs of the features to delete.
     ///   - rollbackOnFailure: When set (the default, and always when the table does not
     ///     support the parameter), one failed edit fails the whole batch: the failed edits report
     ///     their error, the others ``EditError/Kind/rolledBack``, and the table is unchanged.
@@ -277,8 +280,8 @@ public final class EditableFeatureTable: Sendable {
     /// memory deleted rows held is released (once no older snapshot holds it), and the quadtree
     /// is rebuilt over the features alone. Answers do not change. Object IDs keep counting from
     /// where they were.
-    /// - Throws: ``FeatureTableError`` if the table cannot be rebuilt (it can always be, for a
-    ///   table edits produced).
+    /// - Throws: ``/SieveFeatures/FeatureTableError`` if the table cannot be rebuilt (it can always
+    ///   be, for a table edits produced).
     public func compact() throws(FeatureTableError) {
         try writer.withLock { writer throws(FeatureTableError) in
             let current = writer.current
@@ -304,7 +307,7 @@ public final class EditableFeatureTable: Sendable {
     /// that were there and changed as updates with the object ID, the attributes that differ
     /// and the geometry when it differs; features that were there and are gone as deletes. A
     /// feature added and deleted again, or changed and changed back, is no edit. In object-ID
-    /// order. ``ApplyEditsRequest/json`` writes it.
+    /// order. Its `json` (module SieveArcGISREST) writes it.
     public var localEdits: ApplyEditsRequest {
         writer.withLock { writer in Self.netEdits(writer) }
     }

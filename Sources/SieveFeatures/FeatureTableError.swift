@@ -95,12 +95,13 @@ public struct FeatureTableError: GeoSieveKindedError, Hashable {
         self.fieldName = fieldName
     }
 
-    /// How the error is reported: ``ErrorCategory/unreadable`` for an unreadable file,
-    /// ``ErrorCategory/tooLarge`` for input over a limit (``Kind/inputTooLarge``,
-    /// ``Kind/tooManyFields``), ``ErrorCategory/timedOut`` for a cancelled query,
-    /// ``ErrorCategory/conflict`` for a duplicate object ID, ``ErrorCategory/unsupported`` for a
-    /// spatial reference the loader cannot name, ``ErrorCategory/invalidRequest`` for the rest
-    /// (malformed input, schema, values, query parameters, edits).
+    /// How the error is reported: ``/SieveBase/ErrorCategory/unreadable`` for an unreadable file,
+    /// ``/SieveBase/ErrorCategory/tooLarge`` for input over a limit (``Kind/inputTooLarge``,
+    /// ``Kind/tooManyFields``), ``/SieveBase/ErrorCategory/timedOut`` for a cancelled query,
+    /// ``/SieveBase/ErrorCategory/conflict`` for a duplicate object ID,
+    /// ``/SieveBase/ErrorCategory/unsupported`` for a spatial reference the loader cannot name,
+    /// ``/SieveBase/ErrorCategory/invalidRequest`` for the rest (malformed input, schema, values,
+    /// query parameters, edits).
     public var category: ErrorCategory {
         switch kind {
         case .unreadableFile: .unreadable

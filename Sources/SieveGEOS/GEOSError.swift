@@ -44,11 +44,11 @@ public struct GEOSError: GeoSieveKindedError, Hashable {
         self.function = function
     }
 
-    /// How the error is reported: ``ErrorCategory/tooLarge`` for a pair of geometries too
-    /// complex to relate, ``ErrorCategory/internal`` when GEOS could not be initialized, and
-    /// ``ErrorCategory/invalidRequest`` for a GEOS exception or a bad DE-9IM pattern — GEOS
-    /// raises on geometries it cannot work with (a collection where it takes none, a topology
-    /// it cannot resolve), which the caller can correct.
+    /// How the error is reported: ``/SieveBase/ErrorCategory/tooLarge`` for a pair of geometries
+    /// too complex to relate, ``/SieveBase/ErrorCategory/internal`` when GEOS could not be
+    /// initialized, and ``/SieveBase/ErrorCategory/invalidRequest`` for a GEOS exception or a bad
+    /// DE-9IM pattern — GEOS raises on geometries it cannot work with (a collection where it takes
+    /// none, a topology it cannot resolve), which the caller can correct.
     public var category: ErrorCategory {
         switch kind {
         case .tooComplex: .tooLarge

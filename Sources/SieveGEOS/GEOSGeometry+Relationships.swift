@@ -112,7 +112,7 @@ extension GEOSGeometry {
     /// nothing), the matrix is that of two disjoint point sets and is computed here from the
     /// dimensions of the geometries and of their boundaries: GEOS 3.10–3.12 throw on it. When a
     /// collection with point members takes part, the matrix is assembled from GEOS's matrix of
-    /// the other members and the locations of the points (``pointAssembledMatrix(_:)``):
+    /// the other members and the locations of the points (`pointAssembledMatrix(_:)`):
     /// GEOS 3.10–3.12 miss contacts of such points.
     public func relate(_ other: GEOSGeometry) throws(GEOSError) -> IntersectionMatrix {
         precondition(other.context === context, "geometries from different GEOS contexts")
@@ -145,6 +145,7 @@ extension GEOSGeometry {
     /// on some shapes (a star of a million spikes takes hours, a circle of a million vertices a
     /// tenth of a second). With a `costLimit`, pairs whose estimated cost (``RelateCost``) is
     /// above it are refused before GEOS is called.
+    /// - Parameter other: The geometry b, made with the same context.
     /// - Parameter costLimit: The largest ``RelateCost/total`` to hand to GEOS
     ///   (``RelateCost/defaultLimit``, about a second); `nil` for no limit.
     /// - Throws: ``GEOSError/Kind/tooComplex`` above the limit; ``GEOSError`` if GEOS fails.

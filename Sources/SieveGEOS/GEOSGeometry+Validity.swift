@@ -68,7 +68,7 @@ extension GEOSGeometry {
         }
     }
 
-    /// Whether the geometry is valid (see ``validity()``).
+    /// Whether the geometry is valid (see ``validity(costLimit:)``).
     public var isValid: Bool {
         get throws(GEOSError) { try validity().isValid }
     }

@@ -1,8 +1,8 @@
 internal import CGEOS
 import SieveGeometry
 
-/// A geometry owned by GEOS (`GEOSGeometry*`), made from a ``Geometry`` value, destroyed
-/// (`GEOSGeom_destroy_r`) when this object goes away.
+/// A geometry owned by GEOS (`GEOSGeometry*`), made from a ``/SieveGeometry/Geometry`` value,
+/// destroyed (`GEOSGeom_destroy_r`) when this object goes away.
 ///
 /// Convert a geometry once and keep the handle when it takes part in several tests; prepare it
 /// (``PreparedGeometry``) when it is tested against many others. The Swift envelope and
@@ -27,7 +27,7 @@ public final class GEOSGeometry {
     public let dimension: Int?
     /// The geometry as handed to GEOS (its point set, degenerate parts rewritten).
     let geometry: Geometry
-    /// The geometry as GEOS holds it: rounded to the grid of ``GEOSResolution``, degenerate
+    /// The geometry as GEOS holds it: rounded to the grid of `GEOSResolution`, degenerate
     /// parts rewritten (see the GEOS form in `Geometry+GEOSForm.swift`).
     package var form: Geometry { geometry }
     /// When the source was an ``Envelope`` with positive area: that rectangle.
@@ -52,7 +52,7 @@ public final class GEOSGeometry {
     /// point when it has no width or no height). A multipoint, a polyline of several paths and a
     /// polygon of several parts become the matching GEOS multi-geometries.
     ///
-    /// Coordinates are rounded to the grid of ``GEOSResolution`` (multiples of 2^-511, which
+    /// Coordinates are rounded to the grid of `GEOSResolution` (multiples of 2^-511, which
     /// changes only coordinates below about 1.3·10⁻¹³⁸), and degenerate input is handed over as
     /// the point set it describes, so that every GEOS version answers consistently and none
     /// crashes: empty members of collections are left out (a collection's relationships and

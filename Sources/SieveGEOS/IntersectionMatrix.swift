@@ -144,8 +144,8 @@ extension IntersectionMatrix {
     }
 
     /// Whether `relationship` holds for geometries of the given dimensions whose matrix this
-    /// is; `nil` for ``SpatialRelationship/envelopeIntersects``, which is about envelopes, not
-    /// point sets.
+    /// is; `nil` for ``/SieveGeometry/SpatialRelationship/envelopeIntersects``, which is about
+    /// envelopes, not point sets.
     /// - Throws: ``GEOSError/Kind/invalidPattern`` for a relate pattern that is not one.
     public func satisfies(_ relationship: SpatialRelationship, dimensionA: Int?, dimensionB: Int?) throws(GEOSError) -> Bool? {
         switch relationship {
@@ -169,7 +169,7 @@ extension IntersectionMatrix {
 /// Every named relationship of a against b ("a REL b"), derived from their one DE-9IM matrix
 /// with the OGC Simple Features definitions.
 ///
-/// Computing the matrix once (``GEOSGeometry/relationships(_:)``) and reading every
+/// Computing the matrix once (``GEOSGeometry/relationships(_:costLimit:)``) and reading every
 /// relationship off it costs one GEOS call where asking each predicate costs one each. The
 /// definitions, with dim(a), dim(b) the dimensions of the geometries:
 ///

@@ -130,7 +130,7 @@ public final class PreparedGeometry {
     /// with `GEOSPreparedIntersectsXY_r`; on older GEOS a temporary point geometry is made and
     /// destroyed around `GEOSPreparedIntersects_r`. No Swift object is allocated.
     ///
-    /// Like every geometry GEOS sees, the point is rounded to the grid of ``GEOSResolution``
+    /// Like every geometry GEOS sees, the point is rounded to the grid of `GEOSResolution`
     /// first (which changes only coordinates below about 1.3·10⁻¹³⁸).
     @inlinable
     public func intersects(x: Double, y: Double) throws(GEOSError) -> Bool {
@@ -156,7 +156,7 @@ public final class PreparedGeometry {
     }
 
     /// Whether the point `(x, y)` lies in the interior of the prepared geometry (on the
-    /// boundary is not contained). The point is rounded to the grid of ``GEOSResolution``
+    /// boundary is not contained). The point is rounded to the grid of `GEOSResolution`
     /// first.
     public func contains(x: Double, y: Double) throws(GEOSError) -> Bool {
         let x = GEOSResolution.snap(x), y = GEOSResolution.snap(y)

@@ -13,8 +13,8 @@ public struct Envelope: Hashable, Sendable, CustomStringConvertible {
     /// The largest y.
     public var ymax: Double
 
-    /// Creates an envelope. `xmin <= xmax` and `ymin <= ymax` must hold; use ``init(validating:)``
-    /// for bounds that come from user input.
+    /// Creates an envelope. `xmin <= xmax` and `ymin <= ymax` must hold; use
+    /// ``init(validating:_:_:_:)`` for bounds that come from user input.
     public init(xmin: Double, ymin: Double, xmax: Double, ymax: Double) {
         precondition(xmin <= xmax && ymin <= ymax, "envelope bounds are inverted or NaN")
         self.xmin = xmin

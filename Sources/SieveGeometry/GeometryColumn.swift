@@ -276,7 +276,7 @@ public struct GeometryColumn: Sendable {
 
     /// Appends a row. Nothing already in the column is written (only appended to), so a copy
     /// of the column taken before, such as a table snapshot's, shares its buffers and is never
-    /// copied (see ``ColumnBuffer``).
+    /// copied (see ``/SieveBuffers/ColumnBuffer``).
     public mutating func append(_ geometry: Geometry?) {
         if storage == .points, let geometry, geometry.kind != .point { convertToShapes() }
         guard let geometry else {

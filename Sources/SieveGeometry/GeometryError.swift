@@ -70,9 +70,9 @@ public struct GeometryError: GeoSieveKindedError, Hashable {
         self.path = path
     }
 
-    /// How the error is reported: ``ErrorCategory/unsupported`` for a projection the engine
-    /// does not support, ``ErrorCategory/invalidRequest`` for every geometry that cannot be read
-    /// or built.
+    /// How the error is reported: ``/SieveBase/ErrorCategory/unsupported`` for a projection the
+    /// engine does not support, ``/SieveBase/ErrorCategory/invalidRequest`` for every geometry that
+    /// cannot be read or built.
     public var category: ErrorCategory {
         kind == .unsupportedProjection ? .unsupported : .invalidRequest
     }

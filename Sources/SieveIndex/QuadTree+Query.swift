@@ -71,7 +71,7 @@ extension QuadTree {
     /// The `k` ids whose envelopes are nearest to `(x, y)` (distance from the point to the
     /// envelope; 0 inside), nearest first, ties by id; at most `maxDistance` away.
     ///
-    /// Distances are computed without squaring the offsets (``distance(_:_:_:_:_:_:)``), so
+    /// Distances are computed without squaring the offsets (`distance(_:_:_:_:_:_:)`), so
     /// that they neither overflow near the largest doubles nor vanish in the subnormal range:
     /// points 10⁻³²⁰ apart are told apart, points 10³⁰⁸ away are not infinitely far.
     /// - Complexity: best-first search: O(k log n) node visits for well-spread data.

@@ -155,7 +155,7 @@ public struct DecimalSignificand: Sendable {
 /// 1. Clinger's fast path: a significand below 2^53 times or divided by an exact power of ten
 ///    (at most 10^22) is one correctly rounded floating-point operation.
 /// 2. Eisel–Lemire: the first 19 significant digits times a 128-bit truncated power of five
-///    (``powersOfFive``), a 192-bit product whose top 54 bits give the double and its rounding
+///    (`powersOfFive`), a 192-bit product whose top 54 bits give the double and its rounding
 ///    bit unless the product's lower bits are within the table's error of a rounding boundary.
 ///    When digits were dropped, the first 19 digits and the same plus one must round alike.
 /// 3. The exact path: every significant digit (up to 800, then a sticky flag) as a big integer,

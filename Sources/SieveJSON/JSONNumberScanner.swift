@@ -24,11 +24,11 @@ extension JSONTextReader {
     /// nothing except for the rare numbers that need the exact conversion path.
     ///
     /// - Returns: the number and the offset of the first byte after it.
-    /// - Throws: ``JSONNumberError`` with the same messages and offsets as ``parse(_:)`` reports
-    ///   (`unexpected end of input` at the end of the buffer, `expected a digit, found …`,
-    ///   `invalid number: leading zeros are not allowed` at the number's start,
-    ///   `invalid number: expected a digit after '.'`, `invalid number: expected a digit in the
-    ///   exponent`).
+    /// - Throws: ``JSONNumberError`` with the same messages and offsets as
+    ///   ``JSONTextReader/parse(_:)-(String)`` reports (`unexpected end of input` at the end of the
+    ///   buffer, `expected a digit, found …`, `invalid number: leading zeros are not allowed` at
+    ///   the number's start, `invalid number: expected a digit after '.'`, `invalid number:
+    ///   expected a digit in the exponent`).
     @inline(__always)
     @inlinable public static func scanNumber(
         _ bytes: UnsafeBufferPointer<UInt8>, at index: Int

@@ -21,7 +21,7 @@ public struct JSONSyntaxError: JSONReadFailure, Equatable {
     }
 }
 
-/// The deepest nesting of arrays and objects a ``JSONTextReader`` (and ``JSONSyntaxCheck``)
+/// The deepest nesting of arrays and objects a ``JSONTextReader`` (and `JSONSyntaxCheck`)
 /// accepts.
 public let jsonMaximumDepth = 512
 

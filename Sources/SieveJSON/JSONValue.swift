@@ -151,7 +151,7 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Compact JSON text (see ``JSONWriter``).
+    /// Compact JSON text (see `JSONWriter`).
     public var description: String { JSONWriter.string(self) }
 
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {

@@ -50,10 +50,10 @@ public struct PostGISError: GeoSieveKindedError {
         self.message = message
     }
 
-    /// How the error is reported: ``ErrorCategory/unavailable`` for a database that cannot be
-    /// reached, ``ErrorCategory/invalidRequest`` for a refused query or wrong options,
-    /// ``ErrorCategory/notFound`` for a missing table or column, ``ErrorCategory/unsupported``
-    /// for a table GeoSieve cannot read.
+    /// How the error is reported: ``/SieveBase/ErrorCategory/unavailable`` for a database that
+    /// cannot be reached, ``/SieveBase/ErrorCategory/invalidRequest`` for a refused query or wrong
+    /// options, ``/SieveBase/ErrorCategory/notFound`` for a missing table or column,
+    /// ``/SieveBase/ErrorCategory/unsupported`` for a table GeoSieve cannot read.
     public var category: ErrorCategory {
         switch kind {
         case .queryRefused, .invalidOptions: .invalidRequest

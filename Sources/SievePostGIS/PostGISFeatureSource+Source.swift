@@ -13,8 +13,8 @@ extension PostGISFeatureSource: FeatureSource {
     /// parameters, and counts, object IDs and extents are computed there. Distinct values and
     /// statistics are computed by GeoSieve over the selected rows, which the database sends
     /// (their answers are those of an in-memory table holding the rows).
-    /// - Throws: ``QueryError``: of kind ``QueryError/Kind/source`` when the database fails,
-    ///   else as the in-memory table's would be.
+    /// - Throws: ``/SieveFeatures/QueryError``: of kind ``/SieveFeatures/QueryError/Kind/source``
+    ///   when the database fails, else as the in-memory table's would be.
     public func query(_ request: QueryRequest) async throws(QueryError) -> QueryAnswer {
         do {
             let parameters = request.parameters

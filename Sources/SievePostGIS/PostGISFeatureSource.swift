@@ -9,7 +9,7 @@ import SieveSQL
 /// A PostGIS table as a feature source: queries run in the database — the where clause, the
 /// CQL2 filter and the spatial relationship pushed down as SQL with bound parameters
 /// (``PostGISQueryBuilder``), ordering and paging done by the database, one round trip per
-/// call — and answer in the shapes of the in-memory ``FeatureTable``.
+/// call — and answer in the shapes of the in-memory ``/SieveFeatures/FeatureTable``.
 ///
 /// ```swift
 /// let source = try await PostGISFeatureSource.open(
@@ -97,7 +97,7 @@ public final class PostGISFeatureSource: Sendable {
     // MARK: Queries
 
     /// The features `query` selects, ordered and paged by the database, in the shape
-    /// ``FeatureTable/queryFeatures(_:)`` gives.
+    /// ``/SieveFeatures/FeatureTable/queryFeatures(_:)`` gives.
     public func queryFeatures(_ query: QueryParameters) async throws -> FeatureQueryResult {
         // The statement asks for one row past the page: its arrival says rows were left off.
         let (page, exceeded) = try await fetch(PostGISQueryBuilder(table: table).featuresStatement(query), limit: query.maxFeatures)
@@ -124,9 +124,9 @@ public final class PostGISFeatureSource: Sendable {
     }
 
     /// How many features `query` selects and the union of their envelopes, in the output
-    /// reference (``Envelope/empty`` when none has a geometry). In the table's reference the
-    /// database computes it; in another, the geometries are fetched and projected one by one,
-    /// as the in-memory table does.
+    /// reference (``/SieveGeometry/Envelope/empty`` when none has a geometry). In the table's
+    /// reference the database computes it; in another, the geometries are fetched and projected one
+    /// by one, as the in-memory table does.
     public func queryExtent(_ query: QueryParameters) async throws -> (count: Int, extent: Envelope) {
         if let target = query.outSpatialReference, target != table.spatialReference {
             var all = query
@@ -147,7 +147,7 @@ public final class PostGISFeatureSource: Sendable {
         return result
     }
 
-    /// Every feature of the table, as an in-memory ``FeatureTable`` (the import).
+    /// Every feature of the table, as an in-memory ``/SieveFeatures/FeatureTable`` (the import).
     public func readTable() async throws -> FeatureTable {
         let builder = PostGISQueryBuilder(table: table)
         let statement = PostGISStatement(

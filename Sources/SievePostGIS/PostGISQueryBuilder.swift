@@ -11,14 +11,14 @@ public struct PostGISStatement: Sendable, Hashable {
     public var parameters: [PostgreSQLValue]
 }
 
-/// Writes ``QueryParameters`` against a ``PostGISTable`` as PostgreSQL/PostGIS SQL with the
-/// answers the in-memory table gives: the where clause and the CQL2 filter through
-/// ``CompiledWhereClause/postgreSQL(columns:parameters:extraColumn:)``, the spatial filter and
-/// the filter's spatial functions as PostGIS predicates (`&&` on the index, then `ST_Intersects`,
-/// `ST_Within`, …, `ST_Relate` for a pattern) against the query geometry projected into the
-/// table's reference by GeoSieve's own projector (with the same densification as in memory),
-/// object IDs as `= ANY`, order by with NULLs first ascending and strings in byte order, ties
-/// by object ID, paging by `LIMIT`/`OFFSET`.
+/// Writes ``/SieveFeatures/QueryParameters`` against a ``PostGISTable`` as PostgreSQL/PostGIS SQL
+/// with the answers the in-memory table gives: the where clause and the CQL2 filter through
+/// ``/SieveSQL/CompiledWhereClause/postgreSQL(columns:parameters:extraColumn:)``, the spatial
+/// filter and the filter's spatial functions as PostGIS predicates (`&&` on the index, then
+/// `ST_Intersects`, `ST_Within`, …, `ST_Relate` for a pattern) against the query geometry projected
+/// into the table's reference by GeoSieve's own projector (with the same densification as in
+/// memory), object IDs as `= ANY`, order by with NULLs first ascending and strings in byte order,
+/// ties by object ID, paging by `LIMIT`/`OFFSET`.
 ///
 /// Every value is a bound parameter and every name a quoted identifier: nothing the caller
 /// gives is written into the SQL text.
@@ -31,8 +31,9 @@ public struct PostGISQueryBuilder: Sendable {
 
     /// The `WHERE` condition of `query` (`TRUE` when it selects everything), with its
     /// parameters added to `parameters`.
-    /// - Throws: `WhereClauseError`, `CQL2Error`, ``FeatureTableError`` as the in-memory table
-    ///   throws for the same query; `PostgreSQLRenderingError` for what cannot be rendered.
+    /// - Throws: `WhereClauseError`, `CQL2Error`, ``/SieveFeatures/FeatureTableError`` as the
+    ///   in-memory table throws for the same query; `PostgreSQLRenderingError` for what cannot be
+    ///   rendered.
     public func condition(_ query: QueryParameters, parameters: inout PostgreSQLParameters) throws -> String {
         let schema = table.schema
         var columns: [String] = []

@@ -47,7 +47,7 @@ public struct PostGISTable: Sendable, Hashable {
     public let namespace: String
     /// The table's name.
     public let name: String
-    /// The fields, in the order of ``Schema/fields``: the object ID first.
+    /// The fields, in the order of ``/SieveFeatures/Schema/fields``: the object ID first.
     public let columns: [Column]
     /// The geometry column, if any.
     public let geometryColumn: String?

@@ -19,6 +19,7 @@ extension PostGISFeatureSource {
     ///     are ignored: the columns are named after the fields and `geom`).
     ///   - replace: Whether to drop a table of that name first; otherwise an existing table is an
     ///     error.
+    ///   - logger: Where the connection logs.
     /// - Returns: The new table as a source, open.
     /// - Throws: ``PostGISError`` when the server refuses a statement (the transaction is then
     ///   rolled back and nothing is left behind).

@@ -54,10 +54,11 @@ public struct ProjectionError: GeoSieveKindedError, Hashable {
         self.target = target
     }
 
-    /// How the error is reported: ``ErrorCategory/unsupported`` for a reference or a pair of
-    /// references PROJ cannot project with, ``ErrorCategory/tooLarge`` for a geometry too
-    /// complex to densify, ``ErrorCategory/internal`` when PROJ could not be initialized, and
-    /// ``ErrorCategory/invalidRequest`` for an unknown WKID or positions that do not transform.
+    /// How the error is reported: ``/SieveBase/ErrorCategory/unsupported`` for a reference or a
+    /// pair of references PROJ cannot project with, ``/SieveBase/ErrorCategory/tooLarge`` for a
+    /// geometry too complex to densify, ``/SieveBase/ErrorCategory/internal`` when PROJ could not
+    /// be initialized, and ``/SieveBase/ErrorCategory/invalidRequest`` for an unknown WKID or
+    /// positions that do not transform.
     public var category: ErrorCategory {
         switch kind {
         case .unsupportedSpatialReference, .noTransformation: .unsupported

@@ -11,7 +11,7 @@ import SieveGeometry
 /// - **identity** when the references are equal (`102100` equals `3857`): geometries come back
 ///   unchanged;
 /// - **Web Mercator** between 4326 and 3857 (and its aliases): SieveGeometry's exact spherical
-///   formulas (`Geometry.projected(from:to:)`, ``SieveGeometry/WebMercator``), bit for bit as
+///   formulas (`Geometry.projected(from:to:)`, ``/SieveGeometry/WebMercator``), bit for bit as
 ///   before PROJ was added; envelopes stay envelopes (the formulas are axis-separable) and no
 ///   densification is done (lines of longitude and latitude stay straight);
 /// - **PROJ** for every other pair: `proj_create_crs_to_crs` between the two references
@@ -33,7 +33,7 @@ public struct Projector: Hashable, Sendable {
     public enum Method: Hashable, Sendable {
         /// Source and target are the same reference.
         case identity
-        /// The exact 4326 ⇄ 3857 formulas of ``SieveGeometry/WebMercator``.
+        /// The exact 4326 ⇄ 3857 formulas of ``/SieveGeometry/WebMercator``.
         case webMercator
         /// A PROJ transformation.
         case proj

@@ -18,8 +18,8 @@ import SieveSQL
 /// let rows = try filter.matchingRows(in: table)
 /// ```
 ///
-/// The features' geometry is the property named by ``geometryPropertyNames`` (any case) that is
-/// not also an attribute field. Strings compare byte for byte whatever the table's collation:
+/// The features' geometry is the property named by ``geometryPropertyNames(of:)`` (any case) that
+/// is not also an attribute field. Strings compare byte for byte whatever the table's collation:
 /// CQL2 ignores case only inside `CASEI`.
 public struct FeatureFilter: Sendable {
     /// The filter as given.
@@ -54,9 +54,9 @@ public struct FeatureFilter: Sendable {
     ///   - spatialReference: The reference of the filter's geometry literals (`filter-crs`);
     ///     WGS 84 longitude/latitude (CRS84) by default. They are projected into the table's.
     ///   - now: The instant `CURRENT_TIMESTAMP` stands for; the current time when `nil`.
-    /// - Throws: ``CQL2Error`` for a filter that does not bind (an unknown property, mixed
-    ///   types, a misplaced geometry, a CRS84 literal with a latitude beyond ±90 or a longitude
-    ///   beyond ±180, …); ``FeatureTableError`` when a geometry literal cannot be
+    /// - Throws: ``/SieveCQL/CQL2Error`` for a filter that does not bind (an unknown property,
+    ///   mixed types, a misplaced geometry, a CRS84 literal with a latitude beyond ±90 or a
+    ///   longitude beyond ±180, …); ``FeatureTableError`` when a geometry literal cannot be
     ///   projected into the table's reference or GEOS cannot compare two literals.
     public init(
         _ filter: CQL2Filter, table: FeatureTable, spatialReference: SpatialReference = .wgs84, now: Int64? = nil

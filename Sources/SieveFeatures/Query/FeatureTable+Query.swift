@@ -77,9 +77,9 @@ extension FeatureTable {
 /// }
 /// ```
 ///
-/// Write it out with ``geoJSON`` or ``esriJSON`` (or the byte-appending forms), or in any
-/// ``FeatureOutputFormat`` with ``FeatureWriterOptions`` through ``text(_:options:)`` and the
-/// streaming ``write(_:options:chunkSize:progress:flush:)``.
+/// Write it out with `geoJSON` or `esriJSON` (or the byte-appending forms), or in any
+/// `FeatureOutputFormat` with `FeatureWriterOptions` through `text(_:options:)` and the
+/// streaming `write(_:options:chunkSize:progress:flush:)` (module SieveFormats).
 public struct FeatureQueryResult: RandomAccessCollection, Sendable {
     /// The table queried.
     public let table: FeatureTable

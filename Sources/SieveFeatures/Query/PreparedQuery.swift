@@ -19,7 +19,7 @@ import SieveSQL
 /// ```
 ///
 /// A prepared query runs on any table with the same schema and spatial reference as the one it
-/// was prepared for — in particular on every snapshot of an ``EditableFeatureTable`` — and
+/// was prepared for — in particular on every snapshot of an `EditableFeatureTable` — and
 /// answers from the rows that table holds at the time (nothing about the rows is cached).
 public struct PreparedQuery: Sendable {
     /// The parameters as given.

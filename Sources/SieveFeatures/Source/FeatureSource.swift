@@ -13,7 +13,7 @@ public struct FeatureSourceCapabilities: OptionSet, Hashable, Sendable {
     /// Answers statistics and distinct values (``QueryRequest/Answer/statistics(_:)``,
     /// ``QueryRequest/Answer/distinctValues``).
     public static let statistics = FeatureSourceCapabilities(rawValue: 1 << 1)
-    /// Takes edits (an ``EditableFeatureTable``).
+    /// Takes edits (an `EditableFeatureTable`).
     public static let editing = FeatureSourceCapabilities(rawValue: 1 << 2)
     /// Holds its data in memory: ``FeatureSource/inMemoryTable`` is never `nil`, and a query
     /// is answered synchronously, without a task hop.
@@ -64,7 +64,7 @@ extension FeatureSource {
         return try table.answer(request)
     }
 
-    /// The extent of every feature (``Envelope/empty`` when none has a geometry).
+    /// The extent of every feature (``/SieveGeometry/Envelope/empty`` when none has a geometry).
     /// - Throws: ``QueryError`` when the source fails.
     public func fullExtent() async throws(QueryError) -> Envelope {
         if case .extent(_, let extent, _) = try await query(QueryRequest(answer: .extent)) { return extent }

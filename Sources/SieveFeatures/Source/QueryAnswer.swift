@@ -11,8 +11,8 @@ public enum QueryAnswer: Sendable {
     case objectIDs([Int64], objectIdFieldName: String)
     /// A count (``QueryRequest/Answer/count`` and ``QueryRequest/Answer/distinctCount``).
     case count(Int)
-    /// How many rows were selected and their extent, in `spatialReference` (``Envelope/empty``
-    /// when none has a geometry).
+    /// How many rows were selected and their extent, in `spatialReference`
+    /// (``/SieveGeometry/Envelope/empty`` when none has a geometry).
     case extent(count: Int, extent: Envelope, spatialReference: SpatialReference)
     /// Distinct values or statistics: output fields and one row per combination or group.
     case values(StatisticsResult)

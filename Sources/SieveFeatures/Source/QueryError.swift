@@ -71,8 +71,8 @@ public struct QueryError: GeoSieveKindedError {
     }
 
     /// `error` as a query error: itself when it is one; otherwise wrapped, its description kept
-    /// as the message and its category (see ``ErrorCategory/of(_:)``) kept, the kind read from
-    /// its type and the stage's own kind (`kind`, when the caller knows better).
+    /// as the message and its category (see ``/SieveBase/ErrorCategory/of(_:)``) kept, the kind
+    /// read from its type and the stage's own kind (`kind`, when the caller knows better).
     public init(wrapping error: any Error, kind: Kind? = nil) {
         if let error = error as? QueryError {
             self = error

@@ -133,7 +133,7 @@ extension FeatureTable {
     ///
     /// For a snapshot of an edited table the tree may also hold rows this snapshot does not
     /// have (appended by later edits) or has deleted: keep only the ids below ``count`` that
-    /// ``isDeleted(row:)`` does not report (``visibleRows(_:)`` does both).
+    /// ``isDeleted(row:)`` does not report (`visibleRows(_:)` does both).
     public var spatialIndex: QuadTree {
         spatialIndexCache.withTree(for: self) { $0 }
     }

@@ -3,17 +3,17 @@ import SieveColumns
 import SieveGeometry
 import SieveSQL
 
-/// A table of features stored by column: one typed ``Column`` per schema field and a
-/// ``GeometryColumn`` holding the geometries and each row's envelope in flat arrays.
+/// A table of features stored by column: one typed ``/SieveColumns/Column`` per schema field and a
+/// ``/SieveGeometry/GeometryColumn`` holding the geometries and each row's envelope in flat arrays.
 ///
 /// Rows are numbered `0..<count` in load order. Every row has a unique, non-null object ID
 /// (the ``Schema/objectIdFieldName`` column), and ``row(forObjectID:)`` finds a row by it in
 /// O(1). A row's geometry may be `nil` (a feature without geometry); its envelope is then NaN
 /// in all four arrays, so that no envelope test ever matches it.
 ///
-/// The table is an immutable value: load it with ``load(geoJSON:schema:)``,
-/// ``load(esriJSON:schema:)`` or ``load(contentsOf:schema:)``, or build it from columns with
-/// ``init(schema:columns:geometries:)``.
+/// The table is an immutable value: load it with `load(geoJSON:schema:)`,
+/// `load(esriJSON:schema:)` or `load(contentsOf:schema:)` (module SieveFormats), or build it from
+/// columns with ``init(schema:columns:geometries:)``.
 ///
 /// Spatial queries and identify use a quadtree over the envelopes (``spatialIndex``), built
 /// lazily the first time one is needed and then shared by every copy of the table value.
@@ -90,8 +90,8 @@ public struct FeatureTable: Sendable {
     public var schema: Schema { storage.schema }
     /// One column per field of ``schema``, in the same order.
     public var columns: [Column] { storage.columns }
-    /// The rows' geometries, stored by column (see ``GeometryColumn``), one per row: a row
-    /// without geometry holds `nil`, as does every row of a table without geometries
+    /// The rows' geometries, stored by column (see ``/SieveGeometry/GeometryColumn``), one per row:
+    /// a row without geometry holds `nil`, as does every row of a table without geometries
     /// (``Schema/geometryType`` `nil`).
     public var geometryColumn: GeometryColumn { storage.geometryColumn }
     /// Each row's envelope minimum x (NaN for a row without geometry or with an empty one).
@@ -106,14 +106,14 @@ public struct FeatureTable: Sendable {
     /// `0 ..< count`.
     public var count: Int { storage.count }
     /// Which rows are deleted (none for a table that was loaded or built and never edited).
-    /// An edited table's snapshot keeps deleted rows until ``EditableFeatureTable/compact()``;
+    /// An edited table's snapshot keeps deleted rows until `EditableFeatureTable/compact()`;
     /// every query, count, index search and identify leaves them out.
     package var tombstones: RowTombstones { storage.tombstones }
     /// For a snapshot of an edited table: how to find the rows edits appended by object ID.
     package var lineage: EditLineage? { storage.lineage }
-    /// The union of all rows' envelopes (``Envelope/empty`` when no row has a geometry). After
-    /// edits it still holds every feature but may be larger than their union (deleting a feature
-    /// does not shrink it) until ``EditableFeatureTable/compact()``.
+    /// The union of all rows' envelopes (``/SieveGeometry/Envelope/empty`` when no row has a
+    /// geometry). After edits it still holds every feature but may be larger than their union
+    /// (deleting a feature does not shrink it) until `EditableFeatureTable/compact()`.
     public var extent: Envelope { storage.extent }
     /// How the table's strings compare in where clauses and in ordering, unless a query names
     /// its own (``QueryParameters/collation``): `Collation.binary` (case-sensitive, the
@@ -356,9 +356,10 @@ public struct FeatureTable: Sendable {
         return (0..<count).filter { !tombstones.isDeleted($0) }
     }
 
-    /// The bytes the table's data holds: its columns and geometry column (``Column/byteCount``,
-    /// ``GeometryColumn/byteCount``) and its object-ID index (nothing when the object IDs are
-    /// consecutive in row order, else a hash table of 16-byte entries, counted at its capacity).
+    /// The bytes the table's data holds: its columns and geometry column
+    /// (``/SieveColumns/Column/byteCount``, ``/SieveGeometry/GeometryColumn/byteCount``) and its
+    /// object-ID index (nothing when the object IDs are consecutive in row order, else a hash table
+    /// of 16-byte entries, counted at its capacity).
     public var byteCount: Int {
         columns.reduce(0) { $0 + $1.byteCount } + geometryColumn.byteCount + objectIDIndex.byteCount
             + tombstones.byteCount + (lineage?.byteCount ?? 0) + attachments.byteCount

@@ -82,8 +82,8 @@ public enum GeoPackageBinary {
     /// Reads a geometry blob: its header and the geometry after it.
     ///
     /// The WKB may be in either byte order, with ISO Z/M/ZM type codes (1001…3007) or the
-    /// extended `0x80000000`/`0x40000000` flags, as ``SieveGeometry/Geometry/init(wkb:)`` reads it.
-    /// An empty point is `POINT EMPTY` (NaN coordinates); the empty flag of the header is not
+    /// extended `0x80000000`/`0x40000000` flags, as ``/SieveGeometry/Geometry/init(wkb:)`` reads
+    /// it. An empty point is `POINT EMPTY` (NaN coordinates); the empty flag of the header is not
     /// needed to see that a geometry is empty.
     ///
     /// - Throws: ``GeoPackageError/Kind/invalidGeometry``: the header's errors, and WKB errors
@@ -144,9 +144,11 @@ public enum GeoPackageBinary {
 
     /// The blob of `geometry`: a little-endian header with the empty flag, an x/y envelope for
     /// every non-empty geometry but a point (indicator 1; none for points, as GDAL writes
-    /// them), and ISO WKB (see ``GeoPackageBinaryWriter``).
+    /// them), and ISO WKB (see `GeoPackageBinaryWriter`).
     ///
     /// - Parameters:
+    ///   - geometry: The geometry to write.
+    ///   - srsID: The SRS ID the header names (the `srs_id` of the layer's geometry column).
     ///   - multi: Write polylines and polygons as MultiLineString / MultiPolygon even when they
     ///     have one part (for a column declared as a multi type).
     /// - Throws: ``GeoPackageError/Kind/cannotWrite`` for a geometry collection.

@@ -78,11 +78,12 @@ public struct GeoPackageError: GeoSieveKindedError, Hashable {
         self.fieldName = fieldName
     }
 
-    /// How the error is reported: ``ErrorCategory/unreadable`` for a file that cannot be
-    /// opened, read (an SQLite failure) or written; ``ErrorCategory/notFound`` for a missing
-    /// layer; ``ErrorCategory/unsupported`` for a column type, spatial reference or table
-    /// GeoPackage (or GeoSieve) cannot hold; ``ErrorCategory/invalidRequest`` for a file that is
-    /// not a GeoPackage or holds values and geometries that do not fit their columns.
+    /// How the error is reported: ``/SieveBase/ErrorCategory/unreadable`` for a file that cannot be
+    /// opened, read (an SQLite failure) or written; ``/SieveBase/ErrorCategory/notFound`` for a
+    /// missing layer; ``/SieveBase/ErrorCategory/unsupported`` for a column type, spatial reference
+    /// or table GeoPackage (or GeoSieve) cannot hold; ``/SieveBase/ErrorCategory/invalidRequest``
+    /// for a file that is not a GeoPackage or holds values and geometries that do not fit their
+    /// columns.
     public var category: ErrorCategory {
         switch kind {
         case .cannotOpen, .writeFailed, .sqlite: .unreadable

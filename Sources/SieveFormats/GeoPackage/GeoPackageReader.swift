@@ -3,7 +3,7 @@ import SieveColumns
 import SieveFeatures
 import SieveGeometry
 
-/// How ``GeoPackage/read(at:layer:options:)`` treats what it cannot read.
+/// How ``GeoPackage/read(at:layer:options:progress:)`` treats what it cannot read.
 public struct GeoPackageReadOptions: Hashable, Sendable {
     /// What to do with a column of a type GeoSieve does not read: `BLOB`, or a type the
     /// GeoPackage standard does not define (`VARCHAR`, `NUMERIC`, none at all, …).
@@ -121,8 +121,10 @@ public enum GeoPackage {
     ///   - layer: The table's name (matched exactly, else ignoring case); `nil` to read the
     ///     file's only feature table.
     ///   - options: What to do with columns GeoSieve does not read.
+    ///   - progress: Called every 16,384 features with how far the read has come; `nil` for no
+    ///     reports.
     /// - Returns: The table: the integer primary key is the object-ID field (keeping its name),
-    ///   the other columns are fields typed as ``GeoPackageColumnType`` describes, the geometry
+    ///   the other columns are fields typed as `GeoPackageColumnType` describes, the geometry
     ///   column (if any) gives the geometries and the spatial reference (from
     ///   `gpkg_spatial_ref_sys`: the EPSG or ESRI code; srs_id 0 and -1 as WKID 0, undefined).
     /// - Throws: ``GeoPackageError`` naming the file, layer, feature (by primary key) and field:

@@ -14,7 +14,7 @@ extension GeoPackage {
     /// features. A failure rolls the transaction back: the file is as it was.
     ///
     /// `table` must have the layer's fields (as ``read(at:layer:options:progress:)`` gives them,
-    /// edited by an ``EditableFeatureTable``, whose ``EditableFeatureTable/localEditObjectIDs``
+    /// edited by an `EditableFeatureTable`, whose `EditableFeatureTable/localEditObjectIDs`
     /// gives the two lists).
     /// - Throws: ``GeoPackageError`` when the file or layer cannot be opened or written.
     public static func save(

@@ -10,7 +10,7 @@ import SieveColumns
 import SieveFeatures
 import SieveGeometry
 
-/// How ``GeoPackage/write(_:to:options:)`` names and describes the layer it writes.
+/// How ``GeoPackage/write(_:rows:to:options:)`` names and describes the layer it writes.
 public struct GeoPackageWriteOptions: Sendable {
     /// The feature table's name (also its `gpkg_contents` identifier). Not empty, no NUL
     /// character, and not starting with `gpkg_`, `rtree_` or `sqlite_` (any case), which
@@ -54,7 +54,7 @@ extension GeoPackage {
     /// `MULTILINESTRING`/`MULTIPOLYGON` with every geometry written as a multi geometry; z and m
     /// 0, 1 or 2 as no, every or some geometry has them); the feature table, whose integer
     /// primary key is the object-ID field under its own name, followed by the geometry column
-    /// and one column per field (see ``GeoPackageColumnType/declaration(for:)``); and the R-tree
+    /// and one column per field (see `GeoPackageColumnType.declaration(for:)`); and the R-tree
     /// spatial index extension (`gpkg_rtree_index`): the `rtree_<table>_<column>` virtual table
     /// holding every non-empty geometry's envelope, its `gpkg_extensions` row and the six
     /// triggers of the standard that keep it up to date when the table is edited.

@@ -2,7 +2,7 @@ import SieveFeatures
 import SieveGeometry
 
 /// The rows GeoSieve writes into `gpkg_spatial_ref_sys`, and how it reads a row back into a
-/// ``SieveGeometry/SpatialReference``.
+/// ``/SieveGeometry/SpatialReference``.
 ///
 /// Every GeoPackage holds the three rows the standard requires: `-1` (undefined Cartesian),
 /// `0` (undefined geographic) and `4326` (WGS 84). A table in another reference adds its row,

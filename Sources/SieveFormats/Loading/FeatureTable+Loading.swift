@@ -28,13 +28,14 @@ extension FeatureTable {
     ///   always `null` is a String field.
     ///
     /// A property missing from a feature is NULL there. A number beyond the range of doubles
-    /// (`1e400`) is an error in any field. A table holds at most ``Schema/maximumFieldCount``
-    /// fields: the property that would exceed it is an error naming its feature. With `schema`
-    /// (e.g. read with ``Field/fields(esriJSON:)-(String)``), properties are matched to fields
-    /// by name ignoring case (two properties of one feature matching the same field are an
-    /// error), converted to each field's type (numbers and numeric strings to numbers,
-    /// anything to text, ISO-8601 strings or epoch milliseconds to dates), and properties
-    /// without a field are ignored.
+    /// (`1e400`) is an error in any field. A table holds at most
+    /// ``/SieveFeatures/Schema/maximumFieldCount`` fields: the property that would exceed it is an
+    /// error naming its feature. With `schema` (e.g. read with
+    /// ``/SieveFeatures/Field/fields(esriJSON:)-(String)``), properties are matched to fields by
+    /// name ignoring case (two properties of one feature matching the same field are an error),
+    /// converted to each field's type (numbers and numeric strings to numbers, anything to text,
+    /// ISO-8601 strings or epoch milliseconds to dates), and properties without a field are
+    /// ignored.
     ///
     /// **Object IDs.** A property named `OBJECTID` (any case) holding an integer in every
     /// feature is the object-ID field (with `schema`: the field of type OID, else an integer
@@ -50,16 +51,17 @@ extension FeatureTable {
     /// (`urn:ogc:def:crs:EPSG::2263`, `EPSG:2263`; CRS84 is 4326) sets the spatial reference,
     /// which is otherwise 4326.
     ///
-    /// - Throws: ``FeatureTableError`` — ``FeatureTableError/Kind/invalidJSON`` (with the
-    ///   position) for text that is not JSON, ``FeatureTableError/Kind/invalidGeoJSON`` for JSON
-    ///   that is not a FeatureCollection, ``FeatureTableError/Kind/invalidGeometry``,
-    ///   ``FeatureTableError/Kind/mixedGeometryTypes``,
-    ///   ``FeatureTableError/Kind/duplicateObjectID``,
-    ///   ``FeatureTableError/Kind/conversionFailed`` (a value that does not fit its field of
-    ///   `schema`), ``FeatureTableError/Kind/invalidSchema``,
-    ///   ``FeatureTableError/Kind/tooManyFields``,
-    ///   ``FeatureTableError/Kind/unsupportedSpatialReference``; each names the feature (its
-    ///   index in `features` and object ID) and the field when known.
+    /// - Throws: ``/SieveFeatures/FeatureTableError`` —
+    ///   ``/SieveFeatures/FeatureTableError/Kind/invalidJSON`` (with the position) for text that is
+    ///   not JSON, ``/SieveFeatures/FeatureTableError/Kind/invalidGeoJSON`` for JSON that is not a
+    ///   FeatureCollection, ``/SieveFeatures/FeatureTableError/Kind/invalidGeometry``,
+    ///   ``/SieveFeatures/FeatureTableError/Kind/mixedGeometryTypes``,
+    ///   ``/SieveFeatures/FeatureTableError/Kind/duplicateObjectID``,
+    ///   ``/SieveFeatures/FeatureTableError/Kind/conversionFailed`` (a value that does not fit its
+    ///   field of `schema`), ``/SieveFeatures/FeatureTableError/Kind/invalidSchema``,
+    ///   ``/SieveFeatures/FeatureTableError/Kind/tooManyFields``,
+    ///   ``/SieveFeatures/FeatureTableError/Kind/unsupportedSpatialReference``; each names the
+    ///   feature (its index in `features` and object ID) and the field when known.
     public static func load(geoJSON text: String, schema: [Field]? = nil) throws(FeatureTableError) -> FeatureTable {
         var text = text
         let result: Result<FeatureTable, FeatureTableError> = text.withUTF8 { buffer in
@@ -81,8 +83,9 @@ extension FeatureTable {
     /// added first. Without `spatialReference` the table is in 4326. A geometry not of the
     /// declared `geometryType` is an error (points are accepted in a multipoint FeatureSet).
     ///
-    /// - Throws: ``FeatureTableError`` as ``load(geoJSON:schema:)`` does, with
-    ///   ``FeatureTableError/Kind/invalidEsriJSON`` for JSON that is not a FeatureSet.
+    /// - Throws: ``/SieveFeatures/FeatureTableError`` as ``load(geoJSON:schema:)`` does, with
+    ///   ``/SieveFeatures/FeatureTableError/Kind/invalidEsriJSON`` for JSON that is not a
+    ///   FeatureSet.
     public static func load(esriJSON text: String, schema: [Field]? = nil) throws(FeatureTableError) -> FeatureTable {
         var text = text
         let result: Result<FeatureTable, FeatureTableError> = text.withUTF8 { buffer in
@@ -101,8 +104,8 @@ extension FeatureTable {
     /// ``loadReporting(contentsOfFile:schema:options:)``); its size is not limited here (a
     /// command line reading arguments from files should bound those itself).
     ///
-    /// - Throws: ``FeatureTableError/Kind/unreadableFile`` when the file cannot be read, else
-    ///   as the two loaders do.
+    /// - Throws: ``/SieveFeatures/FeatureTableError/Kind/unreadableFile`` when the file cannot be
+    ///   read, else as the two loaders do.
     public static func load(contentsOf url: URL, schema: [Field]? = nil) throws(FeatureTableError) -> FeatureTable {
         try loadReporting(contentsOfFile: url.path, schema: schema).table
     }
@@ -111,7 +114,7 @@ extension FeatureTable {
     /// FeatureSet, telling them apart by content as ``load(contentsOf:schema:)`` does.
     ///
     /// - Throws: As ``load(geoJSON:schema:)`` and ``load(esriJSON:schema:)`` do;
-    ///   ``FeatureTableError/Kind/invalidJSON`` also for bytes that are not UTF-8.
+    ///   ``/SieveFeatures/FeatureTableError/Kind/invalidJSON`` also for bytes that are not UTF-8.
     public static func load<Bytes: Collection<UInt8>>(json bytes: Bytes, schema: [Field]? = nil) throws(FeatureTableError)
         -> FeatureTable
     {

@@ -23,7 +23,7 @@ final class MappedFile: @unchecked Sendable {
 
     /// Maps the regular file at `path`; `nil` when it cannot be mapped (not a regular file, a
     /// system without the call), so that the caller reads it instead.
-    /// - Throws: ``FeatureTableError/Kind/unreadableFile`` when it cannot be opened.
+    /// - Throws: ``/SieveFeatures/FeatureTableError/Kind/unreadableFile`` when it cannot be opened.
     init?(path: String) throws(FeatureTableError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -67,8 +67,8 @@ extension FeatureTable {
     /// the pages already read are handed back as the load goes on, so that memory stays about
     /// the table's size however large the file; other files (pipes, devices) are read as
     /// ``loadReporting(fileDescriptor:name:limit:schema:options:)`` reads them, without a limit.
-    /// - Throws: ``FeatureTableError/Kind/unreadableFile`` when the file cannot be read, else as
-    ///   the loaders do.
+    /// - Throws: ``/SieveFeatures/FeatureTableError/Kind/unreadableFile`` when the file cannot be
+    ///   read, else as the loaders do.
     public static func loadReporting(
         contentsOfFile path: String, schema: [Field]? = nil, options: LoadOptions = LoadOptions()
     ) throws(FeatureTableError) -> (table: FeatureTable, report: LoadReport) {
@@ -93,10 +93,16 @@ extension FeatureTable {
     /// `/dev/zero` fails at its first byte, not when memory runs out. Input that stays JSON is
     /// read whole before it is loaded; with `limit`, input longer than `limit` bytes is refused
     /// as soon as it passes the limit.
+    /// - Parameter descriptor: The file descriptor to read from; it is not closed.
     /// - Parameter name: how the input is named in errors (a path, "standard input").
-    /// - Throws: ``FeatureTableError/Kind/unreadableFile`` when reading fails,
-    ///   ``FeatureTableError/Kind/inputTooLarge`` when the input is longer than `limit`; else as
-    ///   the loaders do.
+    /// - Parameter limit: The most bytes accepted; `nil` for no limit.
+    /// - Parameter schema: The fields, as ``load(geoJSON:schema:)`` takes them; `nil` to infer
+    ///   them.
+    /// - Parameter options: How invalid features, the geometry type, threads and progress are
+    ///   handled.
+    /// - Throws: ``/SieveFeatures/FeatureTableError/Kind/unreadableFile`` when reading fails,
+    ///   ``/SieveFeatures/FeatureTableError/Kind/inputTooLarge`` when the input is longer than
+    ///   `limit`; else as the loaders do.
     public static func loadReporting(
         fileDescriptor descriptor: Int32, name: String, limit: Int?, schema: [Field]? = nil, options: LoadOptions = LoadOptions()
     ) throws(FeatureTableError) -> (table: FeatureTable, report: LoadReport) {
@@ -146,9 +152,9 @@ extension FeatureTable {
     /// input; a regular file, mapped; a pipe, FIFO or device, read as a stream up to its first
     /// byte that cannot be JSON and at most `streamLimit` bytes. A FIFO is told apart by `stat`,
     /// never by opening it twice, so that its writer's stream is not cut.
-    /// - Throws: ``FeatureTableError/Kind/unreadableFile`` (`cannot read PATH: no such file`,
-    ///   `… is a directory`, `… permission denied`), ``FeatureTableError/Kind/inputTooLarge``,
-    ///   else as the loaders do.
+    /// - Throws: ``/SieveFeatures/FeatureTableError/Kind/unreadableFile`` (`cannot read PATH: no
+    ///   such file`, `… is a directory`, `… permission denied`),
+    ///   ``/SieveFeatures/FeatureTableError/Kind/inputTooLarge``, else as the loaders do.
     public static func loadReporting(
         path: String, streamLimit: Int? = defaultStreamLimit, schema: [Field]? = nil, options: LoadOptions = LoadOptions()
     ) throws(FeatureTableError) -> (table: FeatureTable, report: LoadReport) {

@@ -1,8 +1,8 @@
 import SieveFeatures
 
-/// The text formats a ``FeatureQueryResult`` is written in.
+/// The text formats a ``/SieveFeatures/FeatureQueryResult`` is written in.
 public enum FeatureOutputFormat: String, Sendable, Hashable, CaseIterable {
-    /// A GeoJSON FeatureCollection (RFC 7946): ``FeatureQueryResult/geoJSON``.
+    /// A GeoJSON FeatureCollection (RFC 7946): ``SieveFeatures/FeatureQueryResult/geoJSON``.
     case geoJSON = "geojson"
     /// GeoJSON Text Sequences (RFC 8142, as GDAL's GeoJSONSeq driver writes them): one GeoJSON
     /// Feature per line, the same object a ``geoJSON`` collection holds, each followed by a line
@@ -12,17 +12,19 @@ public enum FeatureOutputFormat: String, Sendable, Hashable, CaseIterable {
     /// RFC 8142 features are RFC 7946 features: coordinates in WGS 84 longitude and latitude.
     /// A Feature has no place for the legacy `crs` member a collection carries, so a result in
     /// another spatial reference is written as it is, with nothing naming its reference: ask
-    /// for ``QueryParameters/outSpatialReference`` 4326 to get what readers expect. The page's
-    /// ``FeatureQueryResult/exceededTransferLimit`` has no place either and is not written.
+    /// for ``/SieveFeatures/QueryParameters/outSpatialReference`` 4326 to get what readers expect.
+    /// The page's ``/SieveFeatures/FeatureQueryResult/exceededTransferLimit`` has no place either
+    /// and is not written.
     case geoJSONSeq = "geojsonseq"
-    /// An Esri JSON FeatureSet, the ArcGIS REST query response: ``FeatureQueryResult/esriJSON``.
+    /// An Esri JSON FeatureSet, the ArcGIS REST query response:
+    /// ``SieveFeatures/FeatureQueryResult/esriJSON``.
     case esriJSON = "esrijson"
     /// Comma-separated values (RFC 4180 with line-feed line ends):
-    /// ``FeatureQueryResult/csv(options:)``.
+    /// ``SieveFeatures/FeatureQueryResult/csv(options:)``.
     case csv
 }
 
-/// How a ``FeatureQueryResult`` is written: layout and coordinate precision.
+/// How a ``/SieveFeatures/FeatureQueryResult`` is written: layout and coordinate precision.
 ///
 /// ```swift
 /// let options = FeatureWriterOptions(pretty: true, coordinatePrecision: 6)

@@ -3,7 +3,7 @@ import SieveColumns
 import SieveGeometry
 
 /// How far a streaming write has come (see
-/// ``FeatureQueryResult/write(_:options:chunkSize:progress:flush:)``).
+/// ``SieveFeatures/FeatureQueryResult/write(_:options:chunkSize:progress:flush:)``).
 public struct WriteProgress: Sendable, Hashable {
     /// The features written so far.
     public var features: Int

@@ -15,7 +15,7 @@ extension FeatureQueryResult {
     ///
     /// - A header row names the columns: `WKT` first when the result returns geometries, then
     ///   the result's fields in order.
-    /// - The geometry is Well-Known Text (``Geometry/wkt``, coordinates rounded with
+    /// - The geometry is Well-Known Text (``/SieveGeometry/Geometry/wkt``, coordinates rounded with
     ///   ``FeatureWriterOptions/coordinatePrecision``); a feature without one has an empty field.
     /// - Integers in decimal; doubles in the shortest text that reads back to the same value,
     ///   whole ones with `.0` (as in ``geoJSON``); dates as ISO 8601 UTC texts
@@ -26,7 +26,8 @@ extension FeatureQueryResult {
     /// - Records end with a line feed (`\n`), as GDAL, DuckDB and most Unix tools write CSV;
     ///   RFC 4180 names CRLF, which CSV readers take as well as LF. Line breaks inside quoted
     ///   fields are kept as they are.
-    /// - There is no place for ``exceededTransferLimit``; it is not written.
+    /// - There is no place for ``/SieveFeatures/FeatureQueryResult/exceededTransferLimit``; it is
+    ///   not written.
     public func csv(options: FeatureWriterOptions = FeatureWriterOptions()) -> String {
         text(.csv, options: options)
     }

@@ -20,8 +20,9 @@ extension FeatureQueryResult {
     /// - `geometry` is `null` when the result returns no geometries or the feature has none;
     ///   polygons follow RFC 7946 orientation. Coordinates are written as stored (or as
     ///   projected into the query's output reference); when the result's
-    ///   ``spatialReference`` is not 4326, a legacy `crs` member names its EPSG code
-    ///   (`urn:ogc:def:crs:EPSG::2263`), as GDAL writes, so the file loads back the same.
+    ///   ``/SieveFeatures/FeatureQueryResult/spatialReference`` is not 4326, a legacy `crs` member
+    ///   names its EPSG code (`urn:ogc:def:crs:EPSG::2263`), as GDAL writes, so the file loads back
+    ///   the same.
     /// - When the page ended before the last selected row, the collection carries
     ///   `"properties":{"exceededTransferLimit":true}`, as ArcGIS does.
     public var geoJSON: String { text(.geoJSON) }

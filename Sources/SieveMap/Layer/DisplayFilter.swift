@@ -5,8 +5,9 @@ import SieveJSON
 
 /// A named where clause that limits which features of a layer are drawn (ArcGIS
 /// `DisplayFilter`). A display filter never changes what the layer's queries, counts,
-/// statistics or selections see: only what ``FeatureLayer/displayedFeatures(in:scale:)`` and
-/// its count return (and what identify can hit, since it finds drawn features only).
+/// statistics or selections see: only what
+/// ``FeatureLayer/displayedFeatures(in:scale:returnGeometry:)`` and its count return (and what
+/// identify can hit, since it finds drawn features only).
 public struct DisplayFilter: Hashable, Sendable {
     /// The filter's name, unique within its definition.
     public var name: String

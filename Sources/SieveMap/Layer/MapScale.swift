@@ -30,8 +30,8 @@ public enum MapScale {
     public static let metresPerDegree = Double.pi / 180 * 6_378_137
 
     /// The scale denominator of a view of `extent` (in `spatialReference`) `width` pixels wide.
-    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for an extent without a finite,
-    ///   positive width, a width that is not positive, or a spatial reference PROJ does not
+    /// - Throws: ``/SieveFeatures/FeatureTableError/Kind/invalidQuery`` for an extent without a
+    ///   finite, positive width, a width that is not positive, or a spatial reference PROJ does not
     ///   know.
     public static func scale(extent: Envelope, width: Double, spatialReference: SpatialReference) throws(FeatureTableError)
         -> Double

@@ -74,9 +74,9 @@ extension Map {
     /// The extent is widened to the view's aspect around its centre; the scale is `scale`, or
     /// that of the widened extent at `width` pixels (see ``MapScale``).
     /// - Throws: ``SVGMapError`` for an extent without area or a size out of range;
-    ///   ``FeatureTableError/Kind/invalidQuery`` for a layer in another spatial reference than
-    ///   the map's (layers are not reprojected when drawn) or a renderer that does not bind to
-    ///   its table (a field it does not have); the errors of the layers' queries.
+    ///   ``/SieveFeatures/FeatureTableError/Kind/invalidQuery`` for a layer in another spatial
+    ///   reference than the map's (layers are not reprojected when drawn) or a renderer that does
+    ///   not bind to its table (a field it does not have); the errors of the layers' queries.
     public func renderSVG(
         extent: Envelope, width: Int, height: Int, scale: Double? = nil, background: RGBAColor? = nil
     ) throws -> MapRendering {

@@ -9,9 +9,10 @@ extension Renderer {
     /// the total.
     ///
     /// A ``valueExpression`` (which takes precedence over `field`/`field1`) is translated (see
-    /// ``ArcadeValueExpression``) and compiled as a ``CompiledValueExpression`` against the
-    /// table's schema. A single field reference (`$feature.TYPE`) binds as that field would.
+    /// ``ArcadeValueExpression``) and compiled as a ``/SieveSQL/CompiledValueExpression`` against
+    /// the table's schema. A single field reference (`$feature.TYPE`) binds as that field would.
     ///
+    /// - Parameter table: The table whose rows the bound renderer classifies.
     /// - Parameter normalizationTotal: For percent-of-total normalization, the total to divide
     ///   by, overriding the renderer's `normalizationTotal`. When neither gives one, the total
     ///   is the sum of the field (or of the expression's values) over the table's features
@@ -32,8 +33,8 @@ extension Renderer {
 /// ``symbolClass(forRow:)`` classifies one row; ``classify(rows:)`` classifies many at once
 /// without creating a value per row, reading the columns' storage directly (a unique-value
 /// renderer on a dictionary-encoded string field looks each distinct string up once; a value
-/// expression is computed column at a time by ``CompiledValueExpression/values(rows:in:)``).
-/// Both give the same classes.
+/// expression is computed column at a time by
+/// ``/SieveSQL/CompiledValueExpression/values(rows:in:)``). Both give the same classes.
 public struct BoundRenderer: Sendable {
     /// The renderer.
     public let renderer: Renderer

@@ -44,6 +44,7 @@ extension Renderer {
     /// arithmetic, a value that is not an integer or a double counts as NULL (binding to a
     /// table rejects such fields instead).
     ///
+    /// - Parameter attributes: The feature's values by field name.
     /// - Parameter normalizationTotal: For percent-of-total normalization: the total to use
     ///   instead of the renderer's `normalizationTotal`.
     /// - Returns: The class, or `nil` when the feature is not drawn.

@@ -55,9 +55,9 @@ public struct RendererError: GeoSieveKindedError, Hashable {
         self.fieldName = fieldName
     }
 
-    /// How the error is reported: ``ErrorCategory/unsupported`` for a symbol or renderer type
-    /// this engine does not draw, ``ErrorCategory/invalidRequest`` for the rest (malformed JSON,
-    /// a field the table lacks or cannot use).
+    /// How the error is reported: ``/SieveBase/ErrorCategory/unsupported`` for a symbol or renderer
+    /// type this engine does not draw, ``/SieveBase/ErrorCategory/invalidRequest`` for the rest
+    /// (malformed JSON, a field the table lacks or cannot use).
     public var category: ErrorCategory {
         switch kind {
         case .unsupportedSymbolType, .unsupportedRenderer: .unsupported

@@ -37,7 +37,7 @@ public struct SVGMapError: GeoSieveKindedError, Hashable {
         self.message = message
     }
 
-    /// Every SVG map error is the caller's (``ErrorCategory/invalidRequest``): a view or a
-    /// layer that cannot be drawn as given. Its description is `kind: message`.
+    /// Every SVG map error is the caller's (``/SieveBase/ErrorCategory/invalidRequest``): a view or
+    /// a layer that cannot be drawn as given. Its description is `kind: message`.
     public var category: ErrorCategory { .invalidRequest }
 }

@@ -38,12 +38,12 @@ import SieveGeometry
 ///
 /// **Culling and clipping.** A feature whose envelope (from the table's envelope arrays) lies
 /// outside the extent, grown by half its stroke or marker, is not drawn; deleted rows
-/// (``FeatureTable/isDeleted(row:)``), rows without geometry, and positions with a NaN or
-/// infinite coordinate are never drawn. The rings and lines of a feature reaching beyond the
+/// (``/SieveFeatures/FeatureTable/isDeleted(row:)``), rows without geometry, and positions with a
+/// NaN or infinite coordinate are never drawn. The rings and lines of a feature reaching beyond the
 /// view grown by its stroke width and 2 pixels are clipped to that rectangle (a ring stays one
-/// ring, with edges along the rectangle where it went outside, never seen; a line is cut into
-/// its pieces inside), so a zoomed-in view does not carry the vertices it cannot show. Pixel
-/// positions are first clamped to ±10⁸.
+/// ring, with edges along the rectangle where it went outside, never seen; a line is cut into its
+/// pieces inside), so a zoomed-in view does not carry the vertices it cannot show. Pixel positions
+/// are first clamped to ±10⁸.
 public struct SVGMapWriter: Sendable {
     /// The extent asked for, before it was widened to the view's aspect.
     public let requestedExtent: Envelope

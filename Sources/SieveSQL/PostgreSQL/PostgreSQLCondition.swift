@@ -43,8 +43,8 @@ public struct PostgreSQLParameters: Sendable, Hashable {
 }
 
 /// Why a clause cannot be written as PostgreSQL SQL that gives the same answers. Its category is
-/// ``ErrorCategory/unsupported``: the clause is valid, but not one the database can answer
-/// exactly (see ``CompiledWhereClause/postgreSQL(columns:parameters:extraColumn:)``).
+/// ``/SieveBase/ErrorCategory/unsupported``: the clause is valid, but not one the database can
+/// answer exactly (see ``CompiledWhereClause/postgreSQL(columns:parameters:extraColumn:)``).
 public struct PostgreSQLRenderingError: GeoSieveError, Hashable {
     /// What cannot be rendered, and why.
     public let message: String
@@ -52,7 +52,7 @@ public struct PostgreSQLRenderingError: GeoSieveError, Hashable {
     /// An error saying `message`.
     public init(_ message: String) { self.message = message }
 
-    /// ``ErrorCategory/unsupported``: a clause GeoSieve cannot push down to PostgreSQL.
+    /// ``/SieveBase/ErrorCategory/unsupported``: a clause GeoSieve cannot push down to PostgreSQL.
     public var category: ErrorCategory { .unsupported }
 
     /// `cannot render for PostgreSQL: MESSAGE`.

@@ -168,7 +168,7 @@ public struct FieldReference: Hashable, Sendable {
     /// The name as written, without quotes and with doubled quotes unescaped. Field names
     /// resolve case-insensitively in the binder whether quoted or not.
     public var name: String
-    /// Whether the name was written `"double-quoted"` or `` `backticked` ``. A quoted name is
+    /// Whether the name was written in double quotes (`"DATE"`) or in backticks. A quoted name is
     /// always a field, even when it spells a keyword (`"DATE"`, `"YEAR"`, `"AND"`).
     public var isQuoted: Bool
 

@@ -32,8 +32,8 @@
 /// `AND OR NOT IN BETWEEN LIKE ESCAPE IS NULL TRUE FALSE CASE WHEN THEN ELSE END CURRENT_DATE
 /// CURRENT_TIMESTAMP`. All other keywords act as keywords only where the grammar expects them
 /// (`DATE` before a string, `CAST` before `(`, `YEAR` inside `EXTRACT`, …) and are ordinary
-/// field names elsewhere: `DAY = 3 AND YEAR > 2000` compares two fields. A `"quoted"` or
-/// `` `backticked` `` name is always a field.
+/// field names elsewhere: `DAY = 3 AND YEAR > 2000` compares two fields. A name in double quotes
+/// (`"DATE"`) or in backticks is always a field.
 ///
 /// ## Dates and times
 ///

@@ -8,7 +8,7 @@ import SieveMap
 /// `/ogc/collections/{id}`.
 ///
 /// Reads go through ``layer`` over the editable table's published snapshot, so a query never
-/// sees half an edit batch; edits are serialized by the ``EditableFeatureTable``.
+/// sees half an edit batch; edits are serialized by the ``/SieveEditing/EditableFeatureTable``.
 public struct ServedTable: Sendable {
     /// The service name and collection id: letters, digits, `_`, `-` and `.`, at most 128.
     public let id: String
@@ -25,8 +25,8 @@ public struct ServedTable: Sendable {
     let editor: TableEditor
 
     /// Publishes `table` under `id`; with the server's ``ServerConfiguration/allowEdits``, edits
-    /// change it as its ``EditingOptions`` allow and `save` (when given) persists each batch
-    /// before it is answered (a failed save undoes the batch).
+    /// change it as its ``/SieveEditing/EditingOptions`` allow and `save` (when given) persists
+    /// each batch before it is answered (a failed save undoes the batch).
     /// - Throws: ``ServerRequestError`` (bad request) for an id that is empty, too long or has
     ///   other characters than letters, digits, `_`, `-`, `.` (or is `.`/`..`).
     public init(

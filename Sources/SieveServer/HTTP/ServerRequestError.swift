@@ -8,10 +8,10 @@ import SieveJSON
 /// client. Each protocol writes it in its own error shape: ArcGIS REST as
 /// `{"error":{"code":…,"message":…,"details":[…]}}`, OGC API as `{"code":…,"description":…}`.
 ///
-/// Every other error reaching a route becomes one through its ``ErrorCategory``
+/// Every other error reaching a route becomes one through its ``/SieveBase/ErrorCategory``
 /// (``init(_:fallback:)``): the category's HTTP status is the kind, so the server and the
-/// command line report an error the same way (see ``ErrorCategory``). The kinds map back to
-/// categories (``category``).
+/// command line report an error the same way (see ``/SieveBase/ErrorCategory``). The kinds map back
+/// to categories (``category``).
 public struct ServerRequestError: GeoSieveError, Hashable {
     /// The kinds of failure, each with its HTTP status.
     public enum Kind: Int, Hashable, Sendable {
@@ -41,17 +41,18 @@ public struct ServerRequestError: GeoSieveError, Hashable {
         /// (503).
         case serviceUnavailable = 503
 
-        /// The kind whose status is `category`'s HTTP status (``ErrorCategory/httpStatus``):
-        /// 400 for an invalid or unsupported request, 404, 409, 413 for input over a limit, 401,
-        /// 403, 500 for an unreadable file or an internal failure, 502 for a failed database or
-        /// service, 503 for work that did not finish in time.
+        /// The kind whose status is `category`'s HTTP status
+        /// (``/SieveBase/ErrorCategory/httpStatus``): 400 for an invalid or unsupported request,
+        /// 404, 409, 413 for input over a limit, 401, 403, 500 for an unreadable file or an
+        /// internal failure, 502 for a failed database or service, 503 for work that did not finish
+        /// in time.
         public init(_ category: ErrorCategory) {
             self = Kind(rawValue: category.httpStatus) ?? .internalError
         }
 
         /// The category of a failure of this kind: the one whose HTTP status it is, and for the
-        /// statuses no category has, the nearest — ``ErrorCategory/unsupported`` for 405 and
-        /// 406, ``ErrorCategory/tooLarge`` for 414.
+        /// statuses no category has, the nearest — ``/SieveBase/ErrorCategory/unsupported`` for 405
+        /// and 406, ``/SieveBase/ErrorCategory/tooLarge`` for 414.
         public var category: ErrorCategory {
             switch self {
             case .badRequest: .invalidRequest
@@ -87,7 +88,7 @@ public struct ServerRequestError: GeoSieveError, Hashable {
 
     /// `error` as a failure to answer with: itself when it is one; otherwise a failure of the
     /// kind its category says (see ``Kind/init(_:)``), saying the error's description. An error
-    /// without a category (not a ``GeoSieveError``) is a failure of `fallback`.
+    /// without a category (not a ``/SieveBase/GeoSieveError``) is a failure of `fallback`.
     public init(_ error: any Error, fallback: Kind = .badRequest) {
         if let error = error as? ServerRequestError {
             self = error
@@ -119,7 +120,7 @@ public struct ServerRequestError: GeoSieveError, Hashable {
 
     /// The ArcGIS REST error document. Authentication failures carry ArcGIS's codes (499 token
     /// required, 498 invalid token); the others their category's ArcGIS code
-    /// (``ErrorCategory/arcGISCode``: the HTTP status, but 500 for a failed database or
+    /// (``/SieveBase/ErrorCategory/arcGISCode``: the HTTP status, but 500 for a failed database or
     /// service), or their HTTP status when it is not their category's (405, 406, 414).
     public var arcGISJSON: String {
         let code: Int
