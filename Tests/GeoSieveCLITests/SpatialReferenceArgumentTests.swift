@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import SieveTestSupport
 
 /// `--out-sr`, `--in-sr` and `--format` as GIS users type them: `EPSG:3857`, `ESRI:102100`, the
 /// OGC URN, any case; the same answers as the bare code and the lower-case name.
-@Suite struct SpatialReferenceArgumentTests {
+@Suite(.tags(.cli)) struct SpatialReferenceArgumentTests {
     static let boroughs = OutputCLITests.boroughs
 
     @Test(arguments: ["EPSG:3857", "epsg:3857", "urn:ogc:def:crs:EPSG::3857"])

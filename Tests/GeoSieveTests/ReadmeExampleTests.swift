@@ -6,6 +6,38 @@ import Testing
 /// from the API.
 @Suite("README example")
 struct ReadmeExampleTests {
+    /// The README's "Use the library" example: the statements between the markers below are
+    /// the README's code block, line for line (less this function's indentation, and the block's
+    /// two imports, which this file has), so the README cannot show code that does not compile.
+    /// The counts are Python's over the same file (`json`, and `shapely` for the box). Run from
+    /// the package's root, as `swift test` runs.
+    @Test func theReadmeLibraryExample() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        // README: begin
+        let countries = try FeatureTable.load(contentsOf: URL(fileURLWithPath: "Tests/Fixtures/naturalearth_lowres.geojson"))
+
+        // A where clause: the African countries of more than 50 million people.
+        let populous = try countries.queryFeatureCount(QueryParameters(whereClause: "continent = 'Africa' AND pop_est > 5e7"))
+
+        // A spatial query: the countries a box over the Alps intersects.
+        let alps = try Geometry(wkt: "POLYGON ((5 45, 17 45, 17 48, 5 48, 5 45))")
+        let alpine = try countries.queryFeatures(QueryParameters(geometry: alps, spatialRelationship: .intersects))
+
+        print(populous, alpine.count)  // 7 9
+        // README: end
+        #expect(populous == 7)
+        #expect(alpine.count == 9)
+
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let lines = source.components(separatedBy: "\n")
+        let begin = try #require(lines.firstIndex { $0.hasSuffix("// README: begin") })
+        let end = try #require(lines.firstIndex { $0.hasSuffix("// README: end") })
+        let statements = lines[(begin + 1)..<end].map { $0.count >= 8 ? String($0.dropFirst(8)) : $0 }
+        let block = (["```swift", "import Foundation", "import GeoSieve", ""] + statements + ["```"]).joined(separator: "\n")
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains(block), "README.md's library example differs from this test's")
+    }
+
     @Test func usingTheLibrary() throws {
         let countriesURL = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent()
