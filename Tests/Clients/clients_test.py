@@ -208,7 +208,8 @@ def _objectid(client, label, feature):
 class RequestLog:
     """The request paths the server logged (its standard error, --log-level info) since mark()."""
 
-    PATH = re.compile(r"hb\.request\.path=(\S+)")
+    # The access log's line ends with the request: `[SieveServer] GET /path?query`.
+    PATH = re.compile(r"\[SieveServer\] [A-Z]+ (\S+)")
 
     def __init__(self, path):
         self.path = path
