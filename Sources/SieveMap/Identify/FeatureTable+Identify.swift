@@ -35,9 +35,10 @@ extension FeatureTable {
         -> IdentifyResults
     {
         try parameters.validate()
-        let displayIndex = try parameters.displayFieldName.map { name throws(FeatureTableError) in
-            try QueryPlan.resolve(name, in: schema, parameter: "the display field").index
-        } ?? displayFieldIndex
+        var displayIndex = displayFieldIndex
+        if let name = parameters.displayFieldName {
+            displayIndex = try QueryPlan.resolve(name, in: schema, parameter: "the display field").index
+        }
         var clause = try CompiledWhereClause(
             parameters.whereClause, schema: schema, collation: parameters.collation ?? collation)
         if let restriction, !restriction.selectsEverything { clause = clause.and(restriction) }
