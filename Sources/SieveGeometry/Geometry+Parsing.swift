@@ -1,3 +1,5 @@
+import SieveJSON
+
 extension Geometry {
     /// Reads a geometry written in any of the notations GeoSieve accepts, telling them apart by
     /// their first character:
@@ -16,11 +18,7 @@ extension Geometry {
             throw GeometryError(.unrecognizedFormat, "empty text: expected WKT, GeoJSON, Esri JSON or xmin,ymin,xmax,ymax")
         }
         if first == "{" {
-            let value = try JSONReader.parse(text)
-            if value["type"] != nil {
-                return (try Geometry(geoJSON: value, path: ""), .wgs84)
-            }
-            return try Geometry.decodeEsriJSON(value, path: "")
+            return try parse(json: try JSONReader.parse(text))
         }
         if let numbers = simpleSyntaxNumbers(text) {
             if numbers.count == 4 {
@@ -33,6 +31,16 @@ extension Geometry {
             return (.point(point), nil)
         }
         return (try Geometry(wkt: text), nil)
+    }
+
+    /// A geometry object already read as JSON: GeoJSON when it has a `type` member (WGS 84),
+    /// Esri JSON otherwise (with its `spatialReference`, if any), as ``parse(_:)`` reads `{…}`.
+    /// - Throws: ``GeometryError`` saying which notation was assumed and what is wrong where.
+    package static func parse(json value: JSONValue) throws(GeometryError) -> (geometry: Geometry, spatialReference: SpatialReference?) {
+        if value["type"] != nil {
+            return (try Geometry(geoJSON: value, path: ""), .wgs84)
+        }
+        return try Geometry.decodeEsriJSON(value, path: "")
     }
 
     /// The numbers of `x,y` or `xmin,ymin,xmax,ymax`, or `nil` when the text is not that.

@@ -79,17 +79,11 @@ struct IdentifyCommand: AsyncParsableCommand {
     var whereClause: String = "1=1"
 
     @Option(
-        name: .customLong("output"), parsing: .unconditional,
-        help: "The file to write, replaced only when complete (a symbolic link's target; a FIFO or device written directly); '-' or none: standard output.")
-    var output: String?
-
-    @Option(
         name: .customLong("display-field"), parsing: .unconditional,
         help: "The field each hit's value shows, in every layer (default: the layer's display field).")
     var displayField: String?
 
-    @Flag(help: "Indent the JSON by two spaces.")
-    var pretty = false
+    @OptionGroup var documentOutput: DocumentOutputOptions
 
     func run() async throws {
         let xy = try Self.numbers(point, count: 2, argument: "--point", form: "X,Y")
@@ -149,9 +143,7 @@ struct IdentifyCommand: AsyncParsableCommand {
             throw CommandFailure("", error)
         }
         let json = Map.identifyJSON(answers)
-        var bytes = JSONLayout(pretty: pretty, coordinates: .shortest).relaid(json) ?? json
-        bytes.append(UInt8(ascii: "\n"))
-        try OutputFile.write(to: output) { write in try write(bytes) }
+        try documentOutput.write(json)
     }
 
     /// `count` finite comma-separated numbers.

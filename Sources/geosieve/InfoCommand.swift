@@ -30,13 +30,7 @@ struct InfoCommand: AsyncParsableCommand {
     @Argument(help: "Sources: GeoJSON, Esri JSON, FILE.gpkg[:LAYER] (every layer without one), postgresql:// tables, services.")
     var sources: [String]
 
-    @Option(
-        name: .customLong("output"), parsing: .unconditional,
-        help: "The file to write, replaced only when complete; '-' or none: standard output.")
-    var output: String?
-
-    @Flag(help: "Indent the JSON by two spaces.")
-    var pretty = false
+    @OptionGroup var documentOutput: DocumentOutputOptions
 
     func run() async throws {
         guard !sources.isEmpty else { throw CommandFailure("info needs at least one SOURCE") }
@@ -60,9 +54,7 @@ struct InfoCommand: AsyncParsableCommand {
         root.append("layers", .array(layers))
         var json: [UInt8] = []
         JSONWriter.write(.object(root), into: &json)
-        var bytes = JSONLayout(pretty: pretty, coordinates: .shortest).relaid(json) ?? json
-        bytes.append(UInt8(ascii: "\n"))
-        try OutputFile.write(to: output) { write in try write(bytes) }
+        try documentOutput.write(json)
     }
 
     /// One layer's entry.
@@ -72,7 +64,7 @@ struct InfoCommand: AsyncParsableCommand {
         layer.append("name", .string(name))
         layer.append("source", .string(source))
         layer.append("geometryType", schema.geometryType.map { .string($0.rawValue) } ?? .null())
-        layer.append("featureCount", .integer(table.count))
+        layer.append("featureCount", .integer(table.featureCount))
         let extent = table.extent
         if schema.geometryType == nil || extent.isEmpty {
             layer.append("extent", .null())
@@ -84,15 +76,11 @@ struct InfoCommand: AsyncParsableCommand {
             box.append("ymax", .double(extent.ymax))
             layer.append("extent", .object(box))
         }
-        var reference = JSONObject()
-        reference.append("wkid", .integer(schema.spatialReference.wkid))
-        if schema.spatialReference.latestWkid != schema.spatialReference.wkid {
-            reference.append("latestWkid", .integer(schema.spatialReference.latestWkid))
-        }
-        layer.append("spatialReference", .object(reference))
+        layer.append("spatialReference", JSONOutput.spatialReferenceValue(schema.spatialReference))
         layer.append("objectIdField", .string(schema.objectIdFieldName))
         layer.append("displayField", schema.displayFieldIndex.map { .string(schema.fields[$0].name) } ?? .null())
-        let rows = table.count
+        // NULLs among the features: the validity bitmaps' counts, unless deleted rows lie among them.
+        let liveRows = table.deletedRowCount == 0 ? nil : table.liveRows
         var fields: [JSONValue] = []
         for (index, field) in schema.fields.enumerated() {
             var entry = JSONObject()
@@ -102,10 +90,7 @@ struct InfoCommand: AsyncParsableCommand {
             if let length = field.length { entry.append("length", .integer(length)) }
             entry.append("nullable", .bool(field.nullable))
             let column = table.columns[index]
-            var nulls = 0
-            if column.validity != nil {
-                for row in 0..<rows where column.isNull(row) { nulls += 1 }
-            }
+            let nulls = liveRows.map { rows in rows.count { column.isNull($0) } } ?? column.validity?.nullCount ?? 0
             entry.append("nullCount", .integer(nulls))
             fields.append(.object(entry))
         }

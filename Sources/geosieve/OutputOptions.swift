@@ -157,9 +157,7 @@ struct OutputOptions: ParsableArguments {
     /// Writes a JSON document (a count, IDs, an extent) to ``output`` or standard output,
     /// indented with `--pretty`, followed by a line break.
     func writeDocument(_ json: [UInt8]) throws {
-        var bytes = JSONLayout(pretty: pretty, coordinates: .shortest).relaid(json) ?? json
-        bytes.append(UInt8(ascii: "\n"))
-        try OutputFile.write(to: output) { sink in try sink(bytes) }
+        try OutputFile.writeDocument(json, pretty: pretty, to: output)
     }
 
     /// Writes `result` as a GeoPackage: the table's rows as they are when the result is a plain
@@ -209,6 +207,14 @@ struct OutputOptions: ParsableArguments {
 /// A symbolic link is followed to the file it names, as GDAL and the Unix tools do: the target
 /// is written (a new target is created where a dangling link points), the link stays.
 enum OutputFile {
+    /// Writes the JSON document `json` to `path` (`nil` or `-`: standard output), indented when
+    /// `pretty`, followed by a line break.
+    static func writeDocument(_ json: [UInt8], pretty: Bool, to path: String?) throws {
+        var bytes = JSONLayout(pretty: pretty, coordinates: .shortest).relaid(json) ?? json
+        bytes.append(UInt8(ascii: "\n"))
+        try write(to: path) { sink in try sink(bytes) }
+    }
+
     /// Whether `path` means standard output.
     static func isStandardOutput(_ path: String?) -> Bool { path == nil || path == "-" }
 
@@ -323,5 +329,22 @@ enum OutputFile {
             }
             offset += written
         }
+    }
+}
+
+/// `--output` and `--pretty` of the commands that answer with one JSON document (`identify`,
+/// `info`).
+struct DocumentOutputOptions: ParsableArguments {
+    @Option(
+        name: .customLong("output"), parsing: .unconditional,
+        help: "The file to write, replaced only when complete (a symbolic link's target; a FIFO or device written directly); '-' or none: standard output.")
+    var output: String?
+
+    @Flag(help: "Indent the JSON by two spaces.")
+    var pretty = false
+
+    /// Writes `json` to `--output` or standard output.
+    func write(_ json: [UInt8]) throws {
+        try OutputFile.writeDocument(json, pretty: pretty, to: output)
     }
 }

@@ -20,67 +20,54 @@ enum QueryGeometryArgument {
     /// The geometry `text` holds and its spatial reference, if it names one.
     /// - Throws: ``CommandFailure`` naming `option` and what is wrong where.
     static func read(_ text: String, option: String) throws -> (geometry: Geometry, spatialReference: SpatialReference?) {
-        if text.utf8.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) == UInt8(ascii: "{"),
-            let collected = try features(text, option: option)
-        {
-            return collected
-        }
         do {
-            return try Geometry.parse(text)
-        } catch {
+            // JSON is read once: a Feature, a collection, or a geometry object.
+            guard text.utf8.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) == UInt8(ascii: "{") else {
+                return try Geometry.parse(text)
+            }
+            let value = try JSONReader.parse(text)
+            guard let collected = try geometries(value) else { return try Geometry.parse(json: value) }
+            return (try combined(collected.geometries, option: option), collected.reference)
+        } catch let error as GeometryError {
             throw CommandFailure("\(option): \(error)")
         }
     }
 
-    /// The geometry of a Feature, FeatureCollection or feature set, or `nil` when the JSON
-    /// object is none of them (a geometry).
-    private static func features(_ text: String, option: String) throws -> (geometry: Geometry, spatialReference: SpatialReference?)? {
-        let value: JSONValue
-        do {
-            value = try JSONReader.parse(text)
-        } catch {
-            throw CommandFailure("\(option): \(error)")
-        }
-        let type = value["type"]?.stringValue
-        var collected: (geometries: [Geometry], reference: SpatialReference?)
-        do throws(GeometryError) {
-            switch type {
-            case "Feature":
-                guard let geometry = value["geometry"], !geometry.isNull else {
-                    throw GeometryError(.invalidGeoJSON, "the Feature has no geometry")
-                }
-                return (try Geometry(geoJSON: geometry, path: "geometry"), .wgs84)
-            case "FeatureCollection":
-                guard case .array(let features, _)? = value["features"] else {
-                    throw GeometryError(.invalidGeoJSON, "the FeatureCollection has no \"features\" array")
-                }
-                var geometries: [Geometry] = []
-                for (i, feature) in features.enumerated() {
-                    guard let geometry = feature["geometry"], !geometry.isNull else { continue }
-                    geometries.append(try Geometry(geoJSON: geometry, path: "features[\(i)].geometry"))
-                }
-                collected = (geometries, .wgs84)
-            case nil:
-                guard case .array(let features, _)? = value["features"] else { return nil }
-                var geometries: [Geometry] = []
-                var reference: SpatialReference?
-                if let object = value.objectValue {
-                    reference = try Geometry.esriJSONSpatialReference(of: object, path: "")
-                }
-                for (i, feature) in features.enumerated() {
-                    guard let geometry = feature["geometry"], !geometry.isNull else { continue }
-                    let decoded = try Geometry.decodeEsriJSON(geometry, path: "features[\(i)].geometry")
-                    geometries.append(decoded.geometry)
-                    reference = reference ?? decoded.spatialReference
-                }
-                collected = (geometries, reference)
-            default:
-                return nil
+    /// The geometries of a Feature, FeatureCollection or feature set and the spatial reference
+    /// they are in, or `nil` when the JSON object is none of them (a geometry).
+    private static func geometries(_ value: JSONValue) throws(GeometryError) -> (geometries: [Geometry], reference: SpatialReference?)? {
+        switch value["type"]?.stringValue {
+        case "Feature":
+            guard let geometry = value["geometry"], !geometry.isNull else {
+                throw GeometryError(.invalidGeoJSON, "the Feature has no geometry")
             }
-        } catch {
-            throw CommandFailure("\(option): \(error)")
+            return ([try Geometry(geoJSON: geometry, path: "geometry")], .wgs84)
+        case "FeatureCollection":
+            guard case .array(let features, _)? = value["features"] else {
+                throw GeometryError(.invalidGeoJSON, "the FeatureCollection has no \"features\" array")
+            }
+            var geometries: [Geometry] = []
+            for (i, feature) in features.enumerated() {
+                guard let geometry = feature["geometry"], !geometry.isNull else { continue }
+                geometries.append(try Geometry(geoJSON: geometry, path: "features[\(i)].geometry"))
+            }
+            return (geometries, .wgs84)
+        case nil:
+            guard case .array(let features, _)? = value["features"] else { return nil }
+            var geometries: [Geometry] = []
+            var reference = try value.objectValue.flatMap { object throws(GeometryError) in
+                try Geometry.esriJSONSpatialReference(of: object, path: "")
+            }
+            for (i, feature) in features.enumerated() {
+                guard let geometry = feature["geometry"], !geometry.isNull else { continue }
+                let decoded = try Geometry.decodeEsriJSON(geometry, path: "features[\(i)].geometry")
+                geometries.append(decoded.geometry)
+                reference = reference ?? decoded.spatialReference
+            }
+            return (geometries, reference)
+        default:
+            return nil
         }
-        return (try combined(collected.geometries, option: option), collected.reference)
     }
 
     /// One geometry as is; several as their union.

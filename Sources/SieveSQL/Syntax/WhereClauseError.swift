@@ -188,7 +188,16 @@ extension WhereClauseError {
         let target = Array(name.lowercased())
         let limit = Swift.min(3, Swift.max(1, target.count / 3))
         var best: (candidate: String, distance: Int)?
+        // The first candidate the name begins, kept in the same pass (`candidates` may be
+        // single-pass) for when none is a plausible typo.
+        var extended: String?
+        let prefix = String(target)
         for candidate in candidates {
+            if extended == nil, target.count >= 3, hasAtMost(suggestionLengthLimit, characters: candidate),
+                candidate.lowercased().hasPrefix(prefix)
+            {
+                extended = candidate
+            }
             // A candidate longer than the name by more than `limit` can never be close enough.
             guard hasAtMost(target.count + limit, characters: candidate) else { continue }
             let other = Array(candidate.lowercased())
@@ -199,12 +208,7 @@ extension WhereClauseError {
                 best = (candidate, distance)
             }
         }
-        if let best { return best.candidate }
-        guard target.count >= 3 else { return nil }
-        let prefix = String(target)
-        return candidates.first { candidate in
-            hasAtMost(suggestionLengthLimit, characters: candidate) && candidate.lowercased().hasPrefix(prefix)
-        }
+        return best?.candidate ?? extended
     }
 
     /// The longest name, in characters, ``suggestion(for:among:)`` looks for a match for.
