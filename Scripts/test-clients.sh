@@ -4,6 +4,8 @@
 # compares what they read with the fixture files.
 #
 # Usage: Scripts/test-clients.sh PATH_TO_GEOSIEVE
+#        Scripts/test-clients.sh --install      (installs the Python clients only; CI runs it
+#                                                during a build)
 #
 # Installs what is missing (esridump 1.13.0, OWSLib 0.35.0 and shapely, with pip); GDAL's ogr2ogr
 # and ogrinfo must be installed (Debian: gdal-bin). Starts the server on a free loopback port,
@@ -12,7 +14,8 @@
 set -euo pipefail
 
 . "$(dirname "$0")/serve-lib.sh"
-geosieve_argument "$@"
+install_only=
+if [ "${1:-}" = "--install" ] && [ $# -eq 1 ]; then install_only=1; else geosieve_argument "$@"; fi
 cd "$(dirname "$0")/.."
 started_at=$SECONDS
 
@@ -71,6 +74,7 @@ if [ -n "$missing" ]; then
         fi
     fi
 fi
+if [ -n "$install_only" ]; then exit 0; fi
 echo "$(ogrinfo --version); $(python3 --version); $(python3 -c 'from importlib import metadata as m; print(", ".join(f"{n} {m.version(n)}" for n in ("esridump", "OWSLib", "shapely")))')"
 
 # --- The servers ------------------------------------------------------------------------------

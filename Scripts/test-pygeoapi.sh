@@ -4,6 +4,7 @@
 # a SOURCE (`OAPIF:URL#countries`) and replays map extents over it (`geosieve pan`).
 #
 # Usage: Scripts/test-pygeoapi.sh PATH_TO_GEOSIEVE
+#        Scripts/test-pygeoapi.sh --install     (installs pygeoapi only; CI runs it during a build)
 #
 # pygeoapi is installed from PyPI into a virtual environment (.build/pygeoapi-venv, reused when
 # it already holds pygeoapi 0.21.0). Checks, each against the fixture read from the file:
@@ -21,7 +22,8 @@
 set -euo pipefail
 
 . "$(dirname "$0")/serve-lib.sh"
-geosieve_argument "$@"
+install_only=
+if [ "${1:-}" = "--install" ] && [ $# -eq 1 ]; then install_only=1; else geosieve_argument "$@"; fi
 cd "$(dirname "$0")/.."
 root=$PWD
 venv="$root/.build/pygeoapi-venv"
@@ -30,6 +32,7 @@ if ! "$venv/bin/python" -c 'import pygeoapi, sys; sys.exit(pygeoapi.__version__ 
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check "pygeoapi==0.21.0"
 fi
+if [ -n "$install_only" ]; then exit 0; fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/geosieve-pygeoapi.XXXXXX")
 server_pid=

@@ -1,7 +1,7 @@
 import SieveColumns
 import SieveFeatures
 import SieveEditing
-import SieveFormats
+@testable import SieveFormats
 import SieveGeometry
 import SieveTestSupport
 import Testing
@@ -70,11 +70,17 @@ struct StreamingLoaderTests {
 
     @Test(arguments: ["Point", "LineString", "Polygon"])
     func threadsGiveIdenticalTables(shape: String) throws {
-        // Over the 4 MiB at which inputs are split.
-        let features = Self.features(count: shape == "Polygon" ? 14_000 : 22_000, seed: 7, shape: shape)
+        // Inputs over 256 KiB are split here (4 MiB by default), so that a few thousand features
+        // make several pieces each.
+        let features = Self.features(count: shape == "Polygon" ? 2_500 : 4_000, seed: 7, shape: shape)
         let bytes = Self.collection(features)
-        #expect(bytes.count > 4 << 20)
-        let one = try FeatureTable.loadReporting(json: bytes, options: LoadOptions(threads: 1)).table
+        func options(threads: Int) -> LoadOptions {
+            var options = LoadOptions(threads: threads)
+            options.parallelThreshold = 256 << 10
+            return options
+        }
+        #expect(bytes.count > 3 * options(threads: 1).parallelThreshold)
+        let one = try FeatureTable.loadReporting(json: bytes, options: options(threads: 1)).table
         #expect(one.count == features.count)
         #expect(one.schema.field(named: "w")?.type == .string)
         #expect(one.schema.field(named: "when")?.type == .date)
@@ -86,7 +92,7 @@ struct StreamingLoaderTests {
         #expect(one.value(row: 0, field: "name") == .string("Zürich \"0\" é0"))
         #expect(one.value(row: 5, field: "tags") == .string(#"[5,{"k":"v"}]"#))
         for threads in [2, 3, 4] {
-            let many = try FeatureTable.loadReporting(json: bytes, options: LoadOptions(threads: threads)).table
+            let many = try FeatureTable.loadReporting(json: bytes, options: options(threads: threads)).table
             Self.expectSame(one, many)
         }
         // Explicit fields: the pieces' typed columns are joined (texts renumbered, NULL rows of
@@ -95,19 +101,19 @@ struct StreamingLoaderTests {
             Field(name: "n", type: .integer), Field(name: "name", type: .string), Field(name: "when", type: .date),
             Field(name: "flag", type: .smallInteger),
         ]
-        let explicitOne = try FeatureTable.loadReporting(json: bytes, schema: fields, options: LoadOptions(threads: 1)).table
+        let explicitOne = try FeatureTable.loadReporting(json: bytes, schema: fields, options: options(threads: 1)).table
         #expect(explicitOne.value(row: 0, field: "name") == one.value(row: 0, field: "name"))
         #expect(explicitOne.value(row: 3, field: "when") == one.value(row: 3, field: "when"))
         #expect(explicitOne.value(row: 1, field: "when") == .null)
         for threads in [2, 3] {
-            Self.expectSame(explicitOne, try FeatureTable.loadReporting(json: bytes, schema: fields, options: LoadOptions(threads: threads)).table)
+            Self.expectSame(explicitOne, try FeatureTable.loadReporting(json: bytes, schema: fields, options: options(threads: threads)).table)
         }
         // The same features as GeoJSONSeq (with and without record separators), and the
         // collection loaded through its text.
         let sequence = Array(features.joined(separator: "\n").utf8)
-        Self.expectSame(one, try FeatureTable.loadReporting(json: sequence, options: LoadOptions(threads: 2)).table)
+        Self.expectSame(one, try FeatureTable.loadReporting(json: sequence, options: options(threads: 2)).table)
         let separated = Array(features.map { "\u{1E}" + $0 + "\n" }.joined().utf8)
-        Self.expectSame(one, try FeatureTable.loadReporting(json: separated, options: LoadOptions(threads: 3)).table)
+        Self.expectSame(one, try FeatureTable.loadReporting(json: separated, options: options(threads: 3)).table)
     }
 
     @Test func mostlyIntegerColumnsWidenExactly() throws {

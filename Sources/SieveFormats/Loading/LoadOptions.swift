@@ -36,6 +36,10 @@ public struct LoadOptions: Sendable {
     /// (``FeatureWriterOptions/keepsFileRepresentation``). Off by default: it costs a pass over
     /// date and id values and keeps the file's non-object-ID ids, which only saving needs.
     public var keepsFileRepresentation = false
+    /// Inputs (from the features array on) smaller than this are read on one thread; 4 MiB.
+    /// Not public: tests lower it to split small inputs, which keeps the threaded loaders'
+    /// tests quick under ThreadSanitizer.
+    var parallelThreshold = 4 << 20
 
     /// Default options: strict, any one geometry type, all cores, no progress.
     public init(

@@ -10,9 +10,6 @@ import SieveJSON
 /// features array (or sequence) is read feature by feature — split at feature boundaries and
 /// read on several threads when it is large — and the pieces are joined in order.
 enum StreamingLoader {
-    /// Inputs smaller than this are read on one thread.
-    static let parallelThreshold = 4 << 20
-
     static func load(
         _ buffer: UnsafeBufferPointer<UInt8>, schema: [Field]?, options: LoadOptions, expected: FeatureFormat?,
         release: (@Sendable (Int, Int) -> Void)? = nil
@@ -270,7 +267,7 @@ enum StreamingLoader {
         let start = reader.offset
         let threads = Swift.max(1, context.options.threads ?? ProcessInfo.processInfo.activeProcessorCount)
         var starts = [start]
-        if threads > 1, buffer.count - start >= parallelThreshold {
+        if threads > 1, buffer.count - start >= context.options.parallelThreshold {
             starts = boundaries(buffer, from: start, pieces: threads, sequence: sequence)
         }
         let baseExtra = reader.extraByteCount

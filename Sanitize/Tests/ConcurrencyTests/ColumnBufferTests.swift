@@ -1,0 +1,1 @@
+../../../Tests/SieveBuffersTests/ColumnBufferTests.swift

@@ -1,0 +1,1 @@
+../../../Tests/SieveFeaturesTests/EditingConcurrencyTests.swift

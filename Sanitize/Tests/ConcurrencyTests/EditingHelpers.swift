@@ -1,0 +1,1 @@
+../../../Tests/SieveFeaturesTests/EditingHelpers.swift

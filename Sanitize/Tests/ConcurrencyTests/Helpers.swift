@@ -1,0 +1,1 @@
+../../../Tests/SieveFeaturesTests/Helpers.swift
