@@ -103,8 +103,18 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         // The formats users bring and take: GeoJSON, GeoJSON Sequence and Esri JSON loading; the
-        // GeoJSON, Esri JSON, CSV and GeoJSON Sequence writers; OGC GeoPackage through SQLite.
-        .target(name: "SieveFormats", dependencies: ["CSQLite", "SieveBase", "SieveColumns", "SieveFeatures", "SieveGeometry", "SieveJSON"]),
+        // GeoJSON, Esri JSON, CSV and GeoJSON Sequence writers; OGC GeoPackage through SQLite;
+        // ESRI Shapefiles (and zip archives of them).
+        // The system zlib, for zip archives (zipped shapefiles).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(
+            name: "SieveFormats",
+            dependencies: ["CSQLite", "CZlib", "SieveBase", "SieveColumns", "SieveFeatures", "SieveGeometry", "SieveJSON", "SieveProjection"]
+        ),
         // Editing: the editable table and its snapshots, edit batches and validation, attachments,
         // the local edit log and the merge with a service's edits.
         .target(

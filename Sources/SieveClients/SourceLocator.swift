@@ -15,6 +15,8 @@ import SievePostGIS
 /// |---|---|
 /// | `FILE.geojson`, `FILE.geojsonl`, `FILE.json`, any other file, `-` | GeoJSON, GeoJSONSeq or Esri JSON, told by content (`-`: standard input) |
 /// | `FILE.gpkg`, `FILE.gpkg:LAYER` | a GeoPackage layer (the file's only one when none is named) |
+/// | `FILE.shp`, `FILE.zip`, `FILE.shz`, `FILE.zip:LAYER` | an ESRI Shapefile, or one in a zip archive (named when it holds several) |
+/// | `FILE.csv`, `FILE.tsv` | a CSV file, its geometry from a WKT column or x/y columns (``SourceOptions/csv``) |
 /// | `postgresql://user@host:port/db?table=NAME` (or `#NAME`) | a PostGIS table |
 /// | `https://…/FeatureServer/N`, `https://…/MapServer/N` | an ArcGIS feature (or map) service layer |
 /// | `OAPIF:https://…#collection` | an OGC API – Features collection (GDAL's naming) |
@@ -29,6 +31,11 @@ public enum SourceLocator: Hashable, Sendable, CustomStringConvertible {
     case jsonFile(path: String)
     /// A layer of a GeoPackage file (`nil`: its only feature table).
     case geoPackage(path: String, layer: String?)
+    /// A shapefile: a `.shp`, or a zip archive holding one (`layer`: which, when it holds
+    /// several).
+    case shapefile(path: String, layer: String?)
+    /// A CSV file (`.csv`, `.tsv`).
+    case csvFile(path: String)
     /// A PostGIS table, by connection URL.
     case postGIS(url: String)
     /// An ArcGIS feature service or map service layer, by URL.
@@ -60,6 +67,14 @@ public enum SourceLocator: Hashable, Sendable, CustomStringConvertible {
             self = .geoPackage(path: source.path, layer: source.layer)
             return
         }
+        if let source = Shapefile.source(text), source.layer == nil || !FileManager.default.fileExists(atPath: text) {
+            self = .shapefile(path: source.path, layer: source.layer)
+            return
+        }
+        if text.lowercased().hasSuffix(".csv") || text.lowercased().hasSuffix(".tsv") {
+            self = .csvFile(path: text)
+            return
+        }
         self = .jsonFile(path: text)
     }
 
@@ -79,7 +94,7 @@ public enum SourceLocator: Hashable, Sendable, CustomStringConvertible {
     /// Whether the source lives elsewhere (a database or a service) rather than in a file.
     public var isRemote: Bool {
         switch self {
-        case .jsonFile, .geoPackage: false
+        case .jsonFile, .geoPackage, .shapefile, .csvFile: false
         case .postGIS, .featureService, .ogcCollection: true
         }
     }
@@ -87,8 +102,8 @@ public enum SourceLocator: Hashable, Sendable, CustomStringConvertible {
     /// The locator as text.
     public var description: String {
         switch self {
-        case .jsonFile(let path): path
-        case .geoPackage(let path, let layer): layer.map { "\(path):\($0)" } ?? path
+        case .jsonFile(let path), .csvFile(let path): path
+        case .geoPackage(let path, let layer), .shapefile(let path, let layer): layer.map { "\(path):\($0)" } ?? path
         case .postGIS(let url), .featureService(let url): url
         case .ogcCollection(let url, let collection): "OAPIF:\(url)#\(collection)"
         }
@@ -144,6 +159,11 @@ public struct SourceOptions: Sendable {
     /// The HTTP client for service sources; `nil`: one made for the call and shut down after.
     public var client: ServiceClient?
     #endif
+    /// How a CSV file is read: its delimiter, the columns of its geometry and their reference.
+    public var csv = CSVReadOptions()
+    /// The encoding of a shapefile's texts when its `.cpg` and `.dbf` do not say it right
+    /// (``/SieveFormats/ShapefileReadOptions/encoding``).
+    public var shapefileEncoding: String?
     /// Called as a GeoPackage layer is read.
     public var geoPackageProgress: (@Sendable (GeoPackageReadProgress) -> Void)?
 
@@ -162,8 +182,11 @@ public struct OpenedSource: Sendable {
     /// The features a file load skipped (with ``/SieveFormats/LoadOptions`` that skip bad
     /// features).
     public let loadReport: LoadReport?
-    /// The GeoPackage columns GeoSieve does not read, left out.
+    /// The GeoPackage columns (or shapefile fields) GeoSieve does not read, left out.
     public let skippedFields: [GeoPackageLayer.SkippedField]
+    /// What else the reader of the source should know (a shapefile's `.prj` that names no known
+    /// reference).
+    public var notes: [String] = []
 }
 
 extension SourceLocator {
@@ -180,6 +203,8 @@ extension SourceLocator {
             switch self {
             case .jsonFile: break
             case .geoPackage: throw SourceLocatorError("a schema applies to GeoJSON and Esri JSON sources, not to a GeoPackage (its columns are typed)")
+            case .shapefile: throw SourceLocatorError("a schema applies to GeoJSON and Esri JSON sources, not to a shapefile (its fields are typed)")
+            case .csvFile: throw SourceLocatorError("a schema applies to GeoJSON and Esri JSON sources, not to a CSV file (its columns are typed by their values)")
             case .postGIS: throw SourceLocatorError("a schema does not apply to a PostGIS table: its fields come from the catalogue")
             case .featureService, .ogcCollection:
                 throw SourceLocatorError("a schema does not apply to a feature service: its fields come from the service")
@@ -198,6 +223,21 @@ extension SourceLocator {
             let read = try GeoPackage.read(
                 at: path, layer: layer, options: GeoPackageReadOptions(unsupportedFields: .skip), progress: options.geoPackageProgress)
             return try await body(OpenedSource(source: read.table, name: read.name, loadReport: nil, skippedFields: read.skippedFields))
+        case .csvFile(let path):
+            var csv = options.csv
+            if csv.threads == nil { csv.threads = options.load.threads }
+            let table = try CSVFile.read(at: path, options: csv)
+            return try await body(
+                OpenedSource(source: table, name: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, loadReport: nil, skippedFields: []))
+        case .shapefile(let path, let layer):
+            let read = try Shapefile.read(at: path, layer: layer, options: ShapefileReadOptions(encoding: options.shapefileEncoding))
+            var opened = OpenedSource(
+                source: read.table, name: read.name, loadReport: nil,
+                skippedFields: read.skippedFields.map { GeoPackageLayer.SkippedField(name: $0.name, declaredType: $0.declaration) })
+            if let projection = read.unidentifiedProjection {
+                opened.notes.append("the .prj names a spatial reference PROJ cannot identify with an EPSG or ESRI code; the layer's is unknown (\(projection.prefix(60))…)")
+            }
+            return try await body(opened)
         #if RemoteSources
         case .postGIS(let url):
             let connection = try PostGISConnectionOptions(url: url)

@@ -91,7 +91,7 @@ public enum CivilTime {
     }
 
     /// Whether `day` exists in that month.
-    static func isValid(year: Int64, month: Int64, day: Int64) -> Bool {
+    package static func isValid(year: Int64, month: Int64, day: Int64) -> Bool {
         guard (1...12).contains(month), day >= 1 else { return false }
         let lengths: [Int64] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         let isLeap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0

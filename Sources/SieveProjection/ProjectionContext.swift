@@ -229,6 +229,61 @@ public final class ProjectionContext {
         return String(cString: text)
     }
 
+    /// The ESRI WKT definition (what ArcGIS and GDAL write in a shapefile's `.prj`) of the
+    /// coordinate reference system a WKID resolves to.
+    /// - Throws: As ``wkt(of:)``.
+    public func esriWKT(of reference: SpatialReference) throws(ProjectionError) -> String {
+        let system = try system(reference)
+        guard let text = proj_as_wkt(handle.context, system.object, PJ_WKT1_ESRI, nil) else {
+            handle.takeMessage()
+            throw ProjectionError(
+                .unsupportedSpatialReference, "wkid \(reference.wkid) has no ESRI WKT definition", source: reference.wkid)
+        }
+        return String(cString: text)
+    }
+
+    /// The EPSG (else ESRI) code of the reference a WKT text (OGC WKT 1 or 2, or ESRI's dialect
+    /// as in a `.prj`) defines: the code the text carries, else the one PROJ identifies it with
+    /// at a confidence of 70 % or more (the same reference with other names, as ESRI's
+    /// `GCS_WGS_1984` is EPSG 4326); `nil` when there is none.
+    /// - Throws: ``ProjectionError/Kind/unknownSpatialReference`` when PROJ cannot read the text.
+    public func identify(wkt: String) throws(ProjectionError) -> SpatialReference? {
+        guard let created = proj_create(handle.context, wkt) else {
+            let message = handle.takeMessage() ?? "not a WKT definition"
+            throw ProjectionError(.unknownSpatialReference, "PROJ cannot read the definition: \(message)")
+        }
+        let object = ProjObject(created, handle: handle)
+        if let authority = proj_get_id_auth_name(object.object, 0), let code = proj_get_id_code(object.object, 0),
+            ["EPSG", "ESRI"].contains(String(cString: authority)), let wkid = Int(String(cString: code))
+        {
+            return SpatialReference(wkid: wkid)
+        }
+        for authority in ["EPSG", "ESRI"] {
+            var confidences: UnsafeMutablePointer<Int32>?
+            guard let list = proj_identify(handle.context, object.object, authority, nil, &confidences) else {
+                handle.takeMessage()
+                continue
+            }
+            defer {
+                proj_list_destroy(list)
+                proj_int_list_destroy(confidences)
+            }
+            var best: (wkid: Int, confidence: Int32)?
+            for i in 0..<proj_list_get_count(list) {
+                let confidence = confidences?[Int(i)] ?? 0
+                guard confidence >= 70, confidence > (best?.confidence ?? 0),
+                    let candidate = proj_list_get(handle.context, list, i)
+                else { continue }
+                defer { proj_destroy(candidate) }
+                if let code = proj_get_id_code(candidate, 0), let wkid = Int(String(cString: code)) {
+                    best = (wkid, confidence)
+                }
+            }
+            if let best { return SpatialReference(wkid: best.wkid) }
+        }
+        return nil
+    }
+
     /// Runs `body` with the context that belongs to the calling thread, creating it on first use.
     ///
     /// The same rules as `GEOSContext.withCurrent` hold: `body` is synchronous, its result must

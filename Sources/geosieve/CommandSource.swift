@@ -66,6 +66,20 @@ enum CommandSource {
             if let line {
                 options.geoPackageProgress = { @Sendable (read: GeoPackageReadProgress) in line.update(read) }
             }
+        case .shapefile(let file, _):
+            try checkSnapshotMode(loading)
+            if fields != nil {
+                throw CommandFailure("--schema applies to GeoJSON and Esri JSON sources, not to a shapefile (its fields are typed)")
+            }
+            try InputFiles.checkReadable(file)
+            options.shapefileEncoding = loading?.encoding
+        case .csvFile(let file):
+            try checkSnapshotMode(loading)
+            if fields != nil {
+                throw CommandFailure("--schema applies to GeoJSON and Esri JSON sources, not to a CSV file (its columns are typed by their values)")
+            }
+            try InputFiles.checkReadable(file)
+            if let loading { options.csv = try loading.csvOptions() }
         case .jsonFile(let file):
             try checkSnapshotMode(loading)
             progress = loading?.progressLine(verb: "loading \(file == "-" ? "standard input" : file)")
@@ -129,7 +143,10 @@ enum CommandSource {
         switch locator {
         case .jsonFile(let path):
             if let report = opened.loadReport { LoadingOptions.printSkipped(report, source: path == "-" ? "standard input" : path) }
-        case .geoPackage(let path, _):
+        case .geoPackage(let path, _), .shapefile(let path, _):
+            for note in opened.notes {
+                FileHandle.standardError.write(Data("note: \(JSONKey.abbreviated(path)): \(note)\n".utf8))
+            }
             for skipped in opened.skippedFields {
                 let type = skipped.declaredType.isEmpty ? "no declared type" : skipped.declaredType
                 FileHandle.standardError.write(
@@ -153,6 +170,10 @@ enum CommandSource {
             }
         case .geoPackage(let path, _):
             if let error = error as? GeoPackageError, error.kind == .cannotOpen {
+                return CommandFailure.unreadable("cannot read \(path): \(error.message)")
+            }
+        case .shapefile(let path, _), .csvFile(let path):
+            if let error = error as? FileFormatError, error.kind == .cannotOpen {
                 return CommandFailure.unreadable("cannot read \(path): \(error.message)")
             }
         default: break

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoSieve
+import SieveClients
 import SieveJSON
 
 /// `geosieve info SOURCE… [--pretty] [--output FILE]`: what a source holds, as `ogrinfo -so`
@@ -15,7 +16,8 @@ struct InfoCommand: AsyncParsableCommand {
             "extent":{"xmin":…,"ymin":…,"xmax":…,"ymax":…},"spatialReference":{"wkid":…},
             "objectIdField":…,"displayField":…,"fields":[{"name":…,"type":…,"alias":…,
             "length":…,"nullable":…,"nullCount":N},…]},…]}, one entry per layer: every
-            feature table of a GeoPackage named without a layer, else the one layer SOURCE
+            feature table of a GeoPackage and every shapefile of a zip archive named without a
+            layer, else the one layer SOURCE
             names. The source is read whole (a service layer is fetched, a PostGIS table read);
             extent is null for a layer without geometries, displayField the field identify
             labels features with (null without a string field).
@@ -27,10 +29,12 @@ struct InfoCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Sources: GeoJSON, Esri JSON, FILE.gpkg[:LAYER] (every layer without one), postgresql:// tables, services.")
+    @Argument(help: "Sources: GeoJSON, Esri JSON, FILE.gpkg[:LAYER] (every layer without one), shapefiles (FILE.zip: every one without a layer), CSV, postgresql:// tables, services.")
     var sources: [String]
 
     @OptionGroup var documentOutput: DocumentOutputOptions
+
+    @OptionGroup var loading: LoadingOptions
 
     func run() async throws {
         guard !sources.isEmpty else { throw CommandFailure("info needs at least one SOURCE") }
@@ -44,9 +48,17 @@ struct InfoCommand: AsyncParsableCommand {
                 } catch {
                     throw CommandFailure.unreadable("\(source): \(error)")
                 }
+            } else if case .shapefile(let path, nil) = try? SourceLocator(source), !path.lowercased().hasSuffix(".shp") {
+                // Every shapefile of a zip archive.
+                try InputFiles.checkReadable(path)
+                do {
+                    names = try Shapefile.layers(at: path).map { "\(path):\($0)" }
+                } catch {
+                    throw CommandFailure.unreadable("\(source): \(error)")
+                }
             }
             for name in names {
-                let (table, layerName) = try await CommandSource.loadTable(name, needs: .everything("info"))
+                let (table, layerName) = try await CommandSource.loadTable(name, loading: loading, needs: .everything("info"))
                 layers.append(Self.summary(of: table, name: layerName, source: name))
             }
         }

@@ -29,6 +29,43 @@ struct LoadingOptions: ParsableArguments {
         help: "The table's geometry type (point, multipoint, polyline, polygon, or the GeoJSON names): features of other types are invalid.")
     var geometryType: String?
 
+    @Option(
+        parsing: .unconditional,
+        help: "The encoding of a shapefile's texts when its .cpg and .dbf do not say it right: UTF-8, ISO-8859-1 or windows-1252 (GDAL's ENCODING open option).")
+    var encoding: String?
+
+    @Option(name: .customLong("x-field"), parsing: .unconditional, help: "For a CSV SOURCE: the column of the points' x (longitude), with --y-field (default: lon/lat, longitude/latitude, x/y, … by name).")
+    var xField: String?
+
+    @Option(name: .customLong("y-field"), parsing: .unconditional, help: "For a CSV SOURCE: the column of the points' y (latitude), with --x-field.")
+    var yField: String?
+
+    @Option(name: .customLong("wkt-field"), parsing: .unconditional, help: "For a CSV SOURCE: the column of WKT geometries (default: WKT, geometry, geom, the_geom, wkt_geom or shape by name).")
+    var wktField: String?
+
+    @Option(parsing: .unconditional, help: "For a CSV SOURCE: the field delimiter, one character (default: the most frequent of , ; tab | in the header; 'tab' names the tab).")
+    var delimiter: String?
+
+    @Option(
+        name: .customLong("s-srs"), parsing: .unconditional,
+        help: "For a CSV SOURCE: the spatial reference of its coordinates, a WKID or EPSG:N (default 4326), as ogr2ogr's -s_srs.")
+    var sourceReference: SpatialReferenceCode?
+
+    /// The options of a CSV source: `--x-field`, `--y-field`, `--wkt-field`, `--delimiter`,
+    /// `--s-srs`.
+    func csvOptions() throws -> CSVReadOptions {
+        var options = CSVReadOptions(xField: xField, yField: yField, wktField: wktField)
+        if let delimiter {
+            let named = delimiter.lowercased() == "tab" ? "\t" : delimiter
+            guard named.count == 1, let character = named.first, character.isASCII else {
+                throw CommandFailure("--delimiter must be one ASCII character (or 'tab'), not \(JSONKey.quoted(delimiter))")
+            }
+            options.delimiter = character
+        }
+        if let sourceReference { options.spatialReference = SpatialReference(wkid: sourceReference.wkid) }
+        return options
+    }
+
     @Flag(help: "No progress line on standard error (shown for loads and writes over a second when it is a terminal).")
     var quiet = false
 

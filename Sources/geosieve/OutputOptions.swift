@@ -8,38 +8,41 @@
 import ArgumentParser
 import Foundation
 import GeoSieve
+import SieveJSON
 
 /// The output options `query` and `convert` share: `--format`, `--output`, `--pretty`,
 /// `--precision` and `--layer-name`, and writing a result with them.
 struct OutputOptions: ParsableArguments {
     /// The output formats.
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case geojson, geojsonseq, esrijson, csv, gpkg
+        case geojson, geojsonseq, esrijson, csv, gpkg, shp
 
         /// A format named in any case (`GPKG`, `GeoJSON`), as GDAL users type them.
         init?(argument: String) {
             self.init(rawValue: argument.lowercased())
         }
 
-        /// The library's text format (`nil` for GeoPackage).
+        /// The library's text format (`nil` for GeoPackage and Shapefile).
         var textFormat: FeatureOutputFormat? {
             switch self {
             case .geojson: .geoJSON
             case .geojsonseq: .geoJSONSeq
             case .esrijson: .esriJSON
             case .csv: .csv
-            case .gpkg: nil
+            case .gpkg, .shp: nil
             }
         }
 
         /// The format of a file named `path`, by its extension as ogr2ogr picks it: `.geojson`
         /// and `.json` GeoJSON, `.geojsonl`, `.geojsons` and `.geojsonseq` GeoJSONSeq, `.esrijson`
-        /// Esri JSON, `.csv` CSV, `.gpkg` GeoPackage (any case); `nil` for any other.
+        /// Esri JSON, `.csv` CSV, `.gpkg` GeoPackage, `.shp`, `.shz` and `.shp.zip` Shapefile (any
+        /// case); `nil` for any other.
         static func of(path: String) -> Format? {
             let lower = path.lowercased()
             let extensions: [(String, Format)] = [
                 (".geojson", .geojson), (".json", .geojson), (".geojsonl", .geojsonseq), (".geojsons", .geojsonseq),
-                (".geojsonseq", .geojsonseq), (".esrijson", .esrijson), (".csv", .csv), (".gpkg", .gpkg),
+                (".geojsonseq", .geojsonseq), (".esrijson", .esrijson), (".csv", .csv), (".gpkg", .gpkg), (".shp", .shp),
+                (".shz", .shp), (".shp.zip", .shp),
             ]
             return extensions.first { lower.hasSuffix($0.0) }?.1
         }
@@ -48,7 +51,8 @@ struct OutputOptions: ParsableArguments {
     @Option(
         help: """
             The output format: geojsonseq is one feature per line, csv has the WKT geometry \
-            first, gpkg needs --output. Default: from the extension of --output (query: else geojson).
+            first, gpkg and shp (ESRI Shapefile; a .shz or .shp.zip --output zips it) need --output. \
+            Default: from the extension of --output (query: else geojson).
             """)
     var format: Format?
 
@@ -99,19 +103,23 @@ struct OutputOptions: ParsableArguments {
             guard (0...FeatureWriterOptions.maximumCoordinatePrecision).contains(precision) else {
                 throw CommandFailure("--precision must be 0…17 digits, not \(precision)")
             }
-            if format == .gpkg {
-                throw CommandFailure("--precision applies to text formats; a GeoPackage stores coordinates as binary doubles")
+            if format == .gpkg || format == .shp {
+                throw CommandFailure(
+                    "--precision applies to text formats; a \(format == .gpkg ? "GeoPackage" : "shapefile") stores coordinates as binary doubles")
             }
         }
         if pretty {
             switch format {
             case .geojson, .esrijson: break
             case .geojsonseq: throw CommandFailure("--pretty does not apply to geojsonseq: each feature must be one line (RFC 8142)")
-            case .csv, .gpkg: throw CommandFailure("--pretty applies to the JSON formats (geojson, esrijson), not to \(format.rawValue)")
+            case .csv, .gpkg, .shp: throw CommandFailure("--pretty applies to the JSON formats (geojson, esrijson), not to \(format.rawValue)")
             }
         }
         if format == .gpkg, OutputFile.isStandardOutput(output) {
             throw CommandFailure("--format gpkg needs --output FILE: a GeoPackage cannot be written to standard output")
+        }
+        if format == .shp, OutputFile.isStandardOutput(output) {
+            throw CommandFailure("--format shp needs --output FILE.shp (or .shz, .shp.zip): a shapefile is several files")
         }
         // As GDAL: RS-separated records for a .geojsons file.
         let recordSeparator = format == .geojsonseq && (output?.lowercased().hasSuffix(".geojsons") ?? false)
@@ -136,8 +144,12 @@ struct OutputOptions: ParsableArguments {
     ) throws {
         defer { progress?.finish() }
         guard let textFormat = format.textFormat else {
-            guard let output, !OutputFile.isStandardOutput(output) else { throw CommandFailure("--format gpkg needs --output FILE") }
-            try Self.writeGeoPackage(result, to: output, layerName: layerName, progress: progress)
+            guard let output, !OutputFile.isStandardOutput(output) else { throw CommandFailure("--format \(format.rawValue) needs --output FILE") }
+            if format == .shp {
+                try Self.writeShapefile(result, to: output)
+            } else {
+                try Self.writeGeoPackage(result, to: output, layerName: layerName, progress: progress)
+            }
             return
         }
         if format == .geojsonseq, result.returnsGeometry, result.spatialReference.latestWkid != 4326 {
@@ -158,6 +170,38 @@ struct OutputOptions: ParsableArguments {
     /// indented with `--pretty`, followed by a line break.
     func writeDocument(_ json: [UInt8]) throws {
         try OutputFile.writeDocument(json, pretty: pretty, to: output)
+    }
+
+    /// Writes `result` as a shapefile (a `.shp` with its companions, or a `.shz` / `.shp.zip`
+    /// archive): the table's rows as they are when the result is a plain subset of it, else a
+    /// table made of the result. What had to change to fit the format (long field names, times
+    /// of day) is written to standard error as warnings.
+    static func writeShapefile(_ result: FeatureQueryResult, to path: String) throws {
+        let lower = path.lowercased()
+        guard lower.hasSuffix(".shp") || lower.hasSuffix(".shz") || lower.hasSuffix(".zip") else {
+            throw CommandFailure("--format shp writes FILE.shp, FILE.shz or FILE.shp.zip, not \(JSONKey.quoted(path))")
+        }
+        let table: FeatureTable
+        let rows: [Int]?
+        if result.isTableSubset {
+            (table, rows) = (result.table, result.rows)
+        } else {
+            do {
+                (table, rows) = (try result.makeTable(), nil)
+            } catch {
+                throw CommandFailure("", error)
+            }
+        }
+        let target = try OutputFile.resolvedTarget(path)
+        do throws(FileFormatError) {
+            let report = try Shapefile.write(table, rows: rows, to: target)
+            for warning in report.warnings {
+                FileHandle.standardError.write(Data("warning: \(JSONKey.abbreviated(path)): \(warning)\n".utf8))
+            }
+        } catch {
+            if error.kind == .writeFailed { throw CommandFailure.unreadable("cannot write \(path): \(error.message)") }
+            throw CommandFailure("", error)
+        }
     }
 
     /// Writes `result` as a GeoPackage: the table's rows as they are when the result is a plain

@@ -47,6 +47,12 @@ public struct GeoPackageLayer: Sendable {
         public var name: String
         /// Its declared type as the file spells it (empty when none is declared).
         public var declaredType: String
+
+        /// A skipped column.
+        public init(name: String, declaredType: String) {
+            self.name = name
+            self.declaredType = declaredType
+        }
     }
 
     /// The layer's name (its table name, as `gpkg_contents` spells it).
