@@ -9,7 +9,10 @@
 #   Fuzz/run.sh --seconds 600 fuzz-where one target, 10 minutes
 #   Fuzz/run.sh --runs 2000000           every target, 2 M inputs each
 #   Fuzz/run.sh --jobs 2                 two targets at a time
-#   Fuzz/run.sh --runs 300000 --seed 1   a repeatable run (as CI does)
+#   Fuzz/run.sh --runs 300000 --seed 1   a repeatable run
+#   Fuzz/run.sh --runs 150000 --seconds 30 --seed 1
+#                                        at most 150,000 inputs and 30 s each, whichever comes
+#                                        first (as CI does: repeatable for the fast targets)
 #   Fuzz/run.sh --regressions            only replay Fuzz/Regressions
 #
 # Prints one line per target (inputs run, inputs per second, coverage, slowest input, result)
@@ -19,7 +22,7 @@ cd "$(dirname "$0")"
 script="$PWD/$(basename "$0")"
 
 targets_all=(fuzz-where fuzz-wkt fuzz-wkb fuzz-geojson fuzz-esrijson fuzz-features fuzz-cql2)
-seconds=60
+seconds=""
 runs=""
 seed=""
 jobs=1
@@ -102,7 +105,9 @@ mkdir -p crashes logs
 run_target() {
     local target="$1" limit
     mkdir -p "corpus/$target"
-    if [[ -n "$runs" ]]; then limit="-runs=$runs"; else limit="-max_total_time=$seconds"; fi
+    limit=""
+    if [[ -n "$runs" ]]; then limit="-runs=$runs"; fi
+    if [[ -n "$seconds" || -z "$runs" ]]; then limit="$limit -max_total_time=${seconds:-60}"; fi
     if [[ -n "$seed" ]]; then limit="$limit -seed=$seed"; fi
     # shellcheck disable=SC2046
     "$bin/$target" "corpus/$target" ".build/seeds/$target" $limit $(options_for "$target") \
@@ -112,7 +117,10 @@ run_target() {
 export -f run_target options_for
 export bin runs seconds seed
 
-echo "== fuzzing: ${targets[*]} ($([[ -n "$runs" ]] && echo "$runs inputs" || echo "$seconds s") each, $jobs at a time)"
+limits=()
+if [[ -n "$runs" ]]; then limits+=("$runs inputs"); fi
+if [[ -n "$seconds" || -z "$runs" ]]; then limits+=("${seconds:-60} s"); fi
+echo "== fuzzing: ${targets[*]} ($(IFS=/; echo "${limits[*]}") each at most, $jobs at a time)"
 printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'run_target {} || true'
 
 total=0
