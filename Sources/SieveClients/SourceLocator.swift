@@ -16,6 +16,7 @@ import SievePostGIS
 /// | `FILE.geojson`, `FILE.geojsonl`, `FILE.json`, any other file, `-` | GeoJSON, GeoJSONSeq or Esri JSON, told by content (`-`: standard input) |
 /// | `FILE.gpkg`, `FILE.gpkg:LAYER` | a GeoPackage layer (the file's only one when none is named) |
 /// | `FILE.shp`, `FILE.zip`, `FILE.shz`, `FILE.zip:LAYER` | an ESRI Shapefile, or one in a zip archive (named when it holds several) |
+/// | `FILE.fgb` | a FlatGeobuf file |
 /// | `FILE.csv`, `FILE.tsv` | a CSV file, its geometry from a WKT column or x/y columns (``SourceOptions/csv``) |
 /// | `postgresql://user@host:port/db?table=NAME` (or `#NAME`) | a PostGIS table |
 /// | `https://…/FeatureServer/N`, `https://…/MapServer/N` | an ArcGIS feature (or map) service layer |
@@ -36,6 +37,8 @@ public enum SourceLocator: Hashable, Sendable, CustomStringConvertible {
     case shapefile(path: String, layer: String?)
     /// A CSV file (`.csv`, `.tsv`).
     case csvFile(path: String)
+    /// A FlatGeobuf file (`.fgb`).
+    case flatGeobuf(path: String)
     /// A PostGIS table, by connection URL.
     case postGIS(url: String)
     /// An ArcGIS feature service or map service layer, by URL.
@@ -71,6 +74,10 @@ public enum SourceLocator: Hashable, Sendable, CustomStringConvertible {
             self = .shapefile(path: source.path, layer: source.layer)
             return
         }
+        if FlatGeobuf.hasFlatGeobufExtension(text) {
+            self = .flatGeobuf(path: text)
+            return
+        }
         if text.lowercased().hasSuffix(".csv") || text.lowercased().hasSuffix(".tsv") {
             self = .csvFile(path: text)
             return
@@ -94,7 +101,7 @@ public enum SourceLocator: Hashable, Sendable, CustomStringConvertible {
     /// Whether the source lives elsewhere (a database or a service) rather than in a file.
     public var isRemote: Bool {
         switch self {
-        case .jsonFile, .geoPackage, .shapefile, .csvFile: false
+        case .jsonFile, .geoPackage, .shapefile, .csvFile, .flatGeobuf: false
         case .postGIS, .featureService, .ogcCollection: true
         }
     }
@@ -102,7 +109,7 @@ public enum SourceLocator: Hashable, Sendable, CustomStringConvertible {
     /// The locator as text.
     public var description: String {
         switch self {
-        case .jsonFile(let path), .csvFile(let path): path
+        case .jsonFile(let path), .csvFile(let path), .flatGeobuf(let path): path
         case .geoPackage(let path, let layer), .shapefile(let path, let layer): layer.map { "\(path):\($0)" } ?? path
         case .postGIS(let url), .featureService(let url): url
         case .ogcCollection(let url, let collection): "OAPIF:\(url)#\(collection)"
@@ -205,6 +212,7 @@ extension SourceLocator {
             case .geoPackage: throw SourceLocatorError("a schema applies to GeoJSON and Esri JSON sources, not to a GeoPackage (its columns are typed)")
             case .shapefile: throw SourceLocatorError("a schema applies to GeoJSON and Esri JSON sources, not to a shapefile (its fields are typed)")
             case .csvFile: throw SourceLocatorError("a schema applies to GeoJSON and Esri JSON sources, not to a CSV file (its columns are typed by their values)")
+            case .flatGeobuf: throw SourceLocatorError("a schema applies to GeoJSON and Esri JSON sources, not to a FlatGeobuf file (its columns are typed)")
             case .postGIS: throw SourceLocatorError("a schema does not apply to a PostGIS table: its fields come from the catalogue")
             case .featureService, .ogcCollection:
                 throw SourceLocatorError("a schema does not apply to a feature service: its fields come from the service")
@@ -223,6 +231,12 @@ extension SourceLocator {
             let read = try GeoPackage.read(
                 at: path, layer: layer, options: GeoPackageReadOptions(unsupportedFields: .skip), progress: options.geoPackageProgress)
             return try await body(OpenedSource(source: read.table, name: read.name, loadReport: nil, skippedFields: read.skippedFields))
+        case .flatGeobuf(let path):
+            let read = try FlatGeobuf.read(at: path)
+            return try await body(
+                OpenedSource(
+                    source: read.table, name: read.name, loadReport: nil,
+                    skippedFields: read.skippedColumns.map { GeoPackageLayer.SkippedField(name: $0.name, declaredType: $0.type) }))
         case .csvFile(let path):
             var csv = options.csv
             if csv.threads == nil { csv.threads = options.load.threads }

@@ -73,6 +73,12 @@ enum CommandSource {
             }
             try InputFiles.checkReadable(file)
             options.shapefileEncoding = loading?.encoding
+        case .flatGeobuf(let file):
+            try checkSnapshotMode(loading)
+            if fields != nil {
+                throw CommandFailure("--schema applies to GeoJSON and Esri JSON sources, not to a FlatGeobuf file (its columns are typed)")
+            }
+            try InputFiles.checkReadable(file)
         case .csvFile(let file):
             try checkSnapshotMode(loading)
             if fields != nil {
@@ -143,7 +149,7 @@ enum CommandSource {
         switch locator {
         case .jsonFile(let path):
             if let report = opened.loadReport { LoadingOptions.printSkipped(report, source: path == "-" ? "standard input" : path) }
-        case .geoPackage(let path, _), .shapefile(let path, _):
+        case .geoPackage(let path, _), .shapefile(let path, _), .flatGeobuf(let path):
             for note in opened.notes {
                 FileHandle.standardError.write(Data("note: \(JSONKey.abbreviated(path)): \(note)\n".utf8))
             }
@@ -172,7 +178,7 @@ enum CommandSource {
             if let error = error as? GeoPackageError, error.kind == .cannotOpen {
                 return CommandFailure.unreadable("cannot read \(path): \(error.message)")
             }
-        case .shapefile(let path, _), .csvFile(let path):
+        case .shapefile(let path, _), .csvFile(let path), .flatGeobuf(let path):
             if let error = error as? FileFormatError, error.kind == .cannotOpen {
                 return CommandFailure.unreadable("cannot read \(path): \(error.message)")
             }

@@ -15,7 +15,7 @@ import SieveJSON
 struct OutputOptions: ParsableArguments {
     /// The output formats.
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case geojson, geojsonseq, esrijson, csv, gpkg, shp
+        case geojson, geojsonseq, esrijson, csv, gpkg, shp, fgb
 
         /// A format named in any case (`GPKG`, `GeoJSON`), as GDAL users type them.
         init?(argument: String) {
@@ -29,20 +29,20 @@ struct OutputOptions: ParsableArguments {
             case .geojsonseq: .geoJSONSeq
             case .esrijson: .esriJSON
             case .csv: .csv
-            case .gpkg, .shp: nil
+            case .gpkg, .shp, .fgb: nil
             }
         }
 
         /// The format of a file named `path`, by its extension as ogr2ogr picks it: `.geojson`
         /// and `.json` GeoJSON, `.geojsonl`, `.geojsons` and `.geojsonseq` GeoJSONSeq, `.esrijson`
-        /// Esri JSON, `.csv` CSV, `.gpkg` GeoPackage, `.shp`, `.shz` and `.shp.zip` Shapefile (any
-        /// case); `nil` for any other.
+        /// Esri JSON, `.csv` CSV, `.gpkg` GeoPackage, `.shp`, `.shz` and `.shp.zip` Shapefile,
+        /// `.fgb` FlatGeobuf (any case); `nil` for any other.
         static func of(path: String) -> Format? {
             let lower = path.lowercased()
             let extensions: [(String, Format)] = [
                 (".geojson", .geojson), (".json", .geojson), (".geojsonl", .geojsonseq), (".geojsons", .geojsonseq),
                 (".geojsonseq", .geojsonseq), (".esrijson", .esrijson), (".csv", .csv), (".gpkg", .gpkg), (".shp", .shp),
-                (".shz", .shp), (".shp.zip", .shp),
+                (".shz", .shp), (".shp.zip", .shp), (".fgb", .fgb),
             ]
             return extensions.first { lower.hasSuffix($0.0) }?.1
         }
@@ -51,7 +51,8 @@ struct OutputOptions: ParsableArguments {
     @Option(
         help: """
             The output format: geojsonseq is one feature per line, csv has the WKT geometry \
-            first, gpkg and shp (ESRI Shapefile; a .shz or .shp.zip --output zips it) need --output. \
+            first, gpkg, shp (ESRI Shapefile; a .shz or .shp.zip --output zips it) and fgb (FlatGeobuf, \
+            with its spatial index unless --no-index) need --output. \
             Default: from the extension of --output (query: else geojson).
             """)
     var format: Format?
@@ -69,8 +70,11 @@ struct OutputOptions: ParsableArguments {
         help: "At most N digits (0…17) after the decimal point in feature coordinates, correctly rounded (default: as many as the value needs).")
     var precision: Int?
 
-    @Option(name: .customLong("layer-name"), parsing: .unconditional, help: "The GeoPackage layer name (default: the source's).")
+    @Option(name: .customLong("layer-name"), parsing: .unconditional, help: "The GeoPackage layer name (default: the source's); a FlatGeobuf file's name.")
     var layerName: String?
+
+    @Flag(inversion: .prefixedNo, help: "With --format fgb: write the packed Hilbert R-tree, sorting the features along a Hilbert curve (default), or keep their order without one.")
+    var index = true
 
     /// The format: `--format`, else the extension of `--output` when it names one, else
     /// `fallback` (a format, or an error message when there is none).
@@ -103,20 +107,23 @@ struct OutputOptions: ParsableArguments {
             guard (0...FeatureWriterOptions.maximumCoordinatePrecision).contains(precision) else {
                 throw CommandFailure("--precision must be 0…17 digits, not \(precision)")
             }
-            if format == .gpkg || format == .shp {
-                throw CommandFailure(
-                    "--precision applies to text formats; a \(format == .gpkg ? "GeoPackage" : "shapefile") stores coordinates as binary doubles")
+            if format == .gpkg || format == .shp || format == .fgb {
+                let name = format == .gpkg ? "GeoPackage" : format == .shp ? "shapefile" : "FlatGeobuf file"
+                throw CommandFailure("--precision applies to text formats; a \(name) stores coordinates as binary doubles")
             }
         }
         if pretty {
             switch format {
             case .geojson, .esrijson: break
             case .geojsonseq: throw CommandFailure("--pretty does not apply to geojsonseq: each feature must be one line (RFC 8142)")
-            case .csv, .gpkg, .shp: throw CommandFailure("--pretty applies to the JSON formats (geojson, esrijson), not to \(format.rawValue)")
+            case .csv, .gpkg, .shp, .fgb: throw CommandFailure("--pretty applies to the JSON formats (geojson, esrijson), not to \(format.rawValue)")
             }
         }
         if format == .gpkg, OutputFile.isStandardOutput(output) {
             throw CommandFailure("--format gpkg needs --output FILE: a GeoPackage cannot be written to standard output")
+        }
+        if format == .fgb, OutputFile.isStandardOutput(output) {
+            throw CommandFailure("--format fgb needs --output FILE: the file is written whole, its index before its features")
         }
         if format == .shp, OutputFile.isStandardOutput(output) {
             throw CommandFailure("--format shp needs --output FILE.shp (or .shz, .shp.zip): a shapefile is several files")
@@ -133,20 +140,23 @@ struct OutputOptions: ParsableArguments {
     func write(_ result: FeatureQueryResult, format: Format, sourceLayer: String, progress: ProgressLine? = nil) throws {
         try Self.write(
             result, format: format, to: output, layerName: layerName ?? sourceLayer, options: try writerOptions(for: format),
-            progress: progress)
+            index: index, progress: progress)
     }
 
     /// Writes `result` in `format` to `output` (atomically) or standard output, a GeoPackage
-    /// layer named `layerName` (see ``write(_:format:sourceLayer:progress:)``).
+    /// layer named `layerName` (see ``write(_:format:sourceLayer:progress:)``); a FlatGeobuf
+    /// file with its spatial index when `index` is set.
     static func write(
         _ result: FeatureQueryResult, format: Format, to output: String?, layerName: String, options: FeatureWriterOptions,
-        progress: ProgressLine? = nil
+        index: Bool = true, progress: ProgressLine? = nil
     ) throws {
         defer { progress?.finish() }
         guard let textFormat = format.textFormat else {
             guard let output, !OutputFile.isStandardOutput(output) else { throw CommandFailure("--format \(format.rawValue) needs --output FILE") }
             if format == .shp {
                 try Self.writeShapefile(result, to: output)
+            } else if format == .fgb {
+                try Self.writeFlatGeobuf(result, to: output, index: index, layerName: layerName)
             } else {
                 try Self.writeGeoPackage(result, to: output, layerName: layerName, progress: progress)
             }
@@ -198,6 +208,28 @@ struct OutputOptions: ParsableArguments {
             for warning in report.warnings {
                 FileHandle.standardError.write(Data("warning: \(JSONKey.abbreviated(path)): \(warning)\n".utf8))
             }
+        } catch {
+            if error.kind == .writeFailed { throw CommandFailure.unreadable("cannot write \(path): \(error.message)") }
+            throw CommandFailure("", error)
+        }
+    }
+
+    /// Writes `result` as a FlatGeobuf file, with its spatial index when `index` is set.
+    static func writeFlatGeobuf(_ result: FeatureQueryResult, to path: String, index: Bool, layerName: String?) throws {
+        let table: FeatureTable
+        let rows: [Int]?
+        if result.isTableSubset {
+            (table, rows) = (result.table, result.rows)
+        } else {
+            do {
+                (table, rows) = (try result.makeTable(), nil)
+            } catch {
+                throw CommandFailure("", error)
+            }
+        }
+        let target = try OutputFile.resolvedTarget(path)
+        do throws(FileFormatError) {
+            try FlatGeobuf.write(table, rows: rows, to: target, options: FlatGeobufWriteOptions(index: index, layerName: layerName))
         } catch {
             if error.kind == .writeFailed { throw CommandFailure.unreadable("cannot write \(path): \(error.message)") }
             throw CommandFailure("", error)

@@ -327,3 +327,83 @@ struct GDALCSVInteropTests {
         }
     }
 }
+
+/// FlatGeobuf interoperability with GDAL (skipped without `ogr2ogr`): GeoSieve reads GDAL's files
+/// (with and without GDAL's index) with the source's values and geometries, and GDAL reads
+/// GeoSieve's, with its index answering GDAL's spatial filter as GeoSieve's box read does.
+@Suite(
+    "FlatGeobuf interop with GDAL",
+    .enabled(if: executableOnPath("ogr2ogr") != nil, "ogr2ogr is not on PATH (apt-get install gdal-bin)"))
+struct GDALFlatGeobufInteropTests {
+    @Test(arguments: fixtureNames)
+    func weReadGDALsFlatGeobuf(_ name: String) throws {
+        let ogr2ogr = try #require(executableOnPath("ogr2ogr"))
+        let source = try FeatureTable.load(contentsOf: fixtureURL(name))
+        try withTemporaryFolder { folder in
+            let plain = folder.appendingPathComponent("plain.fgb").path
+            let (status, output) = try run(ogr2ogr, ["-f", "FlatGeobuf", "-lco", "SPATIAL_INDEX=NO", plain, fixtureURL(name).path])
+            #expect(status == 0, "\(output)")
+            let layer = try FlatGeobuf.read(at: plain)
+            #expect(!layer.hasIndex)
+            #expect(layer.table.spatialReference == .wgs84)
+            try GDALShapefileInteropTests.expectSame(source, layer.table, "\(name) fgb")
+            // GDAL's indexed file: the same features (sorted its way), and box reads through
+            // GDAL's index equal box filtering of the plain file.
+            let indexed = folder.appendingPathComponent("indexed.fgb").path
+            #expect(try run(ogr2ogr, ["-f", "FlatGeobuf", indexed, fixtureURL(name).path]).status == 0)
+            let sorted = try FlatGeobuf.read(at: indexed)
+            #expect(sorted.hasIndex)
+            #expect(sorted.table.count == source.count)
+            for box in [Envelope(xmin: -10, ymin: 35, xmax: 30, ymax: 60), Envelope(xmin: -74.1, ymin: 40.6, xmax: -73.9, ymax: 40.8), Envelope(xmin: 100, ymin: -50, xmax: 180, ymax: 0)] {
+                let viaIndex = try FlatGeobuf.read(at: indexed, intersecting: box).table
+                let expected = FlatGeobufTests.boxFiltered(layer.table, box).count
+                #expect(viaIndex.count == expected, "\(name) \(box)")
+            }
+        }
+    }
+
+    @Test(arguments: fixtureNames)
+    func gdalReadsOurFlatGeobuf(_ name: String) throws {
+        let ogr2ogr = try #require(executableOnPath("ogr2ogr"))
+        let ogrinfo = try #require(executableOnPath("ogrinfo"))
+        let source = try FeatureTable.load(contentsOf: fixtureURL(name))
+        try withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("ours.fgb").path
+            try FlatGeobuf.write(source, to: path)
+            let (infoStatus, info) = try run(ogrinfo, ["-so", "-al", path])
+            #expect(infoStatus == 0, "\(info)")
+            #expect(info.contains("Feature Count: \(source.count)\n"), "\(info)")
+            #expect(info.contains("ID[\"EPSG\",4326]]"), "\(info)")
+            // GDAL's reading, as a GeoPackage (binary doubles), matched by our OBJECTID column.
+            let back = folder.appendingPathComponent("back.gpkg").path
+            let (status, output) = try run(ogr2ogr, ["-f", "GPKG", back, path])
+            #expect(status == 0, "\(output)")
+            let copy = try GeoPackage.read(at: back).table
+            #expect(copy.count == source.count)
+            let objectID = source.schema.objectIdFieldName
+            var rowOf: [Int64: Int] = [:]
+            for row in 0..<copy.count { if case .integer(let id) = copy.value(row: row, field: objectID) { rowOf[id] = row } }
+            for row in 0..<source.count {
+                let back = try #require(rowOf[source.objectIDs[row]])
+                for field in source.schema.fields where field.name != objectID {
+                    let a = source.value(row: row, field: field.name)
+                    let b = copy.value(row: back, field: field.name)
+                    #expect(a == b || GDALInteropTests.numeric(a) == GDALInteropTests.numeric(b), "\(field.name) row \(row): \(a) vs \(b)")
+                }
+                #expect(copy.geometry(row: back) == source.geometry(row: row), "row \(row)")
+            }
+            // GDAL's spatial filter uses our index: the features our box read finds.
+            let box = Envelope(xmin: -10, ymin: 35, xmax: 30, ymax: 60)
+            let filtered = folder.appendingPathComponent("filtered.gpkg").path
+            #expect(try run(ogr2ogr, ["-f", "GPKG", filtered, path, "-spat", "-10", "35", "30", "60"]).status == 0)
+            let theirs = try GeoPackage.read(at: filtered).table
+            let ours = try FlatGeobuf.read(at: path, intersecting: box).table
+            func ids(_ table: FeatureTable) -> Set<Int64> {
+                Set((0..<table.count).compactMap { if case .integer(let id) = table.value(row: $0, field: objectID) { id } else { nil } })
+            }
+            // GDAL's -spat also tests the geometries, not only their boxes: a subset of ours.
+            #expect(ids(theirs).isSubset(of: ids(ours)))
+            #expect(ids(ours) == FlatGeobufTests.boxFiltered(source, box))
+        }
+    }
+}

@@ -75,7 +75,7 @@ public struct ShapefileWriteOptions: Sendable {
 /// let report = try Shapefile.write(roads.table, to: "copy.shp")
 /// ```
 ///
-/// What is read and written, and how, is described in <doc:Shapefiles>.
+/// What is read and written, and how, is described in <doc:WorkingWithShapefiles>.
 public enum Shapefile {
     /// Whether `path` names a shapefile by its extension: `.shp`, `.shz` or `.zip` (any case).
     public static func hasShapefileExtension(_ path: String) -> Bool {
@@ -108,7 +108,7 @@ public enum Shapefile {
     ///   - layer: In an archive holding several shapefiles, the one to read (its `.shp` name
     ///     without extension); `nil` for an archive holding one.
     ///   - options: The text encoding, when the files do not say it right.
-    /// - Returns: The layer: `FID` and the `.dbf` fields as <doc:Shapefiles> describes, the
+    /// - Returns: The layer: `FID` and the `.dbf` fields as <doc:WorkingWithShapefiles> describes, the
     ///   geometries (null shapes as no geometry), the spatial reference identified from the
     ///   `.prj`. Records marked deleted in the `.dbf` are left out (their FIDs too).
     /// - Throws: ``FileFormatError`` naming the file, the member, the record, the field and the

@@ -23,7 +23,7 @@ extension Shapefile {
     /// The object-ID field is written as an ordinary `N` field (the shapefile's own FID is the
     /// record's position), so that the IDs survive the round trip — unless it holds exactly the
     /// records' positions (0, 1, 2, …), as a table read from a shapefile does: the FID gives
-    /// those back. How each field type is written is in <doc:Shapefiles>.
+    /// those back. How each field type is written is in <doc:WorkingWithShapefiles>.
     @discardableResult
     public static func write(
         _ table: FeatureTable, rows: [Int]? = nil, to path: String, options: ShapefileWriteOptions = ShapefileWriteOptions()
@@ -40,36 +40,18 @@ extension Shapefile {
                 let stem = String(path.dropLast(4))
                 // The companions first, the .shp last: a reader never finds a new .shp with old
                 // companions.
-                for file in files.dropFirst() + files.prefix(1) { try writeAtomically(file.bytes, to: stem + "." + file.ext) }
+                for file in files.dropFirst() + files.prefix(1) { try AtomicFile.write(file.bytes, to: stem + "." + file.ext) }
             } else if lower.hasSuffix(".shz") || lower.hasSuffix(".zip") {
                 let name = ShapefileSet.baseName(path)
                 let modified = ZipArchive.dosTimestamp(milliseconds: options.modified ?? Int64(Date().timeIntervalSince1970 * 1000))
                 let archive = try ZipArchive.archive(files.map { (name + "." + $0.ext, $0.bytes) }, modified: modified)
-                try writeAtomically(archive, to: path)
+                try AtomicFile.write(archive, to: path)
             } else {
                 throw FileFormatError(.cannotWrite, "a shapefile is written to a .shp, .shz, .shp.zip or .zip")
             }
             return ShapefileWriteReport(warnings: warnings)
         } catch {
             throw error.located(path: path)
-        }
-    }
-
-    /// Writes `bytes` to a temporary file beside `path` and renames it into place.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileFormatError) {
-        let temporary = path + ".geosieve-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: temporary))
-            if rename(temporary, path) != 0 {
-                let reason = String(cString: strerror(errno))
-                try? FileManager.default.removeItem(atPath: temporary)
-                throw FileFormatError(.writeFailed, "cannot move the new file into place: \(reason)", path: path)
-            }
-        } catch let error as FileFormatError {
-            throw error
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw FileFormatError(.writeFailed, "cannot write \(path): \(error.localizedDescription)", path: path)
         }
     }
 }
