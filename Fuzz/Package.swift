@@ -14,6 +14,7 @@ let targets = [
     "fuzz-esrijson",
     "fuzz-features",
     "fuzz-cql2",
+    "fuzz-formats",
 ]
 
 let package = Package(

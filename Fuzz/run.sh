@@ -10,8 +10,8 @@
 #   Fuzz/run.sh --runs 2000000           every target, 2 M inputs each
 #   Fuzz/run.sh --jobs 2                 two targets at a time
 #   Fuzz/run.sh --runs 300000 --seed 1   a repeatable run
-#   Fuzz/run.sh --runs 150000 --seconds 30 --seed 1
-#                                        at most 150,000 inputs and 30 s each, whichever comes
+#   Fuzz/run.sh --runs 150000 --seconds 20 --seed 1
+#                                        at most 150,000 inputs and 20 s each, whichever comes
 #                                        first (as CI does: repeatable for the fast targets)
 #   Fuzz/run.sh --regressions            only replay Fuzz/Regressions
 #
@@ -21,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 script="$PWD/$(basename "$0")"
 
-targets_all=(fuzz-where fuzz-wkt fuzz-wkb fuzz-geojson fuzz-esrijson fuzz-features fuzz-cql2)
+targets_all=(fuzz-where fuzz-wkt fuzz-wkb fuzz-geojson fuzz-esrijson fuzz-features fuzz-cql2 fuzz-formats)
 seconds=""
 runs=""
 seed=""
@@ -69,6 +69,7 @@ options_for() {
         fuzz-geojson|fuzz-esrijson) echo "-max_len=8192 -dict=Dictionaries/json.dict" ;;
         fuzz-features) echo "-max_len=16384 -dict=Dictionaries/json.dict" ;;
         fuzz-cql2) echo "-max_len=4096 -dict=Dictionaries/cql2.dict" ;;
+        fuzz-formats) echo "-max_len=65536" ;;
     esac
 }
 

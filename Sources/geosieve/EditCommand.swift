@@ -129,7 +129,21 @@ struct EditCommand: AsyncParsableCommand {
     /// its root members, feature order and member order, ids where they were, no field the
     /// loader added, and whole coordinates with or without a fraction as the source file wrote
     /// them.
+    /// Refuses to save edits into a source they cannot be saved into as it is: a CSV file (its
+    /// columns typed by their values) or a zip archive that may hold several shapefiles (a `.shz`
+    /// is one shapefile and is rewritten). `option` names what asks.
+    static func checkSavable(_ source: String, option: String) throws {
+        let lower = source.lowercased()
+        if lower.hasSuffix(".csv") || lower.hasSuffix(".tsv") {
+            throw CommandFailure("\(option): a CSV source cannot be saved into; write the edits to another format with --output")
+        }
+        if lower.hasSuffix(".zip") || (Shapefile.source(source)?.layer != nil && !FileManager.default.fileExists(atPath: source)) {
+            throw CommandFailure("\(option): edits are not saved into a zip archive of shapefiles; write them with --output FILE.shp or FILE.shz")
+        }
+    }
+
     static func write(_ table: FeatureTable, source: String, output: String?, layerName: String) throws {
+        if output == nil { try checkSavable(source, option: "edit") }
         let sourcePath = CommandSource.geoPackage(source)?.path ?? source
         let target = output ?? sourcePath
         guard output != nil || target != "-" else {

@@ -171,19 +171,26 @@ struct ServeCommand: AsyncParsableCommand {
     static func checkSavable(_ source: String) throws {
         if source == "-" { throw CommandFailure("--allow-edits: standard input cannot be saved; serve a file") }
         if PostGISSource.isURL(source) { throw CommandFailure("--allow-edits: PostGIS tables are served read-only (from memory)") }
+        try EditCommand.checkSavable(source, option: "--allow-edits")
     }
 
     /// SOURCE[:NAME]: the name after the last colon when what is before it is a source of its
-    /// own (a file that exists, a PostGIS URL, a GeoPackage with its layer) and the whole is not
-    /// a file.
+    /// own (a file that exists, a PostGIS URL, a GeoPackage or zip archive with its layer) and
+    /// the whole is not a file.
     static func split(_ argument: String) -> (source: String, name: String?) {
         guard !FileManager.default.fileExists(atPath: argument), let colon = argument.lastIndex(of: ":") else { return (argument, nil) }
         let source = String(argument[..<colon])
         let name = String(argument[argument.index(after: colon)...])
         guard ServedTable.isValidID(name), !source.isEmpty else { return (argument, nil) }
         if PostGISSource.isURL(source) { return (source, name) }
-        if source.lowercased().hasSuffix(".gpkg") { return (argument, nil) }  // FILE.gpkg:LAYER
-        if FileManager.default.fileExists(atPath: source) || CommandSource.geoPackage(source) != nil { return (source, name) }
+        let lower = source.lowercased()
+        // FILE.gpkg:LAYER, FILE.zip:LAYER: the layer of a GeoPackage or an archive of shapefiles.
+        if lower.hasSuffix(".gpkg") || lower.hasSuffix(".zip") || lower.hasSuffix(".shz") { return (argument, nil) }
+        if FileManager.default.fileExists(atPath: source) || CommandSource.geoPackage(source) != nil
+            || Shapefile.source(source)?.layer != nil
+        {
+            return (source, name)
+        }
         return (argument, nil)
     }
 }

@@ -59,6 +59,31 @@ struct ShapefileCLITests {
         }
     }
 
+    /// `edit` rewrites a shapefile: a feature deleted, the FIDs counted from 0 again (as ArcGIS
+    /// renumbers a shapefile's), no FID field written; a zip archive and a CSV are refused.
+    @Test func editsRewriteAShapefile() throws {
+        try GeoPackageCLITests.withFolder { folder in
+            let shp = "\(folder)/countries.shp"
+            #expect(try CLI.run(["convert", Self.countries, "--output", shp]).status == 0)
+            try Data(#"{"deletes":[0]}"#.utf8).write(to: URL(fileURLWithPath: "\(folder)/edits.json"))
+            let edited = try CLI.run(["edit", shp, "--edits", "\(folder)/edits.json"])
+            #expect(edited.status == 0, "\(edited.stderr)")
+            let info = try CLI.run(["info", shp])
+            #expect(info.stdout.contains(#""featureCount":176"#), "\(info.stdout)")
+            #expect(!info.stdout.contains(#""name":"FID_2""#), "\(info.stdout)")
+            #expect(try CLI.run(["query", shp, "--return", "ids"]).stdout.hasPrefix(#"{"objectIdFieldName":"FID_1","objectIds":[0,1,2"#))
+            let zip = "\(folder)/countries.zip"
+            #expect(try CLI.run(["convert", shp, "--output", "\(folder)/c.shz"]).status == 0)
+            try FileManager.default.copyItem(atPath: "\(folder)/c.shz", toPath: zip)
+            let refused = try CLI.run(["edit", zip, "--edits", "\(folder)/edits.json"])
+            #expect(refused.status == 2)
+            #expect(refused.stderr == "error: edit: edits are not saved into a zip archive of shapefiles; write them with --output FILE.shp or FILE.shz\n")
+            let served = try CLI.run(["serve", zip, "--allow-edits", "--port", "0"])
+            #expect(served.status == 2)
+            #expect(served.stderr.contains("--allow-edits: edits are not saved into a zip archive"))
+        }
+    }
+
     @Test func errors() throws {
         try GeoPackageCLITests.withFolder { folder in
             let missing = try CLI.run(["query", "\(folder)/none.shp"])

@@ -45,6 +45,19 @@ struct FuzzSeeds {
                 let result = try table.queryFeatures(QueryParameters(objectIDs: rows))
                 seeds.add("fuzz-features", result.geoJSON)
                 seeds.add("fuzz-features", result.esriJSON)
+                // The same features as a FlatGeobuf file (0), a zipped shapefile (1) and CSV (2),
+                // each behind the byte that picks its reader in fuzz-formats.
+                let subset = try result.makeTable()
+                for index in [true, false] {
+                    seeds.add("fuzz-formats", [0] + (try FlatGeobuf.encode(subset, options: FlatGeobufWriteOptions(index: index))))
+                }
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-seeds-\(getpid())")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                let archive = folder.appendingPathComponent("seed.shz").path
+                try Shapefile.write(subset, to: archive, options: ShapefileWriteOptions(modified: 0))
+                seeds.add("fuzz-formats", [1] + [UInt8](try Data(contentsOf: URL(fileURLWithPath: archive))))
+                try? FileManager.default.removeItem(at: folder)
+                seeds.add("fuzz-formats", [2] + Array(result.text(.csv).utf8))
             }
         }
         for geometry in geometries {

@@ -79,6 +79,12 @@ public enum FlatGeobuf {
             throw error.located(path: path)
         }
     }
+
+    /// Reads FlatGeobuf bytes held in memory (a download, say), as ``read(at:intersecting:)``
+    /// reads a file; the layer is named `name` when the header names none.
+    public static func read(bytes: [UInt8], name: String = "layer", intersecting box: Envelope? = nil) throws(FileFormatError) -> FlatGeobufLayer {
+        try FileBytes(bytes).withUnsafeBytes { (raw) throws(FileFormatError) in try FlatGeobufReader(raw).read(box: box, fileName: name) }
+    }
 }
 
 /// Reads a FlatGeobuf file held in memory.

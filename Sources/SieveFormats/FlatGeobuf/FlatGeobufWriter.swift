@@ -9,8 +9,8 @@ extension FlatGeobuf {
     /// With the index (the default), the features are sorted along a Hilbert curve of their
     /// boxes' centres and the packed R-tree is written before them; without it they keep their
     /// order. The object-ID field is written as a `Long` column unless it holds the positions
-    /// 0, 1, 2, … (a table read from a FlatGeobuf file or a shapefile), which the FID gives
-    /// back. How each field type is written is in <doc:FlatGeobufFiles>.
+    /// 0, 1, 2, … (a table read from a FlatGeobuf file or a shapefile) or is named `FID`: the
+    /// position gives the FID again. How each field type is written is in <doc:FlatGeobufFiles>.
     ///
     /// - Throws: ``FileFormatError/Kind/cannotWrite`` for a geometry collection or more than
     ///   65,535 columns; ``FileFormatError/Kind/writeFailed`` when the file cannot be written.
@@ -23,6 +23,16 @@ extension FlatGeobuf {
         } catch {
             throw error.located(path: path)
         }
+    }
+}
+
+extension FlatGeobuf {
+    /// The bytes of the FlatGeobuf file ``write(_:rows:to:options:)`` would write, in memory.
+    /// - Throws: As ``write(_:rows:to:options:)``, but for the file errors.
+    public static func encode(
+        _ table: FeatureTable, rows: [Int]? = nil, options: FlatGeobufWriteOptions = FlatGeobufWriteOptions()
+    ) throws(FileFormatError) -> [UInt8] {
+        try FlatGeobufWriter(table, rows: rows ?? table.liveRows, options: options).bytes()
     }
 }
 
@@ -44,7 +54,8 @@ struct FlatGeobufWriter {
         let objectIDIndex = schema.index(ofField: schema.objectIdFieldName)
         var skipped: Int?
         if let objectIDIndex, case .integer(let ids) = table.columns[objectIDIndex],
-            rows.enumerated().allSatisfy({ ids.values[$0.element] == Int64($0.offset) })
+            FeatureTable.isPositionalObjectIDName(table.schema.objectIdFieldName)
+                || rows.enumerated().allSatisfy({ ids.values[$0.element] == Int64($0.offset) })
         {
             skipped = objectIDIndex
         }

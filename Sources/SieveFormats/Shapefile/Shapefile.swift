@@ -124,6 +124,14 @@ public enum Shapefile {
         }
     }
 
+    /// Reads a shapefile from a zip archive held in memory (a download, say), as
+    /// ``read(at:layer:options:)`` reads an archive file.
+    public static func read(
+        archive bytes: [UInt8], layer: String? = nil, options: ShapefileReadOptions = ShapefileReadOptions()
+    ) throws(FileFormatError) -> ShapefileLayer {
+        try readSet(try ShapefileSet.open(archive: bytes, layer: layer), options: options)
+    }
+
     /// The layers (`.shp` members, by name without extension) of a zip archive, or the one of
     /// a `.shp` file.
     /// - Throws: ``FileFormatError`` when the file cannot be read or is not a zip archive.
@@ -395,7 +403,11 @@ struct ShapefileSet {
             guard layer == nil else { throw FileFormatError(.invalidOption, "a layer can be named in a zip archive, not in a .shp") }
             return try openFolder(path)
         }
-        let bytes = try FileBytes.read(path)
+        return try open(archive: try FileBytes.read(path), layer: layer)
+    }
+
+    /// The shapefile of the zip archive `bytes` (`layer`: which, when it holds several).
+    static func open(archive bytes: [UInt8], layer: String?) throws(FileFormatError) -> ShapefileSet {
         guard bytes.count >= 4, bytes[0] == 0x50, bytes[1] == 0x4B else {
             throw FileFormatError(.malformed, "not a zip archive (a zipped shapefile is read from a .zip, .shz or .shp.zip)", byteOffset: 0)
         }

@@ -22,8 +22,8 @@ extension Shapefile {
     ///
     /// The object-ID field is written as an ordinary `N` field (the shapefile's own FID is the
     /// record's position), so that the IDs survive the round trip — unless it holds exactly the
-    /// records' positions (0, 1, 2, …), as a table read from a shapefile does: the FID gives
-    /// those back. How each field type is written is in <doc:WorkingWithShapefiles>.
+    /// records' positions (0, 1, 2, …), or is named `FID` (a shapefile's, a FlatGeobuf file's or
+    /// GDAL's GeoPackage `fid`): the position gives the FID again, as GDAL writes them. How each field type is written is in <doc:WorkingWithShapefiles>.
     @discardableResult
     public static func write(
         _ table: FeatureTable, rows: [Int]? = nil, to path: String, options: ShapefileWriteOptions = ShapefileWriteOptions()
@@ -57,6 +57,15 @@ extension Shapefile {
 }
 
 extension FeatureTable {
+    /// Whether an object-ID field of this name is a record position, as shapefiles' and
+    /// FlatGeobuf files' `FID` (and GDAL's GeoPackage `fid`): `FID`, or `FID_N` as GeoSieve names
+    /// it beside a field called `FID`, in any case. Such IDs are not kept when writing those
+    /// formats, where the position gives the FID again.
+    static func isPositionalObjectIDName(_ name: String) -> Bool {
+        let upper = name.uppercased()
+        return upper == "FID" || (upper.hasPrefix("FID_") && Int(upper.dropFirst(4)) != nil)
+    }
+
     /// The rows not deleted, in order.
     var liveRows: [Int] { (0..<count).filter { !isDeleted(row: $0) } }
 }
@@ -241,11 +250,13 @@ enum DBFWriter {
         let fields = table.schema.fields
         let columns = table.columns
         // An object-ID field holding the records' positions (0, 1, 2, …: a table read from a
-        // shapefile) is the FID a reader gives back: not written, so that copies do not grow.
+        // shapefile), or named FID, is the FID a reader gives back: not written, so that copies
+        // do not grow.
         let objectIDIndex = table.schema.index(ofField: table.schema.objectIdFieldName)
         var skipped: Int?
         if let objectIDIndex, case .integer(let ids) = columns[objectIDIndex],
-            rows.enumerated().allSatisfy({ ids.values[$0.element] == Int64($0.offset) })
+            FeatureTable.isPositionalObjectIDName(table.schema.objectIdFieldName)
+                || rows.enumerated().allSatisfy({ ids.values[$0.element] == Int64($0.offset) })
         {
             skipped = objectIDIndex
         }
