@@ -182,6 +182,18 @@ struct OutputOptions: ParsableArguments {
         try OutputFile.writeDocument(json, pretty: pretty, to: output)
     }
 
+    /// The table and rows `result` writes: the table's own rows when the result is a plain
+    /// subset of it (no copy), else a table made of the result (its fields, order and output
+    /// spatial reference).
+    static func tableAndRows(of result: FeatureQueryResult) throws -> (FeatureTable, [Int]?) {
+        if result.isTableSubset { return (result.table, result.rows) }
+        do {
+            return (try result.makeTable(), nil)
+        } catch {
+            throw CommandFailure("", error)
+        }
+    }
+
     /// Writes `result` as a shapefile (a `.shp` with its companions, or a `.shz` / `.shp.zip`
     /// archive): the table's rows as they are when the result is a plain subset of it, else a
     /// table made of the result. What had to change to fit the format (long field names, times
@@ -191,17 +203,7 @@ struct OutputOptions: ParsableArguments {
         guard lower.hasSuffix(".shp") || lower.hasSuffix(".shz") || lower.hasSuffix(".zip") else {
             throw CommandFailure("--format shp writes FILE.shp, FILE.shz or FILE.shp.zip, not \(JSONKey.quoted(path))")
         }
-        let table: FeatureTable
-        let rows: [Int]?
-        if result.isTableSubset {
-            (table, rows) = (result.table, result.rows)
-        } else {
-            do {
-                (table, rows) = (try result.makeTable(), nil)
-            } catch {
-                throw CommandFailure("", error)
-            }
-        }
+        let (table, rows) = try tableAndRows(of: result)
         let target = try OutputFile.resolvedTarget(path)
         do throws(FileFormatError) {
             let report = try Shapefile.write(table, rows: rows, to: target)
@@ -216,17 +218,7 @@ struct OutputOptions: ParsableArguments {
 
     /// Writes `result` as a FlatGeobuf file, with its spatial index when `index` is set.
     static func writeFlatGeobuf(_ result: FeatureQueryResult, to path: String, index: Bool, layerName: String?) throws {
-        let table: FeatureTable
-        let rows: [Int]?
-        if result.isTableSubset {
-            (table, rows) = (result.table, result.rows)
-        } else {
-            do {
-                (table, rows) = (try result.makeTable(), nil)
-            } catch {
-                throw CommandFailure("", error)
-            }
-        }
+        let (table, rows) = try tableAndRows(of: result)
         let target = try OutputFile.resolvedTarget(path)
         do throws(FileFormatError) {
             try FlatGeobuf.write(table, rows: rows, to: target, options: FlatGeobufWriteOptions(index: index, layerName: layerName))
@@ -255,17 +247,7 @@ struct OutputOptions: ParsableArguments {
             let what = status.st_mode & mode_t(S_IFMT) == mode_t(S_IFDIR) ? "is a directory" : "is not a regular file (a GeoPackage is a database file)"
             throw CommandFailure.unreadable("cannot write \(path): \(what)")
         }
-        let table: FeatureTable
-        let rows: [Int]?
-        if result.isTableSubset {
-            (table, rows) = (result.table, result.rows)
-        } else {
-            do {
-                (table, rows) = (try result.makeTable(), nil)
-            } catch {
-                throw CommandFailure("", error)
-            }
-        }
+        let (table, rows) = try tableAndRows(of: result)
         let target = try OutputFile.resolvedTarget(path)
         do throws(GeoPackageError) {
             try GeoPackage.write(table, rows: rows, to: target, options: options)

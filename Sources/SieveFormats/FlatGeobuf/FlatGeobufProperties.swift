@@ -77,12 +77,7 @@ struct FlatGeobufColumnBuilder {
 
     /// The field and column of `rows` rows.
     mutating func finish(rows: Int) throws(FileFormatError) -> (Field, Column) {
-        var validity: ValidityBitmap?
-        if !nullRows.isEmpty {
-            var bitmap = ValidityBitmap(count: rows, allValid: true)
-            for row in nullRows { bitmap.set(row, valid: false) }
-            validity = bitmap
-        }
+        let validity = ValidityBitmap.marking(nullRows, count: rows)
         switch type {
         case 0, 1, 2, 3: return (Field(name: name, type: .smallInteger), .integer(Int64Column(values: integers, validity: validity)))
         case 4, 5: return (Field(name: name, type: .integer), .integer(Int64Column(values: integers, validity: validity)))

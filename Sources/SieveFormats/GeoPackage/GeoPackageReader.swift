@@ -573,12 +573,7 @@ struct FieldReader {
 
     /// The finished column of `count` rows.
     mutating func column(count: Int) -> Column {
-        var validity: ValidityBitmap?
-        if !nullRows.isEmpty {
-            var bitmap = ValidityBitmap(count: count, allValid: true)
-            for row in nullRows { bitmap.set(row, valid: false) }
-            validity = bitmap
-        }
+        let validity = ValidityBitmap.marking(nullRows, count: count)
         switch kind {
         case .text: return .string(texts.column(validity: validity))
         case .real: return .double(DoubleColumn(values: doubles, validity: validity))

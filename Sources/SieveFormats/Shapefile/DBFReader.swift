@@ -255,12 +255,7 @@ struct DBFColumnReader {
 
     /// The finished column.
     mutating func column() -> Column {
-        var validity: ValidityBitmap?
-        if !nullRows.isEmpty {
-            var bitmap = ValidityBitmap(count: count, allValid: true)
-            for row in nullRows { bitmap.set(row, valid: false) }
-            validity = bitmap
-        }
+        let validity = ValidityBitmap.marking(nullRows, count: count)
         switch kind {
         case .text: return .string(texts.column(validity: validity))
         case .real: return .double(DoubleColumn(values: doubles, validity: validity))
