@@ -267,7 +267,7 @@ public enum CSVFile {
         let start = records.fieldStart(record: r, field: field)
         guard end > start else { return nil }
         return try CSVRecords.withValue(bytes, start..<end, scratch: &scratch) { (value, _) throws(FileFormatError) -> Double in
-            guard let number = DBFColumnReader.double(value) else {
+            guard let number = DecimalText.double(value) else {
                 let shown = String(decoding: value.prefix(40), as: UTF8.self)
                 throw FileFormatError(.invalidValue, "\(JSONKey.quoted(shown)) is not a coordinate (a number)", record: r + 1, fieldName: name, byteOffset: start)
             }

@@ -199,7 +199,7 @@ struct DBFColumnReader {
                 integers.append(integer)
                 return
             }
-            guard case .integer(wide: true) = kind, let double = Self.double(value) else {
+            guard case .integer(wide: true) = kind, let double = DecimalText.double(value) else {
                 throw invalid(value, at: valueOffset, "is not an integer (\(field.declaration))")
             }
             if !widened {
@@ -214,7 +214,7 @@ struct DBFColumnReader {
                 appendNull(row)
                 return
             }
-            guard let double = Self.double(value) else {
+            guard let double = DecimalText.double(value) else {
                 throw invalid(value, at: valueOffset, "is not a number (\(field.declaration))")
             }
             doubles.append(double)
@@ -294,36 +294,19 @@ struct DBFColumnReader {
         return Int64(magnitude)
     }
 
-    /// A finite decimal number, correctly rounded: JSON's syntax through the JSON scanner,
-    /// else (a leading `+`, `.5`, `5.`, leading zeros) Swift's parser.
-    static func double(_ value: UnsafeRawBufferPointer) -> Double? {
-        let buffer = value.bindMemory(to: UInt8.self)
-        do throws(JSONNumberError) {
-            let (number, end) = try JSONTextReader<JSONSyntaxError>.scanNumber(buffer, at: 0)
-            if end == buffer.count { return number.double.isFinite ? number.double : nil }
-        } catch {}
-        for byte in value where !(byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) {
-            switch byte {
-            case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): continue
-            default: return nil
-            }
-        }
-        guard let double = Double(String(decoding: value, as: UTF8.self)), double.isFinite else { return nil }
-        return double
-    }
-
     /// `YYYYMMDD` as milliseconds at the start of that day (UTC); `nil` for no such date.
     static func date(_ value: UnsafeRawBufferPointer) -> Int64? {
-        var digits: [Int64] = []
-        for byte in value {
+        var fields: (Int64, Int64, Int64) = (0, 0, 0)
+        for (i, byte) in value.enumerated() {
             let digit = byte &- UInt8(ascii: "0")
             guard digit <= 9 else { return nil }
-            digits.append(Int64(digit))
+            switch i {
+            case 0..<4: fields.0 = fields.0 * 10 + Int64(digit)
+            case 4..<6: fields.1 = fields.1 * 10 + Int64(digit)
+            default: fields.2 = fields.2 * 10 + Int64(digit)
+            }
         }
-        let year = digits[0] * 1000 + digits[1] * 100 + digits[2] * 10 + digits[3]
-        let month = digits[4] * 10 + digits[5]
-        let day = digits[6] * 10 + digits[7]
-        guard CivilTime.isValid(year: year, month: month, day: day) else { return nil }
-        return CivilTime.days(year: year, month: month, day: day) * CivilTime.millisecondsPerDay
+        guard CivilTime.isValid(year: fields.0, month: fields.1, day: fields.2) else { return nil }
+        return CivilTime.days(year: fields.0, month: fields.1, day: fields.2) * CivilTime.millisecondsPerDay
     }
 }

@@ -222,7 +222,10 @@ public enum Shapefile {
         }
         var live: [Int] = []
         live.reserveCapacity(count)
-        for i in 0..<count where !(dbf.map { table?.isDeleted($0, record: i) ?? false } ?? false) { live.append(i) }
+        for i in 0..<count {
+            if let dbf, let table, table.isDeleted(dbf, record: i) { continue }
+            live.append(i)
+        }
         let layout: CoordinateLayout
         do throws(FileFormatError) {
             layout = try shapes.layout(records: live)

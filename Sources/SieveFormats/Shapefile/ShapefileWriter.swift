@@ -56,20 +56,6 @@ extension Shapefile {
     }
 }
 
-extension FeatureTable {
-    /// Whether an object-ID field of this name is a record position, as shapefiles' and
-    /// FlatGeobuf files' `FID` (and GDAL's GeoPackage `fid`): `FID`, or `FID_N` as GeoSieve names
-    /// it beside a field called `FID`, in any case. Such IDs are not kept when writing those
-    /// formats, where the position gives the FID again.
-    static func isPositionalObjectIDName(_ name: String) -> Bool {
-        let upper = name.uppercased()
-        return upper == "FID" || (upper.hasPrefix("FID_") && Int(upper.dropFirst(4)) != nil)
-    }
-
-    /// The rows not deleted, in order.
-    var liveRows: [Int] { (0..<count).filter { !isDeleted(row: $0) } }
-}
-
 /// The `.shp` and `.shx` of a table's geometries.
 enum ShapeWriter {
     /// The main file and the index of `rows`' geometries.
@@ -146,7 +132,7 @@ enum ShapeWriter {
 
     /// Writes the record content of `geometry` as `type`; returns its points.
     private static func content(
-        _ geometry: Geometry, type: ShapeType, layout: CoordinateLayout, into out: inout LittleEndianWriter, objectID: Int64?
+        _ geometry: Geometry, type: ShapeType, layout: CoordinateLayout, into out: inout LittleEndianWriter, objectID: Int64
     ) throws(FileFormatError) -> [Point] {
         // The parts (paths or rings, in the order written) and their points.
         var parts: [[Point]] = []
@@ -173,7 +159,7 @@ enum ShapeWriter {
             ]]
         case .collection:
             throw FileFormatError(
-                .cannotWrite, "a geometry collection cannot be a shape (feature \(objectID.map(String.init) ?? "?"))")
+                .cannotWrite, "a geometry collection cannot be a shape (feature \(objectID))")
         }
         let points = parts.flatMap { $0 }
         let multipoint = type.geometryType == .multipoint
@@ -216,14 +202,6 @@ enum ShapeWriter {
     private static func measure(_ m: Double?) -> Double {
         guard let m, !m.isNaN else { return noMeasure }
         return m
-    }
-}
-
-extension FeatureTable {
-    /// The object ID of `row`, for messages.
-    func objectID(row: Int) -> Int64? {
-        guard case .integer(let id) = value(row: row, field: schema.objectIdFieldName) else { return nil }
-        return id
     }
 }
 
@@ -299,7 +277,7 @@ enum DBFWriter {
                     if length > 254 {
                         throw FileFormatError(
                             .cannotWrite,
-                            "a text of \(length) bytes (feature \(table.objectID(row: row).map(String.init) ?? "?")): dBase texts hold at most 254",
+                            "a text of \(length) bytes (feature \(table.objectID(row: row))): dBase texts hold at most 254",
                             fieldName: field.name)
                     }
                     longest = max(longest, length)
