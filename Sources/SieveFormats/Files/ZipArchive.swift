@@ -199,35 +199,26 @@ struct ZipArchive {
                 throw FileFormatError(.cannotWrite, "the archive would be 4 GiB or more, over what a zip archive without ZIP64 holds")
             }
             let name = Array(member.name.utf8)
-            // Local header: version 2.0, flags bit 11 (UTF-8 names).
+            // The fields the local header and the central directory entry share, from the
+            // version needed (2.0) to the extra field's length: flags bit 11 (UTF-8 names),
+            // the method, the time, the CRC, both sizes, the name's length, no extra field.
+            var shared = LittleEndianWriter()
+            for value in [20, 0x0800, method, modified.time, modified.date] { shared.uint16(value) }
+            shared.uint32(crc)
+            shared.uint32(UInt32(data.count))
+            shared.uint32(UInt32(member.bytes.count))
+            shared.uint16(UInt16(name.count))
+            shared.uint16(0)
             var header = LittleEndianWriter()
             header.uint32(0x0403_4B50)
-            header.uint16(20)
-            header.uint16(0x0800)
-            header.uint16(method)
-            header.uint16(modified.time)
-            header.uint16(modified.date)
-            header.uint32(crc)
-            header.uint32(UInt32(data.count))
-            header.uint32(UInt32(member.bytes.count))
-            header.uint16(UInt16(name.count))
-            header.uint16(0)
-            output += header.bytes
+            output += header.bytes + shared.bytes
             output += name
             output += data
             var entry = LittleEndianWriter()
             entry.uint32(0x0201_4B50)
             entry.uint16(0x031E)  // made by: Unix, version 3.0
-            entry.uint16(20)
-            entry.uint16(0x0800)
-            entry.uint16(method)
-            entry.uint16(modified.time)
-            entry.uint16(modified.date)
-            entry.uint32(crc)
-            entry.uint32(UInt32(data.count))
-            entry.uint32(UInt32(member.bytes.count))
-            entry.uint16(UInt16(name.count))
-            entry.uint16(0)
+            entry.bytes += shared.bytes
+            // No comment, disk 0, no internal attributes.
             entry.uint16(0)
             entry.uint16(0)
             entry.uint16(0)
