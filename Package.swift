@@ -102,18 +102,25 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        // The formats users bring and take: GeoJSON, GeoJSON Sequence and Esri JSON loading; the
-        // GeoJSON, Esri JSON, CSV and GeoJSON Sequence writers; OGC GeoPackage through SQLite;
-        // ESRI Shapefiles (and zip archives of them).
         // The system zlib, for zip archives (zipped shapefiles).
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // The system Zstandard library, for ZSTD-compressed Parquet pages (GeoParquet).
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
+        ),
+        // The formats users bring and take: GeoJSON, GeoJSON Sequence and Esri JSON loading; the
+        // GeoJSON, Esri JSON, CSV and GeoJSON Sequence writers; OGC GeoPackage through SQLite;
+        // ESRI Shapefiles (and zip archives of them), CSV,
+        // FlatGeobuf and GeoParquet.
         .target(
             name: "SieveFormats",
-            dependencies: ["CSQLite", "CZlib", "SieveBase", "SieveColumns", "SieveFeatures", "SieveGeometry", "SieveJSON", "SieveProjection"]
+            dependencies: ["CSQLite", "CZlib", "CZstd", "SieveBase", "SieveColumns", "SieveFeatures", "SieveGeometry", "SieveJSON", "SieveProjection", "SieveSQL"]
         ),
         // Editing: the editable table and its snapshots, edit batches and validation, attachments,
         // the local edit log and the merge with a service's edits.

@@ -39,6 +39,8 @@ public enum SourceLocator: Hashable, Sendable, CustomStringConvertible {
     case csvFile(path: String)
     /// A FlatGeobuf file (`.fgb`).
     case flatGeobuf(path: String)
+    /// A GeoParquet (or Parquet) file (`.parquet`, `.geoparquet`).
+    case geoParquet(path: String)
     /// A PostGIS table, by connection URL.
     case postGIS(url: String)
     /// An ArcGIS feature service or map service layer, by URL.
@@ -78,6 +80,10 @@ public enum SourceLocator: Hashable, Sendable, CustomStringConvertible {
             self = .flatGeobuf(path: text)
             return
         }
+        if GeoParquet.hasParquetExtension(text) {
+            self = .geoParquet(path: text)
+            return
+        }
         if text.lowercased().hasSuffix(".csv") || text.lowercased().hasSuffix(".tsv") {
             self = .csvFile(path: text)
             return
@@ -101,7 +107,7 @@ public enum SourceLocator: Hashable, Sendable, CustomStringConvertible {
     /// Whether the source lives elsewhere (a database or a service) rather than in a file.
     public var isRemote: Bool {
         switch self {
-        case .jsonFile, .geoPackage, .shapefile, .csvFile, .flatGeobuf: false
+        case .jsonFile, .geoPackage, .shapefile, .csvFile, .flatGeobuf, .geoParquet: false
         case .postGIS, .featureService, .ogcCollection: true
         }
     }
@@ -109,7 +115,7 @@ public enum SourceLocator: Hashable, Sendable, CustomStringConvertible {
     /// The locator as text.
     public var description: String {
         switch self {
-        case .jsonFile(let path), .csvFile(let path), .flatGeobuf(let path): path
+        case .jsonFile(let path), .csvFile(let path), .flatGeobuf(let path), .geoParquet(let path): path
         case .geoPackage(let path, let layer), .shapefile(let path, let layer): layer.map { "\(path):\($0)" } ?? path
         case .postGIS(let url), .featureService(let url): url
         case .ogcCollection(let url, let collection): "OAPIF:\(url)#\(collection)"
@@ -171,6 +177,9 @@ public struct SourceOptions: Sendable {
     /// The encoding of a shapefile's texts when its `.cpg` and `.dbf` do not say it right
     /// (``/SieveFormats/ShapefileReadOptions/encoding``).
     public var shapefileEncoding: String?
+    /// How a GeoParquet file is read: a box and a where clause whose row groups alone are
+    /// read (each row still to be filtered by the query), the columns.
+    public var parquet = GeoParquetReadOptions()
     /// Called as a GeoPackage layer is read.
     public var geoPackageProgress: (@Sendable (GeoPackageReadProgress) -> Void)?
 
@@ -213,6 +222,7 @@ extension SourceLocator {
             case .shapefile: throw SourceLocatorError("a schema applies to GeoJSON and Esri JSON sources, not to a shapefile (its fields are typed)")
             case .csvFile: throw SourceLocatorError("a schema applies to GeoJSON and Esri JSON sources, not to a CSV file (its columns are typed by their values)")
             case .flatGeobuf: throw SourceLocatorError("a schema applies to GeoJSON and Esri JSON sources, not to a FlatGeobuf file (its columns are typed)")
+            case .geoParquet: throw SourceLocatorError("a schema applies to GeoJSON and Esri JSON sources, not to a Parquet file (its columns are typed)")
             case .postGIS: throw SourceLocatorError("a schema does not apply to a PostGIS table: its fields come from the catalogue")
             case .featureService, .ogcCollection:
                 throw SourceLocatorError("a schema does not apply to a feature service: its fields come from the service")
@@ -237,6 +247,15 @@ extension SourceLocator {
                 OpenedSource(
                     source: read.table, name: read.name, loadReport: nil,
                     skippedFields: read.skippedColumns.map { GeoPackageLayer.SkippedField(name: $0.name, declaredType: $0.type) }))
+        case .geoParquet(let path):
+            let read = try GeoParquet.read(at: path, options: options.parquet)
+            var opened = OpenedSource(
+                source: read.table, name: read.name, loadReport: nil,
+                skippedFields: read.skippedColumns.map { GeoPackageLayer.SkippedField(name: $0.name, declaredType: $0.type) })
+            if read.rowGroupsRead < read.rowGroups {
+                opened.notes.append("\(read.rowGroups - read.rowGroupsRead) of \(read.rowGroups) row groups skipped: their statistics rule out the command's extent or where clause")
+            }
+            return try await body(opened)
         case .csvFile(let path):
             var csv = options.csv
             if csv.threads == nil { csv.threads = options.load.threads }

@@ -242,6 +242,19 @@ public final class ProjectionContext {
         return String(cString: text)
     }
 
+    /// The PROJJSON definition (what GeoParquet's `geo` metadata holds as `crs`) of the
+    /// coordinate reference system a WKID resolves to.
+    /// - Throws: As ``wkt(of:)``.
+    public func projJSON(of reference: SpatialReference) throws(ProjectionError) -> String {
+        let system = try system(reference)
+        guard let text = proj_as_projjson(handle.context, system.object, nil) else {
+            handle.takeMessage()
+            throw ProjectionError(
+                .unsupportedSpatialReference, "wkid \(reference.wkid) has no PROJJSON definition", source: reference.wkid)
+        }
+        return String(cString: text)
+    }
+
     /// The EPSG (else ESRI) code of the reference a WKT text (OGC WKT 1 or 2, or ESRI's dialect
     /// as in a `.prj`) defines: the code the text carries, else the one PROJ identifies it with
     /// at a confidence of 70 % or more (the same reference with other names, as ESRI's

@@ -79,6 +79,19 @@ enum CommandSource {
                 throw CommandFailure("--schema applies to GeoJSON and Esri JSON sources, not to a FlatGeobuf file (its columns are typed)")
             }
             try InputFiles.checkReadable(file)
+        case .geoParquet(let file):
+            try checkSnapshotMode(loading)
+            if fields != nil {
+                throw CommandFailure("--schema applies to GeoJSON and Esri JSON sources, not to a Parquet file (its columns are typed)")
+            }
+            try InputFiles.checkReadable(file)
+            // Only the row groups whose statistics leave room for the command's extent and
+            // where clause are read; the command filters their rows as from any source.
+            options.parquet.box = needs.extent
+            let clauses = [needs.whereClause, needs.definitionExpression].compactMap { $0 }.filter { !$0.isEmpty }
+            if !clauses.isEmpty {
+                options.parquet.rowGroupFilter = try? ParquetStatisticsFilter(whereClause: clauses.map { "(\($0))" }.joined(separator: " AND "))
+            }
         case .csvFile(let file):
             try checkSnapshotMode(loading)
             if fields != nil {
@@ -149,7 +162,7 @@ enum CommandSource {
         switch locator {
         case .jsonFile(let path):
             if let report = opened.loadReport { LoadingOptions.printSkipped(report, source: path == "-" ? "standard input" : path) }
-        case .geoPackage(let path, _), .shapefile(let path, _), .flatGeobuf(let path):
+        case .geoPackage(let path, _), .shapefile(let path, _), .flatGeobuf(let path), .geoParquet(let path):
             for note in opened.notes {
                 FileHandle.standardError.write(Data("note: \(JSONKey.abbreviated(path)): \(note)\n".utf8))
             }
@@ -178,7 +191,7 @@ enum CommandSource {
             if let error = error as? GeoPackageError, error.kind == .cannotOpen {
                 return CommandFailure.unreadable("cannot read \(path): \(error.message)")
             }
-        case .shapefile(let path, _), .csvFile(let path), .flatGeobuf(let path):
+        case .shapefile(let path, _), .csvFile(let path), .flatGeobuf(let path), .geoParquet(let path):
             if let error = error as? FileFormatError, error.kind == .cannotOpen {
                 return CommandFailure.unreadable("cannot read \(path): \(error.message)")
             }

@@ -15,7 +15,7 @@ import SieveJSON
 struct OutputOptions: ParsableArguments {
     /// The output formats.
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case geojson, geojsonseq, esrijson, csv, gpkg, shp, fgb
+        case geojson, geojsonseq, esrijson, csv, gpkg, shp, fgb, parquet
 
         /// A format named in any case (`GPKG`, `GeoJSON`), as GDAL users type them.
         init?(argument: String) {
@@ -29,20 +29,21 @@ struct OutputOptions: ParsableArguments {
             case .geojsonseq: .geoJSONSeq
             case .esrijson: .esriJSON
             case .csv: .csv
-            case .gpkg, .shp, .fgb: nil
+            case .gpkg, .shp, .fgb, .parquet: nil
             }
         }
 
         /// The format of a file named `path`, by its extension as ogr2ogr picks it: `.geojson`
         /// and `.json` GeoJSON, `.geojsonl`, `.geojsons` and `.geojsonseq` GeoJSONSeq, `.esrijson`
         /// Esri JSON, `.csv` CSV, `.gpkg` GeoPackage, `.shp`, `.shz` and `.shp.zip` Shapefile,
-        /// `.fgb` FlatGeobuf (any case); `nil` for any other.
+        /// `.fgb` FlatGeobuf, `.parquet` and `.geoparquet` GeoParquet (any case); `nil` for any
+        /// other.
         static func of(path: String) -> Format? {
             let lower = path.lowercased()
             let extensions: [(String, Format)] = [
                 (".geojson", .geojson), (".json", .geojson), (".geojsonl", .geojsonseq), (".geojsons", .geojsonseq),
                 (".geojsonseq", .geojsonseq), (".esrijson", .esrijson), (".csv", .csv), (".gpkg", .gpkg), (".shp", .shp),
-                (".shz", .shp), (".shp.zip", .shp), (".fgb", .fgb),
+                (".shz", .shp), (".shp.zip", .shp), (".fgb", .fgb), (".parquet", .parquet), (".geoparquet", .parquet),
             ]
             return extensions.first { lower.hasSuffix($0.0) }?.1
         }
@@ -51,7 +52,7 @@ struct OutputOptions: ParsableArguments {
     @Option(
         help: """
             The output format: geojsonseq is one feature per line, csv has the WKT geometry \
-            first, gpkg, shp (ESRI Shapefile; a .shz or .shp.zip --output zips it) and fgb (FlatGeobuf, \
+            first, gpkg, shp (ESRI Shapefile; a .shz or .shp.zip --output zips it), parquet (GeoParquet 1.1) and fgb (FlatGeobuf, \
             with its spatial index unless --no-index) need --output. \
             Default: from the extension of --output (query: else geojson).
             """)
@@ -75,6 +76,20 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(inversion: .prefixedNo, help: "With --format fgb: write the packed Hilbert R-tree, sorting the features along a Hilbert curve (default), or keep their order without one.")
     var index = true
+
+    @Option(parsing: .unconditional, help: "With --format parquet: the page compression, none, snappy (default), gzip or zstd.")
+    var compression: GeoParquetWriteOptions.Compression?
+
+    @Option(name: .customLong("row-group-size"), parsing: .unconditional, help: "With --format parquet: the most rows in a row group (default 65536).")
+    var rowGroupSize: Int?
+
+    /// The GeoParquet writer's options from `--compression` and `--row-group-size`.
+    var parquetOptions: GeoParquetWriteOptions {
+        var options = GeoParquetWriteOptions()
+        if let compression { options.compression = compression }
+        if let rowGroupSize { options.rowGroupSize = rowGroupSize }
+        return options
+    }
 
     /// The format: `--format`, else the extension of `--output` when it names one, else
     /// `fallback` (a format, or an error message when there is none).
@@ -107,8 +122,8 @@ struct OutputOptions: ParsableArguments {
             guard (0...FeatureWriterOptions.maximumCoordinatePrecision).contains(precision) else {
                 throw CommandFailure("--precision must be 0…17 digits, not \(precision)")
             }
-            if format == .gpkg || format == .shp || format == .fgb {
-                let name = format == .gpkg ? "GeoPackage" : format == .shp ? "shapefile" : "FlatGeobuf file"
+            if format == .gpkg || format == .shp || format == .fgb || format == .parquet {
+                let name = format == .gpkg ? "GeoPackage" : format == .shp ? "shapefile" : format == .fgb ? "FlatGeobuf file" : "GeoParquet file"
                 throw CommandFailure("--precision applies to text formats; a \(name) stores coordinates as binary doubles")
             }
         }
@@ -116,7 +131,7 @@ struct OutputOptions: ParsableArguments {
             switch format {
             case .geojson, .esrijson: break
             case .geojsonseq: throw CommandFailure("--pretty does not apply to geojsonseq: each feature must be one line (RFC 8142)")
-            case .csv, .gpkg, .shp, .fgb: throw CommandFailure("--pretty applies to the JSON formats (geojson, esrijson), not to \(format.rawValue)")
+            case .csv, .gpkg, .shp, .fgb, .parquet: throw CommandFailure("--pretty applies to the JSON formats (geojson, esrijson), not to \(format.rawValue)")
             }
         }
         if format == .gpkg, OutputFile.isStandardOutput(output) {
@@ -124,6 +139,15 @@ struct OutputOptions: ParsableArguments {
         }
         if format == .fgb, OutputFile.isStandardOutput(output) {
             throw CommandFailure("--format fgb needs --output FILE: the file is written whole, its index before its features")
+        }
+        if format != .parquet, compression != nil || rowGroupSize != nil {
+            throw CommandFailure("--compression and --row-group-size apply to --format parquet, not to \(format.rawValue)")
+        }
+        if let rowGroupSize, rowGroupSize < 1 {
+            throw CommandFailure("--row-group-size must be at least 1, not \(rowGroupSize)")
+        }
+        if format == .parquet, OutputFile.isStandardOutput(output) {
+            throw CommandFailure("--format parquet needs --output FILE: the file ends with its footer, written last")
         }
         if format == .shp, OutputFile.isStandardOutput(output) {
             throw CommandFailure("--format shp needs --output FILE.shp (or .shz, .shp.zip): a shapefile is several files")
@@ -140,7 +164,7 @@ struct OutputOptions: ParsableArguments {
     func write(_ result: FeatureQueryResult, format: Format, sourceLayer: String, progress: ProgressLine? = nil) throws {
         try Self.write(
             result, format: format, to: output, layerName: layerName ?? sourceLayer, options: try writerOptions(for: format),
-            index: index, progress: progress)
+            index: index, parquet: parquetOptions, progress: progress)
     }
 
     /// Writes `result` in `format` to `output` (atomically) or standard output, a GeoPackage
@@ -148,7 +172,7 @@ struct OutputOptions: ParsableArguments {
     /// file with its spatial index when `index` is set.
     static func write(
         _ result: FeatureQueryResult, format: Format, to output: String?, layerName: String, options: FeatureWriterOptions,
-        index: Bool = true, progress: ProgressLine? = nil
+        index: Bool = true, parquet: GeoParquetWriteOptions = GeoParquetWriteOptions(), progress: ProgressLine? = nil
     ) throws {
         defer { progress?.finish() }
         guard let textFormat = format.textFormat else {
@@ -157,6 +181,8 @@ struct OutputOptions: ParsableArguments {
                 try Self.writeShapefile(result, to: output)
             } else if format == .fgb {
                 try Self.writeFlatGeobuf(result, to: output, index: index, layerName: layerName)
+            } else if format == .parquet {
+                try Self.writeGeoParquet(result, to: output, options: parquet)
             } else {
                 try Self.writeGeoPackage(result, to: output, layerName: layerName, progress: progress)
             }
@@ -222,6 +248,18 @@ struct OutputOptions: ParsableArguments {
         let target = try OutputFile.resolvedTarget(path)
         do throws(FileFormatError) {
             try FlatGeobuf.write(table, rows: rows, to: target, options: FlatGeobufWriteOptions(index: index, layerName: layerName))
+        } catch {
+            if error.kind == .writeFailed { throw CommandFailure.unreadable("cannot write \(path): \(error.message)") }
+            throw CommandFailure("", error)
+        }
+    }
+
+    /// Writes `result` as a GeoParquet file.
+    static func writeGeoParquet(_ result: FeatureQueryResult, to path: String, options: GeoParquetWriteOptions) throws {
+        let (table, rows) = try tableAndRows(of: result)
+        let target = try OutputFile.resolvedTarget(path)
+        do throws(FileFormatError) {
+            try GeoParquet.write(table, rows: rows, to: target, options: options)
         } catch {
             if error.kind == .writeFailed { throw CommandFailure.unreadable("cannot write \(path): \(error.message)") }
             throw CommandFailure("", error)
@@ -406,3 +444,5 @@ struct DocumentOutputOptions: ParsableArguments {
         try OutputFile.writeDocument(json, pretty: pretty, to: output)
     }
 }
+
+extension GeoParquetWriteOptions.Compression: ExpressibleByArgument {}

@@ -6,7 +6,8 @@ import SieveJSON
 ///
 /// The error says what kind of problem it is (``kind``), what is wrong (``message``) and, when
 /// known, where: the file, the member file of a set or archive (`countries.dbf`), the record
-/// (numbered from 1, as the format counts them), the field and the byte offset in the member.
+/// (numbered from 1, as the format counts them) or a Parquet file's row group, the field and the
+/// byte offset in the member.
 /// Its ``description`` is one line:
 ///
 /// ```
@@ -57,6 +58,8 @@ public struct FileFormatError: GeoSieveKindedError, Hashable {
     public var member: String?
     /// The record, numbered from 1.
     public var record: Int?
+    /// The row group of a Parquet file, numbered from 1.
+    public var rowGroup: Int?
     /// The name of the offending field.
     public var fieldName: String?
     /// Where in the member (or file) the problem is, in bytes from its start.
@@ -104,6 +107,7 @@ public struct FileFormatError: GeoSieveKindedError, Hashable {
         } else if let member {
             places.append("in " + JSONKey.abbreviated(member))
         }
+        if let rowGroup { places.append("row group \(rowGroup)") }
         if let record { places.append("record \(record)") }
         if let fieldName { places.append("field " + JSONKey.quoted(fieldName)) }
         if let byteOffset { places.append("byte \(byteOffset)") }

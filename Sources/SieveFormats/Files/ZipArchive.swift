@@ -331,8 +331,11 @@ struct LittleEndianWriter {
         for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt32(shift))) }
     }
 
-    mutating func double(_ value: Double) {
-        let bits = value.bitPattern
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+    mutating func double(_ value: Double) { uint64(value.bitPattern) }
+
+    mutating func int64(_ value: Int64) { uint64(UInt64(bitPattern: value)) }
+
+    mutating func uint64(_ value: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 }
