@@ -206,10 +206,11 @@ struct GeoParquetWriter {
                 group.repetition = 1
                 group.childCount = 4
                 meta.schema.append(group)
+                // Required members of an optional struct: a row without geometry has no box.
                 for name in ["xmin", "ymin", "xmax", "ymax"] {
                     var child = ParquetSchemaElement(name: name)
                     child.type = .double
-                    child.repetition = 1
+                    child.repetition = 0
                     meta.schema.append(child)
                 }
             }
