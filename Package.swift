@@ -108,6 +108,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // The system Snappy library (its C interface), for Snappy-compressed Parquet pages.
+        .systemLibrary(
+            name: "CSnappy",
+            pkgConfig: "snappy",
+            providers: [.apt(["libsnappy-dev"]), .brew(["snappy"])]
+        ),
         // The system Zstandard library, for ZSTD-compressed Parquet pages (GeoParquet).
         .systemLibrary(
             name: "CZstd",
@@ -120,7 +126,7 @@ let package = Package(
         // FlatGeobuf and GeoParquet.
         .target(
             name: "SieveFormats",
-            dependencies: ["CSQLite", "CZlib", "CZstd", "SieveBase", "SieveColumns", "SieveFeatures", "SieveGeometry", "SieveJSON", "SieveProjection", "SieveSQL"]
+            dependencies: ["CSQLite", "CSnappy", "CZlib", "CZstd", "SieveBase", "SieveColumns", "SieveFeatures", "SieveGeometry", "SieveJSON", "SieveProjection", "SieveSQL"]
         ),
         // Editing: the editable table and its snapshots, edit batches and validation, attachments,
         // the local edit log and the merge with a service's edits.

@@ -135,7 +135,7 @@ struct GeoParquetGeometryColumn {
     static func spatialReference(_ crs: JSONValue) throws(FileFormatError) -> SpatialReference {
         if crs.isNull { return SpatialReference(wkid: 0) }
         if let id = crs["id"], let authority = id["authority"]?.stringValue?.uppercased() {
-            let code = id["code"]?.doubleValue.map { String(Int($0)) } ?? id["code"]?.stringValue ?? ""
+            let code = id["code"]?.doubleValue.flatMap { Int(exactly: $0) }.map { String($0) } ?? id["code"]?.stringValue ?? ""
             if authority == "OGC", code.uppercased() == "CRS84" { return SpatialReference(wkid: 4326) }
             if authority == "EPSG" || authority == "ESRI", let wkid = Int(code) { return SpatialReference(wkid: wkid) }
         }

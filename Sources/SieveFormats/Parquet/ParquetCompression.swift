@@ -1,8 +1,8 @@
 internal import CZlib
 internal import CZstd
 
-/// The page codecs of Parquet GeoSieve reads and writes: none, Snappy (GeoSieve's own codec,
-/// Debian having no Snappy library for C), GZIP (zlib) and ZSTD (libzstd).
+/// The page codecs of Parquet GeoSieve reads and writes: none, Snappy (libsnappy), GZIP (zlib)
+/// and ZSTD (libzstd).
 enum ParquetCompression {
     /// The largest page GeoSieve decompresses.
     static let maximumPageSize = 1 << 30
@@ -12,7 +12,7 @@ enum ParquetCompression {
         guard let known = ParquetCodec(rawValue: codec) else { throw FileFormatError(.unsupported, "compression codec \(codec)") }
         // A header may declare any size: more than 16 MiB is allocated only when the data could
         // hold it (no codec GeoSieve reads expands more than 1,024 times on real pages).
-        guard expected <= maximumPageSize, expected <= max(16 << 20, input.count * 1024) else {
+        guard expected >= 0, expected <= maximumPageSize, expected <= max(16 << 20, input.count * 1024) else {
             throw FileFormatError(.malformed, "a page declares \(expected) uncompressed bytes from \(input.count) compressed")
         }
         switch known {

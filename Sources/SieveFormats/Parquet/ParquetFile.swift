@@ -129,6 +129,7 @@ struct ParquetFile {
         guard count >= 0, count < schema.count else { throw FileFormatError(.malformed, "the schema's root has \(count) children") }
         for k in 0..<count {
             let first = leaves.count
+            guard next < schema.count else { throw FileFormatError(.malformed, "the schema ends inside a group") }
             let element = schema[next]
             try walk(path: [], definition: 0, repetition: 0, field: k, depth: 0)
             fields.append((element, Array(first..<leaves.count)))
@@ -185,7 +186,7 @@ struct ParquetChunkDecoder {
         guard position >= 4, position < bytes.count - 8 else {
             throw FileFormatError(.malformed, "a column chunk at byte \(position) of a \(bytes.count)-byte file")
         }
-        let end = Swift.min(bytes.count - 8, position + Int(clamping: Swift.max(meta.compressedSize, 0)))
+        let end = position + Int(clamping: Swift.min(Swift.max(meta.compressedSize, 0), Int64(bytes.count - 8 - position)))
         present.reserveCapacity(leaf.maxDefinition > 0 ? rows : 0)
         var valuesSeen = 0
         while valuesSeen < rows {
@@ -197,6 +198,10 @@ struct ParquetChunkDecoder {
             let dataStart = reader.position
             guard Int(header.compressedSize) <= end - dataStart else {
                 throw FileFormatError(.malformed, "a page of \(header.compressedSize) bytes runs past its column chunk", byteOffset: dataStart)
+            }
+            // (Required columns have no levels to check this against.)
+            guard header.type == 2 || Int(header.valueCount) <= rows - valuesSeen else {
+                throw FileFormatError(.malformed, "a page of \(header.valueCount) values past the chunk's \(rows) rows", byteOffset: dataStart)
             }
             let data = UnsafeRawBufferPointer(rebasing: bytes[dataStart..<(dataStart + Int(header.compressedSize))])
             do throws(FileFormatError) {
@@ -328,7 +333,7 @@ struct ParquetChunkDecoder {
             }
         case .rle where physical == .boolean:
             var at = cursor.position
-            if header.type == 0 { at += 4 }  // v1: a length first
+            at += 4  // RLE booleans start with their length (v1 and v2 pages alike)
             guard at <= raw.count else { throw FileFormatError(.malformed, "boolean values without their length") }
             var decoder = try RLEHybridDecoder(raw, start: at, end: raw.count, bitWidth: 1)
             let bits = try decoder.decode(count: n)
@@ -468,7 +473,7 @@ struct ParquetChunkDecoder {
             return .doubles(values)
         case .byteArray:
             var values = ParquetByteValues()
-            values.offsets.reserveCapacity(count + 1)
+            values.offsets.reserveCapacity(Swift.min(count, (cursor.end - start) / 4) + 1)  // 4 bytes a value at least
             var at = start
             let end = cursor.end
             for _ in 0..<count {
