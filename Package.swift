@@ -245,7 +245,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SieveFormatsTests",
-            dependencies: ["CSQLite", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGEOS", "SieveGeometry", "SieveTestSupport"]
+            dependencies: ["CSQLite", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGEOS", "SieveGeometry", "SieveJSON", "SieveSQL", "SieveTestSupport"]
         ),
         .testTarget(
             name: "SieveMapTests",

@@ -8,11 +8,14 @@ the right answer, within a time limit.
 
 Prints one line per case with its time; exits 1 when a case fails or takes longer than the limit
 (default 1 s). The inputs are generated in a temporary folder (about 2 GB of it is one sparse
-file, which takes no space).
+file, which takes no space); the hostile GeoParquet files are built here, from files the tool
+writes or byte by byte, with a Thrift compact-protocol reader and writer of their own.
 """
 import argparse
+import json
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -235,6 +238,455 @@ def cases(folder):
            r'"p1999" \(the feature\'s property number 2000\) would be distinct property number 2000')
 
 
+# --- GeoParquet. Thrift's compact protocol, enough to read, patch and write Parquet's footer and
+# page headers: a struct is a list of [field id, type, value], a list (element type, [values]), a
+# map (key type, value type, [(key, value)]); booleans in containers are their byte.
+T_STOP, T_TRUE, T_FALSE, T_BYTE, T_I16, T_I32, T_I64, T_DOUBLE, T_BINARY, T_LIST, T_SET, T_MAP, T_STRUCT = range(13)
+
+
+def varint(n):
+    out = bytearray()
+    while n >= 0x80:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def zigzag(n):
+    return (n << 1) ^ (n >> 63)
+
+
+class ThriftReader:
+    def __init__(self, data, position=0):
+        self.data = data
+        self.position = position
+
+    def byte(self):
+        self.position += 1
+        return self.data[self.position - 1]
+
+    def varint(self):
+        result = shift = 0
+        while True:
+            b = self.byte()
+            result |= (b & 0x7F) << shift
+            if b < 0x80:
+                return result
+            shift += 7
+
+    def zigzag(self):
+        v = self.varint()
+        return (v >> 1) ^ -(v & 1)
+
+    def value(self, t):
+        if t in (T_TRUE, T_FALSE):
+            return t == T_TRUE
+        if t == T_BYTE:
+            return self.byte()
+        if t in (T_I16, T_I32, T_I64):
+            return self.zigzag()
+        if t == T_DOUBLE:
+            self.position += 8
+            return struct.unpack("<d", self.data[self.position - 8:self.position])[0]
+        if t == T_BINARY:
+            n = self.varint()
+            self.position += n
+            return bytes(self.data[self.position - n:self.position])
+        if t in (T_LIST, T_SET):
+            header = self.byte()
+            size, element = header >> 4, header & 15
+            if size == 15:
+                size = self.varint()
+            return (element, [self.element(element) for _ in range(size)])
+        if t == T_MAP:
+            size = self.varint()
+            if size == 0:
+                return (0, 0, [])
+            types = self.byte()
+            return (types >> 4, types & 15, [(self.element(types >> 4), self.element(types & 15)) for _ in range(size)])
+        if t == T_STRUCT:
+            return self.struct()
+        raise ValueError("Thrift type %d" % t)
+
+    def element(self, t):
+        return self.byte() if t in (T_TRUE, T_FALSE) else self.value(t)
+
+    def struct(self):
+        fields, last = [], 0
+        while True:
+            header = self.byte()
+            t = header & 15
+            if t == T_STOP:
+                return fields
+            last = last + (header >> 4) if header >> 4 else self.zigzag()
+            fields.append([last, t, self.value(t)])
+
+
+def thrift_struct(fields):
+    """The compact-protocol bytes of a struct."""
+    out, last = bytearray(), 0
+    for fid, t, v in fields:
+        if 0 < fid - last <= 15:
+            out.append((fid - last) << 4 | t)
+        else:
+            out.append(t)
+            out += varint(zigzag(fid))
+        last = fid
+        if t not in (T_TRUE, T_FALSE):
+            out += thrift_value(t, v)
+    out.append(T_STOP)
+    return bytes(out)
+
+
+def thrift_value(t, v):
+    if t == T_BYTE:
+        return bytes([v & 0xFF])
+    if t in (T_I16, T_I32, T_I64):
+        return varint(zigzag(v))
+    if t == T_DOUBLE:
+        return struct.pack("<d", v)
+    if t == T_BINARY:
+        v = v.encode() if isinstance(v, str) else v
+        return varint(len(v)) + v
+    if t in (T_LIST, T_SET):
+        element, items = v
+        out = bytearray([min(len(items), 15) << 4 | element])
+        if len(items) >= 15:
+            out += varint(len(items))
+        for item in items:
+            out += bytes([item]) if element in (T_TRUE, T_FALSE) else thrift_value(element, item)
+        return bytes(out)
+    if t == T_MAP:
+        key, value, items = v
+        if not items:
+            return b"\x00"
+        out = bytearray(varint(len(items)) + bytes([key << 4 | value]))
+        for k, x in items:
+            out += thrift_value(key, k) + thrift_value(value, x)
+        return bytes(out)
+    if t == T_STRUCT:
+        return thrift_struct(v)
+    raise ValueError("Thrift type %d" % t)
+
+
+def get(fields, fid):
+    return next((f[2] for f in fields if f[0] == fid), None)
+
+
+def put(fields, fid, t, v):
+    """Sets field `fid` of a struct (added in id order when missing)."""
+    for f in fields:
+        if f[0] == fid:
+            f[1], f[2] = t, v
+            return
+    fields.append([fid, t, v])
+    fields.sort(key=lambda f: f[0])
+
+
+# The fields of parquet.thrift used here: FileMetaData 2 schema, 3 num_rows, 4 row_groups,
+# 5 key_value_metadata; SchemaElement 1 type, 3 repetition_type, 4 name, 5 num_children,
+# 6 converted_type; RowGroup 1 columns, 2 total_byte_size, 3 num_rows; ColumnChunk 2 file_offset,
+# 3 meta_data; ColumnMetaData 1 type, 2 encodings, 3 path_in_schema, 4 codec, 5 num_values,
+# 6 total_uncompressed_size, 7 total_compressed_size, 9 data_page_offset, 11 dictionary_page_offset;
+# PageHeader 1 type, 2 uncompressed_page_size, 3 compressed_page_size, 5 data_page_header,
+# 7 dictionary_page_header, 8 data_page_header_v2.
+BYTE_ARRAY, INT64, FIXED_LEN_BYTE_ARRAY = 6, 2, 7
+PLAIN, RLE, RLE_DICTIONARY = 0, 3, 8
+
+
+def parquet_footer(data):
+    """(where the footer starts, its FileMetaData) of a Parquet file's bytes."""
+    length = struct.unpack("<I", data[-8:-4])[0]
+    start = len(data) - 8 - length
+    return start, ThriftReader(data, start).struct()
+
+
+def with_footer(data, meta=None, footer=None):
+    """`data` with its footer replaced by `meta` (or by the bytes `footer`)."""
+    start, _ = parquet_footer(data)
+    footer = thrift_struct(meta) if footer is None else footer
+    return data[:start] + footer + struct.pack("<I", len(footer)) + b"PAR1"
+
+
+def chunk_meta(meta, group, column):
+    """The ColumnMetaData of a column chunk (a column by its name or position)."""
+    chunks = get(get(meta, 4)[1][group], 1)[1]
+    if isinstance(column, str):
+        column = next(k for k, c in enumerate(chunks) if get(get(c, 3), 3)[1] == [column.encode()])
+    return get(chunks[column], 3)
+
+
+def patch_page(data, group, column, change, dictionary=False):
+    """`data` with the first data page (or the dictionary page) of a column chunk rewritten:
+    `change(header, page)` edits the page header's fields in place and returns the page's new
+    bytes, or None to keep them. The offsets after the page move by what its length changed."""
+    _, meta = parquet_footer(data)
+    chunk = chunk_meta(meta, group, column)
+    offset = get(chunk, 11 if dictionary else 9)
+    reader = ThriftReader(data, offset)
+    header = reader.struct()
+    end = reader.position + get(header, 3)
+    page = data[reader.position:end]
+    new_page = change(header, page)
+    replacement = thrift_struct(header) + (page if new_page is None else new_page)
+    delta = len(replacement) - (end - offset)
+    for g in get(meta, 4)[1]:
+        for c in get(g, 1)[1]:
+            m = get(c, 3)
+            for fid in (9, 10, 11):
+                if get(m, fid) is not None and get(m, fid) > offset:
+                    put(m, fid, T_I64, get(m, fid) + delta)
+    put(chunk, 7, T_I64, get(chunk, 7) + delta)
+    return with_footer(data[:offset] + replacement + data[end:], meta)
+
+
+def data_page(values, payload, encoding=PLAIN, uncompressed=None):
+    """A v1 data page (header fields, bytes) of `values` values, uncompressed."""
+    size = len(payload) if uncompressed is None else uncompressed
+    return ([[1, T_I32, 0], [2, T_I32, size], [3, T_I32, len(payload)],
+             [5, T_STRUCT, [[1, T_I32, values], [2, T_I32, encoding], [3, T_I32, RLE], [4, T_I32, RLE]]]], payload)
+
+
+def dictionary_page(values, payload):
+    return ([[1, T_I32, 2], [2, T_I32, len(payload)], [3, T_I32, len(payload)],
+             [7, T_STRUCT, [[1, T_I32, values], [2, T_I32, PLAIN]]]], payload)
+
+
+def plain_bytes(values):
+    return b"".join(struct.pack("<I", len(v)) + v for v in values)
+
+
+def wkb_point(x, y):
+    return struct.pack("<BIdd", 1, 1, x, y)
+
+
+GEO_POINTS = json.dumps({"version": "1.1.0", "primary_column": "geometry",
+                         "columns": {"geometry": {"encoding": "WKB", "geometry_types": ["Point"]}}})
+
+
+def parquet_file(columns, rows, geo=GEO_POINTS, codec=0):
+    """A Parquet file written here byte by byte: one row group of `rows` rows, every column
+    required; `columns` are (name, physical type, extra SchemaElement fields, [pages])."""
+    out = bytearray(b"PAR1")
+    chunks = []
+    for name, physical, _, pages in columns:
+        first, offsets = len(out), {}
+        for header, payload in pages:
+            offsets.setdefault("dictionary" if get(header, 1) == 2 else "data", len(out))
+            out += thrift_struct(header) + payload
+        meta = [[1, T_I32, physical], [2, T_LIST, (T_I32, [PLAIN, RLE, RLE_DICTIONARY])], [3, T_LIST, (T_BINARY, [name])],
+                [4, T_I32, codec], [5, T_I64, rows], [6, T_I64, len(out) - first], [7, T_I64, len(out) - first],
+                [9, T_I64, offsets["data"]]]
+        if "dictionary" in offsets:
+            meta.append([11, T_I64, offsets["dictionary"]])
+        chunks.append([[2, T_I64, first], [3, T_STRUCT, meta]])
+    schema = [[[4, T_BINARY, "schema"], [5, T_I32, len(columns)]]]
+    for name, physical, extra, _ in columns:
+        schema.append(sorted([[1, T_I32, physical], [3, T_I32, 0], [4, T_BINARY, name]] + extra, key=lambda f: f[0]))
+    meta = [[1, T_I32, 1], [2, T_LIST, (T_STRUCT, schema)], [3, T_I64, rows],
+            [4, T_LIST, (T_STRUCT, [[[1, T_LIST, (T_STRUCT, chunks)], [2, T_I64, len(out) - 4], [3, T_I64, rows]]])]]
+    if geo is not None:
+        meta.append([5, T_LIST, (T_STRUCT, [[[1, T_BINARY, "geo"], [2, T_BINARY, geo]]])])
+    footer = thrift_struct(meta)
+    return bytes(out) + footer + struct.pack("<I", len(footer)) + b"PAR1"
+
+
+def small_parquet(geometries=None, indices=None, dictionary=None, name_values=3, geo=GEO_POINTS, extra_columns=()):
+    """Three rows: WKB points in `geometry`, a dictionary-encoded string column `name`
+    (dictionary "a", "b"; indices 0, 1, 0 bit-packed at width 1) and INT64 `n` (1, 2, 3); each
+    part replaceable."""
+    geometries = geometries or [wkb_point(12.5, 41.9), wkb_point(-74.0, 40.7), wkb_point(139.7, 35.7)]
+    dictionary = dictionary or dictionary_page(2, plain_bytes([b"a", b"b"]))
+    indices = indices if indices is not None else b"\x01\x03\x02"
+    columns = [
+        ("geometry", BYTE_ARRAY, [], [data_page(len(geometries), plain_bytes(geometries))]),
+        ("name", BYTE_ARRAY, [[6, T_I32, 0]], [dictionary, data_page(name_values, indices, RLE_DICTIONARY)]),
+        ("n", INT64, [], [data_page(3, struct.pack("<3q", 1, 2, 3))]),
+    ] + list(extra_columns)
+    return parquet_file(columns, 3, geo)
+
+
+def snappy_literal(data):
+    assert 0 < len(data) <= 60
+    return bytes([(len(data) - 1) << 2]) + data
+
+
+def parquet_cases(folder, geosieve):
+    """Hostile GeoParquet files, each built from a valid one (written by GeoSieve from the cities,
+    or here byte by byte) with one part broken: each must give exit status 2 and one line naming
+    the file and where in it the problem is, quickly."""
+
+    saved = []
+
+    def save(name, data):
+        # Numbered: the cases are all written before the first runs.
+        saved.append(name)
+        path = os.path.join(folder, "%02d-%s" % (len(saved), name))
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    def count(path):
+        return ["query", path, "--return", "count"]
+
+    # The cities as GeoSieve writes them (rows 1-100, 101-200, 201-243; columns fid, name,
+    # geometry and the bbox covering), once per codec.
+    written = {}
+    cities = os.path.join(ROOT, "Tests/Fixtures/naturalearth_cities.geojson")
+    for codec in ("none", "snappy", "gzip", "zstd"):
+        path = os.path.join(folder, "cities-%s.parquet" % codec)
+        subprocess.run([geosieve, "convert", cities, "--output", path, "--compression", codec, "--row-group-size", "100"],
+                       check=True, stdout=subprocess.DEVNULL, env=dict(os.environ, SWIFT_BACKTRACE="enable=no"))
+        with open(path, "rb") as f:
+            written[codec] = f.read()
+    base = written["none"]
+    start, meta = parquet_footer(base)
+    assert thrift_struct(meta) == base[start:-8], "the Thrift codec here does not write back GeoSieve's footer"
+    footer = base[start:-8]
+    yield ("GeoParquet: the cities as GeoSieve writes them", count(save("cities.parquet", base)), 0, r'\{"count":243\}')
+    handmade = save("handmade.parquet", small_parquet())
+    yield ("GeoParquet: a file written here byte by byte", ["query", handmade, "--where", "name = 'b' AND n = 2", "--return", "count"],
+           0, r'\{"count":1\}')
+
+    # The file's frame and footer.
+    yield ("GeoParquet: the first half of a file", count(save("half.parquet", base[:len(base) // 2])), 2,
+           r'half\.parquet, byte \d+: the file does not end with "PAR1" \(truncated\?\)')
+    yield ("GeoParquet: 11 bytes", count(save("short.parquet", base[:11])), 2, r'short\.parquet, byte 0: not a Parquet file')
+    yield ("GeoParquet: a footer cut in half", count(save("cut-footer.parquet", with_footer(base, footer=footer[:len(footer) // 2]))), 2,
+           r'cut-footer\.parquet, byte \d+: Thrift: ')
+    for name, length in (("file + 1", len(base) + 1), ("2^32 - 1", 0xFFFFFFFF)):
+        data = base[:-8] + struct.pack("<I", length) + b"PAR1"
+        yield ("GeoParquet: a footer length of %s bytes" % name, count(save("footer-length.parquet", data)), 2,
+               r'footer-length\.parquet, byte %d: a footer of %d bytes in a file of %d' % (len(base) - 8, length, len(base)))
+    for name, rows in (("2^31", 1 << 31), ("2^63 - 1", (1 << 63) - 1), ("-1", -1)):
+        _, m = parquet_footer(base)
+        put(m, 3, T_I64, rows)
+        put(get(m, 4)[1][0], 3, T_I64, rows)
+        yield ("GeoParquet: a footer claiming %s rows" % name, count(save("rows.parquet", with_footer(base, m))), 2,
+               r'rows\.parquet: row group 1 counts %d rows in a file of \d+ bytes' % rows)
+    _, m = parquet_footer(base)
+    put(get(m, 4)[1][1], 3, T_I64, 8 * len(base))
+    yield ("GeoParquet: a row group claiming 8 rows a byte", count(save("rows-per-byte.parquet", with_footer(base, m))), 2,
+           r'rows-per-byte\.parquet, row group 2, field "geometry", byte \d+: the column chunk ends after 100 of its %d values' % (8 * len(base)))
+    _, m = parquet_footer(base)
+    columns = get(get(m, 4)[1][1], 1)[1]
+    columns.pop()
+    yield ("GeoParquet: a row group with a column chunk missing", count(save("columns.parquet", with_footer(base, m))), 2,
+           r'columns\.parquet: row group 2 has %d column chunks for %d columns' % (len(columns), len(columns) + 1))
+    _, m = parquet_footer(base)
+    put(chunk_meta(m, 0, "name"), 7, T_I64, (1 << 63) - 1)
+    # (Its pages are read up to the footer.)
+    yield ("GeoParquet: a column chunk of 2^63 - 1 bytes", count(save("chunk-size.parquet", with_footer(base, m))), 0, r'\{"count":243\}')
+    _, m = parquet_footer(base)
+    put(chunk_meta(m, 2, "geometry"), 9, T_I64, len(base) + 1000)
+    yield ("GeoParquet: a column chunk past the file's end", count(save("chunk-offset.parquet", with_footer(base, m))), 2,
+           r'chunk-offset\.parquet, row group 3, field "geometry": a column chunk at byte %d' % (len(base) + 1000))
+
+    # Thrift nested deeply: an unknown struct field of the footer (skipped) and of a schema
+    # element, a list of lists; and a schema tree 10,000 groups deep.
+    deep_struct = bytes([T_STRUCT]) + varint(zigzag(100)) + b"\x1c" * 9_999 + b"\x00" * 10_000
+    yield ("GeoParquet: a footer struct nested 10,000 deep", count(save("deep-struct.parquet", with_footer(base, footer=footer[:-1] + deep_struct + b"\x00"))),
+           2, r'deep-struct\.parquet, byte \d+: Thrift: structs nested more than 64 deep')
+    deep_list = bytes([T_LIST]) + varint(zigzag(100)) + b"\x19" * 9_999 + b"\x09"
+    yield ("GeoParquet: a footer list nested 10,000 deep", count(save("deep-list.parquet", with_footer(base, footer=footer[:-1] + deep_list + b"\x00"))),
+           2, r'deep-list\.parquet, byte \d+: Thrift: containers nested more than 64 deep')
+    _, m = parquet_footer(base)
+    element = get(m, 2)[1][1]
+    element_bytes = thrift_struct(element)
+    schema_start = footer.index(element_bytes)
+    nested = footer[:schema_start] + element_bytes[:-1] + deep_struct + footer[schema_start + len(element_bytes) - 1:]
+    yield ("GeoParquet: a schema element nested 10,000 deep", count(save("deep-element.parquet", with_footer(base, footer=nested))), 2,
+           r'deep-element\.parquet, byte \d+: Thrift: structs nested more than 64 deep')
+    handmade_bytes = small_parquet()
+    _, m = parquet_footer(handmade_bytes)
+    groups = [[[3, T_I32, 1], [4, T_BINARY, "g%d" % k], [5, T_I32, 1]] for k in range(10_000)]
+    leaf = [[1, T_I32, INT64], [3, T_I32, 1], [4, T_BINARY, "n"]]
+    put(m, 2, T_LIST, (T_STRUCT, [[[4, T_BINARY, "schema"], [5, T_I32, 1]]] + groups + [leaf]))
+    yield ("GeoParquet: a schema tree 10,000 groups deep", count(save("deep-schema.parquet", with_footer(handmade_bytes, m))), 2,
+           r'deep-schema\.parquet: a schema nested more than 64 levels')
+    _, m = parquet_footer(handmade_bytes)
+    schema = get(m, 2)[1]
+    # Four children counted, three trees (one a group around the geometry) in the five elements.
+    put(schema[0], 5, T_I32, 4)
+    schema[1:2] = [[[3, T_I32, 1], [4, T_BINARY, "group"], [5, T_I32, 1]], schema[1]]
+    yield ("GeoParquet: a schema root with more children than its tree", count(save("root-children.parquet", with_footer(handmade_bytes, m))), 2,
+           r'root-children\.parquet: the schema ends')
+
+    # Pages: sizes, codecs and encodings.
+    for codec in ("none", "snappy", "gzip", "zstd"):
+        def gigabyte(header, page):
+            put(header, 2, T_I32, 1 << 30)
+        yield ("GeoParquet: a %s page declaring 1 GiB" % codec, count(save("gigabyte.parquet", patch_page(written[codec], 0, "geometry", gigabyte))), 2,
+               r'gigabyte\.parquet, row group 1, field "geometry", byte \d+: page at byte \d+: a page declares 1073741824 uncompressed bytes from \d+ compressed')
+    def past_chunk(header, page):
+        put(header, 3, T_I32, (1 << 31) - 1)
+    yield ("GeoParquet: a page of 2^31 - 1 compressed bytes", count(save("page-size.parquet", patch_page(base, 1, "name", past_chunk))), 2,
+           r'page-size\.parquet, row group 2, field "name", byte \d+: a page of 2147483647 bytes runs past its column chunk')
+    for name, offset in (("offset 1000", 1000), ("offset 0", 0)):
+        def bad_copy(header, page, offset=offset):
+            # 120 bytes of literals, then a 4-byte copy from `offset` bytes back.
+            block = varint(2000) + snappy_literal(b"x" * 60) * 2 + bytes([(4 - 1) << 2 | 2]) + struct.pack("<H", offset) + b"\x00" * 8
+            put(header, 2, T_I32, 2000)
+            put(header, 3, T_I32, len(block))
+            return block
+        yield ("GeoParquet: a snappy copy at %s" % name, count(save("snappy.parquet", patch_page(written["snappy"], 0, "geometry", bad_copy))), 2,
+               r'snappy\.parquet, row group 1, field "geometry", byte \d+: page at byte \d+: snappy: ')
+    def bad_gzip(header, page):
+        return b"\x1f\x8b\x08\x00" + b"\xff" * (len(page) - 4)
+    yield ("GeoParquet: a gzip page of garbage", count(save("gzip.parquet", patch_page(written["gzip"], 1, "geometry", bad_gzip))), 2,
+           r'gzip\.parquet, row group 2, field "geometry", byte \d+: page at byte \d+: bad GZIP data')
+    def bad_zstd(header, page):
+        return page[:4] + b"\xff" * (len(page) - 4)
+    yield ("GeoParquet: a zstd page of garbage", count(save("zstd.parquet", patch_page(written["zstd"], 2, "name", bad_zstd))), 2,
+           r'zstd\.parquet, row group 3, field "name", byte \d+: page at byte \d+: bad ZSTD data')
+    yield ("GeoParquet: a dictionary index out of range", count(save("index.parquet", small_parquet(indices=b"\x08\x06\xc8"))), 2,
+           r'index\.parquet, row group 1, field "name", byte \d+: page at byte \d+: dictionary index 200 of a dictionary of 2 values')
+    huge_dictionary = small_parquet(dictionary=dictionary_page((1 << 31) - 1, plain_bytes([b"a", b"b"])))
+    yield ("GeoParquet: a dictionary page of 2^31 - 1 strings", count(save("dictionary-count.parquet", huge_dictionary)), 2,
+           r'dictionary-count\.parquet, row group 1, field "name", byte \d+: page at byte \d+: the page ends inside a value')
+    # A run of 2^31 - 1 indices: the page's values count past the chunk's 3 rows.
+    long_run = small_parquet(indices=b"\x01" + varint(((1 << 31) - 1) << 1) + b"\x00", name_values=(1 << 31) - 1)
+    yield ("GeoParquet: a data page of 2^31 - 1 values in 3 rows", count(save("page-values.parquet", long_run)), 2,
+           r'page-values\.parquet, row group 1, field "name", byte \d+: a page of 2147483647 values past the chunk\'s 3 rows')
+    for codec, name in ((2, "GZIP"), (6, "ZSTD")):
+        # A v2 page whose 4 bytes of levels are more than the 2 bytes it says it holds in all.
+        v2 = ([[1, T_I32, 3], [2, T_I32, 2], [3, T_I32, 4 + 8],
+               [8, T_STRUCT, [[1, T_I32, 3], [2, T_I32, 0], [3, T_I32, 3], [4, T_I32, PLAIN], [5, T_I32, 4], [6, T_I32, 0]]]],
+              b"\x00" * 12)
+        data = small_parquet(extra_columns=[("v2", INT64, [], [v2])])
+        _, m = parquet_footer(data)
+        put(chunk_meta(m, 0, "v2"), 4, T_I32, codec)
+        yield ("GeoParquet: a %s v2 page smaller than its levels" % name, count(save("v2.parquet", with_footer(data, m))), 2,
+               r'v2\.parquet, row group 1, field "v2", byte \d+: page at byte \d+: ')
+
+    # The geo metadata and the geometries.
+    for name, geo, pattern in (
+        ("that is not JSON", '{"version": "1.1.0", "primary_column": "geometry", "columns": {', r'the "geo" metadata is not JSON'),
+        ("without its primary column", '{"version": "1.1.0", "columns": {}}', r'the "geo" metadata names no primary column'),
+        ("with a 10,000-deep array", "[" * 10_000 + "]" * 10_000, r'the "geo" metadata is not JSON'),
+        ("with a geometry column of INT64", GEO_POINTS.replace('"geometry"', '"n"'), r'the geometry column "n" is not a top-level BYTE_ARRAY column'),
+    ):
+        yield ("GeoParquet: geo metadata %s" % name, count(save("geo.parquet", small_parquet(geo=geo))), 2, r'geo\.parquet: .*' + pattern)
+    # A CRS whose EPSG code is no integer is an unknown spatial reference.
+    for code in (1e300, -1e300, 4326.5):
+        geo = json.dumps({"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": {
+            "encoding": "WKB", "crs": {"id": {"authority": "EPSG", "code": code}}}}})
+        yield ("GeoParquet: geo metadata with a CRS code of %r" % code, count(save("crs.parquet", small_parquet(geo=geo))), 0, r'\{"count":3\}')
+    for name, wkb, pattern in (
+        ("random bytes", b"\x01\xff\xfe\xfd\xfc" + b"\x42" * 20, r"unknown geometry type code 4244504319"),
+        ("a point cut short", wkb_point(1, 2)[:13], r"unexpected end of input"),
+        ("a polygon of 2^32 - 1 rings", struct.pack("<BII", 1, 3, 0xFFFFFFFF) + b"\x00" * 16, r"4294967295 rings cannot fit"),
+        ("a line of 2^31 points", struct.pack("<BII", 1, 2, 1 << 31) + b"\x00" * 32, r"2147483648 points cannot fit"),
+        ("a collection nested 10,000 deep", struct.pack("<BII", 1, 7, 1) * 10_000 + wkb_point(1, 2), r"nest deeper than"),
+        ("an empty byte string", b"", r"unexpected end of input"),
+        ("a point at infinity", wkb_point(float("inf"), 0), r"non-finite"),
+    ):
+        geometries = [wkb_point(0, 0), wkb, wkb_point(1, 1)]
+        yield ("GeoParquet: a geometry of %s" % name, count(save("wkb.parquet", small_parquet(geometries=geometries))), 2,
+               r'wkb\.parquet, row group 1, record 2: .*' + pattern)
+
+
 EXTREME_INTEGERS = ["9223372036854775807", "-9223372036854775808", "9223372036854775806", "4611686018427387904", "-1", "0"]
 EXTREME_REALS = ["1e308", "-1e308", "1.7976931348623157e308", "5e-324", "-0", "nan", "inf", "-inf", "1e309"]
 
@@ -336,7 +788,8 @@ def main():
     options = parser.parse_args()
     failures = 0
     with tempfile.TemporaryDirectory(prefix="geosieve-hostile-") as folder:
-        all_cases = list(cases(folder)) + [(name, arguments, None, None) for name, arguments, _ in extreme_values(folder)]
+        all_cases = (list(cases(folder)) + list(parquet_cases(folder, options.geosieve))
+                     + [(name, arguments, None, None) for name, arguments, _ in extreme_values(folder)])
         for name, arguments, status, pattern, *stdin in all_cases:
             start = time.monotonic()
             try:

@@ -49,9 +49,17 @@ fi
 
 build=.build/fuzz
 echo "== building the fuzz targets (release, -sanitize=fuzzer,address)"
+# A failed build stops here: a binary left by an earlier build must not be fuzzed as this one.
+build_status=0
+mkdir -p .build
 swift build -c release --build-path "$build" \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING \
-    -Xswiftc -use-ld=lld 2>&1 | grep -E "error|warning: unre|Build|Compiling GeoSieve" || true
+    -Xswiftc -use-ld=lld > "$build.log" 2>&1 || build_status=$?
+grep -E "error|warning: unre|Build|Compiling GeoSieve" "$build.log" || true
+if [[ $build_status -ne 0 ]]; then
+    echo "run.sh: the fuzz build failed (status $build_status); its log: $build.log" >&2
+    exit 1
+fi
 bin="$build/release"
 for target in "${targets[@]}"; do
     [[ -x "$bin/$target" ]] || { echo "run.sh: $target did not build" >&2; exit 1; }
@@ -69,7 +77,7 @@ options_for() {
         fuzz-geojson|fuzz-esrijson) echo "-max_len=8192 -dict=Dictionaries/json.dict" ;;
         fuzz-features) echo "-max_len=16384 -dict=Dictionaries/json.dict" ;;
         fuzz-cql2) echo "-max_len=4096 -dict=Dictionaries/cql2.dict" ;;
-        fuzz-formats) echo "-max_len=65536" ;;
+        fuzz-formats) echo "-max_len=65536 -dict=Dictionaries/parquet.dict" ;;
     esac
 }
 

@@ -45,8 +45,8 @@ struct FuzzSeeds {
                 let result = try table.queryFeatures(QueryParameters(objectIDs: rows))
                 seeds.add("fuzz-features", result.geoJSON)
                 seeds.add("fuzz-features", result.esriJSON)
-                // The same features as a FlatGeobuf file (0), a zipped shapefile (1) and CSV (2),
-                // each behind the byte that picks its reader in fuzz-formats.
+                // The same features as a FlatGeobuf file (0), a zipped shapefile (1), CSV (2) and
+                // GeoParquet (3), each behind the byte that picks its reader in fuzz-formats.
                 let subset = try result.makeTable()
                 for index in [true, false] {
                     seeds.add("fuzz-formats", [0] + (try FlatGeobuf.encode(subset, options: FlatGeobufWriteOptions(index: index))))
@@ -58,8 +58,12 @@ struct FuzzSeeds {
                 seeds.add("fuzz-formats", [1] + [UInt8](try Data(contentsOf: URL(fileURLWithPath: archive))))
                 try? FileManager.default.removeItem(at: folder)
                 seeds.add("fuzz-formats", [2] + Array(result.text(.csv).utf8))
+                // (A Parquet file cut to the target's 64 KiB loses its footer: larger ones are left out.)
+                let parquet = try GeoParquet.encode(subset, options: GeoParquetWriteOptions(compression: .none))
+                if parquet.count < 65_535 { seeds.add("fuzz-formats", [3] + parquet) }
             }
         }
+        try addGeoParquetSeeds(&seeds)
         for geometry in geometries {
             seeds.add("fuzz-wkt", geometry.wkt)
             seeds.add("fuzz-wkb", geometry.wkb())
@@ -91,6 +95,36 @@ struct FuzzSeeds {
             }
         }
         print(seeds.summary)
+    }
+
+    /// GeoParquet files for fuzz-formats (behind its selector byte 3), small enough for the
+    /// target's 64 KiB inputs: the first 20 cities in row groups of 5 with each compression and
+    /// without the covering, the fuzz tables' extreme values, and the files of
+    /// Tests/Fixtures/geoparquet written by pyarrow, GeoPandas and DuckDB (dictionary pages,
+    /// data pages v2, other encodings and types).
+    static func addGeoParquetSeeds(_ seeds: inout SeedWriter) throws {
+        let cities = try FeatureTable.load(contentsOf: Fuzzing.fixtures.appendingPathComponent("naturalearth_cities.geojson"))
+        let first = Array(0..<min(cities.count, 20))
+        for compression in GeoParquetWriteOptions.Compression.allCases {
+            let options = GeoParquetWriteOptions(compression: compression, rowGroupSize: 5)
+            seeds.add("fuzz-formats", [3] + (try GeoParquet.encode(cities, rows: first, options: options)))
+        }
+        let plain = GeoParquetWriteOptions(compression: .none, rowGroupSize: 5, covering: false)
+        seeds.add("fuzz-formats", [3] + (try GeoParquet.encode(cities, rows: first, options: plain)))
+        if let extremes = FuzzTables.extremes {
+            for compression in [GeoParquetWriteOptions.Compression.none, .snappy] {
+                let options = GeoParquetWriteOptions(compression: compression, rowGroupSize: 16)
+                seeds.add("fuzz-formats", [3] + (try GeoParquet.encode(extremes, options: options)))
+            }
+        }
+        let folder = Fuzzing.fixtures.appendingPathComponent("geoparquet")
+        let files = ((try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
+            .filter { GeoParquet.hasParquetExtension($0.path) }
+            .sorted { $0.path < $1.path }
+        for file in files {
+            let bytes = [UInt8](try Data(contentsOf: file))
+            if bytes.count < 65_535 { seeds.add("fuzz-formats", [3] + bytes) }
+        }
     }
 
     /// The plain string literals (no interpolation, one line) of the Swift files in a folder.

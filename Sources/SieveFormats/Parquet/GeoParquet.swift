@@ -252,19 +252,27 @@ struct GeoParquetReader {
                 if let box = options.box, let coveringLeaves {
                     keep = try coveringMask(box, leaves: coveringLeaves, group: g, rows: rows)
                 }
+                // The group's rows the geometry chunk gives back (those the covering kept).
+                var candidates = keep.map { mask in mask.indices.filter { mask[$0] } } ?? Array(0..<rows)
+                if keep != nil, candidates.isEmpty { continue }
                 if let geometryLeaf {
-                    let chunk = try file.chunk(geometryLeaf, group: g)
-                    keep = try appendGeometries(
-                        chunk, keep: keep, box: coveringLeaves == nil ? options.box : nil, boxRead: options.box != nil, into: &geometries,
+                    let chunk = try file.chunk(geometryLeaf, group: g, keep: keep)
+                    let accepted = try appendGeometries(
+                        chunk, rows: candidates, box: coveringLeaves == nil ? options.box : nil, boxRead: options.box != nil, into: &geometries,
                         tracker: &tracker, firstRow: firstRow[g])
+                    if let accepted { candidates = candidates.indices.filter { accepted[$0] }.map { candidates[$0] } }
                 }
-                var kept: [Int]?
-                if let keep, keep.contains(false) { kept = keep.indices.filter { keep[$0] } }
-                for row in kept ?? Array(0..<rows) { objectIDs.append(Int64(firstRow[g] + row)) }
+                var mask: [Bool]?
+                if candidates.count < rows {
+                    var flags = [Bool](repeating: false, count: rows)
+                    for row in candidates { flags[row] = true }
+                    mask = flags
+                }
+                for row in candidates { objectIDs.append(Int64(firstRow[g] + row)) }
                 for k in attributes.indices {
-                    let chunk = try file.chunk(attributes[k].leaf, group: g)
+                    let chunk = try file.chunk(attributes[k].leaf, group: g, keep: mask)
                     do throws(FileFormatError) {
-                        try attributes[k].builder.append(chunk, rows: kept)
+                        try attributes[k].builder.append(chunk, rows: nil)
                     } catch {
                         var located = error
                         located.fieldName = located.fieldName ?? attributes[k].leaf.element.name
@@ -370,43 +378,43 @@ struct GeoParquetReader {
         return keep
     }
 
-    /// Decodes the WKB of the kept rows into `geometries`; returns the rows kept (those whose
-    /// geometry meets `box`, when given; in a read by box (`boxRead`), none without a geometry).
+    /// Decodes the WKB of a geometry chunk whose rows are the group's `rows` into `geometries`;
+    /// returns which of them are kept (`nil`: all): those whose geometry meets `box`, when given,
+    /// and in a read by box (`boxRead`) none without a geometry.
     private func appendGeometries(
-        _ chunk: ParquetChunkValues, keep: [Bool]?, box: Envelope?, boxRead: Bool, into geometries: inout GeometryColumn,
+        _ chunk: ParquetChunkValues, rows: [Int], box: Envelope?, boxRead: Bool, into geometries: inout GeometryColumn,
         tracker: inout GeometryTypeTracker, firstRow: Int
     ) throws(FileFormatError) -> [Bool]? {
         guard case .bytes(let wkb) = chunk.values else { throw FileFormatError(.malformed, "the geometry column holds no byte strings") }
-        var result = keep
-        if boxRead, result == nil { result = [Bool](repeating: true, count: chunk.rowCount) }
+        guard chunk.rowCount == rows.count else { throw FileFormatError(.malformed, "\(chunk.rowCount) geometries for \(rows.count) rows") }
+        var result: [Bool]? = boxRead ? [Bool](repeating: true, count: rows.count) : nil
         var v = 0
         try wkb.storage.withBytes { (storage) throws(FileFormatError) in
-            for row in 0..<chunk.rowCount {
-                let present = chunk.present?[row] ?? true
-                let range = present ? wkb.offsets[v]..<wkb.offsets[v + 1] : 0..<0
-                if present { v += 1 }
-                if let keep, !keep[row] { continue }
+            for k in 0..<chunk.rowCount {
+                let row = firstRow + rows[k]
+                let present = chunk.present?[k] ?? true
                 guard present else {
                     if boxRead {
-                        result?[row] = false
+                        result?[k] = false
                     } else {
                         geometries.append(nil)
                     }
                     continue
                 }
-                let bytes = UnsafeRawBufferPointer(rebasing: storage[range])
+                let bytes = UnsafeRawBufferPointer(rebasing: storage[wkb.offsets[v]..<wkb.offsets[v + 1]])
+                v += 1
                 // The common case first: a 2D point, little endian.
                 if bytes.count == 21, bytes[0] == 1, bytes.loadUnaligned(fromByteOffset: 1, as: UInt32.self) == UInt32(1).littleEndian {
                     let x = Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 5, as: UInt64.self)))
                     let y = Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 13, as: UInt64.self)))
                     if let box, !(x >= box.xmin && x <= box.xmax && y >= box.ymin && y <= box.ymax) {
-                        result?[row] = false
+                        result?[k] = false
                         continue
                     }
                     guard x.isFinite && y.isFinite || x.isNaN && y.isNaN else {
-                        throw FileFormatError(.invalidGeometry, "a point with a non-finite coordinate", record: firstRow + row + 1)
+                        throw FileFormatError(.invalidGeometry, "a point with a non-finite coordinate", record: row + 1)
                     }
-                    if !tracker.settledOnPoints { try track(.point(Point(x: x, y: y)), &tracker, row: firstRow + row) }
+                    if !tracker.settledOnPoints { try track(.point(Point(x: x, y: y)), &tracker, row: row) }
                     geometries.appendPoint(x: x, y: y)
                     continue
                 }
@@ -414,16 +422,16 @@ struct GeoParquetReader {
                 do throws(GeometryError) {
                     geometry = try Geometry(wkb: bytes)
                 } catch {
-                    throw FileFormatError(.invalidGeometry, error.message, record: firstRow + row + 1)
+                    throw FileFormatError(.invalidGeometry, error.message, record: row + 1)
                 }
                 if let box {
                     let e = geometry.envelope
                     guard !e.isEmpty, e.xmin <= box.xmax, e.xmax >= box.xmin, e.ymin <= box.ymax, e.ymax >= box.ymin else {
-                        result?[row] = false
+                        result?[k] = false
                         continue
                     }
                 }
-                try track(geometry, &tracker, row: firstRow + row)
+                try track(geometry, &tracker, row: row)
                 geometries.append(geometry)
             }
         }

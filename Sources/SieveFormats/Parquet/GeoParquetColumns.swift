@@ -148,11 +148,18 @@ struct GeoParquetColumnBuilder {
             return v < 0 ? nil : v
         }
         switch (kind, chunk.values) {
-        case (.integer(_, let conversion), .integers(let values)):
+        case (.integer(let type, let conversion), .integers(let values)):
             integers.reserveCapacity(integers.count + rowsToRead.count)
+            // A value outside its annotation's width (INT(8) holding 100000) is an error, not
+            // a field holding what its type cannot.
+            let range = type.integerRange ?? Int64.min...Int64.max
             for row in rowsToRead {
                 if let v = value(row) {
-                    integers.append(try converted(values[v], conversion))
+                    let converted = try converted(values[v], conversion)
+                    guard range.contains(converted) else {
+                        throw FileFormatError(.invalidValue, "\(converted) is outside the range of the column's integer type (\(range))", record: self.rows + 1)
+                    }
+                    integers.append(converted)
                 } else {
                     nullRows.append(self.rows)
                     integers.append(0)

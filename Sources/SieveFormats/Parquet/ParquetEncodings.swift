@@ -64,18 +64,33 @@ struct RLEHybridDecoder {
                     throw FileFormatError(.malformed, "bit-packed values run past the end of the data", byteOffset: position)
                 }
                 if bitWidth > 0 {
-                    var buffer: UInt64 = 0
-                    var bits = 0
-                    var at = position
-                    for k in 0..<take {
-                        while bits < bitWidth {
-                            buffer |= UInt64(bytes[at]) << UInt64(bits)
-                            at += 1
-                            bits += 8
+                    // Each value from the 8 bytes at its first bit while they are in the data
+                    // (a value of at most 32 bits shifted by at most 7 fits in them), then byte
+                    // by byte.
+                    output.withUnsafeMutableBufferPointer { out in
+                        var k = 0
+                        var bit = 0
+                        while k < take, position + (bit >> 3) + 8 <= end {
+                            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position + (bit >> 3), as: UInt64.self))
+                            out[done + k] = UInt32(truncatingIfNeeded: (word >> UInt64(bit & 7)) & mask)
+                            bit += bitWidth
+                            k += 1
                         }
-                        output[done + k] = UInt32(buffer & mask)
-                        buffer >>= UInt64(bitWidth)
-                        bits -= bitWidth
+                        while k < take {
+                            var value: UInt64 = 0
+                            var got = 0
+                            while got < bitWidth {
+                                let b = bit + got
+                                let byte = UInt64(bytes[position + (b >> 3)])
+                                let offset = b & 7
+                                let n = Swift.min(8 - offset, bitWidth - got)
+                                value |= ((byte >> UInt64(offset)) & ((1 << UInt64(n)) - 1)) << UInt64(got)
+                                got += n
+                            }
+                            out[done + k] = UInt32(truncatingIfNeeded: value & mask)
+                            bit += bitWidth
+                            k += 1
+                        }
                     }
                 }
                 position += min(groups <= (end - position) / max(bitWidth, 1) ? groups * bitWidth : end - position, end - position)

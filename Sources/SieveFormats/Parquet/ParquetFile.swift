@@ -138,12 +138,15 @@ struct ParquetFile {
         return (leaves, fields)
     }
 
-    /// The decoded values of leaf `leaf` in row group `group` (both from 0).
-    func chunk(_ leaf: ParquetLeaf, group: Int) throws(FileFormatError) -> ParquetChunkValues {
+    /// The decoded values of leaf `leaf` in row group `group` (both from 0): of every row, or
+    /// with `keep` (a flag per row of the group) of the rows kept only, in order. The values of
+    /// the other rows are passed over without being copied.
+    func chunk(_ leaf: ParquetLeaf, group: Int, keep: [Bool]? = nil) throws(FileFormatError) -> ParquetChunkValues {
         let meta = metadata.rowGroups[group].columns[leaf.index]
         let rows = Int(metadata.rowGroups[group].rowCount)
         do throws(FileFormatError) {
-            var decoder = try ParquetChunkDecoder(file: self, leaf: leaf, meta: meta, rows: rows)
+            if let keep, keep.count != rows { throw FileFormatError(.malformed, "\(keep.count) row flags for \(rows) rows") }
+            var decoder = try ParquetChunkDecoder(file: self, leaf: leaf, meta: meta, rows: rows, keep: keep)
             return try decoder.decode()
         } catch {
             var located = error
@@ -160,18 +163,24 @@ struct ParquetChunkDecoder {
     let leaf: ParquetLeaf
     let meta: ParquetColumnMetaData
     let rows: Int
+    /// The rows wanted (`nil`: all).
+    let keep: [Bool]?
     private var dictionary: ParquetValues?
-    private var present: [Bool] = []
+    /// The rows of the pages read so far.
+    private var rowBase = 0
+    /// The rows given back so far, and whether each has a value (`nil` while all have).
+    private var outputRows = 0
+    private var outputPresent: [Bool]?
     private var integers: [Int64] = []
     private var doubles: [Double] = []
     private var byteValues = ParquetByteValues()
-    private var anyNull = false
 
-    init(file: ParquetFile, leaf: ParquetLeaf, meta: ParquetColumnMetaData, rows: Int) throws(FileFormatError) {
+    init(file: ParquetFile, leaf: ParquetLeaf, meta: ParquetColumnMetaData, rows: Int, keep: [Bool]? = nil) throws(FileFormatError) {
         self.file = file
         self.leaf = leaf
         self.meta = meta
         self.rows = rows
+        self.keep = keep
         guard leaf.maxRepetition == 0 else { throw FileFormatError(.unsupported, "a repeated column (lists are not read)") }
         guard leaf.maxDefinition <= 255 else { throw FileFormatError(.unsupported, "a column nested more than 255 levels") }
     }
@@ -187,7 +196,6 @@ struct ParquetChunkDecoder {
             throw FileFormatError(.malformed, "a column chunk at byte \(position) of a \(bytes.count)-byte file")
         }
         let end = position + Int(clamping: Swift.min(Swift.max(meta.compressedSize, 0), Int64(bytes.count - 8 - position)))
-        present.reserveCapacity(leaf.maxDefinition > 0 ? rows : 0)
         var valuesSeen = 0
         while valuesSeen < rows {
             guard position < end else {
@@ -215,20 +223,24 @@ struct ParquetChunkDecoder {
                 case 0:
                     let page = try ParquetCompression.decompress(data, codec: meta.codec, expected: Int(header.uncompressedSize))
                     try page.withBytes { (raw) throws(FileFormatError) in
-                        let valuesStart = try levels(raw, header: header, version2: false)
-                        try decodeValues(raw, start: valuesStart, header: header)
+                        let (valuesStart, levels) = try self.levels(raw, header: header, version2: false)
+                        let (count, take) = selection(levels, rows: Int(header.valueCount))
+                        try decodeValues(raw, start: valuesStart, header: header, count: count, take: take)
                     }
+                    rowBase += Int(header.valueCount)
                     valuesSeen += Int(header.valueCount)
                 case 3:
                     let levelBytes = Int(header.definitionLevelsLength) + Int(header.repetitionLevelsLength)
                     guard levelBytes <= data.count else { throw FileFormatError(.malformed, "levels of \(levelBytes) bytes in a page of \(data.count)") }
-                    _ = try levels(data, header: header, version2: true)
+                    let (_, levels) = try self.levels(data, header: header, version2: true)
+                    let (count, take) = selection(levels, rows: Int(header.valueCount))
                     let rest = UnsafeRawBufferPointer(rebasing: data[levelBytes...])
                     let page =
                         header.isCompressed
                         ? try ParquetCompression.decompress(rest, codec: meta.codec, expected: Int(header.uncompressedSize) - levelBytes)
                         : Array(rest)
-                    try page.withBytes { (raw) throws(FileFormatError) in try decodeValues(raw, start: 0, header: header) }
+                    try page.withBytes { (raw) throws(FileFormatError) in try decodeValues(raw, start: 0, header: header, count: count, take: take) }
+                    rowBase += Int(header.valueCount)
                     valuesSeen += Int(header.valueCount)
                 default:
                     break
@@ -248,17 +260,42 @@ struct ParquetChunkDecoder {
         case .byteArray, .fixedLenByteArray: values = .bytes(byteValues)
         default: values = .integers(integers)
         }
-        return ParquetChunkValues(present: anyNull ? present : nil, values: values, rowCount: rows)
+        return ParquetChunkValues(present: outputPresent, values: values, rowCount: outputRows)
     }
 
-    /// Reads a page's definition levels (none for a required column) into `present`; returns
-    /// where the values start (v1 pages).
-    private mutating func levels(_ raw: UnsafeRawBufferPointer, header: ParquetPageHeader, version2: Bool) throws(FileFormatError) -> Int {
+    /// For a page of `rows` rows with these definition levels (`nil`: every row has a value):
+    /// records which of the rows given back have a value, and returns how many values the page
+    /// holds and which of them to take (`nil`: all).
+    private mutating func selection(_ levels: [UInt32]?, rows pageRows: Int) -> (count: Int, take: [Int]?) {
+        let full = UInt32(leaf.maxDefinition)
+        if keep == nil, levels == nil {
+            if outputPresent != nil { outputPresent?.append(contentsOf: repeatElement(true, count: pageRows)) }
+            outputRows += pageRows
+            return (pageRows, nil)
+        }
+        var take: [Int] = []
+        var values = 0
+        for i in 0..<pageRows {
+            let isPresent = levels.map { $0[i] == full } ?? true
+            if keep?[rowBase + i] ?? true {
+                if !isPresent, outputPresent == nil { outputPresent = Array(repeating: true, count: outputRows) }
+                outputPresent?.append(isPresent)
+                outputRows += 1
+                if isPresent { take.append(values) }
+            }
+            if isPresent { values += 1 }
+        }
+        return (values, take.count == values ? nil : take)
+    }
+
+    /// Reads a page's definition levels: where the values start (v1 pages) and the levels,
+    /// `nil` when every row has a value (a required column, or levels all at the maximum).
+    private func levels(_ raw: UnsafeRawBufferPointer, header: ParquetPageHeader, version2: Bool) throws(FileFormatError) -> (Int, [UInt32]?) {
         let count = Int(header.valueCount)
-        guard count <= rows - present.count || leaf.maxDefinition == 0 else {
+        guard count <= rows - rowBase else {
             throw FileFormatError(.malformed, "a page of \(count) values past the chunk's \(rows) rows")
         }
-        guard leaf.maxDefinition > 0 else { return 0 }
+        guard leaf.maxDefinition > 0 else { return (0, nil) }
         let width = Self.bitWidth(leaf.maxDefinition)
         var start = 0
         var end = raw.count
@@ -278,34 +315,26 @@ struct ParquetChunkDecoder {
         var decoder = try RLEHybridDecoder(raw, start: start, end: end, bitWidth: width)
         let levels = try decoder.decode(count: count)
         let full = UInt32(leaf.maxDefinition)
+        var lowest = full
         for level in levels {
             guard level <= full else { throw FileFormatError(.malformed, "definition level \(level) over the column's \(full)") }
-            present.append(level == full)
-            if level != full { anyNull = true }
+            lowest = Swift.min(lowest, level)
         }
-        return end
+        return (end, lowest == full ? nil : levels)
     }
 
     static func bitWidth(_ maximum: Int) -> Int {
         maximum == 0 ? 0 : Int.bitWidth - maximum.leadingZeroBitCount
     }
 
-    /// The number of present values among the page's last `count` rows.
-    private func presentCount(_ header: ParquetPageHeader) -> Int {
-        let count = Int(header.valueCount)
-        guard leaf.maxDefinition > 0 else { return count }
-        var n = 0
-        for k in (present.count - count)..<present.count where present[k] { n += 1 }
-        return n
-    }
-
-    /// Decodes a data page's present values.
-    private mutating func decodeValues(_ raw: UnsafeRawBufferPointer, start: Int, header: ParquetPageHeader) throws(FileFormatError) {
-        let n = presentCount(header)
+    /// Decodes the page's values taken (`take`: indices among its `n` values; `nil`: all).
+    private mutating func decodeValues(_ raw: UnsafeRawBufferPointer, start: Int, header: ParquetPageHeader, count n: Int, take: [Int]?)
+        throws(FileFormatError)
+    {
         var cursor = ParquetValueCursor(bytes: raw, position: start, end: raw.count)
         switch ParquetEncoding(rawValue: header.encoding) {
         case .plain:
-            append(try plainValues(&cursor, count: n))
+            append(try plainValues(&cursor, count: n, take: take))
         case .plainDictionary, .rleDictionary:
             guard let dictionary else { throw FileFormatError(.malformed, "dictionary-encoded values without a dictionary page") }
             guard cursor.position < cursor.end || n == 0 else { throw FileFormatError(.malformed, "dictionary indices without their bit width") }
@@ -317,48 +346,49 @@ struct ParquetChunkDecoder {
             for index in indices where Int(index) >= size {
                 throw FileFormatError(.malformed, "dictionary index \(index) of a dictionary of \(size) values")
             }
+            let taken = take?.count ?? n
             switch dictionary {
             case .integers(let d):
-                integers.reserveCapacity(integers.count + n)
-                for index in indices { integers.append(d[Int(index)]) }
+                integers.reserveCapacity(integers.count + taken)
+                if let take { for k in take { integers.append(d[Int(indices[k])]) } } else { for index in indices { integers.append(d[Int(index)]) } }
             case .doubles(let d):
-                doubles.reserveCapacity(doubles.count + n)
-                for index in indices { doubles.append(d[Int(index)]) }
+                doubles.reserveCapacity(doubles.count + taken)
+                if let take { for k in take { doubles.append(d[Int(indices[k])]) } } else { for index in indices { doubles.append(d[Int(index)]) } }
             case .bytes(let d):
                 d.storage.withUnsafeBytes { storage in
-                    for index in indices {
+                    func add(_ index: UInt32) {
                         byteValues.append(UnsafeRawBufferPointer(rebasing: storage[d.offsets[Int(index)]..<d.offsets[Int(index) + 1]]))
                     }
+                    if let take { for k in take { add(indices[k]) } } else { for index in indices { add(index) } }
                 }
             }
         case .rle where physical == .boolean:
-            var at = cursor.position
-            at += 4  // RLE booleans start with their length (v1 and v2 pages alike)
+            // RLE booleans start with their length (v1 and v2 pages alike).
+            let at = cursor.position + 4
             guard at <= raw.count else { throw FileFormatError(.malformed, "boolean values without their length") }
             var decoder = try RLEHybridDecoder(raw, start: at, end: raw.count, bitWidth: 1)
             let bits = try decoder.decode(count: n)
-            for bit in bits { integers.append(Int64(bit)) }
+            append(Self.select(.integers(bits.map { Int64($0) }), take))
         case .deltaBinaryPacked where physical == .int32 || physical == .int64:
             let decoded = try cursor.deltaBinaryPacked(count: n)
             guard decoded.count == n else { throw FileFormatError(.malformed, "\(decoded.count) DELTA_BINARY_PACKED values for \(n)") }
-            if physical == .int32 {
-                for v in decoded { integers.append(Int64(Int32(truncatingIfNeeded: v))) }
-            } else {
-                integers.append(contentsOf: decoded)
-            }
+            append(Self.select(.integers(physical == .int32 ? decoded.map { Int64(Int32(truncatingIfNeeded: $0)) } : decoded), take))
         case .deltaLengthByteArray where physical == .byteArray:
             let lengths = try cursor.deltaBinaryPacked(count: n)
             guard lengths.count == n else { throw FileFormatError(.malformed, "\(lengths.count) lengths for \(n) values") }
+            var values = ParquetByteValues()
             var at = cursor.position
             for length in lengths {
                 guard length >= 0, length <= Int64(raw.count - at) else { throw FileFormatError(.malformed, "a value of \(length) bytes past the page's end") }
-                byteValues.append(UnsafeRawBufferPointer(rebasing: raw[at..<(at + Int(length))]))
+                values.append(UnsafeRawBufferPointer(rebasing: raw[at..<(at + Int(length))]))
                 at += Int(length)
             }
+            append(Self.select(.bytes(values), take))
         case .deltaByteArray where physical == .byteArray || physical == .fixedLenByteArray:
             let prefixes = try cursor.deltaBinaryPacked(count: n)
             let suffixes = try cursor.deltaBinaryPacked(count: n)
             guard prefixes.count == n, suffixes.count == n else { throw FileFormatError(.malformed, "DELTA_BYTE_ARRAY lengths for fewer values than \(n)") }
+            var values = ParquetByteValues()
             var at = cursor.position
             var previous: [UInt8] = []
             for k in 0..<n {
@@ -370,9 +400,10 @@ struct ParquetChunkDecoder {
                 var value = Array(previous[0..<Int(prefix)])
                 value.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[at..<(at + Int(suffix))]))
                 at += Int(suffix)
-                value.withUnsafeBytes { byteValues.append($0) }
+                value.withUnsafeBytes { values.append($0) }
                 previous = value
             }
+            append(Self.select(.bytes(values), take))
         case .byteStreamSplit where [.float, .double, .int32, .int64, .fixedLenByteArray].contains(physical):
             let size = try fixedSize()
             guard n <= (raw.count - cursor.position) / Swift.max(size, 1) else { throw FileFormatError(.malformed, "BYTE_STREAM_SPLIT values past the page's end") }
@@ -380,12 +411,28 @@ struct ParquetChunkDecoder {
             for i in 0..<n {
                 for k in 0..<size { gathered[i * size + k] = raw[cursor.position + k * n + i] }
             }
-            try gathered.withBytes { (bytes) throws(FileFormatError) in
+            let values = try gathered.withBytes { (bytes) throws(FileFormatError) in
                 var plain = ParquetValueCursor(bytes: bytes, position: 0, end: bytes.count)
-                append(try plainValues(&plain, count: n))
+                return try plainValues(&plain, count: n, take: take)
             }
+            append(values)
         default:
             throw FileFormatError(.unsupported, "\(ParquetEncoding.name(header.encoding)) values of type \(physical.name)")
+        }
+    }
+
+    /// The values at `take` (all of them when `nil`).
+    private static func select(_ values: ParquetValues, _ take: [Int]?) -> ParquetValues {
+        guard let take else { return values }
+        switch values {
+        case .integers(let v): return .integers(take.map { v[$0] })
+        case .doubles(let v): return .doubles(take.map { v[$0] })
+        case .bytes(let v):
+            var selected = ParquetByteValues()
+            v.storage.withUnsafeBytes { storage in
+                for k in take { selected.append(UnsafeRawBufferPointer(rebasing: storage[v.offsets[k]..<v.offsets[k + 1]])) }
+            }
+            return .bytes(selected)
         }
     }
 
@@ -417,8 +464,30 @@ struct ParquetChunkDecoder {
         }
     }
 
-    /// `count` PLAIN-encoded values.
-    private func plainValues(_ cursor: inout ParquetValueCursor, count: Int) throws(FileFormatError) -> ParquetValues {
+    /// `count` PLAIN-encoded values, or those at `take` among them; the cursor moves past all.
+    private func plainValues(_ cursor: inout ParquetValueCursor, count: Int, take: [Int]? = nil) throws(FileFormatError) -> ParquetValues {
+        if let take, physical != .byteArray {
+            // Fixed-width values: the taken ones read where they are.
+            let size = try fixedSize()
+            let start = cursor.position
+            let needed = physical == .boolean ? (count + 7) / 8 : count * size
+            guard needed <= cursor.end - start else {
+                throw FileFormatError(.malformed, "\(count) \(physical.name) values need \(needed) bytes; the page has \(cursor.end - start)")
+            }
+            cursor.position += needed
+            let raw = cursor.bytes
+            switch physical {
+            case .boolean: return .integers(take.map { Int64((raw[start + $0 >> 3] >> UInt8($0 & 7)) & 1) })
+            case .int32: return .integers(take.map { Int64(Int32(littleEndian: raw.loadUnaligned(fromByteOffset: start + 4 * $0, as: Int32.self))) })
+            case .int64: return .integers(take.map { Int64(littleEndian: raw.loadUnaligned(fromByteOffset: start + 8 * $0, as: Int64.self)) })
+            case .float:
+                return .doubles(take.map { Double(Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + 4 * $0, as: UInt32.self)))) })
+            case .double: return .doubles(take.map { Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start + 8 * $0, as: UInt64.self))) })
+            default:
+                var sub = ParquetValueCursor(bytes: raw, position: start, end: start + needed)
+                return Self.select(try plainValues(&sub, count: count), take)
+            }
+        }
         let raw = cursor.bytes
         let available = cursor.end - cursor.position
         let start = cursor.position
@@ -476,11 +545,19 @@ struct ParquetChunkDecoder {
             values.offsets.reserveCapacity(Swift.min(count, (cursor.end - start) / 4) + 1)  // 4 bytes a value at least
             var at = start
             let end = cursor.end
-            for _ in 0..<count {
+            var next = 0
+            for k in 0..<count {
                 guard end - at >= 4 else { throw FileFormatError(.malformed, "the page ends inside a value's length", byteOffset: at) }
                 let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
                 guard length <= end - at - 4 else { throw FileFormatError(.malformed, "a value of \(length) bytes runs past the page's end", byteOffset: at) }
-                values.append(UnsafeRawBufferPointer(rebasing: raw[(at + 4)..<(at + 4 + length)]))
+                if let take {
+                    if next < take.count, take[next] == k {
+                        values.append(UnsafeRawBufferPointer(rebasing: raw[(at + 4)..<(at + 4 + length)]))
+                        next += 1
+                    }
+                } else {
+                    values.append(UnsafeRawBufferPointer(rebasing: raw[(at + 4)..<(at + 4 + length)]))
+                }
                 at += 4 + length
             }
             cursor.position = at

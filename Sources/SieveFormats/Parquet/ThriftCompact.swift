@@ -31,6 +31,8 @@ struct ThriftCompactReader {
     /// Structs and containers nested deeper than this are an error (a hostile footer cannot
     /// exhaust the stack).
     static let maximumDepth = 64
+    /// Lists longer than this are an error.
+    static let maximumListCount = 1_000_000
 
     init(_ bytes: UnsafeRawBufferPointer, start: Int, end: Int) {
         self.bytes = bytes
@@ -128,8 +130,11 @@ struct ThriftCompactReader {
         guard let type = ThriftType(rawValue: header & 0x0F) else { throw failure("unknown element type \(header & 0x0F)") }
         var count = UInt64(header >> 4)
         if count == 15 { count = try varint() }
-        // Every element takes at least a byte (booleans in lists do too).
+        // Every element takes at least a byte (booleans in lists do too), and no footer needs
+        // more than a million (as pyarrow limits them): a hostile footer cannot make millions of
+        // structs from a few megabytes.
         guard count <= UInt64(end - position) else { throw failure("a list of \(count) elements in \(end - position) bytes") }
+        guard count <= Self.maximumListCount else { throw failure("a list of \(count) elements (at most \(Self.maximumListCount) are read)") }
         return (type, Int(count))
     }
 
