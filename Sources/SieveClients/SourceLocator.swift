@@ -177,8 +177,12 @@ public struct SourceOptions: Sendable {
     /// The encoding of a shapefile's texts when its `.cpg` and `.dbf` do not say it right
     /// (``/SieveFormats/ShapefileReadOptions/encoding``).
     public var shapefileEncoding: String?
-    /// How a GeoParquet file is read: a box and a where clause whose row groups alone are
-    /// read (each row still to be filtered by the query), the columns.
+    /// Only the features whose bounding boxes meet this extent are needed: a FlatGeobuf file
+    /// reads just those through its index, a GeoParquet file skips the row groups and rows
+    /// its covering rules out (other sources read everything; the query filters either way).
+    public var readExtent: Envelope?
+    /// How a GeoParquet file is read: a box (``readExtent`` when it has none) and a where clause
+    /// whose row groups alone are read (each row still to be filtered by the query), the columns.
     public var parquet = GeoParquetReadOptions()
     /// Called as a GeoPackage layer is read.
     public var geoPackageProgress: (@Sendable (GeoPackageReadProgress) -> Void)?
@@ -242,13 +246,15 @@ extension SourceLocator {
                 at: path, layer: layer, options: GeoPackageReadOptions(unsupportedFields: .skip), progress: options.geoPackageProgress)
             return try await body(OpenedSource(source: read.table, name: read.name, loadReport: nil, skippedFields: read.skippedFields))
         case .flatGeobuf(let path):
-            let read = try FlatGeobuf.read(at: path)
+            let read = try FlatGeobuf.read(at: path, intersecting: options.readExtent)
             return try await body(
                 OpenedSource(
                     source: read.table, name: read.name, loadReport: nil,
                     skippedFields: read.skippedColumns.map { GeoPackageLayer.SkippedField(name: $0.name, declaredType: $0.type) }))
         case .geoParquet(let path):
-            let read = try GeoParquet.read(at: path, options: options.parquet)
+            var parquet = options.parquet
+            if parquet.box == nil { parquet.box = options.readExtent }
+            let read = try GeoParquet.read(at: path, options: parquet)
             var opened = OpenedSource(
                 source: read.table, name: read.name, loadReport: nil,
                 skippedFields: read.skippedColumns.map { GeoPackageLayer.SkippedField(name: $0.name, declaredType: $0.type) })

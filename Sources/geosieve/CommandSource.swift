@@ -79,6 +79,8 @@ enum CommandSource {
                 throw CommandFailure("--schema applies to GeoJSON and Esri JSON sources, not to a FlatGeobuf file (its columns are typed)")
             }
             try InputFiles.checkReadable(file)
+            // Only the features the command's extent meets, through the file's index.
+            options.readExtent = needs.extent
         case .geoParquet(let file):
             try checkSnapshotMode(loading)
             if fields != nil {
@@ -87,7 +89,7 @@ enum CommandSource {
             try InputFiles.checkReadable(file)
             // Only the row groups whose statistics leave room for the command's extent and
             // where clause are read; the command filters their rows as from any source.
-            options.parquet.box = needs.extent
+            options.readExtent = needs.extent
             let clauses = [needs.whereClause, needs.definitionExpression].compactMap { $0 }.filter { !$0.isEmpty }
             if !clauses.isEmpty {
                 options.parquet.rowGroupFilter = try? ParquetStatisticsFilter(whereClause: clauses.map { "(\($0))" }.joined(separator: " AND "))

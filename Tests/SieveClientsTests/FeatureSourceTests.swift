@@ -141,6 +141,37 @@ struct FeatureSourceTests {
         }
     }
 
+    /// FlatGeobuf and GeoParquet files open by their locators, and with a read extent hold only
+    /// the features whose boxes meet it (through the FlatGeobuf index, the GeoParquet covering).
+    @Test func flatGeobufAndGeoParquetFilesReadOnlyTheirExtent() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geosieve-sources-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let countries = try Self.countries()
+        let fgb = directory.appendingPathComponent("world.fgb").path
+        try FlatGeobuf.write(countries, to: fgb)
+        let parquet = directory.appendingPathComponent("world.parquet").path
+        try GeoParquet.write(countries, to: parquet, options: GeoParquetWriteOptions(rowGroupSize: 20))
+        let extent = Envelope(xmin: -10, ymin: 35, xmax: 30, ymax: 60)
+        let meeting = (0..<countries.count).filter { row in
+            guard let e = countries.geometry(row: row)?.envelope else { return false }
+            return e.xmin <= extent.xmax && e.xmax >= extent.xmin && e.ymin <= extent.ymax && e.ymax >= extent.ymin
+        }.count
+        for (path, expected) in [(fgb, SourceLocator.flatGeobuf(path: fgb)), (parquet, SourceLocator.geoParquet(path: parquet))] {
+            let locator = try SourceLocator(path)
+            #expect(locator == expected)
+            // (The object IDs are the files' positions, not the table's: counts compared.)
+            try await locator.withOpened { opened in
+                #expect(opened.source.inMemoryTable?.count == countries.count, "\(path)")
+            }
+            var options = SourceOptions()
+            options.readExtent = extent
+            try await locator.withOpened(options) { opened in
+                #expect(opened.source.inMemoryTable?.count == meeting, "\(path)")
+            }
+        }
+    }
+
     @Test func aJSONFileOpenedByItsLocatorAnswersAlike() async throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/naturalearth_lowres.geojson").path
