@@ -73,3 +73,39 @@ stop_serving() {
         exit 1
     fi
 }
+
+# pip_install_missing WORK NAME[==VERSION]...: installs with pip the Python packages not installed
+# (or not at the pinned version), into the system's Python (with --break-system-packages where
+# pip has it); pip's errors go to WORK/pip.err and are printed when it fails.
+pip_install_missing() {
+    local work=$1
+    shift
+    local missing
+    missing=$(python3 - "$@" <<'EOF_PY'
+import sys
+from importlib import metadata
+missing = []
+for requirement in sys.argv[1:]:
+    name, _, version = requirement.partition("==")
+    try:
+        installed = metadata.version(name)
+    except metadata.PackageNotFoundError:
+        installed = None
+    if installed is None or (version and installed != version):
+        missing.append(requirement)
+print(" ".join(missing))
+EOF_PY
+)
+    [ -n "$missing" ] || return 0
+    echo "installing $missing"
+    # shellcheck disable=SC2086  # one word per requirement
+    if ! python3 -m pip install --quiet --break-system-packages $missing 2> "$work/pip.err"; then
+        if grep -q "no such option: --break-system-packages" "$work/pip.err"; then
+            # shellcheck disable=SC2086
+            python3 -m pip install --quiet $missing
+        else
+            cat "$work/pip.err" >&2
+            return 1
+        fi
+    fi
+}

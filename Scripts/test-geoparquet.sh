@@ -35,33 +35,7 @@ if ! command -v python3 > /dev/null; then
 fi
 
 # The Python requirements that are not installed (at the pinned version where there is one).
-missing=$(python3 - <<'EOF'
-from importlib import metadata
-wanted = {"pyarrow": "26.0.1", "duckdb": "2.0.1", "geopandas": "1.2.0", "shapely": "2.2.0", "pyproj": None}
-missing = []
-for name, version in wanted.items():
-    try:
-        installed = metadata.version(name)
-    except metadata.PackageNotFoundError:
-        installed = None
-    if installed is None or (version is not None and installed != version):
-        missing.append(f"{name}=={version}" if version else name)
-print(" ".join(missing))
-EOF
-)
-if [ -n "$missing" ]; then
-    echo "installing $missing"
-    # shellcheck disable=SC2086  # one word per requirement
-    if ! python3 -m pip install --quiet --break-system-packages $missing 2> "$work/pip.err"; then
-        if grep -q "no such option: --break-system-packages" "$work/pip.err"; then
-            # shellcheck disable=SC2086
-            python3 -m pip install --quiet $missing
-        else
-            cat "$work/pip.err" >&2
-            exit 1
-        fi
-    fi
-fi
+pip_install_missing "$work" pyarrow==26.0.1 duckdb==2.0.1 geopandas==1.2.0 shapely==2.2.0 pyproj
 if [ -n "$install_only" ]; then exit 0; fi
 echo "$(python3 --version); $(python3 -c 'from importlib import metadata as m; print(", ".join(f"{n} {m.version(n)}" for n in ("pyarrow", "duckdb", "geopandas", "shapely", "pyproj")))')"
 

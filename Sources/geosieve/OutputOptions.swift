@@ -244,22 +244,27 @@ struct OutputOptions: ParsableArguments {
 
     /// Writes `result` as a FlatGeobuf file, with its spatial index when `index` is set.
     static func writeFlatGeobuf(_ result: FeatureQueryResult, to path: String, index: Bool, layerName: String?) throws {
-        let (table, rows) = try tableAndRows(of: result)
-        let target = try OutputFile.resolvedTarget(path)
-        do throws(FileFormatError) {
+        try writeFile(result, to: path) { (table, rows, target) throws(FileFormatError) in
             try FlatGeobuf.write(table, rows: rows, to: target, options: FlatGeobufWriteOptions(index: index, layerName: layerName))
-        } catch {
-            if error.kind == .writeFailed { throw CommandFailure.unreadable("cannot write \(path): \(error.message)") }
-            throw CommandFailure("", error)
         }
     }
 
     /// Writes `result` as a GeoParquet file.
     static func writeGeoParquet(_ result: FeatureQueryResult, to path: String, options: GeoParquetWriteOptions) throws {
+        try writeFile(result, to: path) { (table, rows, target) throws(FileFormatError) in
+            try GeoParquet.write(table, rows: rows, to: target, options: options)
+        }
+    }
+
+    /// Writes `result`'s table and rows (``tableAndRows(of:)``) to the target of `path` with
+    /// `write`; a file that cannot be written is exit status 1, a table the format cannot hold 2.
+    private static func writeFile(
+        _ result: FeatureQueryResult, to path: String, _ write: (FeatureTable, [Int]?, String) throws(FileFormatError) -> Void
+    ) throws {
         let (table, rows) = try tableAndRows(of: result)
         let target = try OutputFile.resolvedTarget(path)
         do throws(FileFormatError) {
-            try GeoParquet.write(table, rows: rows, to: target, options: options)
+            try write(table, rows, target)
         } catch {
             if error.kind == .writeFailed { throw CommandFailure.unreadable("cannot write \(path): \(error.message)") }
             throw CommandFailure("", error)

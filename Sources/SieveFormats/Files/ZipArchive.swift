@@ -247,22 +247,7 @@ struct ZipArchive {
 
     /// `bytes` as raw deflate data (zlib level 6); `nil` if zlib fails.
     private static func deflate(_ bytes: [UInt8]) -> [UInt8]? {
-        var stream = z_stream()
-        guard deflateInit2_(&stream, 6, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
-        else { return nil }
-        defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))))
-        let status: Int32 = bytes.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                stream.avail_in = uInt(input.count)
-                stream.next_out = out.baseAddress
-                stream.avail_out = uInt(out.count)
-                return CZlib.deflate(&stream, Z_FINISH)
-            }
-        }
-        guard status == Z_STREAM_END else { return nil }
-        return Array(output[0..<Int(stream.total_out)])
+        Deflate.compress(bytes, windowBits: -MAX_WBITS)
     }
 
     /// The DOS date and time of `milliseconds` since 1970 (UTC), as zip headers store them

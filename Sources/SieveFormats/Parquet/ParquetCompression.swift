@@ -82,24 +82,8 @@ enum ParquetCompression {
     }
 
     private static func gzip(_ input: [UInt8]) throws(FileFormatError) -> [UInt8] {
-        var stream = z_stream()
-        // 15 + 16: a gzip header and trailer.
-        guard deflateInit2_(&stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
-        else { throw FileFormatError(.writeFailed, "zlib could not start deflating") }
-        defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 32)
-        let status: Int32 = input.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                stream.avail_in = uInt(input.count)
-                stream.next_out = out.baseAddress
-                stream.avail_out = uInt(out.count)
-                return CZlib.deflate(&stream, Z_FINISH)
-            }
-        }
-        guard status == Z_STREAM_END else { throw FileFormatError(.writeFailed, "zlib could not deflate a page (status \(status))") }
-        output.removeSubrange(Int(stream.total_out)...)
-        return output
+        guard let compressed = Deflate.compress(input, windowBits: 15 + 16) else { throw FileFormatError(.writeFailed, "zlib could not deflate a page") }
+        return compressed
     }
 
     private static func zstdDecompress(_ input: UnsafeRawBufferPointer, expected: Int) throws(FileFormatError) -> [UInt8] {

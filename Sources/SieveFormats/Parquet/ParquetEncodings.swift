@@ -2,6 +2,36 @@
 // hybrid (levels, dictionary indices, booleans), DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY,
 // DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT read, and the hybrid written.
 
+/// Unsigned LEB128 variable-length integers (7 bits a byte, least significant first), as Thrift's
+/// compact protocol, the hybrid's run headers and the DELTA encodings write them.
+enum ULEB128 {
+    /// The integer at `position` of `bytes[..<end]` (at most 10 bytes); `position` moves past it.
+    /// `what` names the data in errors ("RLE data", "Thrift").
+    static func read(_ bytes: UnsafeRawBufferPointer, at position: inout Int, end: Int, what: String) throws(FileFormatError) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard position < end else { throw FileFormatError(.malformed, "\(what) ends inside a variable-length integer", byteOffset: position) }
+            let b = bytes[position]
+            position += 1
+            guard shift < 64 else { throw FileFormatError(.malformed, "\(what): a variable-length integer of more than 10 bytes", byteOffset: position) }
+            result |= UInt64(b & 0x7F) << shift
+            if b & 0x80 == 0 { return result }
+            shift += 7
+        }
+    }
+
+    /// Appends `value` to `bytes`.
+    static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        var v = value
+        while v >= 0x80 {
+            bytes.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+}
+
 /// Reads the RLE/bit-packed hybrid: runs of one repeated value (a varint header whose low bit is
 /// 0) and groups of eight bit-packed values (low bit 1).
 struct RLEHybridDecoder {
@@ -19,17 +49,7 @@ struct RLEHybridDecoder {
     }
 
     private mutating func varint() throws(FileFormatError) -> UInt64 {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            guard position < end else { throw FileFormatError(.malformed, "RLE data ends inside a run header", byteOffset: position) }
-            let b = bytes[position]
-            position += 1
-            guard shift < 64 else { throw FileFormatError(.malformed, "an RLE run header of more than 10 bytes", byteOffset: position) }
-            result |= UInt64(b & 0x7F) << shift
-            if b & 0x80 == 0 { return result }
-            shift += 7
-        }
+        try ULEB128.read(bytes, at: &position, end: end, what: "RLE data")
     }
 
     /// Decodes `count` values into `output`; data that ends before them, or a run value wider
@@ -110,12 +130,7 @@ struct RLEHybridEncoder {
     init(bitWidth: Int) { self.bitWidth = bitWidth }
 
     private mutating func varint(_ value: Int) {
-        var v = UInt64(value)
-        while v >= 0x80 {
-            bytes.append(UInt8(v & 0x7F) | 0x80)
-            v >>= 7
-        }
-        bytes.append(UInt8(v))
+        ULEB128.append(UInt64(value), to: &bytes)
     }
 
     mutating func encode(_ values: [UInt32]) {
@@ -167,17 +182,7 @@ struct ParquetValueCursor {
     let end: Int
 
     mutating func uleb() throws(FileFormatError) -> UInt64 {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            guard position < end else { throw FileFormatError(.malformed, "the values end inside a variable-length integer", byteOffset: position) }
-            let b = bytes[position]
-            position += 1
-            guard shift < 64 else { throw FileFormatError(.malformed, "a variable-length integer of more than 10 bytes", byteOffset: position) }
-            result |= UInt64(b & 0x7F) << shift
-            if b & 0x80 == 0 { return result }
-            shift += 7
-        }
+        try ULEB128.read(bytes, at: &position, end: end, what: "the values")
     }
 
     mutating func zigzag() throws(FileFormatError) -> Int64 {

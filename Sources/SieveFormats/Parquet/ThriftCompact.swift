@@ -51,15 +51,7 @@ struct ThriftCompactReader {
     }
 
     mutating func varint() throws(FileFormatError) -> UInt64 {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            let b = try byte()
-            guard shift < 64 else { throw failure("a variable-length integer of more than 10 bytes") }
-            result |= UInt64(b & 0x7F) << shift
-            if b & 0x80 == 0 { return result }
-            shift += 7
-        }
+        try ULEB128.read(bytes, at: &position, end: end, what: "Thrift data")
     }
 
     mutating func zigzag() throws(FileFormatError) -> Int64 {
@@ -217,12 +209,7 @@ struct ThriftCompactWriter {
     private var lastFields: [Int16] = [0]
 
     mutating func varint(_ value: UInt64) {
-        var v = value
-        while v >= 0x80 {
-            bytes.append(UInt8(v & 0x7F) | 0x80)
-            v >>= 7
-        }
-        bytes.append(UInt8(v))
+        ULEB128.append(value, to: &bytes)
     }
 
     /// A byte value (the body of a `.byte` field).
