@@ -464,6 +464,17 @@ struct ParquetChunkDecoder {
         }
     }
 
+    /// `count` little-endian 8-byte values from `raw[start...]`, copied as they lie (the
+    /// machines Swift runs on are little-endian).
+    private static func copied<T: BitwiseCopyable>(_ raw: UnsafeRawBufferPointer, from start: Int, count: Int) -> [T] {
+        [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if let base = buffer.baseAddress, let from = raw.baseAddress {
+                UnsafeMutableRawPointer(base).copyMemory(from: from + start, byteCount: count * MemoryLayout<T>.stride)
+            }
+            initialized = count
+        }
+    }
+
     /// `count` PLAIN-encoded values, or those at `take` among them; the cursor moves past all.
     private func plainValues(_ cursor: inout ParquetValueCursor, count: Int, take: [Int]? = nil) throws(FileFormatError) -> ParquetValues {
         if let take, physical != .byteArray {
@@ -509,12 +520,8 @@ struct ParquetChunkDecoder {
             return .integers(values)
         case .int64:
             try need(count * 8)
-            var values = [Int64](repeating: 0, count: count)
-            values.withUnsafeMutableBytes { out in
-                if let base = out.baseAddress, let from = raw.baseAddress { base.copyMemory(from: from + start, byteCount: count * 8) }
-            }
             cursor.position += count * 8
-            return .integers(values)
+            return .integers(Self.copied(raw, from: start, count: count))
         case .int96:
             try need(count * 12)
             var values = [Int64](repeating: 0, count: count)
@@ -534,12 +541,8 @@ struct ParquetChunkDecoder {
             return .doubles(values)
         case .double:
             try need(count * 8)
-            var values = [Double](repeating: 0, count: count)
-            values.withUnsafeMutableBytes { out in
-                if let base = out.baseAddress, let from = raw.baseAddress { base.copyMemory(from: from + start, byteCount: count * 8) }
-            }
             cursor.position += count * 8
-            return .doubles(values)
+            return .doubles(Self.copied(raw, from: start, count: count))
         case .byteArray:
             var values = ParquetByteValues()
             values.offsets.reserveCapacity(Swift.min(count, (cursor.end - start) / 4) + 1)  // 4 bytes a value at least
