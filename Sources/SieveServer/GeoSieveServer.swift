@@ -38,9 +38,10 @@ public struct GeoSieveServer: Sendable {
     }
 
     /// The routes, with the request limits, request logging (unless `logRequests` is `false`)
-    /// and (when configured) CORS.
+    /// and (when configured) CORS. Every GET route answers HEAD too (RFC 9110 §9.3.2): the GET's
+    /// status and headers, its `Content-Length` included, without the body.
     public func router(logRequests: Bool = true) -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Logged at info, outermost (refusals included): with a logger above info the
         // middleware would only cost time.
         if logRequests { router.add(middleware: AccessLogMiddleware()) }
@@ -49,7 +50,7 @@ public struct GeoSieveServer: Sendable {
             router.add(
                 middleware: CORSMiddleware(
                     allowOrigin: origin == "*" ? .all : .custom(origin), allowHeaders: [.contentType, .authorization],
-                    allowMethods: [.get, .post, .put, .delete, .options]))
+                    allowMethods: [.get, .head, .post, .put, .delete, .options]))
         }
         ArcGISRoutes(server: self).add(to: router)
         OGCRoutes(server: self).add(to: router)
@@ -273,8 +274,11 @@ struct LimitsMiddleware: RouterMiddleware {
         let path = request.uri.path
         let ogc = path == "/ogc" || path.hasPrefix("/ogc/")
         func failure(_ error: ServerRequestError) -> Response {
-            ServiceResponse(status: error.status, contentType: ServiceResponse.jsonType, headers: error.headers, body: Array((ogc ? error.ogcJSON : error.arcGISJSON).utf8))
-                .response
+            let response = ServiceResponse(
+                status: error.status, contentType: ServiceResponse.jsonType, headers: error.headers, body: Array((ogc ? error.ogcJSON : error.arcGISJSON).utf8)
+            ).response
+            // A HEAD request gets the headers of the error a GET would get, without its body.
+            return request.method == .head ? response.createHeadResponse() : response
         }
         if request.uri.string.utf8.count > server.configuration.maxURLBytes {
             return failure(ServerRequestError(.uriTooLong, "the URL is over \(server.configuration.maxURLBytes) bytes"))

@@ -28,6 +28,32 @@ import SieveTestSupport
         #expect(try RequestParameters(query: "a=1&A=2", caseInsensitiveNames: false).names == ["a", "A"])
     }
 
+    /// HEAD (RFC 9110 §9.3.2) on the GET routes of both protocols: the GET's status and
+    /// headers, `Content-Length` the GET body's, no body; an unknown route's 404 without its body.
+    @Test func headAnswersEveryGetRouteWithoutTheBody() async throws {
+        let server = try TestServer.make()
+        try await TestServer.withClient(server) { client in
+            let paths = [
+                "/arcgis/rest/services?f=json", "/arcgis/rest/services/countries/FeatureServer?f=json",
+                "/arcgis/rest/services/countries/FeatureServer/0?f=json",
+                "/arcgis/rest/services/countries/FeatureServer/0/query?where=pop_est%3E1e8&outFields=name&f=json",
+                "/ogc", "/ogc/conformance", "/ogc/collections", "/ogc/collections/countries/items?limit=3",
+            ]
+            for path in paths {
+                let get = try await client.get(path)
+                let head = try await client.send(path, method: .head)
+                #expect(get.status == 200, "\(path)")
+                #expect(head.status == get.status, "\(path)")
+                #expect(head.text.isEmpty, "\(path)")
+                #expect(head.headers[.contentType] == get.headers[.contentType], "\(path)")
+                #expect(head.headers[.contentLength] == String(get.text.utf8.count), "\(path)")
+            }
+            let missing = try await client.send("/ogc/nowhere", method: .head)
+            #expect(missing.status == 404)
+            #expect(missing.text.isEmpty)
+        }
+    }
+
     @Test func tokensGuardReadsWhenAskedAndCompareExactly() async throws {
         let server = try TestServer.make(ServerConfiguration(token: "s3cret", tokenRequiredForRead: true))
         try await TestServer.withClient(server) { client async throws in
