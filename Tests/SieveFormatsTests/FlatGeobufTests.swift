@@ -113,6 +113,31 @@ struct FlatGeobufTests {
         }
     }
 
+    @Test("a file without the index is streamed feature by feature: the same bytes as the file built in memory")
+    func streamedWrite() throws {
+        try withTemporaryFolder { folder in
+            for name in ["naturalearth_lowres.geojson", "naturalearth_cities.geojson", "nybb.geojson"] {
+                let table = try FeatureTable.load(contentsOf: fixtureURL(name))
+                let path = folder.appendingPathComponent("streamed.fgb").path
+                let options = FlatGeobufWriteOptions(index: false, layerName: "layer")
+                try FlatGeobuf.write(table, rows: Array(stride(from: table.count - 1, through: 0, by: -1)), to: path, options: options)
+                let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+                let built = try FlatGeobuf.encode(table, rows: Array(stride(from: table.count - 1, through: 0, by: -1)), options: options)
+                #expect(written == built, "\(name)")
+                let read = try FlatGeobuf.read(at: path)
+                #expect(!read.hasIndex)
+                #expect(read.table.count == table.count)
+                #expect(read.table.geometry(row: 0) == table.geometry(row: table.count - 1))
+            }
+            // Nothing is left beside the target when a write fails.
+            let collection = try FeatureTable.load(
+                geoJSON: #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}]}"#)
+            let missing = folder.appendingPathComponent("no/such/folder.fgb").path
+            #expect(throws: FileFormatError.self) { try FlatGeobuf.write(collection, to: missing, options: FlatGeobufWriteOptions(index: false)) }
+            #expect(try folderContents(folder) == ["streamed.fgb"])
+        }
+    }
+
     @Test("broken files fail with the feature and byte offset")
     func brokenFiles() throws {
         let table = try FeatureTable.load(contentsOf: fixtureURL("naturalearth_cities.geojson"))

@@ -20,4 +20,46 @@ enum AtomicFile {
             throw FileFormatError(.writeFailed, "cannot write \(path): \(error.localizedDescription)", path: path)
         }
     }
+
+    /// Writes the bytes `body` hands to its sink, in order, to a temporary file beside `path`
+    /// (through a 1 MiB buffer, so that a large file is never held whole) and renames it into
+    /// place; a failure removes the temporary file and leaves what was at `path`.
+    static func write(
+        to path: String, _ body: (_ sink: (UnsafeRawBufferPointer) throws(FileFormatError) -> Void) throws(FileFormatError) -> Void
+    ) throws(FileFormatError) {
+        let temporary = path + ".geosieve-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
+        guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
+            throw FileFormatError(.writeFailed, "cannot create a file beside \(path)", path: path)
+        }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 20)
+        func flush() throws(FileFormatError) {
+            guard !buffer.isEmpty else { return }
+            do {
+                try handle.write(contentsOf: buffer)
+            } catch {
+                throw FileFormatError(.writeFailed, "cannot write \(path): \(error.localizedDescription)", path: path)
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+        do throws(FileFormatError) {
+            try body { (bytes) throws(FileFormatError) in
+                buffer.append(contentsOf: bytes)
+                if buffer.count >= 1 << 20 { try flush() }
+            }
+            try flush()
+            do {
+                try handle.close()
+            } catch {
+                throw FileFormatError(.writeFailed, "cannot write \(path): \(error.localizedDescription)", path: path)
+            }
+            if rename(temporary, path) != 0 {
+                throw FileFormatError(.writeFailed, "cannot move the new file into place: \(String(cString: strerror(errno)))", path: path)
+            }
+        } catch {
+            try? handle.close()
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+    }
 }

@@ -19,7 +19,13 @@ extension FlatGeobuf {
         _ table: FeatureTable, rows: [Int]? = nil, to path: String, options: FlatGeobufWriteOptions = FlatGeobufWriteOptions()
     ) throws(FileFormatError) {
         do throws(FileFormatError) {
-            try AtomicFile.write(try FlatGeobufWriter(table, rows: rows ?? table.liveRows, options: options).bytes(), to: path)
+            let writer = try FlatGeobufWriter(table, rows: rows ?? table.liveRows, options: options)
+            if writer.indexed {
+                try AtomicFile.write(try writer.bytes(), to: path)
+            } else {
+                // Without the index the features keep their order: streamed, one at a time.
+                try AtomicFile.write(to: path) { (sink) throws(FileFormatError) in try writer.stream(to: sink) }
+            }
         } catch {
             throw error.located(path: path)
         }
@@ -98,6 +104,28 @@ struct FlatGeobufWriter {
         }
     }
 
+    /// Whether the file gets the index (asked for, and features with a geometry type to index).
+    var indexed: Bool { options.index && !rows.isEmpty && geometryType != 0 }
+
+    /// The file without the index, handed to `sink` piece by piece: the header (its extent from a
+    /// first pass over the geometries), then each feature as it is encoded. The same bytes as
+    /// ``bytes()`` writes without the index.
+    func stream(to sink: (UnsafeRawBufferPointer) throws(FileFormatError) -> Void) throws(FileFormatError) {
+        var extent = Envelope.empty
+        for row in rows {
+            if let box = table.geometry(row: row)?.envelope, !box.isEmpty { extent.expand(toInclude: box) }
+        }
+        let header = self.header(extent: extent, indexed: false)
+        var start = LittleEndianWriter()
+        start.bytes = [0x66, 0x67, 0x62, 0x03, 0x66, 0x67, 0x62, 0x01]
+        start.uint32(UInt32(header.count))
+        try start.bytes.withBytes(sink)
+        try header.withBytes(sink)
+        for row in rows {
+            try feature(row: row, geometry: table.geometry(row: row)).withBytes(sink)
+        }
+    }
+
     /// The whole file.
     func bytes() throws(FileFormatError) -> [UInt8] {
         // Each feature's bytes and box.
@@ -114,7 +142,6 @@ struct FlatGeobufWriter {
             boxes.append(box)
         }
         var order = Array(rows.indices)
-        let indexed = options.index && !rows.isEmpty && geometryType != 0
         if indexed, !extent.isEmpty {
             let width = extent.xmax - extent.xmin
             let height = extent.ymax - extent.ymin
