@@ -182,7 +182,8 @@ public struct SourceOptions: Sendable {
     /// its covering rules out (other sources read everything; the query filters either way).
     public var readExtent: Envelope?
     /// How a GeoParquet file is read: a box (``readExtent`` when it has none) and a where clause
-    /// whose row groups alone are read (each row still to be filtered by the query), the columns.
+    /// whose row groups alone are read (each row still to be filtered by the query), the columns
+    /// (all of them when one is not in the file).
     public var parquet = GeoParquetReadOptions()
     /// Called as a GeoPackage layer is read.
     public var geoPackageProgress: (@Sendable (GeoPackageReadProgress) -> Void)?
@@ -254,7 +255,17 @@ extension SourceLocator {
         case .geoParquet(let path):
             var parquet = options.parquet
             if parquet.box == nil { parquet.box = options.readExtent }
-            let read = try GeoParquet.read(at: path, options: parquet)
+            var everyColumn = parquet
+            everyColumn.columns = nil
+            let read: GeoParquetLayer
+            do throws(FileFormatError) {
+                read = try GeoParquet.read(at: path, options: parquet)
+            } catch {
+                // A column the file lacks: read them all, so that the query names it in its own
+                // error (with the file's fields to suggest).
+                guard error.kind == .invalidOption, parquet.columns != nil else { throw error }
+                read = try GeoParquet.read(at: path, options: everyColumn)
+            }
             var opened = OpenedSource(
                 source: read.table, name: read.name, loadReport: nil,
                 skippedFields: read.skippedColumns.map { GeoPackageLayer.SkippedField(name: $0.name, declaredType: $0.type) })

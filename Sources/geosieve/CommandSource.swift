@@ -90,6 +90,7 @@ enum CommandSource {
             // Only the row groups whose statistics leave room for the command's extent and
             // where clause are read; the command filters their rows as from any source.
             options.readExtent = needs.extent
+            options.parquet.columns = needs.columns
             let clauses = [needs.whereClause, needs.definitionExpression].compactMap { $0 }.filter { !$0.isEmpty }
             if !clauses.isEmpty {
                 options.parquet.rowGroupFilter = try? ParquetStatisticsFilter(whereClause: clauses.map { "(\($0))" }.joined(separator: " AND "))

@@ -182,9 +182,14 @@ struct QueryCommand: AsyncParsableCommand {
             throw CommandFailure("--mode selection cannot be combined with --collation nocase: the service compares text with its own collation")
         }
         let definition = try layerOptions.definitionText()
-        let needs = ServiceSource.Needs(
+        var needs = ServiceSource.Needs(
             command: "query", whereClause: query.whereClause, extent: spatialFilter.readExtent(query), selects: true,
             definitionExpression: definition)
+        // (A malformed --order-by reads every field; the request below says what is wrong.)
+        let sort: [SortField]? = orderBy == nil ? [] : orderBy.flatMap { try? SortField.list($0) }
+        if !aggregate, query.filter == nil, let sort {
+            needs.columns = Self.columns(query, definition: definition, orderBy: sort)
+        }
         let aggregates = try statisticsRequest()
         // A PostGIS table is queried where it lives; every other source is read into memory.
         try await CommandSource.withSource(source, fields: fields, loading: loading, needs: needs, inMemory: false) { opened in
@@ -207,6 +212,20 @@ struct QueryCommand: AsyncParsableCommand {
                 try outputOptions.writeDocument(answer.esriJSON())
             }
         }
+    }
+
+    /// The only fields `query` reads: its `--out-fields` (a list, not `*`), the fields of its
+    /// where clause, definition expression and `--order-by`; `nil` (every field) when it asks
+    /// for all or a clause does not parse (the engine then says why).
+    static func columns(_ query: QueryParameters, definition: String?, orderBy: [SortField]) -> [String]? {
+        guard let outFields = query.outFields, !outFields.contains("*") else { return nil }
+        var names = Set(outFields)
+        for clause in [query.whereClause, definition ?? ""] where !clause.isEmpty {
+            guard let expression = try? WhereClause.parse(clause) else { return nil }
+            names.formUnion(expression.fieldNames)
+        }
+        names.formUnion(orderBy.map(\.field))
+        return names.sorted()
     }
 
     /// The one request the options make: the answer `--return`, `--distinct` or

@@ -28,6 +28,9 @@ enum ServiceSource {
         var selects = false
         /// The layer's definition expression, sent with every fetch.
         var definitionExpression: String?
+        /// The only fields the command reads (`nil`: every field); a GeoParquet file reads only
+        /// their columns.
+        var columns: [String]?
 
         /// A command that needs every feature.
         static func everything(_ command: String) -> Needs { Needs(command: command) }

@@ -42,6 +42,11 @@ struct GeoParquetCLITests {
             let skipping = try CLI.run(["query", parquet, "--where", "pop_est > 1e9", "--return", "count"])
             #expect(skipping.stdout == "{\"count\":2}\n")
             #expect(skipping.stderr.contains("row groups skipped"), "\(skipping.stderr)")
+            // Only the columns a query names are read; a misspelt one is still suggested.
+            let projected = try CLI.run(["query", parquet, "--where", "pop_est > 1e8", "--out-fields", "name", "--order-by", "gdp_md_est DESC", "--no-return-geometry", "--format", "csv"])
+            #expect(projected.stdout.hasPrefix("FID_1,name\n") && projected.stdout.contains("China"), "\(projected.stdout)")
+            let misspelt = try CLI.run(["query", parquet, "--where", "pop_esst > 1", "--out-fields", "name"])
+            #expect(misspelt.stderr.contains(#"did you mean "pop_est""#), "\(misspelt.stderr)")
             let info = try CLI.run(["info", parquet])
             #expect(info.stdout.contains(#""featureCount":177"#))
             #expect(info.stdout.contains(#""geometryType":"esriGeometryPolygon""#))
@@ -70,6 +75,11 @@ struct GeoParquetCLITests {
             try Data(#"{"deletes":[0]}"#.utf8).write(to: URL(fileURLWithPath: "\(folder)/edits.json"))
             let edited = try CLI.run(["edit", parquet, "--edits", "\(folder)/edits.json"])
             #expect(edited.status == 0, "\(edited.stderr)")
+            // Only the columns a query names are read; a misspelt one is still suggested.
+            let projected = try CLI.run(["query", parquet, "--where", "pop_est > 1e8", "--out-fields", "name", "--order-by", "gdp_md_est DESC", "--no-return-geometry", "--format", "csv"])
+            #expect(projected.stdout.hasPrefix("FID_1,name\n") && projected.stdout.contains("China"), "\(projected.stdout)")
+            let misspelt = try CLI.run(["query", parquet, "--where", "pop_esst > 1", "--out-fields", "name"])
+            #expect(misspelt.stderr.contains(#"did you mean "pop_est""#), "\(misspelt.stderr)")
             let info = try CLI.run(["info", parquet])
             #expect(info.stdout.contains(#""featureCount":176"#), "\(info.stdout)")
             #expect(try CLI.run(["query", parquet, "--return", "ids"]).stdout.hasPrefix(#"{"objectIdFieldName":"FID_1","objectIds":[0,1,2"#))

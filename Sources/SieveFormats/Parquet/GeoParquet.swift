@@ -294,8 +294,10 @@ struct GeoParquetReader {
                 throw FileFormatError(.invalidGeometry, error.message)
             }
         }
+        // The object ID's name against every column of the file, read or not, so that it is the
+        // same whichever columns a read asks for.
         var fields = [Field(name: "FID", type: .oid)]
-        let taken = Set(attributes.map { $0.leaf.element.name.lowercased() })
+        let taken = Set(file.fields.map { $0.element.name.lowercased() })
         var suffix = 0
         while taken.contains(fields[0].name.lowercased()) {
             suffix += 1

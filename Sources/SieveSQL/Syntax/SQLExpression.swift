@@ -112,6 +112,18 @@ public struct SQLExpression: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The names of the fields the expression reads, as written (resolved case-insensitively by
+    /// the binder).
+    public var fieldNames: Set<String> {
+        var names = Set<String>()
+        var pending = [self]
+        while let node = pending.popLast() {
+            if case .field(let field) = node.kind { names.insert(field.name) }
+            pending += node.children
+        }
+        return names
+    }
+
     static func height(of kind: Kind) -> Int {
         var tallest = 0
         switch kind {
