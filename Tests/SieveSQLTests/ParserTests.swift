@@ -5,6 +5,21 @@ import Testing
 /// SQL → s-expression for every construct and precedence rule.
 @Suite("Where-clause parser")
 struct ParserTests {
+    @Test("the fields an expression reads, in every construct, quoted names included, no keywords")
+    func fieldNames() throws {
+        let cases: [(String, Set<String>)] = [
+            ("POP > 100000", ["POP"]),
+            ("\"DATE\" = DATE '2020-01-01' AND name LIKE 'S%' ESCAPE '!'", ["DATE", "name"]),
+            ("CASE WHEN a > 1 THEN b ELSE c END = d", ["a", "b", "c", "d"]),
+            ("UPPER(TRIM(x)) IN ('A', y) OR z BETWEEN lo AND hi OR w IS NULL", ["x", "y", "z", "lo", "hi", "w"]),
+            ("EXTRACT(YEAR FROM t) + CAST(n AS INTEGER) * -m > CURRENT_DATE - 1", ["t", "n", "m"]),
+            ("1 = 1", []),
+        ]
+        for (clause, expected) in cases {
+            #expect(try WhereClause.parse(clause).fieldNames == expected, "\(clause)")
+        }
+    }
+
     static let benchmarkCases: [(String, String)] = [
         ("POP > 100000", "(> POP 100000)"),
         (
