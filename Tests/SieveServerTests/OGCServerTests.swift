@@ -66,6 +66,11 @@ import SieveTestSupport
             let language = parameters.first { $0["name"] as? String == "filter-lang" }?["schema"] as? [String: Any]
             #expect(language?["enum"] as? [String] == ["cql2-text", "cql2-json", "cql-text"])
             #expect(paths["/collections/cities/items/{featureId}"] != nil)
+            // `limit` among the shared parameters too, with its maximum, where QGIS reads it.
+            let shared = (api.object["components"] as? [String: Any])?["parameters"] as? [String: Any]
+            let limit = (shared?["limit"] as? [String: Any])?["schema"] as? [String: Any]
+            #expect(limit?["maximum"] as? Int == ServerConfiguration().maxRecordCount)
+            #expect(limit?["minimum"] as? Int == 1)
 
             #expect(try await client.get("/ogc/collections/nosuch").status == 404)
             #expect(try await client.get("/ogc/collections/nosuch/items").status == 404)

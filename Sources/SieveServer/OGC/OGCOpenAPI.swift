@@ -39,13 +39,27 @@ enum OGCOpenAPI {
                     ]))
             paths.append(path + "/queryables", operation("getQueryables_\(String(id))", "The queryables of \(served.id)", type: "application/schema+json"))
         }
+        // `limit` also among the shared parameters, where QGIS looks for its maximum (without it
+        // QGIS pages 100 features at a time).
+        let components = JSONObject([("parameters", .object(JSONObject([("limit", limitParameter(configuration))])))])
         return .object(
             JSONObject([
                 ("openapi", .string("3.0.3")),
                 ("info", .object(JSONObject([("title", .string(configuration.title)), ("version", .string("1.0.0"))]))),
                 ("servers", .array([.object(JSONObject([("url", .string(base + "/ogc"))]))])),
                 ("paths", .object(paths)),
+                ("components", .object(components)),
             ]))
+    }
+
+    /// The `limit` parameter: 1 to the largest page, by default the default page.
+    static func limitParameter(_ configuration: ServerConfiguration) -> JSONValue {
+        parameter(
+            "limit",
+            schema: [
+                "type": .string("integer"), "minimum": .integer(1), "maximum": .integer(configuration.maxRecordCount),
+                "default": .integer(Swift.min(configuration.defaultOGCLimit, configuration.maxRecordCount)),
+            ])
     }
 
     /// The query parameters of an items route: the standard ones and one per queryable field.
@@ -57,12 +71,7 @@ enum OGCOpenAPI {
                 schema: ["type": .string("array"), "minItems": .integer(4), "maxItems": .integer(6), "items": number],
                 style: "form", explode: false),
             parameter("bbox-crs", schema: ["type": .string("string"), "format": .string("uri")]),
-            parameter(
-                "limit",
-                schema: [
-                    "type": .string("integer"), "minimum": .integer(1), "maximum": .integer(configuration.maxRecordCount),
-                    "default": .integer(Swift.min(configuration.defaultOGCLimit, configuration.maxRecordCount)),
-                ]),
+            limitParameter(configuration),
             parameter("offset", schema: ["type": .string("integer"), "minimum": .integer(0), "default": .integer(0)]),
             parameter("datetime", schema: ["type": .string("string")]),
             parameter("filter", schema: ["type": .string("string")]),
