@@ -110,7 +110,7 @@ struct GeoParquetColumnBuilder {
     }
 
     /// The value a stored integer stands for.
-    private func converted(_ value: Int64, _ conversion: Conversion) throws(FileFormatError) -> Int64 {
+    private static func converted(_ value: Int64, _ conversion: Conversion) throws(FileFormatError) -> Int64 {
         switch conversion {
         case .none, .decimal: return value
         case .days:
@@ -155,7 +155,7 @@ struct GeoParquetColumnBuilder {
             let range = type.integerRange ?? Int64.min...Int64.max
             for row in rowsToRead {
                 if let v = value(row) {
-                    let converted = try converted(values[v], conversion)
+                    let converted = try Self.converted(values[v], conversion)
                     guard range.contains(converted) else {
                         throw FileFormatError(.invalidValue, "\(converted) is outside the range of the column's integer type (\(range))", record: self.rows + 1)
                     }
@@ -250,7 +250,7 @@ struct GeoParquetColumnBuilder {
 
     /// The value of a PLAIN-encoded statistic as the field holds it (`nil` for columns of text
     /// and for bounds that cannot be read).
-    func statistic(_ bytes: [UInt8], physical: ParquetPhysicalType) -> ParquetStatisticsFilter.Bound? {
+    static func statistic(_ bytes: [UInt8], physical: ParquetPhysicalType, kind: Kind) -> ParquetStatisticsFilter.Bound? {
         func load<T: FixedWidthInteger>(_: T.Type) -> T? {
             guard bytes.count == MemoryLayout<T>.size else { return nil }
             return bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(as: T.self)) }
@@ -266,7 +266,7 @@ struct GeoParquetColumnBuilder {
             }
             guard let raw else { return nil }
             if case .unsigned64 = conversion, raw < 0 { return nil }
-            return (try? converted(raw, conversion)).map { .integer($0) }
+            return (try? Self.converted(raw, conversion)).map { .integer($0) }
         case .double(_, let conversion):
             if case .decimal(let scale) = conversion {
                 let raw = physical == .int32 ? load(Int32.self).map(Int64.init) : load(Int64.self)
@@ -366,22 +366,24 @@ public struct ParquetStatisticsFilter: Sendable {
         }
     }
 
-    private func column(_ name: String, file: ParquetFile, group: ParquetRowGroup) -> (ParquetLeaf, ParquetColumnMetaData, GeoParquetColumnBuilder)? {
+    /// The column named `name` (in any case), its chunk's metadata in `group` and how its values
+    /// read; `nil` for a column GeoSieve does not read.
+    private func column(_ name: String, file: ParquetFile, group: ParquetRowGroup) -> (ParquetLeaf, ParquetColumnMetaData, GeoParquetColumnBuilder.Kind)? {
         guard let leaf = file.leaves.first(where: { $0.path.count == 1 && $0.path[0].lowercased() == name.lowercased() }),
-            leaf.maxRepetition == 0, let builder = GeoParquetColumnBuilder(leaf.element)
+            leaf.maxRepetition == 0, let kind = GeoParquetColumnBuilder.kind(leaf.element)
         else { return nil }
-        return (leaf, group.columns[leaf.index], builder)
+        return (leaf, group.columns[leaf.index], kind)
     }
 
     /// Whether some row may hold a value `v` with `v op literal`.
     private func mayCompare(_ name: String, _ op: ComparisonOperator, _ literal: Bound, file: ParquetFile, group: ParquetRowGroup) -> Bool {
-        guard let (leaf, meta, builder) = column(name, file: file, group: group), let statistics = meta.statistics else { return true }
+        guard let (leaf, meta, kind) = column(name, file: file, group: group), let statistics = meta.statistics else { return true }
         // The deprecated bounds are signed comparisons: right for numbers, not for unsigned types.
-        if statistics.legacy, case .integer(_, let conversion) = builder.kind, case .unsigned64 = conversion { return true }
+        if statistics.legacy, case .integer(_, let conversion) = kind, case .unsigned64 = conversion { return true }
         let physical = leaf.element.type ?? meta.type
         if statistics.nullCount == group.rowCount, group.rowCount > 0 { return false }  // every value NULL: no comparison holds
-        let low = statistics.min.flatMap { builder.statistic($0, physical: physical) }
-        let high = statistics.max.flatMap { builder.statistic($0, physical: physical) }
+        let low = statistics.min.flatMap { GeoParquetColumnBuilder.statistic($0, physical: physical, kind: kind) }
+        let high = statistics.max.flatMap { GeoParquetColumnBuilder.statistic($0, physical: physical, kind: kind) }
         switch op {
         case .equal:
             if let low, Self.compare(low, literal) > 0 { return false }
