@@ -7,10 +7,12 @@
 #        Scripts/test-clients.sh --install      (installs the Python clients only; CI runs it
 #                                                during a build)
 #
-# Installs what is missing (esridump 1.13.0, OWSLib 0.35.0 and shapely, with pip); GDAL's ogr2ogr
-# and ogrinfo must be installed (Debian: gdal-bin). Starts the server on a free loopback port,
-# runs the clients and the request fuzzer, then stops it with SIGTERM and checks it exits with
-# status 0; then fuzzes a second server that allows edits, on copies of the fixtures.
+# Installs what is missing (esridump 1.13.0, OWSLib 0.35.0, shapely and protobuf, with pip); GDAL's
+# ogr2ogr and ogrinfo and protoc must be installed (Debian: gdal-bin, protobuf-compiler). Starts
+# the server on a free loopback port, runs the clients and the request fuzzer, then stops it with
+# SIGTERM and checks it exits with status 0; decodes the f=pbf answers of a server of every
+# geometry type with Google's protobuf runtime (Tests/Clients/pbf_test.py); then fuzzes a server
+# that allows edits, on copies of the fixtures.
 set -euo pipefail
 
 . "$(dirname "$0")/serve-lib.sh"
@@ -39,17 +41,17 @@ trap cleanup EXIT
 
 # --- What the clients need --------------------------------------------------------------------
 
-for tool in ogr2ogr ogrinfo python3; do
+for tool in ogr2ogr ogrinfo python3 protoc; do
     if ! command -v "$tool" > /dev/null; then
-        echo "error: $tool not found (install gdal-bin and python3)" >&2
+        echo "error: $tool not found (install gdal-bin, python3 and protobuf-compiler)" >&2
         exit 1
     fi
 done
 
 # The Python requirements that are not installed (at the pinned version where there is one).
-pip_install_missing "$work" esridump==1.13.0 OWSLib==0.35.0 shapely
+pip_install_missing "$work" esridump==1.13.0 OWSLib==0.35.0 shapely protobuf==7.36.2
 if [ -n "$install_only" ]; then exit 0; fi
-echo "$(ogrinfo --version); $(python3 --version); $(python3 -c 'from importlib import metadata as m; print(", ".join(f"{n} {m.version(n)}" for n in ("esridump", "OWSLib", "shapely")))')"
+echo "$(ogrinfo --version); $(python3 --version); $(python3 -c 'from importlib import metadata as m; print(", ".join(f"{n} {m.version(n)}" for n in ("esridump", "OWSLib", "shapely", "protobuf")))')"
 
 # --- The servers ------------------------------------------------------------------------------
 
@@ -101,6 +103,22 @@ done
 # --- Hostile requests: never a crash, a hang, a server error or unbounded memory ----------------
 
 python3 Tests/Clients/fuzz_requests.py "$base" "$server_pid" --count "${GEOSIEVE_FUZZ_REQUESTS:-3000}" --seed 1
+stop_server
+
+# f=pbf, decoded by Google's protobuf runtime from Esri's FeatureCollection messages compiled by
+# protoc, against f=json: features, quantized cells, counts, IDs, statistics, and
+# maxAllowableOffset against GEOS. A layer of lines and one of multipoints, made from the
+# fixtures, join the three so that every geometry type is served.
+python3 Tests/Clients/pbf_test.py --make-lines "$work/lines.geojson"
+start_server pbf \
+    Tests/Fixtures/naturalearth_cities.geojson:cities \
+    Tests/Fixtures/naturalearth_lowres.geojson:countries \
+    Tests/Fixtures/nybb.geojson:boroughs \
+    "$work/lines.geojson:lines" \
+    "$work/lines-points.geojson:multipoints" \
+    --max-record-count 100
+python3 Tests/Clients/pbf_test.py "$base" "$work/pbf" | tee "$work/pbf-check.out"
+echo "summary: PBF: $(grep -c '^PASS \[pbf\]' "$work/pbf-check.out" || true) checks passed"
 stop_server
 
 # The same against a server that allows edits, on copies of the fixtures: hostile edits (100,000-

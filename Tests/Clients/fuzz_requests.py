@@ -925,7 +925,15 @@ class Corpus:
                 params.append(("outSR", rng.choice(["3857", "102100", '{"wkid":4326}'])))
             if rng.random() < 0.15:
                 params.append(("geometryPrecision", str(rng.randint(0, 17))))
-        params.append(("f", rng.choice(["json", "json", "pjson", "geojson"])))
+            if rng.random() < 0.15:
+                params.append(("maxAllowableOffset", rng.choice(["0", "0.01", "1", "1e-300", "1e300", "-1", "nan"])))
+            if rng.random() < 0.15:
+                grid = {"mode": rng.choice(["view", "edit", "draw"]), "originPosition": rng.choice(["upperLeft", "lowerLeft", "middle"]),
+                        "tolerance": rng.choice([0.001, 1, 1e-300, 0, -1, 1e308]),
+                        "extent": rng.choice([{"xmin": -180, "ymin": -90, "xmax": 180, "ymax": 90},
+                                              {"xmin": 1, "ymin": 1, "xmax": 0, "ymax": 0}, [], None])}
+                params.append(("quantizationParameters", json.dumps(grid)))
+        params.append(("f", rng.choice(["json", "json", "pjson", "geojson", "pbf"])))
         rng.shuffle(params)
         return self.arcgis(rng, "arcgis query", f"/{coll.name}/FeatureServer/0/query", params)
 

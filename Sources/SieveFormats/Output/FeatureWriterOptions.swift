@@ -78,6 +78,18 @@ public struct FeatureWriterOptions: Sendable, Hashable {
     /// `FeatureTable.savedFeatures()` to keep the file's feature order.
     public var keepsFileRepresentation: Bool
 
+    /// Esri JSON only: geometries as integer cells of a grid (the ArcGIS REST API's
+    /// `quantizationParameters`), `nil` (the default) for coordinates as numbers.
+    ///
+    /// The FeatureSet then carries a `transform` member after `spatialReference`
+    /// (`{"originPosition":"upperLeft","scale":[t,t,0,0],"translate":[x,y,0,0]}`), and each
+    /// geometry holds cells (``CoordinateQuantization``): a point its cells
+    /// (`{"x":12,"y":40}`); a multipoint, path or ring its first position's cells, then each
+    /// following position as the difference from the one before (`[[12,40],[3,-1],[0,2]]`),
+    /// as the ArcGIS API for JavaScript reads them. Geometries are x and y only.
+    /// ``coordinatePrecision`` does not apply. GeoJSON, GeoJSONSeq and CSV ignore it.
+    public var quantization: CoordinateQuantization?
+
     /// The most digits ``coordinatePrecision`` can ask for: 17.
     public static let maximumCoordinatePrecision = 17
 
@@ -88,6 +100,7 @@ public struct FeatureWriterOptions: Sendable, Hashable {
         self.recordSeparator = recordSeparator
         wholeCoordinatesWithFraction = false
         keepsFileRepresentation = false
+        quantization = nil
     }
 
     /// How coordinates are written.

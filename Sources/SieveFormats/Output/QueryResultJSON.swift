@@ -121,7 +121,8 @@ extension FeatureQueryResult {
             if let saved, saved.format == .esriJSON {
                 try writeSavedEsriJSON(saved, into: &bytes, layout: JSONLayout(options), output: &output, flush: flush)
             } else {
-                try writeEsriJSON(into: &bytes, layout: JSONLayout(options), output: &output, flush: flush)
+                try writeEsriJSON(
+                    into: &bytes, layout: JSONLayout(options), quantization: options.quantization, output: &output, flush: flush)
             }
         case .csv:
             try writeCSV(into: &bytes, options: options, output: &output, flush: flush)
@@ -271,7 +272,9 @@ extension FeatureQueryResult {
     /// Appends ``esriJSON`` to `bytes` as UTF-8.
     public func writeEsriJSON(into bytes: inout [UInt8]) {
         var unchunked = OutputChunks(chunkSize: .max)
-        writeEsriJSON(into: &bytes, layout: JSONLayout(FeatureWriterOptions()), output: &unchunked) { (_: [UInt8]) -> Void in }
+        writeEsriJSON(into: &bytes, layout: JSONLayout(FeatureWriterOptions()), quantization: nil, output: &unchunked) {
+            (_: [UInt8]) -> Void in
+        }
     }
 
     /// Writes ``esriJSON`` as UTF-8 in pieces, as
@@ -284,7 +287,8 @@ extension FeatureQueryResult {
 
     /// ``esriJSON`` appended to `bytes`, handed to `flush` whenever they reach the chunk size.
     private func writeEsriJSON<Failure: Error>(
-        into bytes: inout [UInt8], layout: JSONLayout, output: inout OutputChunks, flush: ([UInt8]) throws(Failure) -> Void
+        into bytes: inout [UInt8], layout: JSONLayout, quantization: CoordinateQuantization?, output: inout OutputChunks,
+        flush: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         let schema = table.schema
         let schemaJSON = table.schemaJSON
@@ -305,6 +309,10 @@ extension FeatureQueryResult {
             JSONWriter.writeString(geometryType.rawValue, into: &bytes)
             layout.member(#""spatialReference""#, depth: 1, into: &bytes)
             layout.write(JSONOutput.spatialReferenceValue(spatialReference), depth: 1, numbers: .plain, into: &bytes)
+            if let quantization {
+                layout.member(#""transform""#, depth: 1, into: &bytes)
+                layout.write(quantization.transformJSON, depth: 1, numbers: .plain, into: &bytes)
+            }
         }
         layout.member(#""fields""#, depth: 1, into: &bytes)
         if layout.pretty {
@@ -314,7 +322,7 @@ extension FeatureQueryResult {
         }
         layout.member(#""features""#, depth: 1, into: &bytes)
         bytes.append(UInt8(ascii: "["))
-        let stored = storedGeometries
+        let stored = quantization == nil ? storedGeometries : nil
         if rows.count <= 4096 {
             // A page: its size at once (and its cells in the cache), and room for the geometries.
             bytes.reserveCapacity(bytes.count + CellWriter.estimatedSize(cells, rows: rows) + rows.count * 64)
@@ -323,7 +331,14 @@ extension FeatureQueryResult {
             layout.element(first: i == 0, depth: 2, into: &bytes)
             bytes.append(UInt8(ascii: "{"))
             writeEsriAttributes(cells, row: row, first: true, layout: layout, into: &bytes)
-            writeEsriGeometry(position: i, row: row, stored: stored, first: false, layout: layout, into: &bytes)
+            if let quantization {
+                if returnsGeometry, let geometry = geometry(at: i), let parts = quantization.parts(of: geometry) {
+                    layout.member(#""geometry""#, depth: 3, into: &bytes)
+                    parts.writeEsriJSON(layout: layout, depth: 3, into: &bytes)
+                }
+            } else {
+                writeEsriGeometry(position: i, row: row, stored: stored, first: false, layout: layout, into: &bytes)
+            }
             layout.close(UInt8(ascii: "}"), depth: 2, empty: false, into: &bytes)
             try output.featureWritten(&bytes, flush: flush)
         }

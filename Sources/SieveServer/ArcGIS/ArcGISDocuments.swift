@@ -69,7 +69,7 @@ enum ArcGISDocuments {
         root.append("supportsDisconnectedEditing", .bool(false))
         root.append("hasStaticData", .bool(!editable))
         root.append("maxRecordCount", .integer(configuration.maxRecordCount))
-        root.append("supportedQueryFormats", .string("JSON, geoJSON"))
+        root.append("supportedQueryFormats", .string("JSON, geoJSON, PBF"))
         root.append("capabilities", .string(capabilities(served, configuration: configuration, kind: kind)))
         root.append("description", .string(served.description))
         root.append("copyrightText", .string(""))
@@ -109,8 +109,8 @@ enum ArcGISDocuments {
         root.append("supportsStatistics", .bool(true))
         root.append("supportsAdvancedQueries", .bool(true))
         root.append("supportsValidateSql", .bool(false))
-        root.append("supportsCoordinatesQuantization", .bool(false))
-        root.append("supportedQueryFormats", .string("JSON, geoJSON"))
+        root.append("supportsCoordinatesQuantization", .bool(true))
+        root.append("supportedQueryFormats", .string("JSON, geoJSON, PBF"))
         root.append("useStandardizedQueries", .bool(true))
         root.append("advancedQueryCapabilities", advancedQueryCapabilities)
         if let geometryType = schema.geometryType {
@@ -163,7 +163,7 @@ enum ArcGISDocuments {
                 ("supportsPagination", true), ("supportsTrueCurve", false), ("supportsReturningQueryExtent", true),
                 ("supportsQueryWithDistance", false), ("supportsSqlExpression", false),
                 ("supportsPaginationOnAggregatedQueries", false), ("supportsQueryWithResultType", false),
-                ("supportsOutFieldSQLExpression", false), ("supportsPercentileStatistics", true),
+                ("supportsOutFieldSQLExpression", false), ("supportsPercentileStatistics", true), ("supportsQuantizationEditMode", true),
             ].map { ($0.0, JSONValue.bool($0.1)) }))
 
     /// An Esri JSON envelope with its spatial reference (null coordinates when empty).

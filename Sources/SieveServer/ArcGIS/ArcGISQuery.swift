@@ -3,6 +3,7 @@ import SieveEditing
 import SieveArcGISREST
 import SieveFormats
 import SieveGeometry
+import SieveJSON
 import SieveMap
 import SieveProjection
 
@@ -22,15 +23,17 @@ import SieveProjection
 /// | `returnIdsOnly`, `returnCountOnly`, `returnExtentOnly` | IDs (never paged), count, extent (+count) |
 /// | `returnDistinctValues` | distinct `outFields` combinations (+`returnCountOnly`: their count) |
 /// | `outStatistics`, `groupByFieldsForStatistics`, `havingClause` | statistics |
-/// | `f` | `json` (default), `pjson` (indented), `geojson` (longitude/latitude unless `outSR`) |
+/// | `maxAllowableOffset` | geometries generalized (``/SieveGeometry/Geometry/generalized(maxOffset:)``), in the output units |
+/// | `quantizationParameters` | geometries as integer cells (``/SieveFormats/CoordinateQuantization``), `json`, `pjson` and `pbf` |
+/// | `f` | `json` (default), `pjson` (indented), `geojson` (longitude/latitude unless `outSR`), `pbf` (Esri's `FeatureCollection` protocol buffer; not for `returnExtentOnly`) |
 ///
-/// `distance`, `time` and `quantizationParameters`, which would change the answer and are not
-/// supported, are refused; other parameters (`returnZ`, `maxAllowableOffset`, `sqlFormat`, …)
-/// are ignored, as ArcGIS ignores what it does not know.
+/// `distance` and `time`, which would change the answer and are not supported, are refused;
+/// other parameters (`returnZ`, `sqlFormat`, …) are ignored, as ArcGIS ignores what it does not
+/// know.
 enum ArcGISQuery {
     /// The response formats.
     enum Format: String {
-        case json, pjson, geojson
+        case json, pjson, geojson, pbf
     }
 
     /// A query read from its parameters, ready to run: what to answer and how to write it.
@@ -44,6 +47,8 @@ enum ArcGISQuery {
         /// Whether `geometryType`, when given, names an envelope or a point: a box written in the
         /// simple syntax but declared a polygon or line is not sized as a box.
         let declaresBox: Bool
+        /// `maxAllowableOffset`, when greater than 0.
+        let maxAllowableOffset: Double?
     }
 
     /// Reads the query `parameters` ask for on a layer of `schema`, before any engine work: the
@@ -56,10 +61,21 @@ enum ArcGISQuery {
     {
         let format = try Self.format(parameters)
         return try ServerRequestError.catching(.badRequest, message: "Cannot perform query. Invalid query parameters.") {
-            Prepared(
-                request: try request(parameters, format: format, schema: schema, configuration: configuration), format: format,
-                options: FeatureWriterOptions(pretty: format == .pjson, coordinatePrecision: try precision(parameters)),
-                declaresBox: ["esrigeometryenvelope", "esrigeometrypoint", nil].contains(parameters.nonEmpty("geometryType")?.lowercased()))
+            let request = try request(parameters, format: format, schema: schema, configuration: configuration)
+            var options = FeatureWriterOptions(pretty: format == .pjson, coordinatePrecision: try precision(parameters))
+            let offset = try number(parameters, "maxAllowableOffset")
+            options.quantization = try quantization(
+                parameters, format: format, outputReference: request.parameters.outSpatialReference ?? schema.spatialReference,
+                maxAllowableOffset: offset)
+            if format == .pbf, case .extent = request.answer {
+                throw ServerRequestError(
+                    .badRequest, "Cannot perform query. Invalid query parameters.",
+                    details: ["returnExtentOnly has no f=pbf answer (the FeatureCollection protocol holds no extent): ask for f=json"])
+            }
+            return Prepared(
+                request: request, format: format, options: options,
+                declaresBox: ["esrigeometryenvelope", "esrigeometrypoint", nil].contains(parameters.nonEmpty("geometryType")?.lowercased()),
+                maxAllowableOffset: offset.flatMap { $0 > 0 ? $0 : nil })
         }
     }
 
@@ -68,7 +84,13 @@ enum ArcGISQuery {
     ///   message as the detail.
     static func respond(_ prepared: Prepared, on served: ServedTable) throws(ServerRequestError) -> ServiceResponse {
         try ServerRequestError.catching(.badRequest, message: "Cannot perform query. Invalid query parameters.") {
-            let answer = try served.layer.answer(prepared.request)
+            var answer = try served.layer.answer(prepared.request)
+            if let offset = prepared.maxAllowableOffset, case .features(let result) = answer {
+                answer = .features(result.generalized(maxOffset: offset))
+            }
+            if prepared.format == .pbf, let body = answer.pbf(quantization: prepared.options.quantization) {
+                return ServiceResponse(contentType: ServiceResponse.protobufType, body: body)
+            }
             guard case .features(let result) = answer else {
                 return ServiceResponse(contentType: ServiceResponse.jsonType, body: answer.esriJSON())
             }
@@ -83,7 +105,7 @@ enum ArcGISQuery {
     static func format(_ parameters: RequestParameters) throws(ServerRequestError) -> Format {
         guard let text = parameters.nonEmpty("f") else { return .json }
         guard let format = Format(rawValue: text.lowercased()) else {
-            throw ServerRequestError(.badRequest, "f=\(text) is not supported: use json, pjson or geojson")
+            throw ServerRequestError(.badRequest, "f=\(text) is not supported: use json, pjson, geojson or pbf")
         }
         return format
     }
@@ -97,7 +119,7 @@ enum ArcGISQuery {
     static func request(_ parameters: RequestParameters, format: Format, schema: Schema, configuration: ServerConfiguration) throws
         -> QueryRequest
     {
-        for unsupported in ["distance", "time", "quantizationParameters"] {
+        for unsupported in ["distance", "time"] {
             if let value = parameters.nonEmpty(unsupported), value != "0" {
                 throw ServerRequestError(.badRequest, "Cannot perform query. Invalid query parameters.", details: ["\(unsupported) is not supported"])
             }
@@ -152,6 +174,79 @@ enum ArcGISQuery {
             return QueryRequest(query, answer: .objectIDs)
         }
         return QueryRequest(query, answer: .features)
+    }
+
+    /// A number parameter of at least 0 (`maxAllowableOffset`), `nil` when absent or empty.
+    static func number(_ parameters: RequestParameters, _ name: String) throws(ServerRequestError) -> Double? {
+        guard let text = parameters.nonEmpty(name) else { return nil }
+        guard let value = Double(text), value.isFinite, value >= 0 else {
+            throw ServerRequestError(
+                .badRequest, "Cannot perform query. Invalid query parameters.",
+                details: ["\(name) must be a number of at least 0, not \(RequestParameters.quoted(text))"])
+        }
+        return value
+    }
+
+    /// `quantizationParameters`: `{"mode":"view"|"edit","originPosition":"upperLeft"|"lowerLeft",
+    /// "tolerance":t,"extent":{"xmin":…,"ymin":…,"xmax":…,"ymax":…,"spatialReference":…}}`
+    /// (mode view and the upper left unless given; the tolerance `maxAllowableOffset` when
+    /// absent; the extent in the output spatial reference), for `f=json`, `pjson` and `pbf`.
+    static func quantization(
+        _ parameters: RequestParameters, format: Format, outputReference: SpatialReference?, maxAllowableOffset: Double?
+    ) throws(ServerRequestError) -> CoordinateQuantization? {
+        guard let text = parameters.nonEmpty("quantizationParameters") else { return nil }
+        func invalid(_ reason: String) -> ServerRequestError {
+            ServerRequestError(.badRequest, "Cannot perform query. Invalid query parameters.", details: ["quantizationParameters: \(reason)"])
+        }
+        guard format != .geojson else { throw invalid("not with f=geojson (use f=json or f=pbf)") }
+        let object: JSONValue
+        do {
+            object = try JSONReader.parse(text)
+        } catch {
+            throw invalid("\(error)")
+        }
+        guard object.objectValue != nil else { throw invalid("must be a JSON object") }
+        func name<T: RawRepresentable & CaseIterable>(_ key: String, _ defaultValue: T) throws(ServerRequestError) -> T
+        where T.RawValue == String {
+            guard let value = object[key], !value.isNull else { return defaultValue }
+            guard let text = value.stringValue, let parsed = T.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
+                throw invalid("\(key) must be one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return parsed
+        }
+        let mode = try name("mode", CoordinateQuantization.Mode.view)
+        let origin = try name("originPosition", CoordinateQuantization.OriginPosition.upperLeft)
+        let tolerance: Double
+        if let value = object["tolerance"], !value.isNull {
+            guard let number = value.doubleValue, number.isFinite, number > 0 else {
+                throw invalid("tolerance must be a number greater than 0")
+            }
+            tolerance = number
+        } else if let maxAllowableOffset, maxAllowableOffset > 0 {
+            tolerance = maxAllowableOffset
+        } else {
+            throw invalid("tolerance is required (or maxAllowableOffset)")
+        }
+        guard let extentJSON = object["extent"], extentJSON.objectValue != nil else {
+            throw invalid("extent is required: {\"xmin\":…,\"ymin\":…,\"xmax\":…,\"ymax\":…}")
+        }
+        var corners: [Double] = []
+        for key in ["xmin", "ymin", "xmax", "ymax"] {
+            guard let number = extentJSON[key]?.doubleValue, number.isFinite else {
+                throw invalid("extent.\(key) must be a finite number")
+            }
+            corners.append(number)
+        }
+        guard corners[0] <= corners[2], corners[1] <= corners[3] else { throw invalid("extent has xmin > xmax or ymin > ymax") }
+        if let referenceJSON = extentJSON["spatialReference"], !referenceJSON.isNull, let outputReference {
+            let code = (referenceJSON["latestWkid"] ?? referenceJSON["wkid"])?.numberValue?.exactInt
+            guard let code, SpatialReference(wkid: code) == outputReference else {
+                throw invalid("extent.spatialReference must be the output's (\(outputReference.wkid)): the grid is in output units")
+            }
+        }
+        return CoordinateQuantization(
+            mode: mode, originPosition: origin, tolerance: tolerance,
+            extent: Envelope(xmin: corners[0], ymin: corners[1], xmax: corners[2], ymax: corners[3]))
     }
 
     /// `geometryPrecision`: 0 to 17 decimals, `nil` when absent.

@@ -28,6 +28,8 @@ public struct ServiceResponse: Sendable {
     public static let jsonType = "application/json; charset=utf-8"
     /// The media type of GeoJSON documents.
     public static let geoJSONType = "application/geo+json"
+    /// The media type of protocol buffer answers (`f=pbf`), as ArcGIS sends them.
+    public static let protobufType = "application/x-protobuf"
 
     /// `value` as a compact JSON document (`pretty`: indented, as ArcGIS `f=pjson`).
     static func json(_ value: JSONValue, pretty: Bool = false, contentType: String = jsonType) -> ServiceResponse {
