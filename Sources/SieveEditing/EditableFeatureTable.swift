@@ -4,6 +4,7 @@ import SieveBase
 import SieveColumns
 import SieveGEOS
 import SieveGeometry
+import Synchronization
 
 /// A feature table that is edited: features are added, updated and deleted in batches
 /// (``applyEdits(adds:updates:deletes:rollbackOnFailure:user:)``), and every batch publishes a
@@ -38,6 +39,8 @@ public final class EditableFeatureTable: Sendable {
     public let options: EditingOptions
     /// The latest snapshot, swapped under the mutex after each batch.
     private let published: Locked<FeatureTable>
+    /// How many snapshots have been published since the table was made editable.
+    private let publishedCount = Atomic<UInt64>(0)
     /// The writer's state; holding its mutex is being the writer.
     let writer: Locked<Writer>
 
@@ -97,6 +100,14 @@ public final class EditableFeatureTable: Sendable {
 
     /// The latest snapshot: an immutable table that later edits never change.
     public var snapshot: FeatureTable { published.withLock { $0 } }
+
+    /// A number that grows each time edits publish a new snapshot (0 before any edit).
+    ///
+    /// It grows only after the snapshot it counts is published, so a reader that reads the
+    /// version and then ``snapshot`` gets a snapshot at least that new: an answer tagged with
+    /// the version read first never claims data older than it holds (HTTP entity tags are
+    /// made this way).
+    public var version: UInt64 { publishedCount.load(ordering: .acquiring) }
 
     // MARK: - Capabilities
 
@@ -239,6 +250,7 @@ public final class EditableFeatureTable: Sendable {
     func publish(_ snapshot: FeatureTable) {
         if snapshot.spatialIndexCache.isBuilt { snapshot.withSpatialIndex { _ in } }
         published.withLock { $0 = snapshot }
+        publishedCount.wrappingAdd(1, ordering: .releasing)
     }
 
     /// Appends the rows (new features, new versions), deletes the replaced and deleted rows,

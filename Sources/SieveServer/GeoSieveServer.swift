@@ -26,6 +26,9 @@ public struct GeoSieveServer: Sendable {
     let admission: Admission
     /// The tables whose spatial index a query has built (see ``EngineWorkSize``).
     let spatialIndexes: SpatialIndexReadiness
+    /// A number drawn when the server is made, in every entity tag (``ResponseEncoding``), so
+    /// that a restarted server never answers a tag of its former self with 304.
+    let instance = UInt64.random(in: .min ... .max)
 
     /// A server of `catalog`.
     /// - Throws: ``ServerRequestError`` when `configuration` is out of range.

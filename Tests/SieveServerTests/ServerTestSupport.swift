@@ -19,6 +19,8 @@ struct Reply: Sendable {
     var status: Int
     var headers: HTTPFields
     var text: String
+    /// The body as sent.
+    var bytes: [UInt8] = []
 
     /// The body as a JSON object (empty when it is not one).
     var object: [String: Any] {
@@ -104,7 +106,9 @@ enum TestServer {
         func send(_ uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: String? = nil) async throws -> Reply {
             let response = try await client.executeRequest(
                 uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
-            return Reply(status: Int(response.status.code), headers: response.headers, text: String(buffer: response.body))
+            return Reply(
+                status: Int(response.status.code), headers: response.headers, text: String(buffer: response.body),
+                bytes: Array(response.body.readableBytesView))
         }
     }
 }

@@ -2,12 +2,13 @@ internal import CZlib
 
 /// Deflate compression through the system zlib, for zip archives (raw deflate) and GZIP
 /// Parquet pages (a gzip header and trailer).
-enum Deflate {
-    /// `bytes` deflated at zlib level 6; `windowBits` chooses the wrapping as zlib's
-    /// `deflateInit2` does (−15 raw, 15 zlib, 31 gzip). `nil` if zlib fails.
-    static func compress(_ bytes: [UInt8], windowBits: Int32) -> [UInt8]? {
+package enum Deflate {
+    /// `bytes` deflated at zlib level `level` (1 fastest … 9 smallest, 6 by default);
+    /// `windowBits` chooses the wrapping as zlib's `deflateInit2` does (−15 raw, 15 zlib, 31
+    /// gzip). `nil` if zlib fails.
+    package static func compress(_ bytes: [UInt8], windowBits: Int32, level: Int32 = 6) -> [UInt8]? {
         var stream = z_stream()
-        guard deflateInit2_(&stream, 6, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        guard deflateInit2_(&stream, level, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else { return nil }
         defer { deflateEnd(&stream) }
         // deflateBound leaves out the gzip wrapper's 18 bytes.

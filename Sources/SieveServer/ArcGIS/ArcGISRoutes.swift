@@ -8,7 +8,8 @@ import SieveJSON
 /// The ArcGIS REST routes. Errors are answered as ArcGIS answers them: HTTP 200 with an
 /// `{"error":{…}}` body (clients test the body; authentication failures carry codes 499 and
 /// 498), except the request limits (413, 414, 503), which keep their status so that clients
-/// back off.
+/// back off. Successful GET answers carry entity tags and are compressed as
+/// ``ResponseEncoding`` says.
 struct ArcGISRoutes {
     let server: GeoSieveServer
 
@@ -107,7 +108,10 @@ struct ArcGISRoutes {
             let (parameters, form) = try await server.read(request, caseInsensitiveNames: true)
             try server.authorize(request, parameters, edit: edit)
             let pretty = parameters.nonEmpty("f")?.lowercased() == "pjson"
-            return try await body(Input(parameters: parameters, form: form, pretty: pretty)).response
+            // Tagged from the tables' versions before any work: a cache's copy is checked first.
+            let tag = ResponseEncoding.entityTag(for: request, server: server)
+            if let tag, ResponseEncoding.notModified(request, tag: tag) { return ResponseEncoding.notModifiedResponse(tag: tag) }
+            return ResponseEncoding.finish(try await body(Input(parameters: parameters, form: form, pretty: pretty)), request: request, tag: tag)
         } catch {
             let error = ServerRequestError(error, fallback: .internalError)
             let status = [.contentTooLarge, .uriTooLong, .serviceUnavailable].contains(error.kind) ? error.status : 200

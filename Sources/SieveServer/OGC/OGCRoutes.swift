@@ -118,7 +118,10 @@ struct OGCRoutes {
                 try OGCItems.checkFormat(parameters)
             }
             let host = request.head.authority ?? "\(server.configuration.host):\(server.configuration.port)"
-            return try await body(parameters, "http://" + host).response
+            // Tagged from the tables' versions before any work: a cache's copy is checked first.
+            let tag = ResponseEncoding.entityTag(for: request, server: server)
+            if let tag, ResponseEncoding.notModified(request, tag: tag) { return ResponseEncoding.notModifiedResponse(tag: tag) }
+            return ResponseEncoding.finish(try await body(parameters, "http://" + host), request: request, tag: tag)
         } catch {
             let error = ServerRequestError(error, fallback: .internalError)
             return ServiceResponse(status: error.status, contentType: ServiceResponse.jsonType, headers: error.headers, body: Array(error.ogcJSON.utf8)).response
