@@ -204,7 +204,7 @@ let package = Package(
         .executableTarget(
             name: "geosieve-bench",
             dependencies: [
-                "GeoSieve", "SieveGeometry", "SieveJSON",
+                "GeoSieve", "SieveFormats", "SieveGeometry", "SieveJSON",
                 .target(name: "SievePostGIS", condition: .when(traits: ["RemoteSources"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

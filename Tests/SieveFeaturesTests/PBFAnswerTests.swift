@@ -1,5 +1,6 @@
 import SieveColumns
 import SieveGeometry
+import SieveTestSupport
 import Testing
 
 @testable import SieveArcGISREST
@@ -231,96 +232,5 @@ struct PBFAnswerTests {
         // First (0,0); farthest from it (3,0.2) (√9.04 > 3); farthest from (0,0)–(3,0.2):
         // (3,0), 0.1996 away; closed again.
         #expect(Array(generalized.coordinates) == [Point(x: 0, y: 0), Point(x: 3, y: 0), Point(x: 3, y: 0.2), Point(x: 0, y: 0)])
-    }
-}
-
-/// A protocol buffer message read into its fields, for checking answers: each field's number,
-/// and its varint, 64-bit or length-delimited content.
-struct WireMessage: Equatable {
-    enum Content: Equatable {
-        case varint(UInt64)
-        case fixed64(UInt64)
-        case bytes([UInt8])
-    }
-    let fields: [(number: UInt64, content: Content)]
-
-    struct Malformed: Error {}
-
-    init(_ bytes: [UInt8]) throws {
-        var fields: [(UInt64, Content)] = []
-        var i = 0
-        func varint() throws -> UInt64 {
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                guard i < bytes.count, shift < 64 else { throw Malformed() }
-                let byte = bytes[i]
-                i += 1
-                value |= UInt64(byte & 0x7F) << shift
-                if byte < 0x80 { return value }
-                shift += 7
-            }
-        }
-        while i < bytes.count {
-            let key = try varint()
-            switch key & 7 {
-            case 0: fields.append((key >> 3, .varint(try varint())))
-            case 1:
-                guard i + 8 <= bytes.count else { throw Malformed() }
-                var value: UInt64 = 0
-                for k in 0..<8 { value |= UInt64(bytes[i + k]) << (8 * UInt64(k)) }
-                i += 8
-                fields.append((key >> 3, .fixed64(value)))
-            case 2:
-                let length = Int(try varint())
-                guard length >= 0, i + length <= bytes.count else { throw Malformed() }
-                fields.append((key >> 3, .bytes(Array(bytes[i..<(i + length)]))))
-                i += length
-            default: throw Malformed()
-            }
-        }
-        self.fields = fields
-    }
-
-    static func == (a: WireMessage, b: WireMessage) -> Bool {
-        a.fields.count == b.fields.count && zip(a.fields, b.fields).allSatisfy { $0.number == $1.number && $0.content == $1.content }
-    }
-
-    func varint(_ number: UInt64) -> UInt64? {
-        for field in fields where field.number == number { if case .varint(let v) = field.content { return v } }
-        return nil
-    }
-    func double(_ number: UInt64) -> Double? {
-        for field in fields where field.number == number { if case .fixed64(let v) = field.content { return Double(bitPattern: v) } }
-        return nil
-    }
-    func string(_ number: UInt64) -> String? {
-        for field in fields where field.number == number { if case .bytes(let b) = field.content { return String(decoding: b, as: UTF8.self) } }
-        return nil
-    }
-    func message(_ number: UInt64) throws -> WireMessage? { try messages(number).first }
-    func messages(_ number: UInt64) throws -> [WireMessage] {
-        try fields.filter { $0.number == number }.compactMap { field in
-            if case .bytes(let b) = field.content { return try WireMessage(b) }
-            return nil
-        }
-    }
-    /// A packed repeated varint field's elements.
-    func packed(_ number: UInt64) -> [UInt64] {
-        guard let field = fields.first(where: { $0.number == number }), case .bytes(let bytes) = field.content else { return [] }
-        var values: [UInt64] = []
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        for byte in bytes {
-            value |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 {
-                values.append(value)
-                value = 0
-                shift = 0
-            } else {
-                shift += 7
-            }
-        }
-        return values
     }
 }

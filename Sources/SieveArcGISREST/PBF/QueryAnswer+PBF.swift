@@ -79,21 +79,21 @@ extension FeatureQueryResult {
     /// Without `quantization` the grid is ``CoordinateQuantization/fine(for:)`` of the
     /// result's extent: every position kept, within a 2⁻⁴¹ part of that extent of where it is.
     public func pbf(quantization: CoordinateQuantization? = nil) -> [UInt8] {
-        var geometries: [Geometry?] = []
         var grid = quantization
-        if returnsGeometry {
-            geometries.reserveCapacity(count)
-            var extent = Envelope.empty
-            for position in rows.indices {
-                let geometry = geometry(at: position)
-                if quantization == nil, let geometry { extent.expand(toInclude: geometry.envelope) }
-                geometries.append(geometry)
+        if returnsGeometry, grid == nil {
+            // The table's extent for its own geometries (known), the answer's for projected ones.
+            var extent = projectedGeometries == nil ? table.extent : Envelope.empty
+            if let projectedGeometries {
+                for case let geometry? in projectedGeometries { extent.expand(toInclude: geometry.envelope) }
             }
-            if grid == nil { grid = .fine(for: extent) }
+            grid = .fine(for: extent)
         }
         let schema = table.schema
         let fields = self.fields
-        let cells = fieldIndices.map { PBFAnswer.Cell(table.columns[$0], type: schema.fields[$0].type) }
+        // The JSON writers' cells, for their pointers into the columns (dates as milliseconds).
+        let cells = CellWriter.writers(of: fieldIndices, in: table, datesAsText: false, layout: JSONLayout(pretty: false, coordinates: .shortest))
+        let types = fieldIndices.map { schema.fields[$0].type }
+        let columns = fieldIndices.map { table.columns[$0] }
         var writer = ProtobufWriter()
         writer.bytes.reserveCapacity(64 + rows.count * (16 + 8 * fields.count))
         PBFAnswer.open(&writer) { result in
@@ -128,11 +128,25 @@ extension FeatureQueryResult {
                     }
                 }
                 for field in fields { PBFAnswer.writeField(field, into: &answer) }
-                for (position, row) in rows.enumerated() {
-                    answer.message(15) { feature in
-                        for cell in cells { feature.message(1) { cell.write(row: row, into: &$0) } }
-                        if let grid, returnsGeometry, let geometry = geometries[position], let parts = grid.parts(of: geometry) {
-                            feature.message(2) { PBFAnswer.writeGeometry(parts, into: &$0) }
+                cells.withUnsafeBufferPointer { cells in
+                    for (position, row) in rows.enumerated() {
+                        answer.message(15) { feature in
+                            for j in cells.indices {
+                                let raw = cells[j].pointers.raw(row: row)
+                                if case .other = raw {
+                                    feature.message(1) { PBFAnswer.writeValue(columns[j][row], type: types[j], into: &$0) }
+                                } else {
+                                    PBFAnswer.writeValue(raw, type: types[j], into: &feature)
+                                }
+                            }
+                            if let grid, returnsGeometry, let geometry = geometry(at: position) {
+                                if case .point(let point) = geometry {
+                                    // A point: its two cells, no parts to build.
+                                    if !point.isEmpty { PBFAnswer.writePoint(grid.x(point.x), grid.y(point.y), into: &feature) }
+                                } else if let parts = grid.parts(of: geometry) {
+                                    feature.message(2) { PBFAnswer.writeGeometry(parts, into: &$0) }
+                                }
+                            }
                         }
                     }
                 }
@@ -212,26 +226,76 @@ enum PBFAnswer {
         }
     }
 
+    /// A feature's attribute (field 1 of `Feature`): the `Value` message of `raw`, a stored value
+    /// of a field of `type`, written with its length known up front, so that nothing moves
+    /// (``CellWriter/RawValue/other`` is written from the column's value by the caller).
+    @inline(__always)
+    static func writeValue(_ raw: CellWriter.RawValue, type: FieldType, into writer: inout ProtobufWriter) {
+        switch raw {
+        case .null:
+            writer.bytes.append(0x0A)
+            writer.bytes.append(0x00)
+        case .integer(let integer):
+            let (field, encoded) = integerField(integer, type: type)
+            writer.bytes.append(0x0A)
+            writer.varint(UInt64(1 + varintLength(encoded)))
+            writer.key(field, .varint)
+            writer.varint(encoded)
+        case .double(let double):
+            writer.bytes.append(0x0A)
+            writer.bytes.append(9)
+            writer.double(3, double, always: true)
+        case .text(let utf8):
+            writer.bytes.append(0x0A)
+            writer.varint(UInt64(1 + varintLength(UInt64(utf8.count)) + utf8.count))
+            writer.string(1, utf8: utf8)
+        case .other:
+            // The caller writes these from the column's value.
+            writer.message(1) { _ in }
+        }
+    }
+
+    /// How many bytes `value` takes as a varint.
+    @inline(__always)
+    static func varintLength(_ value: UInt64) -> Int {
+        Swift.max(1, (64 - value.leadingZeroBitCount + 6) / 7)
+    }
+
     /// An integer of a field of `type`: `sint_value` for small and 32-bit integers that fit,
     /// `uint_value`/`uint64_value` for object IDs of 0 and more, `sint64_value` for dates,
     /// `int64_value` otherwise.
     @inline(__always)
     static func writeInteger(_ integer: Int64, type: FieldType, into writer: inout ProtobufWriter) {
+        let (field, encoded) = integerField(integer, type: type)
+        writer.presentVarint(field, encoded)
+    }
+
+    /// The `Value` field an integer of a field of `type` takes, and its varint.
+    @inline(__always)
+    static func integerField(_ integer: Int64, type: FieldType) -> (field: UInt64, varint: UInt64) {
         switch type {
         case .smallInteger, .integer:
-            if let small = Int32(exactly: integer) {
-                writer.presentVarint(4, ProtobufWriter.zigzag(Int64(small)))
-                return
-            }
+            if let small = Int32(exactly: integer) { return (4, ProtobufWriter.zigzag(Int64(small))) }
         case .oid where integer >= 0:
-            writer.presentVarint(integer <= Int64(UInt32.max) ? 5 : 7, UInt64(integer))
-            return
+            return (integer <= Int64(UInt32.max) ? 5 : 7, UInt64(integer))
         case .date, .dateOnly:
-            writer.presentVarint(8, ProtobufWriter.zigzag(integer))
-            return
+            return (8, ProtobufWriter.zigzag(integer))
         default: break
         }
-        writer.presentVarint(6, UInt64(bitPattern: integer))
+        return (6, UInt64(bitPattern: integer))
+    }
+
+    /// A point's `Geometry` message (field 2 of `Feature`): `coords` [x, y].
+    @inline(__always)
+    static func writePoint(_ x: Int64, _ y: Int64, into writer: inout ProtobufWriter) {
+        let zx = ProtobufWriter.zigzag(x), zy = ProtobufWriter.zigzag(y)
+        let packed = varintLength(zx) + varintLength(zy)
+        writer.bytes.append(0x12)
+        writer.varint(UInt64(2 + packed))
+        writer.bytes.append(0x1A)
+        writer.varint(UInt64(packed))
+        writer.varint(zx)
+        writer.varint(zy)
     }
 
     /// A `Geometry` message's content: `lengths` (not for a point) and `coords`, each part's
@@ -253,48 +317,6 @@ enum PBFAnswer {
                     previous = cell
                     index += 2
                 }
-            }
-        }
-    }
-
-    /// One field's cells, read from its column for any row.
-    struct Cell {
-        private enum Source {
-            case integer(ColumnBuffer<Int64>)
-            case double(ColumnBuffer<Double>)
-            case dictionary(codes: ColumnBuffer<UInt32>, dictionary: StringStorage)
-            case plain(StringStorage)
-        }
-        private let source: Source
-        private let validity: ValidityBitmap?
-        private let type: FieldType
-
-        init(_ column: Column, type: FieldType) {
-            self.type = type
-            validity = column.validity
-            switch column {
-            case .integer(let values), .date(let values): source = .integer(values.values)
-            case .double(let values): source = .double(values.values)
-            case .string(let strings):
-                switch strings.encoding {
-                case .dictionary(let codes, let dictionary): source = .dictionary(codes: codes, dictionary: dictionary)
-                case .plain(let storage): source = .plain(storage)
-                }
-            }
-        }
-
-        /// The `Value` content of row `row`.
-        @inline(__always)
-        func write(row: Int, into writer: inout ProtobufWriter) {
-            if let validity, !validity.isValid(row) { return }
-            switch source {
-            case .integer(let values): PBFAnswer.writeInteger(values[row], type: type, into: &writer)
-            case .double(let values): writer.double(3, values[row], always: true)
-            case .dictionary(let codes, let dictionary):
-                let code = Int(codes[row])
-                writer.string(1, utf8: dictionary.bytes[dictionary.offsets[code]..<dictionary.offsets[code + 1]])
-            case .plain(let storage):
-                writer.string(1, utf8: storage.bytes[storage.offsets[row]..<storage.offsets[row + 1]])
             }
         }
     }

@@ -73,6 +73,25 @@ package struct CellWriter {
             }
         }
 
+        /// The value of `row` as the column stores it (see ``CellWriter/RawValue``).
+        @inline(__always)
+        package func raw(row: Int) -> RawValue {
+            if hasValidity {
+                let word = row >> 6 < validWordCount ? validWords.unsafelyUnwrapped[row >> 6] : validTail
+                if word & (1 << UInt64(row & 63)) == 0 { return .null }
+            }
+            switch values {
+            case .integer(let values): return .integer(values[row])
+            case .double(let values): return .double(values[row])
+            case .dictionary(let codes, let offsets, let strings):
+                let code = Int(codes[row])
+                return .text(UnsafeBufferPointer(start: strings + offsets[code], count: offsets[code + 1] - offsets[code]))
+            case .plain(let offsets, let strings):
+                return .text(UnsafeBufferPointer(start: strings + offsets[row], count: offsets[row + 1] - offsets[row]))
+            case .other: return .other
+            }
+        }
+
         /// Appends `"name":` and, when the value of `row` is NULL or of a common kind, the
         /// value; `false` when the caller must write the value (``CellWriter/writeValue(row:into:)``).
         @inline(__always)
@@ -100,6 +119,17 @@ package struct CellWriter {
             }
             return true
         }
+    }
+
+    /// A cell's value as its column stores it, for the writers of other formats (the `f=pbf`
+    /// answers): NULL, an integer (a date as epoch milliseconds), a double, UTF-8 text, or
+    /// ``other`` for what only the column's ``/SieveColumns/ScalarValue`` tells (date-only days).
+    package enum RawValue {
+        case null
+        case integer(Int64)
+        case double(Double)
+        case text(UnsafeBufferPointer<UInt8>)
+        case other
     }
 
     /// About how many bytes the cells of `rows` take written — their names and values, strings
