@@ -11,7 +11,8 @@
 # ogr2ogr and ogrinfo and protoc must be installed (Debian: gdal-bin, protobuf-compiler). Starts
 # the server on a free loopback port, runs the clients and the request fuzzer, then stops it with
 # SIGTERM and checks it exits with status 0; decodes the f=pbf answers of a server of every
-# geometry type with Google's protobuf runtime (Tests/Clients/pbf_test.py); then fuzzes a server
+# geometry type with Google's protobuf runtime (Tests/Clients/pbf_test.py) and its vector tiles
+# with mapbox-vector-tile, GDAL and PostGIS (Tests/Clients/tiles_test.py); then fuzzes a server
 # that allows edits, on copies of the fixtures.
 set -euo pipefail
 
@@ -49,9 +50,9 @@ for tool in ogr2ogr ogrinfo python3 protoc; do
 done
 
 # The Python requirements that are not installed (at the pinned version where there is one).
-pip_install_missing "$work" esridump==1.13.0 OWSLib==0.35.0 shapely protobuf==7.36.2
+pip_install_missing "$work" esridump==1.13.0 OWSLib==0.35.0 shapely protobuf==7.36.2 mapbox-vector-tile==2.2.0
 if [ -n "$install_only" ]; then exit 0; fi
-echo "$(ogrinfo --version); $(python3 --version); $(python3 -c 'from importlib import metadata as m; print(", ".join(f"{n} {m.version(n)}" for n in ("esridump", "OWSLib", "shapely", "protobuf")))')"
+echo "$(ogrinfo --version); $(python3 --version); $(python3 -c 'from importlib import metadata as m; print(", ".join(f"{n} {m.version(n)}" for n in ("esridump", "OWSLib", "shapely", "protobuf", "mapbox-vector-tile")))')"
 
 # --- The servers ------------------------------------------------------------------------------
 
@@ -119,6 +120,11 @@ start_server pbf \
     --max-record-count 100
 python3 Tests/Clients/pbf_test.py "$base" "$work/pbf" | tee "$work/pbf-check.out"
 echo "summary: PBF: $(grep -c '^PASS \[pbf\]' "$work/pbf-check.out" || true) checks passed"
+# Vector tiles (OGC API - Tiles) read by mapbox-vector-tile and GDAL's MVT driver, checked against
+# the fixtures with shapely, and (when GEOSIEVE_POSTGIS_URL names a server) against PostGIS's
+# ST_AsMVTGeom on the same tiles.
+python3 Tests/Clients/tiles_test.py "$base" "$work/tiles" | tee "$work/tiles-check.out"
+echo "summary: tiles: $(grep -c '^PASS \[tiles\]' "$work/tiles-check.out" || true) checks passed"
 stop_server
 
 # The same against a server that allows edits, on copies of the fixtures: hostile edits (100,000-

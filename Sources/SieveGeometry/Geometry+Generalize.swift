@@ -53,35 +53,9 @@ extension Geometry {
     /// The indices of `range` the Douglas–Peucker rule keeps, in order: both ends, and between
     /// two kept indices the one farthest from their segment when farther than `tolerance`.
     static func douglasPeucker(_ coordinates: CoordinateBuffer, _ range: Range<Int>, _ tolerance: Double) -> [Int] {
-        guard range.count > 2 else { return Array(range) }
-        var keep = [Bool](repeating: false, count: range.count)
-        keep[0] = true
-        keep[range.count - 1] = true
-        // Spans still to examine, as (first, last) offsets into the range: a stack, not
-        // recursion, so that a path of a million vertices cannot exhaust the stack.
-        var spans = [(0, range.count - 1)]
-        let squared = tolerance * tolerance
-        while let (first, last) = spans.popLast() {
-            guard last - first > 1 else { continue }
-            let a = (coordinates.x(at: range.lowerBound + first), coordinates.y(at: range.lowerBound + first))
-            let b = (coordinates.x(at: range.lowerBound + last), coordinates.y(at: range.lowerBound + last))
-            var farthest = -1
-            var farthestDistance = -1.0
-            for i in (first + 1)..<last {
-                let p = (coordinates.x(at: range.lowerBound + i), coordinates.y(at: range.lowerBound + i))
-                let distance = squaredDistance(p, a, b)
-                if distance > farthestDistance {
-                    farthestDistance = distance
-                    farthest = i
-                }
-            }
-            if farthestDistance > squared {
-                keep[farthest] = true
-                spans.append((first, farthest))
-                spans.append((farthest, last))
-            }
-        }
-        return range.indices.filter { keep[$0 - range.lowerBound] }.map { $0 }
+        DouglasPeucker.kept(count: range.count, tolerance: tolerance) {
+            (coordinates.x(at: range.lowerBound + $0), coordinates.y(at: range.lowerBound + $0))
+        }.map { range.lowerBound + $0 }
     }
 
     /// The closed triangle a collapsing ring keeps: its first vertex, the vertex farthest from
@@ -102,12 +76,49 @@ extension Geometry {
     /// The squared distance from `p` to the segment from `a` to `b` (to `a` when they are one
     /// point).
     @inline(__always)
-    static func squaredDistance(_ p: (Double, Double), _ a: (Double, Double), _ b: (Double, Double)) -> Double {
+    package static func squaredDistance(_ p: (Double, Double), _ a: (Double, Double), _ b: (Double, Double)) -> Double {
         let dx = b.0 - a.0, dy = b.1 - a.1
         let length = dx * dx + dy * dy
         var t = length > 0 ? ((p.0 - a.0) * dx + (p.1 - a.1) * dy) / length : 0
         t = Swift.min(Swift.max(t, 0), 1)
         let x = a.0 + t * dx - p.0, y = a.1 + t * dy - p.1
         return x * x + y * y
+    }
+}
+
+/// The Douglas–Peucker rule on any sequence of positions: which to keep so that none removed
+/// lies farther than a tolerance from the line that replaces it.
+package enum DouglasPeucker {
+    /// The indices (0..<`count`) kept, ascending: both ends, and between two kept positions the
+    /// one farthest from their segment (the first of equals) when farther than `tolerance`, the
+    /// rule applied again on each side. `position` gives position `i`'s x and y.
+    package static func kept(count: Int, tolerance: Double, _ position: (Int) -> (Double, Double)) -> [Int] {
+        guard count > 2 else { return Array(0..<count) }
+        var keep = [Bool](repeating: false, count: count)
+        keep[0] = true
+        keep[count - 1] = true
+        // Spans still to examine: a stack, not recursion, so that a path of a million vertices
+        // cannot exhaust the stack.
+        var spans = [(0, count - 1)]
+        let squared = tolerance * tolerance
+        while let (first, last) = spans.popLast() {
+            guard last - first > 1 else { continue }
+            let a = position(first), b = position(last)
+            var farthest = -1
+            var farthestDistance = -1.0
+            for i in (first + 1)..<last {
+                let distance = Geometry.squaredDistance(position(i), a, b)
+                if distance > farthestDistance {
+                    farthestDistance = distance
+                    farthest = i
+                }
+            }
+            if farthestDistance > squared {
+                keep[farthest] = true
+                spans.append((first, farthest))
+                spans.append((farthest, last))
+            }
+        }
+        return (0..<count).filter { keep[$0] }
     }
 }

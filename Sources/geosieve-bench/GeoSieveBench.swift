@@ -12,7 +12,7 @@ struct GeoSieveBench: AsyncParsableCommand {
         abstract: "Benchmark GeoSieve on generated workloads; one JSON line per measurement.",
         discussion: "Build with `swift build -c release --product geosieve-bench`.",
         subcommands: [
-            WhereCommand.self, SpatialCommand.self, LoadCommand.self, GeoPackageCommand.self, ShapefileCommand.self, FlatGeobufCommand.self, GeoParquetCommand.self, EditCommand.self, StatsCommand.self, LayerCommand.self, CQL2Command.self, JSONNumbersCommand.self,
+            WhereCommand.self, SpatialCommand.self, LoadCommand.self, GeoPackageCommand.self, ShapefileCommand.self, FlatGeobufCommand.self, GeoParquetCommand.self, EditCommand.self, StatsCommand.self, LayerCommand.self, CQL2Command.self, JSONNumbersCommand.self, PBFCommand.self, TilesCommand.self,
         ] + remoteCommands
     )
 

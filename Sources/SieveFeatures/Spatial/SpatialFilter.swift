@@ -98,6 +98,14 @@ package struct SpatialFilter {
         let d = GEOSResolution.spacing
         let window = Envelope(xmin: box.xmin - d, ymin: box.ymin - d, xmax: box.xmax + d, ymax: box.ymax + d)
         var rows: [UInt32] = []
+        if !table.extent.isEmpty, window.contains(table.extent) {
+            // A window around the whole table (a world map's tile): every row with a geometry,
+            // in order, without the index or a sort. The extent covers every geometry, edits'
+            // too (it only grows).
+            rows.reserveCapacity(table.count)
+            for (row, x) in table.xmin.enumerated() where !x.isNaN { rows.append(UInt32(row)) }
+            return table.tombstones.removingDeleted(from: rows)
+        }
         table.withSpatialIndex { $0.query(intersecting: window, into: &rows) }
         rows = table.visibleRows(rows)
         rows.sort()

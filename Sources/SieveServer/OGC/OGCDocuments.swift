@@ -47,6 +47,9 @@ enum OGCDocuments {
                         link(base + "/ogc/api", rel: "service-desc", type: OGCOpenAPI.mediaType, title: "The API definition"),
                         link(base + "/ogc/conformance", rel: "conformance", type: "application/json", title: "Conformance classes"),
                         link(base + "/ogc/collections", rel: "data", type: "application/json", title: "Feature collections"),
+                        link(
+                            base + "/ogc/tileMatrixSets", rel: "http://www.opengis.net/def/rel/ogc/1.0/tiling-schemes", type: "application/json",
+                            title: "Tile matrix sets"),
                     ])
                 ),
             ]))
@@ -54,7 +57,7 @@ enum OGCDocuments {
 
     /// `GET /ogc/conformance`: Part 4 too when edits are allowed.
     static func conformanceDocument(edits: Bool) -> JSONValue {
-        let classes = conformance + (edits ? [OGCTransactions.conformance] : [])
+        let classes = conformance + OGCTiles.conformance + (edits ? [OGCTransactions.conformance] : [])
         return .object(JSONObject([("conformsTo", .array(classes.map { .string($0) }))]))
     }
 
@@ -81,6 +84,7 @@ enum OGCDocuments {
                 link(href, rel: "self", type: "application/json"),
                 link(href + "/items", rel: "items", type: ServiceResponse.geoJSONType, title: "Features"),
                 link(href + "/queryables", rel: "http://www.opengis.net/def/rel/ogc/1.0/queryables", type: "application/schema+json"),
+                link(href + "/tiles", rel: "http://www.opengis.net/def/rel/ogc/1.0/tilesets-vector", type: "application/json", title: "Vector tiles"),
             ]))
         object.append("itemType", .string("feature"))
         if table.schema.geometryType != nil {

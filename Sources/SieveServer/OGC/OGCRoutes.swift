@@ -73,6 +73,47 @@ struct OGCRoutes {
                     html: OGCHTML.wanted(parameters, accept: request.headers[.accept]))
             }
         }
+        // OGC API – Tiles: the grid, and each collection's vector tiles.
+        router.get("/ogc/tileMatrixSets") { request, _ in
+            await respond(request, only: ["f"]) { _, base in ServiceResponse.json(OGCTiles.tileMatrixSets(base: base)) }
+        }
+        router.get("/ogc/tileMatrixSets/{tileMatrixSet}") { request, context in
+            await respond(request, only: ["f"]) { _, _ in
+                try tileMatrixSet(context)
+                return ServiceResponse.json(OGCTiles.webMercatorQuad())
+            }
+        }
+        router.get("/ogc/collections/{collection}/tiles") { request, context in
+            await respond(request, only: ["f"]) { _, base in ServiceResponse.json(OGCTiles.tilesets(try collection(context), base: base)) }
+        }
+        router.get("/ogc/collections/{collection}/tiles/{tileMatrixSet}") { request, context in
+            await respond(request) { parameters, base in
+                let served = try collection(context)
+                try tileMatrixSet(context)
+                for name in parameters.names where name != "f" && name != "token" {
+                    throw ServerRequestError(.badRequest, "unknown parameter \(RequestParameters.quoted(name)): a tileset takes f (json or tilejson)")
+                }
+                switch parameters["f"]?.lowercased() ?? "json" {
+                case "json":
+                    return ServiceResponse.json(try ServerRequestError.catching(.internalError) { try OGCTiles.tileset(served, base: base) })
+                case "tilejson":
+                    return ServiceResponse.json(try ServerRequestError.catching(.internalError) { try OGCTiles.tileJSON(served, base: base) })
+                case let other:
+                    throw ServerRequestError(.badRequest, "f=\(other) is not supported for a tileset: use json or tilejson")
+                }
+            }
+        }
+        router.get("/ogc/collections/{collection}/tiles/{tileMatrixSet}/{z}/{y}/{x}") { request, context in
+            await respond(request) { parameters, _ in
+                let served = try collection(context)
+                try tileMatrixSet(context)
+                if let format = parameters["f"], format.lowercased() != "mvt" {
+                    throw ServerRequestError(.badRequest, "f=\(format) is not supported for a tile: tiles are Mapbox Vector Tiles (f=mvt)")
+                }
+                let (z, y, x) = (context.parameters.get("z") ?? "", context.parameters.get("y") ?? "", context.parameters.get("x") ?? "")
+                return try await server.timed { try OGCTiles.tile(z, y, x, parameters, served: served) }
+            }
+        }
         // Part 4: create, replace, delete.
         router.post("/ogc/collections/{collection}/items") { request, context in
             await respond(request, edit: true) { _, base in
@@ -125,6 +166,14 @@ struct OGCRoutes {
         } catch {
             let error = ServerRequestError(error, fallback: .internalError)
             return ServiceResponse(status: error.status, contentType: ServiceResponse.jsonType, headers: error.headers, body: Array(error.ogcJSON.utf8)).response
+        }
+    }
+
+    /// Checks that the path names the one grid served, `WebMercatorQuad`.
+    private func tileMatrixSet(_ context: BasicRequestContext) throws(ServerRequestError) {
+        let id = context.parameters.get("tileMatrixSet") ?? ""
+        guard id == "WebMercatorQuad" else {
+            throw ServerRequestError(.notFound, "no tile matrix set \(RequestParameters.quoted(id)): tiles are served on WebMercatorQuad")
         }
     }
 
