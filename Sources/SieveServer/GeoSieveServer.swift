@@ -29,6 +29,8 @@ public struct GeoSieveServer: Sendable {
     /// A number drawn when the server is made, in every entity tag (``ResponseEncoding``), so
     /// that a restarted server never answers a tag of its former self with 304.
     let instance = UInt64.random(in: .min ... .max)
+    /// The vector tiles made recently (``ServerConfiguration/tileCacheBytes``).
+    let tiles: TileCache
 
     /// A server of `catalog`.
     /// - Throws: ``ServerRequestError`` when `configuration` is out of range.
@@ -38,6 +40,7 @@ public struct GeoSieveServer: Sendable {
         self.configuration = configuration
         admission = Admission(limit: configuration.maxConcurrentRequests)
         spatialIndexes = SpatialIndexReadiness(catalog)
+        tiles = TileCache(capacity: configuration.tileCacheBytes)
     }
 
     /// The routes, with the request limits, request logging (unless `logRequests` is `false`)

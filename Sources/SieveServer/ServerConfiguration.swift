@@ -63,6 +63,13 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// where clause over every row read, an order and a page of features written stay within
     /// about a millisecond. 0 runs every query on the engine's threads.
     public var inlineQueryRowLimit: Int
+    /// The most bytes of vector tiles kept for the next request of the same tile (the tiles of
+    /// a map's first zoom levels are asked for by every visitor); an edit of a table makes its
+    /// tiles new. Default 64 MiB; 0 keeps none.
+    public var tileCacheBytes: Int
+    /// Whether answers of 1,400 bytes or more are gzipped (or deflated) when the client accepts
+    /// it (``ResponseEncoding``). Default `true`; turn it off behind a proxy that compresses.
+    public var compression: Bool
 
     /// A configuration; each argument defaults as described on its property.
     public init(
@@ -70,7 +77,8 @@ public struct ServerConfiguration: Sendable, Hashable {
         allowEdits: Bool = false, token: String? = nil, tokenRequiredForRead: Bool = false, corsOrigin: String? = nil,
         maxBodyBytes: Int = 16 << 20, maxURLBytes: Int = 64 << 10, maxConcurrentRequests: Int = 256,
         queryTimeout: Double? = 30, title: String = "GeoSieve", headerReadTimeout: Double = 20, idleTimeout: Double = 75,
-        maxConnections: Int = 512, inlineQueryRowLimit: Int = 10_000
+        maxConnections: Int = 512, inlineQueryRowLimit: Int = 10_000, tileCacheBytes: Int = 64 << 20,
+        compression: Bool = true
     ) {
         self.host = host
         self.port = port
@@ -89,6 +97,8 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections
         self.inlineQueryRowLimit = inlineQueryRowLimit
+        self.tileCacheBytes = tileCacheBytes
+        self.compression = compression
     }
 
     /// Checks the numbers.
@@ -109,6 +119,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         try check(headerReadTimeout > 0 && headerReadTimeout <= 3600, "the header read timeout must be more than 0 and at most 3600 s")
         try check(idleTimeout > 0 && idleTimeout <= 86_400, "the idle timeout must be more than 0 and at most 86400 s")
         try check(maxConnections >= 1 && maxConnections <= 1_000_000, "the connection bound must be 1 to 1000000, not \(maxConnections)")
+        try check(tileCacheBytes >= 0 && tileCacheBytes <= 1 << 40, "the tile cache must be 0 to 1 TiB, not \(tileCacheBytes) bytes")
         try check(
             inlineQueryRowLimit >= 0 && inlineQueryRowLimit <= 1_000_000,
             "the inline query row limit must be 0 to 1000000, not \(inlineQueryRowLimit)")

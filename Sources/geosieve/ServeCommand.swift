@@ -92,6 +92,12 @@ struct ServeCommand: AsyncParsableCommand {
         help: "The most rows a query may read to run on the request's own task (0 to 1000000; 0: every query on the engine's threads).")
     var inlineRowLimit: Int = 10_000
 
+    @Option(name: .customLong("tile-cache-mb"), help: "MiB of vector tiles kept for the next request of the same tile (0: none).")
+    var tileCacheMB: Int = 64
+
+    @Flag(name: .customLong("no-compression"), help: "Never gzip answers (behind a proxy that compresses).")
+    var noCompression = false
+
     /// Request logging.
     enum LogLevel: String, ExpressibleByArgument, CaseIterable {
         case debug, info, warning, error
@@ -106,7 +112,8 @@ struct ServeCommand: AsyncParsableCommand {
             tokenRequiredForRead: tokenRequiredForRead,
             corsOrigin: cors, maxBodyBytes: maxBodyBytes, maxConcurrentRequests: maxConcurrentRequests,
             queryTimeout: queryTimeout == 0 ? nil : queryTimeout, headerReadTimeout: headerTimeout, idleTimeout: idleTimeout,
-            maxConnections: maxConnections, inlineQueryRowLimit: inlineRowLimit)
+            maxConnections: maxConnections, inlineQueryRowLimit: inlineRowLimit,
+            tileCacheBytes: tileCacheMB < 0 || tileCacheMB > 1 << 20 ? -1 : tileCacheMB << 20, compression: !noCompression)
         var tables: [ServedTable] = []
         for argument in sources {
             let (source, name) = Self.split(argument)

@@ -105,6 +105,15 @@ import Testing
         }
     }
 
+    @Test func compressionCanBeTurnedOff() async throws {
+        try await TestServer.withClient(try TestServer.make(ServerConfiguration(compression: false))) { client in
+            let reply = try await client.get(Self.query, headers: Self.headers([(.acceptEncoding, "gzip")]))
+            #expect(reply.headers[.contentEncoding] == nil)
+            #expect(reply.headers[.eTag] != nil)
+            #expect(reply.object["features"] != nil)
+        }
+    }
+
     @Test func acceptEncodingIsReadWithItsQValues() {
         #expect(ResponseEncoding.coding(accepted: "gzip") == "gzip")
         #expect(ResponseEncoding.coding(accepted: "GZIP;q=0.5") == "gzip")

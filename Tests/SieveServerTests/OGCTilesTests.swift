@@ -1,6 +1,7 @@
 import HTTPTypes
+import SieveEditing
 import SieveFeatures
-import SieveServer
+@testable import SieveServer
 import SieveTestSupport
 import Testing
 
@@ -57,6 +58,41 @@ import Testing
             #expect(empty.layer == "cities")
             #expect(empty.count == 0)
         }
+    }
+
+    @Test func anEditRemakesTheTilesTheCacheKeeps() async throws {
+        let table = try EditableFeatureTable(
+            FeatureTable.load(
+                geoJSON: #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"a"},"geometry":{"type":"Point","coordinates":[1,1]}}]}"#
+            ))
+        let server = try GeoSieveServer(
+            catalog: ServedCatalog([ServedTable(id: "places", table: table)]), configuration: ServerConfiguration(allowEdits: true))
+        try await TestServer.withClient(server) { client in
+            let uri = "/ogc/collections/places/tiles/WebMercatorQuad/0/0/0"
+            let first = try await client.get(uri)
+            #expect(try Self.features(first).count == 1)
+            #expect(server.tiles.size == first.bytes.count)
+            #expect(try await client.get(uri).bytes == first.bytes)
+            let adds = encoded(#"[{"attributes":{"name":"b"},"geometry":{"x":50,"y":50}}]"#)
+            _ = try await client.post("/arcgis/rest/services/places/FeatureServer/0/addFeatures", form: "features=\(adds)&f=json")
+            #expect(try Self.features(try await client.get(uri)).count == 2)
+        }
+    }
+
+    @Test func theCacheDropsTheLeastRecentlyUsedTiles() {
+        let cache = TileCache(capacity: 400)
+        cache.keep([UInt8](repeating: 1, count: 100), as: "a")
+        cache.keep([UInt8](repeating: 2, count: 100), as: "b")
+        cache.keep([UInt8](repeating: 3, count: 100), as: "c")
+        #expect(cache.tile("a") != nil)  // a is now more recent than b
+        cache.keep([UInt8](repeating: 4, count: 100), as: "d")
+        cache.keep([UInt8](repeating: 5, count: 100), as: "e")
+        #expect(cache.tile("b") == nil)
+        #expect(cache.tile("a") != nil)
+        #expect(cache.size == 400)
+        cache.keep([UInt8](repeating: 6, count: 101), as: "big")  // over a quarter: not kept
+        #expect(cache.tile("big") == nil)
+        #expect(TileCache(capacity: 0).tile("a") == nil)
     }
 
     @Test func wrongTilesAndParametersAreRefused() async throws {

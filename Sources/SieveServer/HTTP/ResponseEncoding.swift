@@ -69,7 +69,7 @@ enum ResponseEncoding {
 
     /// `response` with its tag, cache and encoding headers, compressed when `request` accepts
     /// it and the body is large enough.
-    static func finish(_ response: ServiceResponse, request: Request, tag: String?) -> Response {
+    static func finish(_ response: ServiceResponse, request: Request, tag: String?, compression: Bool = true) -> Response {
         var response = response
         guard response.status == 200, let tag else { return response.response }
         response.headers.append((name: "ETag", value: tag))
@@ -77,7 +77,7 @@ enum ResponseEncoding {
         let encoded = response.headers.contains { $0.name.lowercased() == "content-encoding" }
         guard !encoded else { return response.response }
         response.headers.append((name: "Vary", value: "Accept-Encoding"))
-        guard response.body.count >= minimumCompressedSize, let coding = coding(accepted: request.headers[.acceptEncoding]) else {
+        guard compression, response.body.count >= minimumCompressedSize, let coding = coding(accepted: request.headers[.acceptEncoding]) else {
             return response.response
         }
         if let compressed = Deflate.compress(response.body, windowBits: coding == "gzip" ? 31 : 15, level: 1) {
