@@ -68,7 +68,7 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// tiles new. Default 64 MiB; 0 keeps none.
     public var tileCacheBytes: Int
     /// Whether answers of 1,400 bytes or more are gzipped (or deflated) when the client accepts
-    /// it (``ResponseEncoding``). Default `true`; turn it off behind a proxy that compresses.
+    /// it. Default `true`; turn it off behind a proxy that compresses.
     public var compression: Bool
 
     /// A configuration; each argument defaults as described on its property.

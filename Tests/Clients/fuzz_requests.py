@@ -834,6 +834,8 @@ class Corpus:
             self.add(1, "ogc queryables", lambda rng, c=c: self.ogc_doc(rng, f"/ogc/collections/{c.name}/queryables"))
             self.add(12, "ogc items", lambda rng, c=c: self.ogc_items(c, rng))
             self.add(2, "ogc item", lambda rng, c=c: self.ogc_item(c, rng))
+            self.add(4, "ogc tile", lambda rng, c=c: self.ogc_tile(c, rng))
+            self.add(1, "ogc tileset", lambda rng, c=c: self.ogc_doc(rng, f"/ogc/collections/{c.name}/tiles/WebMercatorQuad"))
             self.add(edit_weight, "arcgis applyEdits", lambda rng, c=c: self.arcgis_apply_edits(c, rng))
             self.add(edit_weight, "arcgis addFeatures", lambda rng, c=c: self.arcgis_add(c, rng))
             self.add(edit_weight * 0.6, "arcgis updateFeatures", lambda rng, c=c: self.arcgis_update(c, rng))
@@ -1094,6 +1096,21 @@ class Corpus:
             query.append(("f", rng.choice(["json", "geojson", "html"])))
         rng.shuffle(query)
         return self.ogc("ogc items", f"/ogc/collections/{coll.name}/items", query or None)
+
+    def ogc_tile(self, coll, rng):
+        z = rng.choice([0, 1, 2, 3, 5, 8, 12, 16, 24, 25, -1])
+        size = 1 << max(min(z, 24), 0)
+        x = rng.choice([0, size - 1, size, rng.randint(0, size - 1), -1])
+        y = rng.choice([0, size - 1, size, rng.randint(0, size - 1)])
+        query = []
+        if rng.random() < 0.3:
+            query.append(("filter", cql2_text(coll, rng)))
+        if rng.random() < 0.2:
+            query.append(("properties", ",".join(f for f, _ in coll.fields[: rng.randint(0, len(coll.fields))])))
+        if rng.random() < 0.1:
+            query.append(rng.choice([("f", "mvt"), ("f", "json"), ("limit", "5"), ("datetime", "2020-01-01")]))
+        grid = "WebMercatorQuad" if rng.random() < 0.95 else "WorldCRS84Quad"
+        return self.ogc("ogc tile", f"/ogc/collections/{coll.name}/tiles/{grid}/{z}/{y}/{x}", query or None)
 
     def ogc_item(self, coll, rng):
         query = None

@@ -33,9 +33,9 @@ import math
 import os
 import subprocess
 import sys
-import urllib.error
 import urllib.parse
-import urllib.request
+
+from clientlib import fetch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "..", "Fixtures")
@@ -82,14 +82,6 @@ def make_lines(out):
         json.dump(lines, f)
     with open(out.replace(".geojson", "-points.geojson"), "w") as f:
         json.dump(points, f)
-
-
-def fetch(url):
-    try:
-        with urllib.request.urlopen(url, timeout=60) as response:
-            return response.status, response.headers.get("Content-Type", ""), response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.headers.get("Content-Type", ""), error.read()
 
 
 def query(base, layer, **parameters):

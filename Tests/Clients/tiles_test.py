@@ -26,13 +26,13 @@ import math
 import os
 import subprocess
 import sys
-import urllib.error
 import urllib.parse
-import urllib.request
 
 import mapbox_vector_tile
 import shapely
 from shapely.geometry import box, shape
+
+from clientlib import fetch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "..", "Fixtures")
@@ -53,14 +53,6 @@ def ok(message):
     global passed
     passed += 1
     print(f"PASS [tiles] {message}")
-
-
-def fetch(url):
-    try:
-        with urllib.request.urlopen(url, timeout=60) as response:
-            return response.status, response.headers.get("Content-Type", ""), response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.headers.get("Content-Type", ""), error.read()
 
 
 def mercator(x, y):

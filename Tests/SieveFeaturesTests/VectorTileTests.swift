@@ -110,6 +110,16 @@ struct VectorTileTests {
         #expect(try Self.layer(try result.vectorTile(address, layerName: "p", options: every)).features.count == 2)
     }
 
+    @Test func optionsOutOfRangeAreRefused() throws {
+        #expect(throws: VectorTileError.self) { try VectorTileOptions(extent: 100).validate() }
+        #expect(throws: VectorTileError.self) { try VectorTileOptions(buffer: 2000).validate() }
+        #expect(throws: VectorTileError.self) { try VectorTileOptions(simplification: -1).validate() }
+        // (4096 + 2 × 64) / 1 = 4224 squares a side: more than 4096.
+        #expect(throws: VectorTileError.self) { try VectorTileOptions(pointSpacing: 1).validate() }
+        try VectorTileOptions(pointSpacing: 2).validate()
+        try VectorTileOptions(pointSpacing: 0).validate()
+    }
+
     @Test func attributesAreTagsWithSharedKeysAndValues() throws {
         let result = try Self.result(
             #"{"type":"Feature","properties":{"OBJECTID":1,"name":"a","n":-2,"d":1.5,"at":"2021-03-04T05:06:07Z"},"geometry":{"type":"Point","coordinates":[1,1]}},"#

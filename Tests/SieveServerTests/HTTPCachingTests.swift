@@ -54,12 +54,7 @@ import Testing
     }
 
     @Test func editsChangeTheTag() async throws {
-        let table = try EditableFeatureTable(
-            FeatureTable.load(
-                geoJSON: #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"a"},"geometry":{"type":"Point","coordinates":[1,1]}}]}"#
-            ))
-        let server = try GeoSieveServer(
-            catalog: ServedCatalog([ServedTable(id: "places", table: table)]), configuration: ServerConfiguration(allowEdits: true))
+        let (table, server) = try TestServer.editablePoint("places")
         #expect(table.version == 0)
         try await TestServer.withClient(server) { client in
             let uri = "/arcgis/rest/services/places/FeatureServer/0/query?where=1%3D1&returnCountOnly=true&f=json"

@@ -61,12 +61,7 @@ import Testing
     }
 
     @Test func anEditRemakesTheTilesTheCacheKeeps() async throws {
-        let table = try EditableFeatureTable(
-            FeatureTable.load(
-                geoJSON: #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"a"},"geometry":{"type":"Point","coordinates":[1,1]}}]}"#
-            ))
-        let server = try GeoSieveServer(
-            catalog: ServedCatalog([ServedTable(id: "places", table: table)]), configuration: ServerConfiguration(allowEdits: true))
+        let (_, server) = try TestServer.editablePoint("places")
         try await TestServer.withClient(server) { client in
             let uri = "/ogc/collections/places/tiles/WebMercatorQuad/0/0/0"
             let first = try await client.get(uri)

@@ -77,6 +77,18 @@ enum TestServer {
         return try GeoSieveServer(catalog: ServedCatalog(tables + extra), configuration: configuration)
     }
 
+    /// An editable table of one point feature (`name` "a" at 1, 1) and an editing server of it
+    /// as `id`.
+    static func editablePoint(_ id: String) throws -> (table: EditableFeatureTable, server: GeoSieveServer) {
+        let table = try EditableFeatureTable(
+            FeatureTable.load(
+                geoJSON: #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"a"},"geometry":{"type":"Point","coordinates":[1,1]}}]}"#
+            ))
+        let server = try GeoSieveServer(
+            catalog: ServedCatalog([ServedTable(id: id, table: table)]), configuration: ServerConfiguration(allowEdits: true))
+        return (table, server)
+    }
+
     /// A served table loaded from GeoJSON text.
     static func table(_ id: String, geoJSON: String) throws -> ServedTable {
         try ServedTable(id: id, table: EditableFeatureTable(FeatureTable.load(json: Array(geoJSON.utf8))))

@@ -10,9 +10,9 @@ extension QueryAnswer {
     ///
     /// - Features, distinct values and statistics are a `FeatureResult`: the fields (name,
     ///   type, alias), then each feature's attribute values in field order and its geometry as
-    ///   integer cells of a grid (`quantization`, or ``CoordinateQuantization/fine(for:)`` of the
+    ///   integer cells of a grid (`quantization`, or ``/SieveFormats/CoordinateQuantization/fine(for:)`` of the
     ///   result's extent when `nil`), with the grid as the result's `transform`. Values and
-    ///   geometries as ``FeatureQueryResult/pbf(quantization:)`` writes them.
+    ///   geometries as `FeatureQueryResult.pbf(quantization:)` writes them.
     /// - A count is a `CountResult`; object IDs an `ObjectIdsResult`.
     public func pbf(quantization: CoordinateQuantization? = nil) -> [UInt8]? {
         var writer = ProtobufWriter()
@@ -62,8 +62,8 @@ extension FeatureQueryResult {
     ///   polygons), `spatialReference` (`wkid`, `latestWkid`), `exceededTransferLimit`, and the
     ///   `transform` of the grid.
     /// - Fields: name, alias and type, with `sqlType` `sqlTypeOther`. The protocol has no
-    ///   64-bit integer or date-only type: a ``FieldType/bigInteger`` field is declared
-    ///   `esriFieldTypeDouble` and a ``FieldType/dateOnly`` field `esriFieldTypeDate`, as
+    ///   64-bit integer or date-only type: a ``/SieveFeatures/FieldType/bigInteger`` field is declared
+    ///   `esriFieldTypeDouble` and a ``/SieveFeatures/FieldType/dateOnly`` field `esriFieldTypeDate`, as
     ///   ArcGIS published them before it had those types; their values stay exact.
     /// - Values, one per field in order: small and 32-bit integers as `sint_value`; object IDs
     ///   as `uint_value` (`uint64_value` above 2³²−1, `int64_value` when negative); 64-bit
@@ -71,12 +71,12 @@ extension FeatureQueryResult {
     ///   `string_value`; dates (and date-only days, at their midnight UTC) as `sint64_value`
     ///   epoch milliseconds; NULL as a value with none of them set.
     /// - A geometry (none for a feature without one) is its cells on the grid
-    ///   (``CoordinateQuantization/parts(of:)``): `lengths` holds the positions of each part
+    ///   (``/SieveFormats/CoordinateQuantization/parts(of:)``): `lengths` holds the positions of each part
     ///   (left out for a point), and `coords` each part's first position in cells from the
     ///   origin and every following one as its difference from the one before, as zigzag
     ///   varints.
     ///
-    /// Without `quantization` the grid is ``CoordinateQuantization/fine(for:)`` of the
+    /// Without `quantization` the grid is ``/SieveFormats/CoordinateQuantization/fine(for:)`` of the
     /// result's extent: every position kept, within a 2⁻⁴¹ part of that extent of where it is.
     public func pbf(quantization: CoordinateQuantization? = nil) -> [UInt8] {
         var grid = quantization

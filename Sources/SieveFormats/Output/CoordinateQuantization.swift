@@ -78,7 +78,7 @@ public struct CoordinateQuantization: Sendable, Hashable {
             extent: usable ? extent : Envelope(xmin: 0, ymin: 0, xmax: 0, ymax: 0))
     }
 
-    /// The origin: `translate` of ``transform``.
+    /// The origin: the `translate` of the Esri JSON and protocol buffer `transform`.
     public var origin: (x: Double, y: Double) {
         (extent.xmin, originPosition == .upperLeft ? extent.ymax : extent.ymin)
     }

@@ -29,8 +29,9 @@ public struct VectorTileOptions: Sendable, Hashable {
     public var simplification: Double
     /// Points are thinned to at most one in each square of this side, in tile units (the first
     /// in the result's order): 16 by default — at most 65,536 points in a 4096-unit tile, one
-    /// per two pixels of a 512-pixel tile; 0 keeps every point. A multipoint is kept or left out
-    /// whole, by its first point.
+    /// per two pixels of a 512-pixel tile; 0 keeps every point. At most 4,096 squares a side
+    /// (with the buffer): the spacing is at least (extent + 2 × buffer) / 4096. A multipoint is
+    /// kept or left out whole, by its first point.
     public var pointSpacing: Int
 
     /// The defaults: extent 4096, buffer 64, simplification 1, point spacing 16.
@@ -49,8 +50,9 @@ public struct VectorTileOptions: Sendable, Hashable {
         guard simplification >= 0, simplification.isFinite, simplification <= Double(extent) else {
             throw VectorTileError("the simplification must be 0 to \(extent) tile units, not \(simplification)")
         }
-        guard pointSpacing >= 0, pointSpacing <= extent else {
-            throw VectorTileError("the point spacing must be 0 to \(extent) tile units, not \(pointSpacing)")
+        guard pointSpacing == 0 || (pointSpacing <= extent && (extent + 2 * buffer) / pointSpacing <= 4096) else {
+            throw VectorTileError(
+                "the point spacing must be 0, or \((extent + 2 * buffer + 4095) / 4096) to \(extent) tile units (at most 4096 squares a side), not \(pointSpacing)")
         }
     }
 }
@@ -470,7 +472,10 @@ struct TilePath {
     private mutating func append(_ positions: [Double], kept: [Int], ring: Bool, outer: Bool) -> Bool {
         var count = 0
         for i in kept {
-            let x = Int64(positions[2 * i].rounded()), y = Int64(positions[2 * i + 1].rounded())
+            // A position PROJ could not project (NaN) is left out; clipping bounds the others.
+            let fx = positions[2 * i].rounded(), fy = positions[2 * i + 1].rounded()
+            guard fx.isFinite, fy.isFinite, abs(fx) < 1e15, abs(fy) < 1e15 else { continue }
+            let x = Int64(fx), y = Int64(fy)
             if count > 0, xs[xs.count - 1] == x, ys[ys.count - 1] == y { continue }
             xs.append(x)
             ys.append(y)

@@ -4,7 +4,7 @@ import SieveGeometry
 
 extension FeatureLayer {
     /// The layer's features in the tile `address`, as a Mapbox Vector Tile of one layer named
-    /// `layerName` (``/SieveFeatures/FeatureQueryResult/vectorTile(_:layerName:options:)``).
+    /// `layerName` (`FeatureQueryResult.vectorTile(_:layerName:options:)` (SieveFormats)).
     ///
     /// The features are those `query` selects (its where clause, CQL2 filter and out fields;
     /// every field when it names none), with the layer's definition expression, whose envelope

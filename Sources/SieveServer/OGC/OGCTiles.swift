@@ -13,7 +13,7 @@ import SieveProjection
 /// | `/ogc/tileMatrixSets`, `/ogc/tileMatrixSets/WebMercatorQuad` | the grid (OGC Two Dimensional Tile Matrix Set 2.0) |
 /// | `/ogc/collections/{c}/tiles` | the collection's tilesets (one, vector, WebMercatorQuad) |
 /// | `/ogc/collections/{c}/tiles/WebMercatorQuad` | the tileset's metadata; `f=tilejson`: TileJSON 3.0.0, for MapLibre |
-/// | `/ogc/collections/{c}/tiles/WebMercatorQuad/{z}/{y}/{x}` | a tile, `application/vnd.mapbox-vector-tile` (``/SieveFeatures/FeatureQueryResult/vectorTile(_:layerName:options:)``) |
+/// | `/ogc/collections/{c}/tiles/WebMercatorQuad/{z}/{y}/{x}` | a tile, `application/vnd.mapbox-vector-tile` (`FeatureQueryResult.vectorTile(_:layerName:options:)`) |
 ///
 /// A tile holds the features of the layer (its definition expression applied) whose envelope
 /// meets the tile grown by its buffer, filtered as `/items` filters them (`filter`,
