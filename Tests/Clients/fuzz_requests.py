@@ -76,6 +76,7 @@ there (replay with `nc HOST PORT < FILE`).
 import argparse
 import collections
 import json
+import zlib
 import math
 import os
 import random
@@ -1896,9 +1897,18 @@ class Fuzzer:
             self.fail("truncated", data, f"the answer to a {what} was cut short ({len(response.body)} bytes of it)", response)
             return False
         ctype = (response.header("content-type") or "").lower()
-        if "json" in ctype and not head and response.body:
+        body = response.body
+        coding = (response.header("content-encoding") or "").lower()
+        if coding in ("gzip", "deflate") and body and not head:
+            # A compressed answer (the request accepted it) must inflate; its content is checked.
             try:
-                document = strict_json(response.body)
+                body = zlib.decompress(body, 47)
+            except zlib.error as error:
+                self.fail("bad-encoding", data, f"a {coding} answer that does not inflate ({error})", response)
+                return False
+        if "json" in ctype and not head and body:
+            try:
+                document = strict_json(body)
             except (ValueError, UnicodeDecodeError) as error:
                 self.fail("bad-json", data, f"a {ctype} answer that is not JSON ({error})", response)
                 return False
@@ -1907,11 +1917,11 @@ class Fuzzer:
                 if isinstance(code, int) and code >= 500:
                     self.fail("arcgis-5xx", data, f"an ArcGIS error document with code {code} (HTTP {response.status})", response)
                     return False
-        elif "html" in ctype and HTML_MARKER in response.body.lower():
+        elif "html" in ctype and HTML_MARKER in body.lower():
             self.fail("html-injection", data, "an HTML answer shows a value sent in the request (or stored by an edit) as markup, "
                                               "unescaped", response)
             return False
-        elif "json" in ctype and not head and not response.body and response.status == 200:
+        elif "json" in ctype and not head and not body and response.status == 200:
             self.fail("empty-json", data, "an empty body labelled JSON with HTTP 200", response)
             return False
         return True
