@@ -15,7 +15,7 @@ extension Geometry {
     ///   first vertex is kept and the rule measures from it. A ring is never reduced below a
     ///   triangle: one that would be keeps its first vertex, the vertex farthest from it, and
     ///   the vertex farthest from the segment between those two. Rings are never dropped, so a
-    ///   feature that had a geometry keeps one, and no ring changes orientation.
+    ///   feature that had a geometry keeps one; the vertices kept stay in ring order.
     /// - Points, multipoints and envelopes are returned as they are; a collection's members are
     ///   generalized one by one. z and m stay with the vertices kept.
     /// - `maxOffset` of 0 or less, or not a number, returns the geometry as it is.

@@ -59,6 +59,18 @@ struct VectorTileTests {
         #expect(Self.commands(features[0]) == [9, 4096, 4096])
     }
 
+    @Test func otherReferencesAreProjectedByPROJ() throws {
+        // UTM zone 33N (EPSG:32633): x 500,000 m on the equator is 15° E, 0°. At zoom 0 that is
+        // (2048 + 15/180 × 2048, 2048) = (2218.7, 2048) → (2219, 2048).
+        let table = try FeatureTable.load(
+            esriJSON: #"{"geometryType":"esriGeometryPoint","spatialReference":{"wkid":32633},"features":[{"attributes":{"OBJECTID":3},"geometry":{"x":500000,"y":0}}]}"#,
+            schema: [Field(name: "OBJECTID", type: .oid)])
+        #expect(table.spatialReference.wkid == 32633)
+        let result = try table.queryFeatures(QueryParameters())
+        let (_, features) = try Self.layer(try result.vectorTile(try TileAddress(zoom: 0, x: 0, y: 0), layerName: "utm"))
+        #expect(Self.commands(features[0]) == [9, Self.zigzag(2219), Self.zigzag(2048)])
+    }
+
     @Test func aLineIsClippedAtTheBuffer() throws {
         // Along the equator from 90° W to 90° E, in the north-west tile of zoom 1 (x from −πR to
         // 0, y from 0 to πR): it starts at (2048, 4096) and leaves the tile at x = 4096, cut at the

@@ -132,11 +132,8 @@ extension FeatureQueryResult {
                     for (position, row) in rows.enumerated() {
                         answer.message(15) { feature in
                             for j in cells.indices {
-                                let raw = cells[j].pointers.raw(row: row)
-                                if case .other = raw {
+                                if !PBFAnswer.writeValue(cells[j].pointers.raw(row: row), type: types[j], into: &feature) {
                                     feature.message(1) { PBFAnswer.writeValue(columns[j][row], type: types[j], into: &$0) }
-                                } else {
-                                    PBFAnswer.writeValue(raw, type: types[j], into: &feature)
                                 }
                             }
                             if let grid, returnsGeometry, let geometry = geometry(at: position) {
@@ -221,16 +218,17 @@ enum PBFAnswer {
         case .integer(let integer): writeInteger(integer, type: type, into: &writer)
         case .double(let double): writer.double(3, double, always: true)
         case .string(let string): writer.string(1, string, always: true)
-        case .date(let milliseconds): writer.presentVarint(8, ProtobufWriter.zigzag(milliseconds))
+        case .date(let milliseconds): writeInteger(milliseconds, type: .date, into: &writer)
         case .boolean(let bool): writer.presentVarint(9, bool ? 1 : 0)
         }
     }
 
     /// A feature's attribute (field 1 of `Feature`): the `Value` message of `raw`, a stored value
-    /// of a field of `type`, written with its length known up front, so that nothing moves
-    /// (``CellWriter/RawValue/other`` is written from the column's value by the caller).
+    /// of a field of `type`, written with its length known up front, so that nothing moves;
+    /// `false`, writing nothing, for ``CellWriter/RawValue/other``, which the caller writes from
+    /// the column's value.
     @inline(__always)
-    static func writeValue(_ raw: CellWriter.RawValue, type: FieldType, into writer: inout ProtobufWriter) {
+    static func writeValue(_ raw: CellWriter.RawValue, type: FieldType, into writer: inout ProtobufWriter) -> Bool {
         switch raw {
         case .null:
             writer.bytes.append(0x0A)
@@ -250,9 +248,9 @@ enum PBFAnswer {
             writer.varint(UInt64(1 + varintLength(UInt64(utf8.count)) + utf8.count))
             writer.string(1, utf8: utf8)
         case .other:
-            // The caller writes these from the column's value.
-            writer.message(1) { _ in }
+            return false
         }
+        return true
     }
 
     /// How many bytes `value` takes as a varint.

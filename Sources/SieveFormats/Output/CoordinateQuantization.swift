@@ -154,15 +154,9 @@ public struct CoordinateQuantization: Sendable, Hashable {
                 append(oriented.coordinates, oriented.ringRange(r), ring: true, to: &parts)
             }
         case .envelope(let envelope):
-            parts.type = .polygon
-            // Clockwise, as Esri JSON writes an outer ring.
-            let ring = [
-                Point(x: envelope.xmin, y: envelope.ymin), Point(x: envelope.xmin, y: envelope.ymax),
-                Point(x: envelope.xmax, y: envelope.ymax), Point(x: envelope.xmax, y: envelope.ymin),
-                Point(x: envelope.xmin, y: envelope.ymin),
-            ]
-            let buffer = CoordinateBuffer(points: ring, layout: .xy)
-            append(buffer, 0..<buffer.count, ring: true, to: &parts)
+            // As its polygon, oriented as Esri JSON orients an outer ring.
+            guard let polygon = try? Polygon(exterior: envelope.ring) else { return nil }
+            return self.parts(of: .polygon(polygon))
         case .collection:
             return nil
         }

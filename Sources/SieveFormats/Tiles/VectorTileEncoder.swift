@@ -125,20 +125,20 @@ struct VectorTileLayerEncoder {
         squares = options.pointSpacing > 0 ? (options.extent + 2 * options.buffer) / options.pointSpacing + 1 : 0
     }
 
-    /// The ways positions of the result reach Web Mercator.
+    /// How positions reach Web Mercator: as they are (3857), or by Web Mercator's formulas from
+    /// longitude and latitude (4326). Geometries of other references are projected whole by
+    /// PROJ first (``encodeFeatures()``), then taken as they are.
     enum Projection {
-        case identity, geographic, proj(Projector)
+        case identity, geographic
     }
 
     mutating func encodeFeatures() throws(VectorTileError) {
         guard result.returnsGeometry else { return }
-        let projection: Projection
-        switch result.spatialReference.latestWkid {
-        case 3857: projection = .identity
-        case 4326: projection = .geographic
-        default:
+        let projection: Projection = result.spatialReference.latestWkid == 4326 ? .geographic : .identity
+        var projector: Projector?
+        if ![3857, 4326].contains(result.spatialReference.latestWkid) {
             do {
-                projection = .proj(try Projector(from: result.spatialReference, to: .webMercator))
+                projector = try Projector(from: result.spatialReference, to: .webMercator)
             } catch {
                 throw VectorTileError("the layer's spatial reference (\(result.spatialReference.wkid)) cannot be projected to Web Mercator: \(error)")
             }
@@ -153,7 +153,7 @@ struct VectorTileLayerEncoder {
         var fieldKeys = [Int](repeating: -1, count: indices.count)
         let ids = result.table.objectIDs
         let column = result.table.geometryColumn
-        let pointStorage = result.projectedGeometries == nil && column.shapes == nil
+        let pointStorage = projector == nil && result.projectedGeometries == nil && column.shapes == nil
         let pointX = column.pointX, pointY = column.pointY
         var path = TilePath()
         var tags: [UInt64] = []
@@ -166,11 +166,16 @@ struct VectorTileLayerEncoder {
                 let (x, y) = toTile(pointX[row], pointY[row], projection)
                 guard x >= low, x <= high, y >= low, y <= high, !x.isNaN, !y.isNaN, keepPoint(x, y) else { continue }
                 path.append(x.rounded(), y.rounded())
-                path.closePart(ring: false, outer: false)
+                path.closePart(ring: false)
                 type = 1
             } else {
-                guard let geometry = result.geometry(at: position) else { continue }
-                guard let built = try build(geometry, projection, into: &path) else { continue }
+                guard var geometry = result.geometry(at: position) else { continue }
+                if let projector {
+                    // One PROJ call for the whole geometry; one it cannot project is left out.
+                    guard let projected = try? projector.project(geometry) else { continue }
+                    geometry = projected
+                }
+                guard let built = build(geometry, projection, into: &path) else { continue }
                 type = built
             }
             let id = ids[row]
@@ -180,19 +185,20 @@ struct VectorTileLayerEncoder {
                     let index: Int
                     switch cells[j].pointers.raw(row: row) {
                     case .null: continue
-                    case .integer(let integer): index = values.integer(integer, date: types[j] == .date)
+                    case .integer(let integer): index = types[j] == .date ? values.date(integer, day: false) : values.integer(integer)
                     case .double(let double): index = values.double(double)
                     case .text(let text): index = values.text(text)
                     case .other:
-                        guard let other = values.other(columns[j][row], type: types[j]) else { continue }
-                        index = other
+                        // Only a date-only field's days (the cells write them as text).
+                        guard case .date(let milliseconds) = columns[j][row] else { continue }
+                        index = values.date(milliseconds, day: true)
                     }
                     if fieldKeys[j] < 0 { fieldKeys[j] = key(names[j]) }
                     tags.append(UInt64(fieldKeys[j]))
                     tags.append(UInt64(index))
                 }
             }
-            features.message(2) { [tags] feature in
+            features.message(2) { feature in
                 if id >= 0 { feature.unsigned(1, UInt64(id)) }
                 feature.packed(2) { packed in
                     for tag in tags { packed.varint(tag) }
@@ -225,7 +231,6 @@ struct VectorTileLayerEncoder {
         switch projection {
         case .identity: break
         case .geographic: (mx, my) = WebMercator.forward(longitude: x, latitude: y)
-        case .proj(let projector): (mx, my) = (try? projector.project(x: x, y: y)) ?? (.nan, .nan)
         }
         return ((mx - west) * scale, (north - my) * scale)
     }
@@ -246,7 +251,7 @@ struct VectorTileLayerEncoder {
 
     /// Appends `geometry`'s parts to `path` in tile units (clipped, simplified, rounded) and
     /// returns its MVT type, `nil` when nothing of it is left.
-    mutating func build(_ geometry: Geometry, _ projection: Projection, into path: inout TilePath) throws(VectorTileError) -> UInt64? {
+    mutating func build(_ geometry: Geometry, _ projection: Projection, into path: inout TilePath) -> UInt64? {
         guard let form = geometry.esriJSONForm else { return nil }
         switch form {
         case .point(let point):
@@ -254,7 +259,7 @@ struct VectorTileLayerEncoder {
             let (x, y) = toTile(point.x, point.y, projection)
             guard x >= low, x <= high, y >= low, y <= high, keepPoint(x, y) else { return nil }
             path.append(x.rounded(), y.rounded())
-            path.closePart(ring: false, outer: false)
+            path.closePart(ring: false)
             return 1
         case .multipoint(let multipoint):
             var first = true
@@ -268,7 +273,7 @@ struct VectorTileLayerEncoder {
                 path.append(x.rounded(), y.rounded())
             }
             guard !first else { return nil }
-            path.closePart(ring: false, outer: false)
+            path.closePart(ring: false)
             return 1
         case .polyline(let polyline):
             for p in 0..<(polyline.pathOffsets.count - 1) {
@@ -293,8 +298,8 @@ struct VectorTileLayerEncoder {
             return path.partCount > 0 ? 3 : nil
         case .envelope, .collection:
             // The Esri form has no envelope or collection (an envelope's is its polygon).
-            if case .envelope(let envelope) = form, !envelope.isEmpty {
-                return try build(.polygon((try? Polygon(exterior: envelope.ring)) ?? .empty), projection, into: &path)
+            if case .envelope(let envelope) = form, !envelope.isEmpty, let polygon = try? Polygon(exterior: envelope.ring) {
+                return build(.polygon(polygon), projection, into: &path)
             }
             return nil
         }
@@ -325,7 +330,7 @@ struct VectorTileLayerEncoder {
 
 /// A layer's values (its `values` field): each value written once, as the `Value` message of
 /// its type, and found again by its type's index: integers, doubles (by their bits), texts (by
-/// their bytes, straight from the column), dates (formatted once).
+/// their bytes, straight from the column), dates and days (formatted once).
 struct TileValues {
     /// The `values` fields written so far (key, length and `Value` message each).
     var entries = ProtobufWriter()
@@ -334,7 +339,7 @@ struct TileValues {
     var doubles: [UInt64: Int] = [:]
     var texts: [TextKey: Int] = [:]
     var dates: [Int64: Int] = [:]
-    var others: [[UInt8]: Int] = [:]
+    var days: [Int64: Int] = [:]
 
     /// A text by its bytes, which stay where they are (in a column) while the tile is made.
     struct TextKey: Hashable {
@@ -354,15 +359,8 @@ struct TileValues {
         return count - 1
     }
 
-    /// An integer: `uint_value` from 0 up, `sint_value` below; a date (epoch milliseconds) as
-    /// its ISO 8601 text.
-    mutating func integer(_ value: Int64, date: Bool) -> Int {
-        if date {
-            if let index = dates[value] { return index }
-            let index = add { $0.string(1, CivilTime.format(milliseconds: value), always: true) }
-            dates[value] = index
-            return index
-        }
+    /// An integer: `uint_value` from 0 up, `sint_value` below.
+    mutating func integer(_ value: Int64) -> Int {
         if let index = integers[value] { return index }
         let index = add { message in
             if value >= 0 {
@@ -374,6 +372,15 @@ struct TileValues {
             }
         }
         integers[value] = index
+        return index
+    }
+
+    /// A date (epoch milliseconds) as its ISO 8601 text; a date-only field's `day` as
+    /// `yyyy-mm-dd`.
+    mutating func date(_ milliseconds: Int64, day: Bool) -> Int {
+        if let index = day ? days[milliseconds] : dates[milliseconds] { return index }
+        let index = add { $0.string(1, CivilTime.format(milliseconds: milliseconds, dateOnlyAtMidnight: day), always: true) }
+        if day { days[milliseconds] = index } else { dates[milliseconds] = index }
         return index
     }
 
@@ -391,29 +398,6 @@ struct TileValues {
         if let index = texts[key] { return index }
         let index = add { $0.string(1, utf8: utf8) }
         texts[key] = index
-        return index
-    }
-
-    /// Any other value of a field of `type` (a date-only day as `yyyy-mm-dd`); `nil` for NULL.
-    mutating func other(_ value: ScalarValue, type: FieldType) -> Int? {
-        var writer = ProtobufWriter()
-        switch value {
-        case .null: return nil
-        case .string(let text): writer.string(1, text, always: true)
-        case .double(let number): writer.double(3, number, always: true)
-        case .integer(let integer):
-            writer.key(integer >= 0 ? 5 : 6, .varint)
-            writer.varint(integer >= 0 ? UInt64(integer) : ProtobufWriter.zigzag(integer))
-        case .date(let milliseconds):
-            writer.string(1, CivilTime.format(milliseconds: milliseconds, dateOnlyAtMidnight: type == .dateOnly), always: true)
-        case .boolean(let flag):
-            writer.key(7, .varint)
-            writer.varint(flag ? 1 : 0)
-        }
-        if let index = others[writer.bytes] { return index }
-        let content = writer.bytes
-        let index = add { $0.bytes.append(contentsOf: content) }
-        others[content] = index
         return index
     }
 }
@@ -445,7 +429,7 @@ struct TilePath {
     }
 
     /// Ends the part begun at ``open``.
-    mutating func closePart(ring: Bool, outer: Bool) {
+    mutating func closePart(ring: Bool) {
         partStarts.append(open)
         partIsRing.append(ring)
         open = xs.count
@@ -472,7 +456,8 @@ struct TilePath {
     private mutating func append(_ positions: [Double], kept: [Int], ring: Bool, outer: Bool) -> Bool {
         var count = 0
         for i in kept {
-            // A position PROJ could not project (NaN) is left out; clipping bounds the others.
+            // A position that is not a finite number (one PROJ answered with infinity) is left
+            // out; clipping bounds the others.
             let fx = positions[2 * i].rounded(), fy = positions[2 * i + 1].rounded()
             guard fx.isFinite, fy.isFinite, abs(fx) < 1e15, abs(fy) < 1e15 else { continue }
             let x = Int64(fx), y = Int64(fy)
@@ -503,7 +488,7 @@ struct TilePath {
             xs[(open + 1)..<(open + count)].reverse()
             ys[(open + 1)..<(open + count)].reverse()
         }
-        closePart(ring: ring, outer: outer)
+        closePart(ring: ring)
         return true
     }
 

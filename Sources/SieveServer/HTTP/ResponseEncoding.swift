@@ -67,9 +67,9 @@ enum ResponseEncoding {
         return Response(status: .notModified, headers: fields)
     }
 
-    /// `response` with its tag, cache and encoding headers, compressed when `request` accepts
-    /// it and the body is large enough.
-    static func finish(_ response: ServiceResponse, request: Request, tag: String?, compression: Bool = true) -> Response {
+    /// `response` with its tag, cache and encoding headers, compressed when `compression` is on,
+    /// `request` accepts it and the body is large enough.
+    static func finish(_ response: ServiceResponse, request: Request, tag: String?, compression: Bool) -> Response {
         var response = response
         guard response.status == 200, let tag else { return response.response }
         response.headers.append((name: "ETag", value: tag))

@@ -57,10 +57,7 @@ enum OGCItems {
         query.resultOffset = offset
         let (output, crsURI) = try outputCRS(parameters, table: table)
         query.outSpatialReference = output
-        if let properties = parameters["properties"] {
-            let names = properties.split(separator: ",").map { String($0.trimmingWhitespace()) }.filter { !$0.isEmpty }
-            query.outFields = names.isEmpty ? [table.schema.objectIdFieldName] : names
-        }
+        if let fields = outFields(parameters, schema: table.schema) { query.outFields = fields }
         if let sortby = parameters["sortby"] { query.orderBy = try sortFields(sortby) }
         return try ServerRequestError.catching(.badRequest) {
             let result = try layer.queryFeatures(query)
@@ -199,6 +196,14 @@ enum OGCItems {
             query.filterSpatialReference = filterCRS
         }
         return query
+    }
+
+    /// The fields `properties` names (comma-separated; none at all: the object ID only), `nil`
+    /// without the parameter.
+    static func outFields(_ parameters: RequestParameters, schema: Schema) -> [String]? {
+        guard let properties = parameters["properties"] else { return nil }
+        let names = properties.split(separator: ",").map { String($0.trimmingWhitespace()) }.filter { !$0.isEmpty }
+        return names.isEmpty ? [schema.objectIdFieldName] : names
     }
 
     /// `bbox=w,s,e,n` (or 6 numbers with heights, which are ignored) as west, south, east, north.

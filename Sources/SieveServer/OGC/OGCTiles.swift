@@ -25,8 +25,9 @@ enum OGCTiles {
     static let mediaType = "application/vnd.mapbox-vector-tile"
     /// The grid's URI.
     static let gridURI = "http://www.opengis.net/def/tilematrixset/OGC/1.0/WebMercatorQuad"
-    /// The conformance classes of OGC API – Tiles served.
-    static let conformance = ["core", "tileset", "tilesets-list", "geodata-tilesets", "mvt", "oas30"].map {
+    /// The conformance classes of OGC API – Tiles served (not `oas30`: the API definition does not
+    /// list the tile routes yet).
+    static let conformance = ["core", "tileset", "tilesets-list", "geodata-tilesets", "mvt"].map {
         "http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/" + $0
     }
     /// The parameters a tile request may carry besides queryable fields.
@@ -55,10 +56,7 @@ enum OGCTiles {
         }
         let table = served.table.snapshot
         var query = try OGCItems.selection(parameters, table: table)
-        if let properties = parameters["properties"] {
-            let names = properties.split(separator: ",").map { String($0.trimmingWhitespace()) }.filter { !$0.isEmpty }
-            query.outFields = names.isEmpty ? [table.schema.objectIdFieldName] : names
-        }
+        if let fields = OGCItems.outFields(parameters, schema: table.schema) { query.outFields = fields }
         return try ServerRequestError.catching(.badRequest) {
             ServiceResponse(contentType: mediaType, body: try served.layer.vectorTile(address, layerName: served.id, query: query, options: options))
         }
