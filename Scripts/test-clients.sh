@@ -109,14 +109,17 @@ stop_server
 # f=pbf, decoded by Google's protobuf runtime from Esri's FeatureCollection messages compiled by
 # protoc, against f=json: features, quantized cells, counts, IDs, statistics, and
 # maxAllowableOffset against GEOS. A layer of lines and one of multipoints, made from the
-# fixtures, join the three so that every geometry type is served.
+# fixtures, join the three so that every geometry type is served …
 python3 Tests/Clients/pbf_test.py --make-lines "$work/lines.geojson"
+# … and a layer shaped like a real one: 25 fields, mostly texts and many NULL, a 64-bit ID, dates.
+python3 Benchmarks/serve_wide_data.py "$work/wide" --rows 2000 --boxes 10 > /dev/null
 start_server pbf \
     Tests/Fixtures/naturalearth_cities.geojson:cities \
     Tests/Fixtures/naturalearth_lowres.geojson:countries \
     Tests/Fixtures/nybb.geojson:boroughs \
     "$work/lines.geojson:lines" \
     "$work/lines-points.geojson:multipoints" \
+    "$work/wide/wide.gpkg:wide" \
     --max-record-count 100
 python3 Tests/Clients/pbf_test.py "$base" "$work/pbf" | tee "$work/pbf-check.out"
 echo "summary: PBF: $(grep -c '^PASS \[pbf\]' "$work/pbf-check.out" || true) checks passed"

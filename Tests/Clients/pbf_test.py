@@ -9,8 +9,10 @@ outlines as MultiLineStrings, cities grouped by initial as MultiPoints), with in
 text, date and NULL attributes, so that every geometry type is served.
 
 Otherwise the server at BASE_URL must serve naturalearth_cities.geojson as 'cities',
-naturalearth_lowres.geojson as 'countries', nybb.geojson as 'boroughs', and the --make-lines
-file as 'lines' and 'multipoints' ... (see Scripts/test-clients.sh). Esri's FeatureCollection
+naturalearth_lowres.geojson as 'countries', nybb.geojson as 'boroughs', the --make-lines files
+as 'lines' and 'multipoints' (OUT.geojson and OUT-points.geojson), and the 25-field layer of
+Benchmarks/serve_wide_data.py as 'wide' (a 64-bit ID, 16 texts often NULL, 2 dates, a date-only
+field: what real layers hold), as Scripts/test-clients.sh does. Esri's FeatureCollection
 messages (Tests/Clients/esri_feature_collection.proto) are compiled with protoc into WORK_DIR,
 and for every layer:
 
@@ -27,6 +29,7 @@ and for every layer:
 - returnExtentOnly with f=pbf is an ArcGIS error document with code 400.
 """
 
+import datetime
 import importlib
 import json
 import math
@@ -39,7 +42,7 @@ from clientlib import fetch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "..", "Fixtures")
-LAYERS = ["cities", "countries", "boroughs", "lines", "multipoints"]
+LAYERS = ["cities", "countries", "boroughs", "lines", "multipoints", "wide"]
 passed = 0
 
 
@@ -174,17 +177,33 @@ def value_of(value):
     return None if kind is None else getattr(value, kind)
 
 
+# The types f=pbf declares for the JSON field types the protocol lacks (ArcGIS's before 11.2).
+PBF_FIELD_TYPE = {"esriFieldTypeBigInteger": 3, "esriFieldTypeDateOnly": 5}
+
+
+def json_value(value, field_type):
+    """A JSON attribute as f=pbf holds it: a date-only day as its midnight in epoch ms."""
+    if field_type == "esriFieldTypeDateOnly" and isinstance(value, str):
+        day = datetime.date.fromisoformat(value)
+        return (day - datetime.date(1970, 1, 1)).days * 86_400_000
+    return value
+
+
 def compare_features(layer, js, pb_result, what):
     fields = [f["name"] for f in js["fields"]]
+    types = [f["type"] for f in js["fields"]]
     if [f.name for f in pb_result.fields] != fields:
         fail(f"{layer} {what}: fields {[f.name for f in pb_result.fields]} != {fields}")
+    for field, json_type in zip(pb_result.fields, types):
+        if json_type in PBF_FIELD_TYPE and field.fieldType != PBF_FIELD_TYPE[json_type]:
+            fail(f"{layer} {what}: {field.name} ({json_type}) declared as field type {field.fieldType}")
     if len(pb_result.features) != len(js["features"]):
         fail(f"{layer} {what}: {len(pb_result.features)} features, JSON has {len(js['features'])}")
     if pb_result.exceededTransferLimit != bool(js.get("exceededTransferLimit", False)):
         fail(f"{layer} {what}: exceededTransferLimit differs")
     for feature, expected in zip(pb_result.features, js["features"]):
         values = [value_of(v) for v in feature.attributes]
-        wanted = [expected["attributes"][name] for name in fields]
+        wanted = [json_value(expected["attributes"][name], t) for name, t in zip(fields, types)]
         if values != wanted:
             fail(f"{layer} {what}: attributes {values} != {wanted}")
 
