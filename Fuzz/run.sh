@@ -14,6 +14,8 @@
 #                                        at most 150,000 inputs and 20 s each, whichever comes
 #                                        first (as CI does: repeatable for the fast targets)
 #   Fuzz/run.sh --regressions            only replay Fuzz/Regressions
+#   Fuzz/run.sh --build-only             only build the targets (CI builds them early, in the
+#                                        background, and runs them later)
 #
 # Prints one line per target (inputs run, inputs per second, coverage, slowest input, result)
 # and their total; exits 1 when a target failed.
@@ -27,6 +29,7 @@ runs=""
 seed=""
 jobs=1
 regressions_only=no
+build_only=no
 targets=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -35,6 +38,7 @@ while [[ $# -gt 0 ]]; do
         --jobs) jobs="$2"; shift 2 ;;
         --seed) seed="$2"; shift 2 ;;
         --regressions) regressions_only=yes; shift ;;
+        --build-only) build_only=yes; shift ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$script"; exit 0 ;;
         fuzz-*) targets+=("$1"); shift ;;
         *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
@@ -60,6 +64,7 @@ if [[ $build_status -ne 0 ]]; then
     echo "run.sh: the fuzz build failed (status $build_status); its log: $build.log" >&2
     exit 1
 fi
+[[ $build_only == no ]] || exit 0
 bin="$build/release"
 for target in "${targets[@]}"; do
     [[ -x "$bin/$target" ]] || { echo "run.sh: $target did not build" >&2; exit 1; }
