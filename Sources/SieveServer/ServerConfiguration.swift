@@ -1,3 +1,5 @@
+import SieveFeatures
+
 /// How `geosieve serve` listens, pages and protects itself.
 ///
 /// The defaults are those of the command line: loopback only, read-only, no token, no CORS,
@@ -70,6 +72,9 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// Whether answers of 1,400 bytes or more are gzipped (or deflated) when the client accepts
     /// it. Default `true`; turn it off behind a proxy that compresses.
     public var compression: Bool
+    /// The ArcGIS release the REST documents claim (`currentVersion`), which decides the field
+    /// types they declare. Default ``ArcGISVersion/v11_1``, which every client reads.
+    public var arcgisVersion: ArcGISVersion
 
     /// A configuration; each argument defaults as described on its property.
     public init(
@@ -78,7 +83,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         maxBodyBytes: Int = 16 << 20, maxURLBytes: Int = 64 << 10, maxConcurrentRequests: Int = 256,
         queryTimeout: Double? = 30, title: String = "GeoSieve", headerReadTimeout: Double = 20, idleTimeout: Double = 75,
         maxConnections: Int = 512, inlineQueryRowLimit: Int = 10_000, tileCacheBytes: Int = 64 << 20,
-        compression: Bool = true
+        compression: Bool = true, arcgisVersion: ArcGISVersion = .v11_1
     ) {
         self.host = host
         self.port = port
@@ -99,6 +104,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.inlineQueryRowLimit = inlineQueryRowLimit
         self.tileCacheBytes = tileCacheBytes
         self.compression = compression
+        self.arcgisVersion = arcgisVersion
     }
 
     /// Checks the numbers.
@@ -123,5 +129,37 @@ public struct ServerConfiguration: Sendable, Hashable {
         try check(
             inlineQueryRowLimit >= 0 && inlineQueryRowLimit <= 1_000_000,
             "the inline query row limit must be 0 to 1000000, not \(inlineQueryRowLimit)")
+    }
+}
+
+/// The ArcGIS Enterprise release the ArcGIS REST documents claim as their `currentVersion`.
+///
+/// The documents follow the shapes of 11.1 either way; the release decides which field types
+/// they may declare. ArcGIS 11.2 added `esriFieldTypeBigInteger` and `esriFieldTypeDateOnly`,
+/// which clients written for earlier releases do not know (QGIS 3.22 drops a
+/// `esriFieldTypeBigInteger` field; GDAL 3.6 reads it as text): claiming 11.1, a 64-bit integer
+/// field is declared `esriFieldTypeDouble` and a date-only field `esriFieldTypeDate`
+/// (``/SieveFeatures/EsriFieldTypes/before11_2``), as that release would have stored them.
+/// `f=pbf` answers declare the same (the protocol buffer has neither type).
+public enum ArcGISVersion: String, Sendable, Hashable, CaseIterable {
+    /// ArcGIS Enterprise 11.1: 64-bit integers declared as doubles, days as dates. The default.
+    case v11_1 = "11.1"
+    /// ArcGIS Enterprise 11.2: every GeoSieve field type declared as itself.
+    case v11_2 = "11.2"
+
+    /// The `currentVersion` number.
+    public var number: Double {
+        switch self {
+        case .v11_1: 11.1
+        case .v11_2: 11.2
+        }
+    }
+
+    /// The field types the documents of this release declare.
+    public var fieldTypes: EsriFieldTypes {
+        switch self {
+        case .v11_1: .before11_2
+        case .v11_2: .all
+        }
     }
 }

@@ -98,6 +98,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-compression"), help: "Never gzip answers (behind a proxy that compresses).")
     var noCompression = false
 
+    @Option(
+        name: .customLong("arcgis-version"),
+        help: "The ArcGIS release the REST documents claim: 11.1 (64-bit integers declared as doubles, days as dates, as every client reads) or 11.2 (esriFieldTypeBigInteger and esriFieldTypeDateOnly).")
+    var arcgisVersion: ArcGISVersion = .v11_1
+
     /// Request logging.
     enum LogLevel: String, ExpressibleByArgument, CaseIterable {
         case debug, info, warning, error
@@ -113,7 +118,8 @@ struct ServeCommand: AsyncParsableCommand {
             corsOrigin: cors, maxBodyBytes: maxBodyBytes, maxConcurrentRequests: maxConcurrentRequests,
             queryTimeout: queryTimeout == 0 ? nil : queryTimeout, headerReadTimeout: headerTimeout, idleTimeout: idleTimeout,
             maxConnections: maxConnections, inlineQueryRowLimit: inlineRowLimit,
-            tileCacheBytes: tileCacheMB < 0 || tileCacheMB > 1 << 20 ? -1 : tileCacheMB << 20, compression: !noCompression)
+            tileCacheBytes: tileCacheMB < 0 || tileCacheMB > 1 << 20 ? -1 : tileCacheMB << 20, compression: !noCompression,
+            arcgisVersion: arcgisVersion)
         var tables: [ServedTable] = []
         for argument in sources {
             let (source, name) = Self.split(argument)
@@ -201,3 +207,5 @@ struct ServeCommand: AsyncParsableCommand {
         return (argument, nil)
     }
 }
+
+extension ArcGISVersion: ExpressibleByArgument {}

@@ -177,8 +177,13 @@ def value_of(value):
     return None if kind is None else getattr(value, kind)
 
 
-# The types f=pbf declares for the JSON field types the protocol lacks (ArcGIS's before 11.2).
-PBF_FIELD_TYPE = {"esriFieldTypeBigInteger": 3, "esriFieldTypeDateOnly": 5}
+# The type f=pbf declares for each JSON field type: its own, and for the types the protocol lacks
+# those of ArcGIS before 11.2 (which the JSON answers of a server claiming 11.1 declare too).
+PBF_FIELD_TYPE = {
+    "esriFieldTypeSmallInteger": 0, "esriFieldTypeInteger": 1, "esriFieldTypeSingle": 2, "esriFieldTypeDouble": 3,
+    "esriFieldTypeString": 4, "esriFieldTypeDate": 5, "esriFieldTypeOID": 6, "esriFieldTypeGUID": 10,
+    "esriFieldTypeGlobalID": 11, "esriFieldTypeBigInteger": 3, "esriFieldTypeDateOnly": 5,
+}
 
 
 def json_value(value, field_type):
@@ -195,7 +200,7 @@ def compare_features(layer, js, pb_result, what):
     if [f.name for f in pb_result.fields] != fields:
         fail(f"{layer} {what}: fields {[f.name for f in pb_result.fields]} != {fields}")
     for field, json_type in zip(pb_result.fields, types):
-        if json_type in PBF_FIELD_TYPE and field.fieldType != PBF_FIELD_TYPE[json_type]:
+        if field.fieldType != PBF_FIELD_TYPE.get(json_type):
             fail(f"{layer} {what}: {field.name} ({json_type}) declared as field type {field.fieldType}")
     if len(pb_result.features) != len(js["features"]):
         fail(f"{layer} {what}: {len(pb_result.features)} features, JSON has {len(js['features'])}")

@@ -74,6 +74,37 @@ public enum FieldType: String, Hashable, Sendable, CaseIterable, CustomStringCon
     public var description: String { rawValue }
 }
 
+/// Which field types an Esri JSON document may declare, after the ArcGIS release it claims.
+///
+/// ArcGIS 11.2 added `esriFieldTypeBigInteger` and `esriFieldTypeDateOnly` (with
+/// `esriFieldTypeTimeOnly` and `esriFieldTypeTimestampOffset`, which GeoSieve does not have).
+/// A client written for an earlier release does not know them: QGIS 3.22 and GDAL 3.6 drop or
+/// misread such a field. A document that claims an earlier release declares them as that
+/// release would have stored them.
+public enum EsriFieldTypes: Sendable, Hashable, CaseIterable {
+    /// Every type, as ArcGIS 11.2 and later publish them: the default.
+    case all
+    /// The types of ArcGIS before 11.2: a 64-bit integer field is declared
+    /// `esriFieldTypeDouble` (its values stay exact integers in JSON; a client that reads them as
+    /// doubles rounds those beyond 2⁵³), and a date-only field `esriFieldTypeDate`, its days
+    /// written as the epoch milliseconds of their midnight UTC.
+    case before11_2
+
+    /// The type `type` is declared as.
+    public func declared(_ type: FieldType) -> FieldType {
+        switch (self, type) {
+        case (.before11_2, .bigInteger): .double
+        case (.before11_2, .dateOnly): .date
+        default: type
+        }
+    }
+
+    /// Whether some field of `fields` is declared as another type than its own.
+    public func changes(_ fields: some Sequence<Field>) -> Bool {
+        fields.contains { declared($0.type) != $0.type }
+    }
+}
+
 /// The geometry type of a table, with the Esri JSON names (`esriGeometryPoint`, …) as raw
 /// values. A table holds geometries of one type only.
 public enum GeometryType: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {

@@ -136,10 +136,13 @@ extension Field {
 
     /// The field as an Esri layer-JSON object: `name`, `type`, `alias`, then `length` (when
     /// set), `nullable`, `editable`, `defaultValue` (when set) and `domain` (when set).
-    package var esriJSONValue: JSONValue {
+    package var esriJSONValue: JSONValue { esriJSONValue(types: .all) }
+
+    /// The field as ``esriJSONValue``, its type declared as `types` says.
+    package func esriJSONValue(types: EsriFieldTypes) -> JSONValue {
         var object = JSONObject()
         object.append("name", .string(name))
-        object.append("type", .string(type.rawValue))
+        object.append("type", .string(types.declared(type).rawValue))
         object.append("alias", .string(alias))
         if let length { object.append("length", .integer(length)) }
         object.append("nullable", .bool(nullable))

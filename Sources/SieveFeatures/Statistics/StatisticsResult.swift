@@ -100,8 +100,9 @@ public struct StatisticsResult: Hashable, Sendable {
         return bytes
     }
 
-    /// Appends ``esriJSON`` to `bytes` as UTF-8.
-    public func writeEsriJSON(into bytes: inout [UInt8]) {
+    /// Appends ``esriJSON`` to `bytes` as UTF-8, the fields' types declared as `types` says (with
+    /// ``EsriFieldTypes/before11_2``, a date-only field's days as epoch milliseconds).
+    public func writeEsriJSON(into bytes: inout [UInt8], types: EsriFieldTypes = .all) {
         bytes.append(contentsOf: #"{"displayFieldName":"","fieldAliases":{"#.utf8)
         for (i, field) in fields.enumerated() {
             if i > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -110,7 +111,7 @@ public struct StatisticsResult: Hashable, Sendable {
             JSONWriter.writeString(field.alias, into: &bytes)
         }
         bytes.append(contentsOf: #"},"fields":"#.utf8)
-        JSONWriter.write(.array(fields.map(\.esriJSONValue)), into: &bytes)
+        JSONWriter.write(.array(fields.map { $0.esriJSONValue(types: types) }), into: &bytes)
         bytes.append(contentsOf: #","features":["#.utf8)
         let keys = fields.map { field -> [UInt8] in
             var key: [UInt8] = []
@@ -124,7 +125,7 @@ public struct StatisticsResult: Hashable, Sendable {
             for (i, value) in row.enumerated() {
                 if i > 0 { bytes.append(UInt8(ascii: ",")) }
                 bytes.append(contentsOf: keys[i])
-                Self.write(value, dateOnly: fields[i].type == .dateOnly, into: &bytes)
+                Self.write(value, dateOnly: types.declared(fields[i].type) == .dateOnly, into: &bytes)
             }
             bytes.append(contentsOf: "}}".utf8)
         }

@@ -90,6 +90,14 @@ public struct FeatureWriterOptions: Sendable, Hashable {
     /// ``coordinatePrecision`` does not apply. GeoJSON, GeoJSONSeq and CSV ignore it.
     public var quantization: CoordinateQuantization?
 
+    /// Esri JSON only: which field types the `fields` array declares,
+    /// ``/SieveFeatures/EsriFieldTypes/all`` (the default) or those of ArcGIS before 11.2, for a
+    /// service that claims an earlier release. With
+    /// ``/SieveFeatures/EsriFieldTypes/before11_2`` a 64-bit integer field is declared
+    /// `esriFieldTypeDouble` and a date-only field `esriFieldTypeDate`, whose values are then
+    /// the epoch milliseconds of the day's midnight UTC rather than `"yyyy-mm-dd"`.
+    public var esriFieldTypes: EsriFieldTypes
+
     /// The most digits ``coordinatePrecision`` can ask for: 17.
     public static let maximumCoordinatePrecision = 17
 
@@ -101,6 +109,7 @@ public struct FeatureWriterOptions: Sendable, Hashable {
         wholeCoordinatesWithFraction = false
         keepsFileRepresentation = false
         quantization = nil
+        esriFieldTypes = .all
     }
 
     /// How coordinates are written.

@@ -213,14 +213,29 @@ package struct CellWriter {
     /// The writers of the fields at `indices` of `table` (schema indices, in output order), laid
     /// out as `layout` says; compact, their member names come from the table's
     /// ``FeatureTable/schemaJSON``, so that setting them up costs no text per field.
-    package static func writers(of indices: [Int], in table: FeatureTable, datesAsText: Bool, layout: JSONLayout) -> [CellWriter] {
+    /// With `daysAsMilliseconds`, the days of a date-only field are written as the epoch
+    /// milliseconds of their midnight UTC (as a date field's values), for a document that
+    /// declares them `esriFieldTypeDate`.
+    package static func writers(
+        of indices: [Int], in table: FeatureTable, datesAsText: Bool, daysAsMilliseconds: Bool = false, layout: JSONLayout
+    ) -> [CellWriter] {
         let columns = table.columns, fields = table.schema.fields
+        func writer(_ index: Int, key: [UInt8]) -> CellWriter {
+            let cell = CellWriter(columns[index], field: fields[index], datesAsText: datesAsText, key: key)
+            guard daysAsMilliseconds, fields[index].type == .dateOnly, case .date(let column) = columns[index] else { return cell }
+            return CellWriter(key: key, source: .dateMilliseconds(column.values), validity: column.validity)
+        }
         guard !layout.pretty else {
             let colon = layout.colon
-            return indices.map { CellWriter(columns[$0], field: fields[$0], datesAsText: datesAsText, colon: colon) }
+            return indices.map { index in
+                var key: [UInt8] = []
+                JSONWriter.writeString(fields[index].name, into: &key)
+                key.append(contentsOf: colon)
+                return writer(index, key: key)
+            }
         }
         let names = table.schemaJSON.memberNames
-        return indices.map { CellWriter(columns[$0], field: fields[$0], datesAsText: datesAsText, key: names[$0]) }
+        return indices.map { writer($0, key: names[$0]) }
     }
 
     /// A writer for `column`, the values of `field`; dates as ISO 8601 text when `datesAsText`,

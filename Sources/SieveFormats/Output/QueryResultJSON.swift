@@ -122,7 +122,8 @@ extension FeatureQueryResult {
                 try writeSavedEsriJSON(saved, into: &bytes, layout: JSONLayout(options), output: &output, flush: flush)
             } else {
                 try writeEsriJSON(
-                    into: &bytes, layout: JSONLayout(options), quantization: options.quantization, output: &output, flush: flush)
+                    into: &bytes, layout: JSONLayout(options), quantization: options.quantization, types: options.esriFieldTypes,
+                    output: &output, flush: flush)
             }
         case .csv:
             try writeCSV(into: &bytes, options: options, output: &output, flush: flush)
@@ -272,7 +273,7 @@ extension FeatureQueryResult {
     /// Appends ``esriJSON`` to `bytes` as UTF-8.
     public func writeEsriJSON(into bytes: inout [UInt8]) {
         var unchunked = OutputChunks(chunkSize: .max)
-        writeEsriJSON(into: &bytes, layout: JSONLayout(FeatureWriterOptions()), quantization: nil, output: &unchunked) {
+        writeEsriJSON(into: &bytes, layout: JSONLayout(FeatureWriterOptions()), quantization: nil, types: .all, output: &unchunked) {
             (_: [UInt8]) -> Void in
         }
     }
@@ -287,12 +288,14 @@ extension FeatureQueryResult {
 
     /// ``esriJSON`` appended to `bytes`, handed to `flush` whenever they reach the chunk size.
     private func writeEsriJSON<Failure: Error>(
-        into bytes: inout [UInt8], layout: JSONLayout, quantization: CoordinateQuantization?, output: inout OutputChunks,
+        into bytes: inout [UInt8], layout: JSONLayout, quantization: CoordinateQuantization?, types: EsriFieldTypes,
+        output: inout OutputChunks,
         flush: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         let schema = table.schema
         let schemaJSON = table.schemaJSON
-        let cells = CellWriter.writers(of: fieldIndices, in: table, datesAsText: false, layout: layout)
+        let cells = CellWriter.writers(
+            of: fieldIndices, in: table, datesAsText: false, daysAsMilliseconds: types == .before11_2, layout: layout)
         bytes.append(UInt8(ascii: "{"))
         layout.member(#""objectIdFieldName""#, first: true, depth: 1, into: &bytes)
         JSONWriter.writeString(schema.objectIdFieldName, into: &bytes)
@@ -315,8 +318,8 @@ extension FeatureQueryResult {
             }
         }
         layout.member(#""fields""#, depth: 1, into: &bytes)
-        if layout.pretty {
-            layout.write(.array(fieldIndices.map { schema.fields[$0].esriJSONValue }), depth: 1, numbers: .plain, into: &bytes)
+        if layout.pretty || types.changes(fieldIndices.lazy.map { schema.fields[$0] }) {
+            layout.write(.array(fieldIndices.map { schema.fields[$0].esriJSONValue(types: types) }), depth: 1, numbers: .plain, into: &bytes)
         } else {
             schemaJSON.appendEsriFields(fieldIndices, to: &bytes)
         }

@@ -16,17 +16,14 @@ enum ArcGISDocuments {
         case mapServer = "MapServer"
     }
 
-    /// The REST API version the documents claim (the shapes follow ArcGIS Enterprise 11.1).
-    static let currentVersion = 11.1
-
     /// The paths below the server root.
     static let root = "/arcgis/rest/services"
 
     /// `GET /arcgis/rest/services`: `{"currentVersion":…,"folders":[],"services":[{"name":…,"type":"FeatureServer"},{"name":…,"type":"MapServer"}]}`.
-    static func directory(_ catalog: ServedCatalog) -> JSONValue {
+    static func directory(_ catalog: ServedCatalog, configuration: ServerConfiguration) -> JSONValue {
         .object(
             JSONObject([
-                ("currentVersion", .double(currentVersion)),
+                ("currentVersion", .double(configuration.arcgisVersion.number)),
                 ("folders", .array([])),
                 (
                     "services",
@@ -63,7 +60,7 @@ enum ArcGISDocuments {
         let extent = try served.layer.fullExtent()
         let editable = configuration.allowEdits && kind == .featureServer
         var root = JSONObject()
-        root.append("currentVersion", .double(currentVersion))
+        root.append("currentVersion", .double(configuration.arcgisVersion.number))
         root.append("serviceDescription", .string(served.description))
         root.append("hasVersionedData", .bool(false))
         root.append("supportsDisconnectedEditing", .bool(false))
@@ -97,7 +94,7 @@ enum ArcGISDocuments {
         let schema = table.schema
         let editable = configuration.allowEdits && kind == .featureServer
         var root = JSONObject()
-        root.append("currentVersion", .double(currentVersion))
+        root.append("currentVersion", .double(configuration.arcgisVersion.number))
         root.append("id", .integer(0))
         root.append("name", .string(served.title))
         root.append("type", .string(schema.geometryType == nil ? "Table" : "Feature Layer"))
@@ -131,7 +128,7 @@ enum ArcGISDocuments {
         root.append("objectIdField", .string(schema.objectIdFieldName))
         root.append("globalIdField", .string(schema.globalIdFieldName ?? ""))
         root.append("displayField", .string(schema.displayFieldIndex.map { schema.fields[$0].name } ?? schema.objectIdFieldName))
-        root.append("fields", .array(schema.fields.map(\.esriJSONValue)))
+        root.append("fields", .array(schema.fields.map { $0.esriJSONValue(types: configuration.arcgisVersion.fieldTypes) }))
         root.append("indexes", .array([]))
         if let types = try JSONReader.parse(schema.esriTypesJSON).objectValue {
             for member in types.members { root.append(member.key, member.value) }

@@ -63,6 +63,7 @@ enum ArcGISQuery {
         return try ServerRequestError.catching(.badRequest, message: "Cannot perform query. Invalid query parameters.") {
             let request = try request(parameters, format: format, schema: schema, configuration: configuration)
             var options = FeatureWriterOptions(pretty: format == .pjson, coordinatePrecision: try precision(parameters))
+            options.esriFieldTypes = configuration.arcgisVersion.fieldTypes
             let offset = try number(parameters, "maxAllowableOffset")
             options.quantization = try quantization(
                 parameters, format: format, outputReference: request.parameters.outSpatialReference ?? schema.spatialReference,
@@ -92,7 +93,7 @@ enum ArcGISQuery {
                 return ServiceResponse(contentType: ServiceResponse.protobufType, body: body)
             }
             guard case .features(let result) = answer else {
-                return ServiceResponse(contentType: ServiceResponse.jsonType, body: answer.esriJSON())
+                return ServiceResponse(contentType: ServiceResponse.jsonType, body: answer.esriJSON(options: prepared.options))
             }
             let geoJSON = prepared.format == .geojson
             return ServiceResponse(

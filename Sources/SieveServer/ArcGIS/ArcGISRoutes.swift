@@ -27,7 +27,7 @@ struct ArcGISRoutes {
         let layer = service + "/{layer}"
         for method in [HTTPRequest.Method.get, .post] {
             router.on(RouterPath(root), method: method) { request, _ in
-                await respond(request) { input in ServiceResponse.json(ArcGISDocuments.directory(server.catalog), pretty: input.pretty) }
+                await respond(request) { input in ServiceResponse.json(ArcGISDocuments.directory(server.catalog, configuration: server.configuration), pretty: input.pretty) }
             }
             // The feature service and the read-only map service of the same layer: documents and
             // queries (the map service has no edit routes).

@@ -1,0 +1,162 @@
+#!/usr/bin/python3
+"""QGIS (Debian's python3-qgis, headless) and GDAL read `geosieve serve` as a desktop GIS does.
+
+Usage: /usr/bin/python3 qgis_test.py BASE_11_1 BASE_11_2 WORK_DIR
+
+Both servers serve the 25-field layer of Benchmarks/serve_wide_data.py as 'wide' (a 64-bit
+osm_id above 2^40, a date-only survey_date) and naturalearth_lowres.geojson as 'countries'; the
+first claims ArcGIS 11.1 (the default), the second runs with --arcgis-version 11.2, as
+Scripts/test-qgis.sh starts them. Checked:
+
+- ArcGIS feature service, claiming 11.1: QGIS's arcgisfeatureserver provider lists every field,
+  osm_id as a double and survey_date as a date, reads every feature, and its osm_id values equal
+  the JSON answer's; claiming 11.2, QGIS 3.22 drops osm_id (the reason 11.1 is the default);
+- GDAL's ESRIJSON driver reads osm_id as Real when the server claims 11.1;
+- OGC API - Features: QGIS's OAPIF provider reads every feature of the wide layer;
+- vector tiles: QGIS's vector tile layer over /ogc/collections/countries/tiles renders the
+  countries (a screenshot, WORK_DIR/qgis-tiles.png, most of whose land pixels are drawn).
+
+Prints PASS/FAIL lines; exits 1 on a failure.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import urllib.parse
+import urllib.request
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+if "XDG_RUNTIME_DIR" not in os.environ:
+    import tempfile
+
+    os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="qgis-runtime-")
+
+from qgis.core import (  # noqa: E402
+    Qgis,
+    QgsApplication,
+    QgsCoordinateReferenceSystem,
+    QgsDataSourceUri,
+    QgsMapRendererSequentialJob,
+    QgsMapSettings,
+    QgsRectangle,
+    QgsVectorLayer,
+    QgsVectorTileLayer,
+)
+from qgis.PyQt.QtCore import QSize, QVariant  # noqa: E402
+from qgis.PyQt.QtGui import QColor  # noqa: E402
+
+failures = []
+
+
+def check(ok, what):
+    print(("PASS" if ok else "FAIL") + " [qgis] " + what, flush=True)
+    if not ok:
+        failures.append(what)
+
+
+def get_json(url):
+    with urllib.request.urlopen(url, timeout=60) as reply:
+        return json.load(reply)
+
+
+def arcgis_layer(base):
+    uri = QgsDataSourceUri()
+    uri.setParam("url", f"{base}/arcgis/rest/services/wide/FeatureServer/0")
+    uri.setParam("crs", "EPSG:4326")
+    return QgsVectorLayer(uri.uri(False), "wide", "arcgisfeatureserver")
+
+
+def check_arcgis(base_11_1, base_11_2):
+    layer = arcgis_layer(base_11_1)
+    check(layer.isValid(), "arcgisfeatureserver opens the wide layer of a server claiming 11.1")
+    fields = {f.name(): f.type() for f in layer.fields()}
+    document = get_json(f"{base_11_1}/arcgis/rest/services/wide/FeatureServer/0?f=json")
+    names = [f["name"] for f in document["fields"]]
+    check(set(names) <= set(fields), f"QGIS lists every field of the layer document ({len(names)}): missing {sorted(set(names) - set(fields))}")
+    check(fields.get("osm_id") == QVariant.Double, f"osm_id is a double in QGIS (type {fields.get('osm_id')})")
+    check(fields.get("survey_date") in (QVariant.Date, QVariant.DateTime), f"survey_date is a date in QGIS (type {fields.get('survey_date')})")
+    count = get_json(f"{base_11_1}/arcgis/rest/services/wide/FeatureServer/0/query?where=1%3D1&returnCountOnly=true&f=json")["count"]
+    read = list(layer.getFeatures())
+    check(len(read) == count, f"QGIS reads all {count} features ({len(read)})")
+    oid_name = document["objectIdField"]
+    answer = get_json(
+        f"{base_11_1}/arcgis/rest/services/wide/FeatureServer/0/query?"
+        + urllib.parse.urlencode({"where": "1=1", "outFields": f"{oid_name},osm_id", "f": "json", "resultRecordCount": 2000}))
+    expected = {f["attributes"][oid_name]: f["attributes"]["osm_id"] for f in answer["features"]}
+    got = {f[oid_name]: f["osm_id"] for f in read}
+    same = sum(1 for oid, value in expected.items() if oid in got and got[oid] == float(value))
+    check(same == len(expected) and len(expected) > 0, f"QGIS's osm_id values equal the JSON answer's ({same} of {len(expected)})")
+
+    layer = arcgis_layer(base_11_2)
+    check(layer.isValid(), "arcgisfeatureserver opens the wide layer of a server claiming 11.2")
+    fields = {f.name(): f.type() for f in layer.fields()}
+    check("osm_id" not in fields, "QGIS 3.22 drops the esriFieldTypeBigInteger osm_id when the server claims 11.2 (why 11.1 is the default)")
+
+
+def check_gdal(base_11_1):
+    url = f"{base_11_1}/arcgis/rest/services/wide/FeatureServer/0/query?where=1%3D1&outFields=*&resultRecordCount=10&f=json"
+    out = subprocess.run(["ogrinfo", "-so", "-ro", "ESRIJSON:" + url, "ESRIJSON"], capture_output=True, text=True, timeout=120)
+    line = next((l for l in out.stdout.splitlines() if l.startswith("osm_id:")), "")
+    check(line.startswith("osm_id: Real"), f"GDAL's ESRIJSON driver reads osm_id as Real from a server claiming 11.1 ({line or out.stderr.strip()})")
+
+
+def check_oapif(base):
+    uri = QgsDataSourceUri()
+    uri.setParam("url", f"{base}/ogc")
+    uri.setParam("typename", "wide")
+    layer = QgsVectorLayer(uri.uri(False), "wide-oapif", "OAPIF")
+    check(layer.isValid(), "OAPIF opens the wide collection")
+    count = sum(1 for _ in layer.getFeatures())
+    check(count == 2000, f"OAPIF reads all 2000 features of the wide collection ({count})")
+
+
+def check_tiles(base, work):
+    template = f"{base}/ogc/collections/countries/tiles/WebMercatorQuad/{{z}}/{{y}}/{{x}}"
+    layer = QgsVectorTileLayer(f"type=xyz&url={urllib.parse.quote(template, safe=':/{}')}&zmin=0&zmax=14", "countries-tiles")
+    check(layer.isValid(), "QGIS opens the countries' vector tiles")
+    settings = QgsMapSettings()
+    settings.setLayers([layer])
+    settings.setDestinationCrs(QgsCoordinateReferenceSystem("EPSG:3857"))
+    settings.setExtent(QgsRectangle(-20037508.34, -15000000, 20037508.34, 18000000))
+    settings.setOutputSize(QSize(512, 420))
+    settings.setBackgroundColor(QColor(255, 255, 255))
+    job = QgsMapRendererSequentialJob(settings)
+    job.start()
+    job.waitForFinished()
+    image = job.renderedImage()
+    path = os.path.join(work, "qgis-tiles.png")
+    image.save(path)
+    drawn = 0
+    for y in range(0, image.height(), 2):
+        for x in range(0, image.width(), 2):
+            if image.pixelColor(x, y) != QColor(255, 255, 255):
+                drawn += 1
+    share = drawn / ((image.width() // 2) * (image.height() // 2))
+    # Land is about 29 % of the globe and more of a Mercator map north of -70°: well over 10 %
+    # of the pixels are countries when QGIS drew them.
+    check(share > 0.10, f"QGIS renders the countries from the vector tiles ({share:.0%} of the pixels drawn; {path})")
+
+
+def main():
+    if len(sys.argv) != 4:
+        print(__doc__.splitlines()[2], file=sys.stderr)
+        return 2
+    base_11_1, base_11_2, work = sys.argv[1:]
+    os.makedirs(work, exist_ok=True)
+    app = QgsApplication([], False)
+    app.initQgis()
+    print(f"QGIS {Qgis.version()}", flush=True)
+    check_arcgis(base_11_1, base_11_2)
+    check_gdal(base_11_1)
+    check_oapif(base_11_1)
+    check_tiles(base_11_1, work)
+    app.exitQgis()
+    if failures:
+        print(f"{len(failures)} QGIS checks failed")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
