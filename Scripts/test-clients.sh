@@ -7,12 +7,14 @@
 #        Scripts/test-clients.sh --install      (installs the Python clients only; CI runs it
 #                                                during a build)
 #
-# Installs what is missing (esridump 1.13.0, OWSLib 0.35.0, shapely and protobuf, with pip); GDAL's
+# Installs what is missing (esridump 1.13.0, OWSLib 0.35.0, shapely, protobuf, mapbox-vector-tile
+# and pmtiles, with pip); GDAL's
 # ogr2ogr and ogrinfo and protoc must be installed (Debian: gdal-bin, protobuf-compiler). Starts
 # the server on a free loopback port, runs the clients and the request fuzzer, then stops it with
 # SIGTERM and checks it exits with status 0; decodes the f=pbf answers of a server of every
 # geometry type with Google's protobuf runtime (Tests/Clients/pbf_test.py) and its vector tiles
-# with mapbox-vector-tile, GDAL and PostGIS (Tests/Clients/tiles_test.py); then fuzzes a server
+# with mapbox-vector-tile, GDAL and PostGIS (Tests/Clients/tiles_test.py), and the archives of
+# `geosieve tiles` (Tests/Clients/tiles_archive_test.py); then fuzzes a server
 # that allows edits, on copies of the fixtures.
 set -euo pipefail
 
@@ -50,9 +52,9 @@ for tool in ogr2ogr ogrinfo python3 protoc; do
 done
 
 # The Python requirements that are not installed (at the pinned version where there is one).
-pip_install_missing "$work" esridump==1.13.0 OWSLib==0.35.0 shapely protobuf==7.36.2 mapbox-vector-tile==2.2.0
+pip_install_missing "$work" esridump==1.13.0 OWSLib==0.35.0 shapely protobuf==6.33.6 mapbox-vector-tile==2.2.0 pmtiles==3.8.1
 if [ -n "$install_only" ]; then exit 0; fi
-echo "$(ogrinfo --version); $(python3 --version); $(python3 -c 'from importlib import metadata as m; print(", ".join(f"{n} {m.version(n)}" for n in ("esridump", "OWSLib", "shapely", "protobuf", "mapbox-vector-tile")))')"
+echo "$(ogrinfo --version); $(python3 --version); $(python3 -c 'from importlib import metadata as m; print(", ".join(f"{n} {m.version(n)}" for n in ("esridump", "OWSLib", "shapely", "protobuf", "mapbox-vector-tile", "pmtiles")))')"
 
 # --- The servers ------------------------------------------------------------------------------
 
@@ -128,6 +130,10 @@ echo "summary: PBF: $(grep -c '^PASS \[pbf\]' "$work/pbf-check.out" || true) che
 # ST_AsMVTGeom on the same tiles.
 python3 Tests/Clients/tiles_test.py "$base" "$work/tiles" | tee "$work/tiles-check.out"
 echo "summary: tiles: $(grep -c '^PASS \[tiles\]' "$work/tiles-check.out" || true) checks passed"
+# `geosieve tiles` archives (PMTiles read by the PyPI reader, MBTiles by SQLite and GDAL, a folder)
+# hold exactly the server's non-empty tiles, byte for byte.
+python3 Tests/Clients/tiles_archive_test.py "$base" "$geosieve" "$work/tiles-archive" | tee "$work/tiles-archive-check.out"
+echo "summary: tile archives: $(grep -c '^PASS \[tiles-archive\]' "$work/tiles-archive-check.out" || true) checks passed"
 stop_server
 
 # The same against a server that allows edits, on copies of the fixtures: hostile edits (100,000-

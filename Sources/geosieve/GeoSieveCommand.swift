@@ -39,7 +39,7 @@ struct GeoSieveCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             InfoCommand.self, QueryCommand.self, IdentifyCommand.self, CountCommand.self, RenderCommand.self, RelateCommand.self,
-            ConvertCommand.self, EditCommand.self, ServeCommand.self, PanCommand.self,
+            ConvertCommand.self, EditCommand.self, ServeCommand.self, PanCommand.self, TilesCommand.self,
         ]
     )
 

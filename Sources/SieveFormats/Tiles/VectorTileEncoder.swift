@@ -83,10 +83,18 @@ extension FeatureQueryResult {
     public func vectorTile(_ address: TileAddress, layerName: String, options: VectorTileOptions = VectorTileOptions()) throws(VectorTileError)
         -> [UInt8]
     {
+        try encodedTileLayer(address, layerName: layerName, options: options).bytes
+    }
+
+    /// ``vectorTile(_:layerName:options:)`` with the number of features it holds (a tile may
+    /// hold none of the rows: points thinned or outside the buffer, parts rounded away).
+    package func encodedTileLayer(_ address: TileAddress, layerName: String, options: VectorTileOptions) throws(VectorTileError)
+        -> (bytes: [UInt8], features: Int)
+    {
         try options.validate()
         var encoder = VectorTileLayerEncoder(result: self, address: address, options: options)
         try encoder.encodeFeatures()
-        return encoder.tile(layerName: layerName)
+        return (encoder.tile(layerName: layerName), encoder.featureCount)
     }
 }
 
@@ -102,8 +110,9 @@ struct VectorTileLayerEncoder {
     let low: Double
     let high: Double
 
-    /// The encoded features (each a `Feature` message's content).
+    /// The encoded features (each a `Feature` message's content), and how many.
     var features = ProtobufWriter()
+    var featureCount = 0
     var keys: [String] = []
     var keyIndex: [String: Int] = [:]
     /// The layer's values, each written once.
@@ -198,6 +207,7 @@ struct VectorTileLayerEncoder {
                     tags.append(UInt64(index))
                 }
             }
+            featureCount += 1
             features.message(2) { feature in
                 if id >= 0 { feature.unsigned(1, UInt64(id)) }
                 feature.packed(2) { packed in

@@ -19,6 +19,15 @@ extension FeatureLayer {
     public func vectorTile(
         _ address: TileAddress, layerName: String, query: QueryParameters = QueryParameters(), options: VectorTileOptions = VectorTileOptions()
     ) throws -> [UInt8] {
+        try encodedTileLayer(address, layerName: layerName, query: query, options: options).bytes
+    }
+
+    /// ``vectorTile(_:layerName:query:options:)`` with the number of features the tile holds and
+    /// of rows the query found (none: no tile inside this one holds a feature either, since
+    /// their grown squares lie inside this one's).
+    package func encodedTileLayer(
+        _ address: TileAddress, layerName: String, query: QueryParameters, options: VectorTileOptions
+    ) throws -> (bytes: [UInt8], features: Int, rows: Int) {
         try options.validate()
         var query = query
         if query.outFields == nil { query.outFields = ["*"] }
@@ -29,7 +38,9 @@ extension FeatureLayer {
         query.outSpatialReference = nil
         query.maxFeatures = nil
         query.resultOffset = nil
-        return try queryFeatures(query).vectorTile(address, layerName: layerName, options: options)
+        let result = try queryFeatures(query)
+        let (bytes, features) = try result.encodedTileLayer(address, layerName: layerName, options: options)
+        return (bytes, features, result.rows.count)
     }
 
     /// The box a tile's features are searched in, and its spatial reference: the tile grown by
