@@ -45,6 +45,9 @@ let package = Package(
         // Already under Hummingbird: the server's connection guard reads HTTP/1 heads (NIOHTTP1)
         // before they become HTTP types, to see repeated Host lines and the HTTP version.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        // The Prometheus text format of `geosieve serve --metrics` (counters, gauges and
+        // histograms of a registry the server owns).
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // The system GEOS C library (libgeos_c), found through pkg-config.
@@ -168,6 +171,7 @@ let package = Package(
                 "SieveArcGISREST", "SieveBase", "SieveCQL", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGeometry", "SieveJSON", "SieveMap", "SieveProjection",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

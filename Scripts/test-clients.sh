@@ -7,14 +7,15 @@
 #        Scripts/test-clients.sh --install      (installs the Python clients only; CI runs it
 #                                                during a build)
 #
-# Installs what is missing (esridump 1.13.0, OWSLib 0.35.0, shapely, protobuf, mapbox-vector-tile
-# and pmtiles, with pip); GDAL's
+# Installs what is missing (esridump 1.13.0, OWSLib 0.35.0, shapely, protobuf, mapbox-vector-tile,
+# pmtiles and prometheus_client, with pip); GDAL's
 # ogr2ogr and ogrinfo and protoc must be installed (Debian: gdal-bin, protobuf-compiler). Starts
 # the server on a free loopback port, runs the clients and the request fuzzer, then stops it with
 # SIGTERM and checks it exits with status 0; decodes the f=pbf answers of a server of every
 # geometry type with Google's protobuf runtime (Tests/Clients/pbf_test.py) and its vector tiles
 # with mapbox-vector-tile, GDAL and PostGIS (Tests/Clients/tiles_test.py), and the archives of
-# `geosieve tiles` (Tests/Clients/tiles_archive_test.py); then fuzzes a server
+# `geosieve tiles` (Tests/Clients/tiles_archive_test.py), and /metrics
+# (Tests/Clients/metrics_test.py); then fuzzes a server
 # that allows edits, on copies of the fixtures.
 set -euo pipefail
 
@@ -52,9 +53,9 @@ for tool in ogr2ogr ogrinfo python3 protoc; do
 done
 
 # The Python requirements that are not installed (at the pinned version where there is one).
-pip_install_missing "$work" esridump==1.13.0 OWSLib==0.35.0 shapely protobuf==6.33.6 mapbox-vector-tile==2.2.0 pmtiles==3.8.1
+pip_install_missing "$work" esridump==1.13.0 OWSLib==0.35.0 shapely protobuf==6.33.6 mapbox-vector-tile==2.2.0 pmtiles==3.8.1 prometheus_client==0.26.0
 if [ -n "$install_only" ]; then exit 0; fi
-echo "$(ogrinfo --version); $(python3 --version); $(python3 -c 'from importlib import metadata as m; print(", ".join(f"{n} {m.version(n)}" for n in ("esridump", "OWSLib", "shapely", "protobuf", "mapbox-vector-tile", "pmtiles")))')"
+echo "$(ogrinfo --version); $(python3 --version); $(python3 -c 'from importlib import metadata as m; print(", ".join(f"{n} {m.version(n)}" for n in ("esridump", "OWSLib", "shapely", "protobuf", "mapbox-vector-tile", "pmtiles", "prometheus_client")))')"
 
 # --- The servers ------------------------------------------------------------------------------
 
@@ -122,7 +123,7 @@ start_server pbf \
     "$work/lines.geojson:lines" \
     "$work/lines-points.geojson:multipoints" \
     "$work/wide/wide.gpkg:wide" \
-    --max-record-count 100
+    --max-record-count 100 --metrics
 python3 Tests/Clients/pbf_test.py "$base" "$work/pbf" | tee "$work/pbf-check.out"
 echo "summary: PBF: $(grep -c '^PASS \[pbf\]' "$work/pbf-check.out" || true) checks passed"
 # Vector tiles (OGC API - Tiles) read by mapbox-vector-tile and GDAL's MVT driver, checked against
@@ -134,6 +135,10 @@ echo "summary: tiles: $(grep -c '^PASS \[tiles\]' "$work/tiles-check.out" || tru
 # hold exactly the server's non-empty tiles, byte for byte.
 python3 Tests/Clients/tiles_archive_test.py "$base" "$geosieve" "$work/tiles-archive" | tee "$work/tiles-archive-check.out"
 echo "summary: tile archives: $(grep -c '^PASS \[tiles-archive\]' "$work/tiles-archive-check.out" || true) checks passed"
+# /metrics (the server runs with --metrics) read by Prometheus's Python client parser, its counts
+# against the requests sent.
+python3 Tests/Clients/metrics_test.py "$base" | tee "$work/metrics-check.out"
+echo "summary: metrics: $(grep -c '^PASS \[metrics\]' "$work/metrics-check.out" || true) checks passed"
 stop_server
 
 # The same against a server that allows edits, on copies of the fixtures: hostile edits (100,000-

@@ -31,6 +31,8 @@ public struct GeoSieveServer: Sendable {
     let instance = UInt64.random(in: .min ... .max)
     /// The vector tiles made recently (``ServerConfiguration/tileCacheBytes``).
     let tiles: TileCache
+    /// What `/metrics` exposes, when ``ServerConfiguration/metrics`` is on.
+    let metrics: ServerMetrics?
 
     /// A server of `catalog`.
     /// - Throws: ``ServerRequestError`` when `configuration` is out of range.
@@ -41,6 +43,7 @@ public struct GeoSieveServer: Sendable {
         admission = Admission(limit: configuration.maxConcurrentRequests)
         spatialIndexes = SpatialIndexReadiness(catalog)
         tiles = TileCache(capacity: configuration.tileCacheBytes)
+        metrics = configuration.metrics ? ServerMetrics() : nil
     }
 
     /// The routes, with the request limits, request logging (unless `logRequests` is `false`)
@@ -51,6 +54,7 @@ public struct GeoSieveServer: Sendable {
         // Logged at info, outermost (refusals included): with a logger above info the
         // middleware would only cost time.
         if logRequests { router.add(middleware: AccessLogMiddleware()) }
+        if let metrics { router.add(middleware: MetricsMiddleware(metrics: metrics)) }
         router.add(middleware: LimitsMiddleware(server: self))
         if let origin = configuration.corsOrigin {
             router.add(
@@ -60,6 +64,18 @@ public struct GeoSieveServer: Sendable {
         }
         ArcGISRoutes(server: self).add(to: router)
         OGCRoutes(server: self).add(to: router)
+        if let metrics {
+            router.get("/metrics") { request, _ in
+                do {
+                    let parameters = try RequestParameters(query: request.uri.query.map { Substring($0) }, caseInsensitiveNames: false)
+                    try authorize(request, parameters, edit: false)
+                    return ServiceResponse(contentType: ServerMetrics.contentType, body: metrics.exposition(catalog)).response
+                } catch {
+                    let error = ServerRequestError(error, fallback: .internalError)
+                    return ServiceResponse(status: error.status, contentType: ServiceResponse.jsonType, headers: error.headers, body: Array(error.ogcJSON.utf8)).response
+                }
+            }
+        }
         return router
     }
 

@@ -75,6 +75,11 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// The ArcGIS release the REST documents claim (`currentVersion`), which decides the field
     /// types they declare. Default ``ArcGISVersion/v11_1``, which every client reads.
     public var arcgisVersion: ArcGISVersion
+    /// Whether `GET /metrics` answers the server's counters in the Prometheus text format:
+    /// requests by route, method and status, their latency, features and tiles served, rows in
+    /// each table. Default `false` (the route does not exist). Reads need the token there as
+    /// elsewhere when ``tokenRequiredForRead`` is set.
+    public var metrics: Bool
 
     /// A configuration; each argument defaults as described on its property.
     public init(
@@ -83,7 +88,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         maxBodyBytes: Int = 16 << 20, maxURLBytes: Int = 64 << 10, maxConcurrentRequests: Int = 256,
         queryTimeout: Double? = 30, title: String = "GeoSieve", headerReadTimeout: Double = 20, idleTimeout: Double = 75,
         maxConnections: Int = 512, inlineQueryRowLimit: Int = 10_000, tileCacheBytes: Int = 64 << 20,
-        compression: Bool = true, arcgisVersion: ArcGISVersion = .v11_1
+        compression: Bool = true, arcgisVersion: ArcGISVersion = .v11_1, metrics: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -105,6 +110,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         self.tileCacheBytes = tileCacheBytes
         self.compression = compression
         self.arcgisVersion = arcgisVersion
+        self.metrics = metrics
     }
 
     /// Checks the numbers.

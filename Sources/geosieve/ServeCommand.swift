@@ -103,6 +103,9 @@ struct ServeCommand: AsyncParsableCommand {
         help: "The ArcGIS release the REST documents claim: 11.1 (64-bit integers declared as doubles, days as dates, as every client reads) or 11.2 (esriFieldTypeBigInteger and esriFieldTypeDateOnly).")
     var arcgisVersion: ArcGISVersion = .v11_1
 
+    @Flag(name: .customLong("metrics"), help: "Answer GET /metrics in the Prometheus text format (requests, latency, features and tiles served, table rows).")
+    var metrics = false
+
     /// Request logging.
     enum LogLevel: String, ExpressibleByArgument, CaseIterable {
         case debug, info, warning, error
@@ -119,7 +122,7 @@ struct ServeCommand: AsyncParsableCommand {
             queryTimeout: queryTimeout == 0 ? nil : queryTimeout, headerReadTimeout: headerTimeout, idleTimeout: idleTimeout,
             maxConnections: maxConnections, inlineQueryRowLimit: inlineRowLimit,
             tileCacheBytes: tileCacheMB < 0 || tileCacheMB > 1 << 20 ? -1 : tileCacheMB << 20, compression: !noCompression,
-            arcgisVersion: arcgisVersion)
+            arcgisVersion: arcgisVersion, metrics: metrics)
         var tables: [ServedTable] = []
         for argument in sources {
             let (source, name) = Self.split(argument)

@@ -89,8 +89,10 @@ enum ArcGISQuery {
             if let offset = prepared.maxAllowableOffset, case .features(let result) = answer {
                 answer = .features(result.generalized(maxOffset: offset))
             }
+            var features = 0
+            if case .features(let result) = answer { features = result.count }
             if prepared.format == .pbf, let body = answer.pbf(quantization: prepared.options.quantization) {
-                return ServiceResponse(contentType: ServiceResponse.protobufType, body: body)
+                return ServiceResponse(contentType: ServiceResponse.protobufType, body: body).serving(served.id, features: features)
             }
             guard case .features(let result) = answer else {
                 return ServiceResponse(contentType: ServiceResponse.jsonType, body: answer.esriJSON(options: prepared.options))
@@ -98,7 +100,8 @@ enum ArcGISQuery {
             let geoJSON = prepared.format == .geojson
             return ServiceResponse(
                 contentType: geoJSON ? ServiceResponse.geoJSONType : ServiceResponse.jsonType,
-                body: result.bytes(geoJSON ? .geoJSON : .esriJSON, options: prepared.options))
+                body: result.bytes(geoJSON ? .geoJSON : .esriJSON, options: prepared.options)
+            ).serving(served.id, features: features)
         }
     }
 

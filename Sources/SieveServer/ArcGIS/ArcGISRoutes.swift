@@ -111,7 +111,9 @@ struct ArcGISRoutes {
             // Tagged from the tables' versions before any work: a cache's copy is checked first.
             let tag = ResponseEncoding.entityTag(for: request, server: server)
             if let tag, ResponseEncoding.notModified(request, tag: tag) { return ResponseEncoding.notModifiedResponse(tag: tag) }
-            return ResponseEncoding.finish(try await body(Input(parameters: parameters, form: form, pretty: pretty)), request: request, tag: tag, compression: server.configuration.compression)
+            let response = try await body(Input(parameters: parameters, form: form, pretty: pretty))
+            server.metrics?.served(response)
+            return ResponseEncoding.finish(response, request: request, tag: tag, compression: server.configuration.compression)
         } catch {
             let error = ServerRequestError(error, fallback: .internalError)
             let status = [.contentTooLarge, .uriTooLong, .serviceUnavailable].contains(error.kind) ? error.status : 200

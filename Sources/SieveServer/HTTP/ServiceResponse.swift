@@ -15,6 +15,15 @@ public struct ServiceResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body.
     public var body: [UInt8]
+    /// What the answer served, for ``ServerMetrics``.
+    var served: Served?
+
+    /// The table an answer served, its features, and for a tile whether the tile cache held it.
+    struct Served: Sendable {
+        var table: String
+        var features: Int
+        var tileFromCache: Bool?
+    }
 
     /// A response of `status` carrying `body` as `contentType`.
     public init(status: Int = 200, contentType: String, headers: [(name: String, value: String)] = [], body: [UInt8]) {
@@ -41,6 +50,14 @@ public struct ServiceResponse: Sendable {
     /// `text` (a JSON document) as the body.
     static func json(text: String, contentType: String = jsonType) -> ServiceResponse {
         ServiceResponse(contentType: contentType, body: Array(text.utf8))
+    }
+
+    /// This answer, saying it served `features` features (and a tile, when `tileFromCache` is
+    /// given) of `table`.
+    func serving(_ table: String, features: Int, tileFromCache: Bool? = nil) -> ServiceResponse {
+        var response = self
+        response.served = Served(table: table, features: features, tileFromCache: tileFromCache)
+        return response
     }
 
     /// The body as text (for tests and logs).

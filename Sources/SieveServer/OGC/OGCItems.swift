@@ -78,7 +78,7 @@ enum OGCItems {
                 let pages = [("← previous", previous), ("next →", next)].compactMap { label, page in
                     page.map { (label, pageURL(path, parameters, offset: $0)) }
                 }
-                return OGCHTML.items(served, result: result, matched: matched, pages: pages, offset: offset)
+                return OGCHTML.items(served, result: result, matched: matched, pages: pages, offset: offset).serving(served.id, features: result.count)
             }
             var links: [JSONValue] = [
                 OGCDocuments.link(pageURL(base + path, parameters, offset: offset), rel: "self", type: ServiceResponse.geoJSONType),
@@ -93,7 +93,8 @@ enum OGCItems {
             ])
             return ServiceResponse(
                 contentType: ServiceResponse.geoJSONType, headers: [("Content-Crs", "<\(crsURI)>")],
-                body: result.ogcFeatureCollection(members: members, options: FeatureWriterOptions()))
+                body: result.ogcFeatureCollection(members: members, options: FeatureWriterOptions())
+            ).serving(served.id, features: result.count)
         }
     }
 
@@ -118,14 +119,15 @@ enum OGCItems {
             guard !result.isEmpty else {
                 throw ServerRequestError(.notFound, "feature \(id) does not exist in collection \(RequestParameters.quoted(served.id))")
             }
-            if html { return OGCHTML.item(served, result: result) }
+            if html { return OGCHTML.item(served, result: result).serving(served.id, features: 1) }
             let links: [JSONValue] = [
                 OGCDocuments.link(base + path, rel: "self", type: ServiceResponse.geoJSONType),
                 OGCDocuments.link(base + "/ogc/collections/" + served.id, rel: "collection", type: "application/json"),
             ]
             return ServiceResponse(
                 contentType: ServiceResponse.geoJSONType, headers: [("Content-Crs", "<\(crsURI)>")],
-                body: result.ogcFeature(at: 0, members: JSONObject([("links", .array(links))]), options: FeatureWriterOptions()))
+                body: result.ogcFeature(at: 0, members: JSONObject([("links", .array(links))]), options: FeatureWriterOptions())
+            ).serving(served.id, features: 1)
         }
     }
 

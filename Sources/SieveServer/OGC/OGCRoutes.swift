@@ -113,10 +113,12 @@ struct OGCRoutes {
                 let (z, y, x) = (context.parameters.get("z") ?? "", context.parameters.get("y") ?? "", context.parameters.get("x") ?? "")
                 // Made once per table version and request while the cache keeps it.
                 let key = "\(served.id)\u{0}\(served.table.version)\u{0}\(z)/\(y)/\(x)\u{0}\(request.uri.query ?? "")"
-                if let bytes = server.tiles.tile(key) { return ServiceResponse(contentType: OGCTiles.mediaType, body: bytes) }
+                if let bytes = server.tiles.tile(key) {
+                    return ServiceResponse(contentType: OGCTiles.mediaType, body: bytes).serving(served.id, features: 0, tileFromCache: true)
+                }
                 let response = try await server.timed { try OGCTiles.tile(z, y, x, parameters, served: served) }
                 server.tiles.keep(response.body, as: key)
-                return response
+                return response.serving(served.id, features: 0, tileFromCache: false)
             }
         }
         // Part 4: create, replace, delete.
@@ -167,7 +169,9 @@ struct OGCRoutes {
             // Tagged from the tables' versions before any work: a cache's copy is checked first.
             let tag = ResponseEncoding.entityTag(for: request, server: server)
             if let tag, ResponseEncoding.notModified(request, tag: tag) { return ResponseEncoding.notModifiedResponse(tag: tag) }
-            return ResponseEncoding.finish(try await body(parameters, "http://" + host), request: request, tag: tag, compression: server.configuration.compression)
+            let response = try await body(parameters, "http://" + host)
+            server.metrics?.served(response)
+            return ResponseEncoding.finish(response, request: request, tag: tag, compression: server.configuration.compression)
         } catch {
             let error = ServerRequestError(error, fallback: .internalError)
             return ServiceResponse(status: error.status, contentType: ServiceResponse.jsonType, headers: error.headers, body: Array(error.ogcJSON.utf8)).response
