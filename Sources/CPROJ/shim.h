@@ -6,6 +6,8 @@
  * Every call the Swift side makes takes an explicit PJ_CONTEXT, one per thread. */
 
 #include <proj.h>
+/* Karney's geodesics on an ellipsoid (geod_init, geod_inverse), part of libproj. */
+#include <geodesic.h>
 
 #if !defined(PROJ_VERSION_MAJOR) || PROJ_VERSION_MAJOR < 6 || (PROJ_VERSION_MAJOR == 6 && PROJ_VERSION_MINOR < 2)
 #error "GeoSieve needs PROJ 6.2 or later (proj_create_crs_to_crs_from_pj, proj_normalize_for_visualization)"

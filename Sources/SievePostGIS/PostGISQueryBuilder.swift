@@ -46,6 +46,10 @@ public struct PostGISQueryBuilder: Sendable {
             terms.append("(\(id) = ANY(\(parameters.add(.integers(objectIDs)))::int8[]))")
         }
         if let geometry = query.geometry {
+            guard query.distance == nil else {
+                throw FeatureTableError(
+                    .invalidQuery, "a query distance is not pushed down to PostGIS: read the table into memory (geosieve serve does)")
+            }
             try SpatialFilter.validate(query.spatialRelationship)
             let source = query.inSpatialReference ?? table.spatialReference
             terms.append(try spatialTest(query.spatialRelationship, geometry, from: source, parameters: &parameters))

@@ -186,6 +186,28 @@ public final class ProjectionContext {
         }
     }
 
+    /// The semi-major axis (metres) and flattening of the ellipsoid of a reference's datum
+    /// (WGS 84: 6,378,137 m and 1/298.257223563).
+    /// - Throws: ``ProjectionError/Kind/unknownSpatialReference`` when PROJ does not know the
+    ///   reference; ``ProjectionError/Kind/unsupportedSpatialReference`` when PROJ gives it no
+    ///   ellipsoid.
+    public func ellipsoid(of reference: SpatialReference) throws(ProjectionError) -> (semiMajorAxis: Double, flattening: Double) {
+        let system = try system(reference)
+        return try withExtendedLifetime(system) { () throws(ProjectionError) in
+            guard let ellipsoid = proj_get_ellipsoid(handle.context, system.object) else {
+                handle.takeMessage()
+                throw ProjectionError(.unsupportedSpatialReference, "wkid \(reference.wkid): PROJ gives no ellipsoid", source: reference.wkid)
+            }
+            defer { proj_destroy(ellipsoid) }
+            var a = 0.0, inverseFlattening = 0.0
+            guard proj_ellipsoid_get_parameters(handle.context, ellipsoid, &a, nil, nil, &inverseFlattening) != 0, a > 0, a.isFinite else {
+                handle.takeMessage()
+                throw ProjectionError(.unsupportedSpatialReference, "wkid \(reference.wkid): PROJ gives no ellipsoid", source: reference.wkid)
+            }
+            return (a, inverseFlattening > 0 && inverseFlattening.isFinite ? 1 / inverseFlattening : 0)
+        }
+    }
+
     /// Calls `body` with the coordinate system of the reference's horizontal part (a compound
     /// or bound reference read through it) and that part.
     private func withCoordinateSystem<T>(

@@ -103,6 +103,11 @@ struct ServeCommand: AsyncParsableCommand {
         help: "The ArcGIS release the REST documents claim: 11.1 (64-bit integers declared as doubles, days as dates, as every client reads) or 11.2 (esriFieldTypeBigInteger and esriFieldTypeDateOnly).")
     var arcgisVersion: ArcGISVersion = .v11_1
 
+    @Option(
+        name: .customLong("time-field"), parsing: .unconditional,
+        help: "Make the tables that have this date field time-aware (ArcGIS timeInfo and time, OGC datetime): FIELD, or START,END for intervals.")
+    var timeField: String?
+
     @Flag(name: .customLong("metrics"), help: "Answer GET /metrics in the Prometheus text format (requests, latency, features and tiles served, table rows).")
     var metrics = false
 
@@ -124,6 +129,13 @@ struct ServeCommand: AsyncParsableCommand {
             tileCacheBytes: tileCacheMB < 0 || tileCacheMB > 1 << 20 ? -1 : tileCacheMB << 20, compression: !noCompression,
             arcgisVersion: arcgisVersion, metrics: metrics)
         var tables: [ServedTable] = []
+        let timeFields = try timeField.map { text -> (String, String?) in
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard (1...2).contains(parts.count), !parts.contains(where: \.isEmpty) else {
+                throw CommandFailure("--time-field must be FIELD or START,END, not \(text)")
+            }
+            return (parts[0], parts.count == 2 ? parts[1] : nil)
+        }
         for argument in sources {
             let (source, name) = Self.split(argument)
             let geoPackage = CommandSource.geoPackage(source)
@@ -133,9 +145,20 @@ struct ServeCommand: AsyncParsableCommand {
             let saver = allowEdits ? Self.saver(source: source, geoPackage: geoPackage?.path, layerName: layerName) : nil
             do {
                 let editable = try EditableFeatureTable(table, options: EditingOptions(hasAttachments: geoPackage != nil))
-                tables.append(try ServedTable(id: name ?? ServedTable.sanitizedID(layerName), title: layerName, table: editable, save: saver))
+                // Time-aware when it has the time fields (an error only when no table has them, below).
+                let time = timeFields.flatMap { fields in try? LayerTime(startField: fields.0, endField: fields.1, schema: table.schema) }
+                tables.append(
+                    try ServedTable(id: name ?? ServedTable.sanitizedID(layerName), title: layerName, table: editable, time: time, save: saver))
             } catch {
                 throw CommandFailure("\(argument): ", error)
+            }
+        }
+        if let timeFields, let first = tables.first, !tables.contains(where: { $0.time != nil }) {
+            // The first table's reason: a missing field or one that is not a date.
+            do {
+                _ = try LayerTime(startField: timeFields.0, endField: timeFields.1, schema: first.layer.schema)
+            } catch {
+                throw CommandFailure("--time-field: ", error)
             }
         }
         let server: GeoSieveServer

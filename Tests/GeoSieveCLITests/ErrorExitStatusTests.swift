@@ -100,6 +100,15 @@ import SieveTestSupport
         #expect(ErrorCategory.forbidden.exitStatus == 2)
     }
 
+    /// `--time-field` naming what no table has, or a field that is not a date, stops the server
+    /// before it listens.
+    @Test func timeFieldsNoTableHasAreRefused() throws {
+        let cities = "Tests/Fixtures/naturalearth_cities.geojson"
+        #expect(try Self.failure(["serve", cities, "--time-field", "nope", "--port", "0"], .invalidRequest).contains("nope"))
+        #expect(try Self.failure(["serve", cities, "--time-field", "name", "--port", "0"], .invalidRequest).contains("not a date"))
+        #expect(try Self.failure(["serve", cities, "--time-field", "a,b,c", "--port", "0"], .invalidRequest).contains("START,END"))
+    }
+
     @Test func unreadableExitsWith1() throws {
         let line = try Self.failure(["query", "Tests/Fixtures/no-such-file.geojson"], .unreadable)
         #expect(line.contains("cannot read"))

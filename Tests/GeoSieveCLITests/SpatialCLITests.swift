@@ -38,6 +38,24 @@ struct SpatialCLITests {
         return (r * lon * .pi / 180, r * log(tan(.pi / 4 + lat * .pi / 360)))
     }
 
+    /// `--distance` and `--units` (the distances themselves are checked against Vincenty's
+    /// formula in the engine's tests): the same cities in every unit; Luxembourg (city 5, 287 km
+    /// from Paris) among them; misuse refused.
+    @Test func distances() throws {
+        let paris = [Self.cities, "--geometry", "2.3522,48.8566"]
+        let kilometres = try Self.ids(paris + ["--distance", "500", "--units", "km"])
+        #expect(kilometres.count >= 4 && kilometres.contains(5))
+        #expect(try Self.ids(paris + ["--distance", "500000"]) == kilometres)
+        #expect(try Self.ids(paris + ["--distance", "1640419.9475", "--units", "ft"]) == kilometres)
+        #expect(try Self.ids(paris + ["--distance", "250", "--units", "km"]).count < kilometres.count)
+        for (arguments, words) in [
+            (paris + ["--distance", "-1"], "--distance"), ([Self.cities, "--distance", "5"], "--geometry"),
+            (paris + ["--units", "km"], "--units needs --distance"), (paris + ["--distance", "5", "--spatial-rel", "within"], "intersects"),
+        ] {
+            #expect(try Self.failure(["query"] + arguments).contains(words), "\(arguments)")
+        }
+    }
+
     @Test func relationships() throws {
         #expect(try Self.ids([Self.cities, "--geometry", "@Examples/south-africa.geojson", "--spatial-rel", "within"]) == [68, 69, 192, 223])
         #expect(try Self.ids([Self.countries, "--geometry", "@Examples/south-africa.geojson", "--spatial-rel", "touches"]) == [27, 49, 50, 51, 73, 74])

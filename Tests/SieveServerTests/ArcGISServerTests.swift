@@ -176,7 +176,7 @@ import SieveTestSupport
             #expect(unknownField.text.contains("nosuchfield"))
 
             for query in ["returnGeometry=yes", "resultOffset=-1", "resultRecordCount=0", "f=html", "geometry=1,2,3", "outSR=999999",
-                "spatialRel=esriSpatialRelNear", "distance=10", "objectIds=1,x", "returnIdsOnly=true&objectIds=1",
+                "spatialRel=esriSpatialRelNear", "distance=-10", "distance=5&units=esriSRUnit_Parsec", "objectIds=1,x", "returnIdsOnly=true&objectIds=1",
                 "groupByFieldsForStatistics=name", "where=1%3D1&where=2%3D2"]
             {
                 let reply = try await client.get("\(Self.layer)/query?\(query)")

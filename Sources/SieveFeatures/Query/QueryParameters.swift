@@ -71,6 +71,9 @@ public struct QueryParameters: Hashable, Sendable {
     /// features containing it, `.relate(pattern:)` matches the DE-9IM matrix of feature
     /// against query geometry. Default `.intersects`.
     public var spatialRelationship: SpatialRelationship
+    /// With ``geometry``: how far from it a selected feature may lie (``QueryDistance``), or
+    /// `nil` for the relationship alone. Only with ``spatialRelationship`` `.intersects`.
+    public var distance: QueryDistance?
     /// A CQL2 filter every selected feature must also pass (OGC API's `filter`), or `nil` for
     /// none. It runs after the where clause, spatial filter and object IDs, as
     /// ``FeatureFilter`` says.
@@ -93,6 +96,7 @@ public struct QueryParameters: Hashable, Sendable {
         self.geometry = geometry
         self.inSpatialReference = inSpatialReference
         self.spatialRelationship = spatialRelationship
+        self.distance = nil
         self.whereClause = whereClause
         self.objectIDs = objectIDs
         self.outFields = outFields

@@ -25,6 +25,8 @@ package struct SpatialFilter {
     let geometry: Geometry
     /// The relationship, read "feature REL query geometry".
     let relationship: SpatialRelationship
+    /// How far from the query geometry a feature may lie (``QueryParameters/distance``).
+    let proximity: Proximity?
 
     /// The filter of `query` against `table`, or `nil` when the query has no geometry.
     ///
@@ -40,6 +42,15 @@ package struct SpatialFilter {
         self.geometry = try Self.queryGeometry(
             geometry, from: query.inSpatialReference ?? table.spatialReference, to: table.spatialReference)
         self.relationship = query.spatialRelationship
+        if let distance = query.distance {
+            guard query.spatialRelationship == .intersects else {
+                throw FeatureTableError(
+                    .invalidQuery, "a distance applies to the intersects relationship only, not \(query.spatialRelationship)")
+            }
+            proximity = try Proximity(distance, query: self.geometry, reference: table.spatialReference)
+        } else {
+            proximity = nil
+        }
     }
 
     /// `geometry`, given in `source`, in the table's reference `target`: as is when they are the
@@ -90,7 +101,7 @@ package struct SpatialFilter {
             for (row, x) in table.xmin.enumerated() where !x.isNaN { rows.append(UInt32(row)) }
             return table.tombstones.removingDeleted(from: rows)
         }
-        let box = geometry.envelope
+        let box = proximity?.window(geometry.envelope) ?? geometry.envelope
         guard !box.isEmpty else { return [] }
         // GEOS sees coordinates rounded to its grid (GEOSResolution), each moved by at most half
         // a spacing: a feature whose rounded envelope meets the rounded query envelope lies
@@ -161,9 +172,28 @@ package struct SpatialFilter {
             let column = table.geometryColumn
             let pointXs = column.pointX, pointYs = column.pointY
             let shapes = column.shapes
+            let window = proximity?.window(queryEnvelope)
             for row in rows {
                 let r = Int(row)
                 guard let envelope = column.envelope(row: r) else { continue }
+                if let proximity, let window {
+                    // Within a distance: every feature whose envelope meets the window is measured.
+                    guard envelope.intersects(window) else { continue }
+                    try cancellation?.check()
+                    guard let feature = column[r] else { continue }
+                    do throws(GEOSError) {
+                        let converted = try GEOSGeometry(feature, context: context)
+                        let near: Bool
+                        switch proximity.metric {
+                        case .planar(let distance): near = try prepared.isWithinDistance(distance, of: converted)
+                        case .geodesic: near = try proximity.isNear(feature) { () throws(GEOSError) in try prepared.intersects(converted) }
+                        }
+                        if near { result.append(row) }
+                    } catch {
+                        throw failure(error, row: r, table: table)
+                    }
+                    continue
+                }
                 if let decided = decide(feature: envelope, query: queryEnvelope) {
                     if decided { result.append(row) }
                     continue

@@ -55,7 +55,7 @@ public struct TileSetMetadata: Sendable, Hashable {
             a.id == b.id && a.minZoom == b.minZoom && a.maxZoom == b.maxZoom && a.fields.elementsEqual(b.fields) { $0 == $1 }
         }
 
-        /// Hashes what ``==`` compares.
+        /// Hashes what `==` compares.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(minZoom)
             hasher.combine(maxZoom)

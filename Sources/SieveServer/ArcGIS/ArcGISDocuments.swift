@@ -122,6 +122,7 @@ enum ArcGISDocuments {
             root.append("hasZ", .bool(false))
             root.append("hasM", .bool(false))
         }
+        if let time = served.time { root.append("timeInfo", try timeInfo(time, served: served)) }
         root.append("allowGeometryUpdates", .bool(editable && table.schema.geometryType != nil))
         root.append("hasAttachments", .bool(kind == .featureServer && served.table.options.hasAttachments))
         root.append("htmlPopupType", .string("esriServerHTMLPopupTypeNone"))
@@ -151,6 +152,26 @@ enum ArcGISDocuments {
         return .object(root)
     }
 
+    /// The layer's `timeInfo`: its time fields and the extent of their values (epoch ms; null
+    /// when no feature has one), UTC, without a track field.
+    static func timeInfo(_ time: LayerTime, served: ServedTable) throws -> JSONValue {
+        let statistics = [
+            StatisticDefinition(.min, onField: time.startField, outputAlias: "tmin"),
+            StatisticDefinition(.max, onField: time.endField ?? time.startField, outputAlias: "tmax"),
+        ]
+        let result = try served.layer.queryStatistics(StatisticsQueryParameters(statistics: statistics))
+        func value(_ index: Int) -> JSONValue {
+            guard let row = result.rows.first, index < row.count, case .date(let ms) = row[index] else { return .null() }
+            return .integer(Int(ms))
+        }
+        return .object(
+            JSONObject([
+                ("startTimeField", .string(time.startField)), ("endTimeField", time.endField.map { .string($0) } ?? .null()),
+                ("trackIdField", .null()), ("timeExtent", .array([value(0), value(1)])), ("timeReference", .null()),
+                ("timeInterval", .integer(1)), ("timeIntervalUnits", .string("esriTimeUnitsDays")), ("hasLiveData", .bool(false)),
+            ]))
+    }
+
     /// What the query operation supports (`advancedQueryCapabilities`).
     static let advancedQueryCapabilities = JSONValue.object(
         JSONObject(
@@ -158,7 +179,7 @@ enum ArcGISDocuments {
                 ("useStandardizedQueries", true), ("supportsStatistics", true), ("supportsHavingClause", true),
                 ("supportsCountDistinct", false), ("supportsOrderBy", true), ("supportsDistinct", true),
                 ("supportsPagination", true), ("supportsTrueCurve", false), ("supportsReturningQueryExtent", true),
-                ("supportsQueryWithDistance", false), ("supportsSqlExpression", false),
+                ("supportsQueryWithDistance", true), ("supportsSqlExpression", false),
                 ("supportsPaginationOnAggregatedQueries", false), ("supportsQueryWithResultType", false),
                 ("supportsOutFieldSQLExpression", false), ("supportsPercentileStatistics", true), ("supportsQuantizationEditMode", true),
             ].map { ($0.0, JSONValue.bool($0.1)) }))

@@ -1,3 +1,4 @@
+import SieveCQL
 import SieveFeatures
 import SieveEditing
 import SieveArcGISREST
@@ -27,7 +28,11 @@ import SieveProjection
 /// | `quantizationParameters` | geometries as integer cells (``/SieveFormats/CoordinateQuantization``), `json`, `pjson` and `pbf` |
 /// | `f` | `json` (default), `pjson` (indented), `geojson` (longitude/latitude unless `outSR`), `pbf` (Esri's `FeatureCollection` protocol buffer; not for `returnExtentOnly`) |
 ///
-/// `distance` and `time`, which would change the answer and are not supported, are refused;
+/// | `distance`, `units` | features within the distance of `geometry` (``/SieveFeatures/QueryDistance``): along the ellipsoid in geographic and Web Mercator tables, in the plane in projected ones; `units` `esriSRUnit_Meter`, `…_Kilometer`, `…_Foot` (the default, as ArcGIS Enterprise), `…_StatuteMile`, `…_NauticalMile`, `…_USNauticalMile`; with `esriSpatialRelIntersects` only |
+///
+/// | `time` | on a time-aware layer (``ServedTable/time``), `t` or `t1,t2` in epoch ms (`null`: open), as ``LayerTime`` selects |
+///
+/// `time` on a layer that is not time-aware is ignored, as ArcGIS does;
 /// other parameters (`returnZ`, `sqlFormat`, …) are ignored, as ArcGIS ignores what it does not
 /// know.
 enum ArcGISQuery {
@@ -56,12 +61,12 @@ enum ArcGISQuery {
     /// rather than from the text again.
     /// - Throws: ``ServerRequestError`` (bad request) for invalid parameters, with the engine's
     ///   message as the detail.
-    static func prepare(_ parameters: RequestParameters, schema: Schema, configuration: ServerConfiguration) throws(ServerRequestError)
-        -> Prepared
-    {
+    static func prepare(
+        _ parameters: RequestParameters, schema: Schema, configuration: ServerConfiguration, time: LayerTime? = nil
+    ) throws(ServerRequestError) -> Prepared {
         let format = try Self.format(parameters)
         return try ServerRequestError.catching(.badRequest, message: "Cannot perform query. Invalid query parameters.") {
-            let request = try request(parameters, format: format, schema: schema, configuration: configuration)
+            let request = try request(parameters, format: format, schema: schema, configuration: configuration, time: time)
             var options = FeatureWriterOptions(pretty: format == .pjson, coordinatePrecision: try precision(parameters))
             options.esriFieldTypes = configuration.arcgisVersion.fieldTypes
             let offset = try number(parameters, "maxAllowableOffset")
@@ -120,15 +125,15 @@ enum ArcGISQuery {
     /// `returnCountOnly` wins over `returnIdsOnly`, `returnExtentOnly` answers the count too,
     /// `havingClause` and `groupByFieldsForStatistics` need `outStatistics`,
     /// `returnDistinctValues` needs `outFields`.
-    static func request(_ parameters: RequestParameters, format: Format, schema: Schema, configuration: ServerConfiguration) throws
-        -> QueryRequest
-    {
-        for unsupported in ["distance", "time"] {
-            if let value = parameters.nonEmpty(unsupported), value != "0" {
-                throw ServerRequestError(.badRequest, "Cannot perform query. Invalid query parameters.", details: ["\(unsupported) is not supported"])
-            }
-        }
+    static func request(
+        _ parameters: RequestParameters, format: Format, schema: Schema, configuration: ServerConfiguration, time: LayerTime? = nil
+    ) throws -> QueryRequest {
         var query = try selection(parameters)
+        // `time` on a time-aware layer (ignored on another, as ArcGIS does).
+        if let time, let text = parameters.nonEmpty("time") {
+            let (from, to) = try LayerTime.arcGISInterval(text)
+            if let target = LayerTime.target(from: from, to: to) { query.filter = CQL2Filter(time.expression(target, nullsMatch: false)) }
+        }
         let outFields = try parameters.nonEmpty("outFields").map { try QueryParameters.outFieldList($0) }
         query.outFields = outFields ?? [schema.objectIdFieldName]
         query.returnGeometry = try flag(parameters, "returnGeometry", default: true)
@@ -274,6 +279,24 @@ enum ArcGISQuery {
             try query.setSpatialFilter(
                 geometry: geometry, geometryType: parameters.nonEmpty("geometryType"),
                 inSpatialReference: try spatialReference(parameters, "inSR"), relationship: relationship)
+        }
+        if let text = parameters.nonEmpty("distance") {
+            guard let value = Double(text), value.isFinite, value >= 0 else {
+                throw ServerRequestError(
+                    .badRequest, "Cannot perform query. Invalid query parameters.",
+                    details: ["distance must be a number of at least 0, not \(RequestParameters.quoted(text))"])
+            }
+            // ArcGIS Enterprise's default unit is the foot (ArcGIS Online's the metre).
+            let unitText = parameters.nonEmpty("units") ?? QueryDistance.Unit.foot.rawValue
+            guard let unit = QueryDistance.Unit.allCases.first(where: { $0.rawValue.lowercased() == unitText.lowercased() }) else {
+                throw ServerRequestError(
+                    .badRequest, "Cannot perform query. Invalid query parameters.",
+                    details: [
+                        "units must be one of \(QueryDistance.Unit.allCases.map(\.rawValue).joined(separator: ", ")), not \(RequestParameters.quoted(unitText))"
+                    ])
+            }
+            // Without a geometry a distance has nothing to measure from, and 0 is the relationship alone.
+            if query.geometry != nil, value > 0 { query.distance = QueryDistance(value, unit) }
         }
         return query
     }

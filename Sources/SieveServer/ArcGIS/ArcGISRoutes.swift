@@ -44,7 +44,8 @@ struct ArcGISRoutes {
                     await respond(request) { input in
                         let served = try self.layer(context)
                         // Read once, on the request's task; its size decided from what was read.
-                        let prepared = try ArcGISQuery.prepare(input.parameters, schema: served.layer.schema, configuration: server.configuration)
+                        let prepared = try ArcGISQuery.prepare(
+                            input.parameters, schema: served.layer.schema, configuration: server.configuration, time: served.time)
                         let query = prepared.request.parameters
                         let size = EngineWorkSize.query(
                             query, declaresBox: prepared.declaresBox, table: served.table.snapshot, configuration: server.configuration,

@@ -21,17 +21,21 @@ public struct ServedTable: Sendable {
     /// The layer the answers come from: its definition expression (if any) limits them, its
     /// renderer is the layer's `drawingInfo`.
     public let layer: FeatureLayer
+    /// The layer's time, when it is time-aware: the ArcGIS `timeInfo`, what `time` and OGC
+    /// `datetime` select by.
+    public let time: LayerTime?
     /// Runs edits one batch at a time, each saved (when a saver is given) before the next.
     let editor: TableEditor
 
     /// Publishes `table` under `id`; with the server's ``ServerConfiguration/allowEdits``, edits
     /// change it as its ``/SieveEditing/EditingOptions`` allow and `save` (when given) persists
-    /// each batch before it is answered (a failed save undoes the batch).
+    /// each batch before it is answered (a failed save undoes the batch). `time` makes the
+    /// layer time-aware (``LayerTime``).
     /// - Throws: ``ServerRequestError`` (bad request) for an id that is empty, too long or has
     ///   other characters than letters, digits, `_`, `-`, `.` (or is `.`/`..`).
     public init(
         id: String, title: String? = nil, description: String = "", table: EditableFeatureTable,
-        renderer: Renderer? = nil, definitionExpression: String? = nil,
+        renderer: Renderer? = nil, definitionExpression: String? = nil, time: LayerTime? = nil,
         save: TableSaver? = nil
     ) throws {
         guard Self.isValidID(id) else {
@@ -46,6 +50,7 @@ public struct ServedTable: Sendable {
         var layer = FeatureLayer(source: table, name: title ?? id, renderer: renderer)
         if let definitionExpression { try layer.setDefinitionExpression(definitionExpression) }
         self.layer = layer
+        self.time = time
         editor = TableEditor(table: table, save: save)
     }
 

@@ -44,7 +44,7 @@ enum OGCHTML {
             nav a{margin-right:1.2em}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .6em;\
             text-align:left;vertical-align:top}th{background:#f4f4f4}.map svg{border:1px solid #bbb;max-width:100%;height:auto}\
             code{background:#f4f4f4;padding:0 .2em}</style></head>
-            <body><nav><a href="/ogc?f=html">Home</a><a href="/ogc/collections?f=html">Collections</a>\
+            <body><nav><a href="/">Map</a><a href="/ogc?f=html">Home</a><a href="/ogc/collections?f=html">Collections</a>\
             <a href="/ogc/conformance?f=html">Conformance</a><a href="/ogc/api">API definition</a></nav>
             <h1>\(escape(title))</h1>
             \(body)
@@ -58,7 +58,8 @@ enum OGCHTML {
         let items = catalog.tables.map { "<li><a href=\"/ogc/collections/\(escape($0.id))?f=html\">\(escape($0.title))</a></li>" }
         return page(
             configuration.title,
-            "<p>Feature collections served as OGC API – Features and as ArcGIS REST feature services.</p><ul>\(items.joined())</ul>"
+            "<p>Feature collections served as OGC API – Features and as ArcGIS REST feature services, "
+                + "and all of them on <a href=\"/\">an interactive map</a>.</p><ul>\(items.joined())</ul>"
                 + "<p>As JSON: <a href=\"/ogc?f=json\">this page</a>, <a href=\"/ogc/collections?f=json\">collections</a>.</p>")
     }
 

@@ -19,7 +19,7 @@ import SieveJSON
 /// | parameter | reading |
 /// |---|---|
 /// | `bbox` (+`bbox-crs`) | 4 or 6 numbers; features intersecting it, and those without geometry (Part 1, `/req/core/fc-bbox-response` C); west > east crosses the antimeridian |
-/// | `datetime` | an RFC 3339 date or date-time, or `start/end` (one end `..` or empty: open) against the first date field; features without a value match too (`fc-time-response` C); checked but ignored without a date field |
+/// | `datetime` | an RFC 3339 date or date-time, or `start/end` (one end `..` or empty: open) against the layer's time (``ServedTable/time``: one field, or a start and an end field whose interval must overlap it, a NULL end open), else the first date field; features without a value match too (`fc-time-response` C); checked but ignored without a date field |
 /// | `filter`, `filter-lang`, `filter-crs` | CQL2 text (default) or JSON |
 /// | `FIELD=value` | equality on a queryable field, the value read as the field's type |
 /// | `limit`, `offset` | the page: `limit` default from the configuration, clamped to the maximum (not an error, as the standard asks) |
@@ -49,7 +49,7 @@ enum OGCItems {
         let layer = served.layer
         let table = served.table.snapshot
         try checkFormat(parameters)
-        var query = try selection(parameters, table: table)
+        var query = try selection(parameters, table: table, time: served.time)
         let limit = try integer(parameters, "limit", minimum: 1).map { Swift.min($0, configuration.maxRecordCount) }
             ?? Swift.min(configuration.defaultOGCLimit, configuration.maxRecordCount)
         let offset = try integer(parameters, "offset", minimum: 0) ?? 0
@@ -135,7 +135,10 @@ enum OGCItems {
 
     /// The query of the selection parameters: bbox, datetime, filter and property equalities as
     /// one CQL2 filter.
-    static func selection(_ parameters: RequestParameters, table: FeatureTable) throws(ServerRequestError) -> QueryParameters {
+    /// `datetime` selects by the layer's `time` when it is time-aware, else by its first date field.
+    static func selection(_ parameters: RequestParameters, table: FeatureTable, time: LayerTime? = nil) throws(ServerRequestError)
+        -> QueryParameters
+    {
         let schema = table.schema
         var conditions: [CQL2Expression] = []
         for name in parameters.names where !known.contains(name) {
@@ -190,7 +193,7 @@ enum OGCItems {
         } else if parameters["bbox-crs"] != nil {
             throw ServerRequestError(.badRequest, "bbox-crs needs a bbox")
         }
-        if let text = parameters["datetime"], let condition = try datetime(text, schema: schema) {
+        if let text = parameters["datetime"], let condition = try datetime(text, schema: schema, time: time) {
             conditions.append(condition)
         }
         if !conditions.isEmpty {
@@ -236,8 +239,9 @@ enum OGCItems {
     /// (not both) may be open, as `..` or empty. A space in place of an offset's `+` (a `+` sent
     /// unencoded reads as a space) is taken as `+`. `..`, `/`, `../..` and other intervals open
     /// at both ends are refused: Part 1's grammar has none.
-    static func datetime(_ text: String, schema: Schema) throws(ServerRequestError) -> CQL2Expression? {
+    static func datetime(_ text: String, schema: Schema, time: LayerTime? = nil) throws(ServerRequestError) -> CQL2Expression? {
         let target = try datetimeTarget(text)
+        if let time { return time.expression(target, nullsMatch: true) }
         guard let field = schema.fields.first(where: { $0.type == .date || $0.type == .dateOnly }) else { return nil }
         let property = CQL2Expression.property(field.name)
         return .or([.temporal(.intersects, property, target), .isNull(property, negated: false)])

@@ -7,6 +7,13 @@ struct OGCRoutes {
     let server: GeoSieveServer
 
     func add(to router: Router<BasicRequestContext>) {
+        // The map page: every layer drawn from its vector tiles (MapPage).
+        router.get("/") { request, _ in
+            // view= and click= are the viewer's own (read by its script).
+            await respond(request) { _, _ in
+                ServiceResponse(contentType: "text/html; charset=utf-8", body: Array(MapPage.html(title: server.configuration.title).utf8))
+            }
+        }
         router.get("/ogc") { request, _ in
             await respond(request, only: ["f"]) { parameters, base in
                 if OGCHTML.wanted(parameters, accept: request.headers[.accept]) {

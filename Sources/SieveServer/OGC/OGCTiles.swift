@@ -55,7 +55,7 @@ enum OGCTiles {
                 .badRequest, "unknown parameter \(RequestParameters.quoted(name)) for a tile: use filter, filter-lang, filter-crs, datetime, properties, f")
         }
         let table = served.table.snapshot
-        var query = try OGCItems.selection(parameters, table: table)
+        var query = try OGCItems.selection(parameters, table: table, time: served.time)
         if let fields = OGCItems.outFields(parameters, schema: table.schema) { query.outFields = fields }
         return try ServerRequestError.catching(.badRequest) {
             ServiceResponse(contentType: mediaType, body: try served.layer.vectorTile(address, layerName: served.id, query: query, options: options))
