@@ -27,7 +27,10 @@ done
 rm -rf "$output"
 mkdir -p "$(dirname "$output")"
 status=0
-swift package --allow-writing-to-directory "$output" generate-documentation "${targets[@]}" \
+# GEOSIEVE_BUILD_FLAGS: the flags of the debug build to reuse (CI's), so that the symbol graphs
+# are extracted from it rather than from a build of other settings.
+# shellcheck disable=SC2086  # one word per flag
+swift package ${GEOSIEVE_BUILD_FLAGS:-} --allow-writing-to-directory "$output" generate-documentation "${targets[@]}" \
     --enable-experimental-combined-documentation --warnings-as-errors --output-path "$output" \
     > "$log" 2>&1 || status=$?
 

@@ -16,7 +16,7 @@
 ///
 /// This is the ArcGIS REST rule ("buffer the input geometry, geodesic for geographic data"),
 /// measured instead of buffered: ArcGIS's buffer polygon has vertices, a distance has none. It
-/// applies with ``SpatialRelationship/intersects`` only.
+/// applies with ``/SieveGeometry/SpatialRelationship/intersects`` only.
 public struct QueryDistance: Hashable, Sendable {
     /// A unit of ``QueryDistance/value``, with ArcGIS's `esriSRUnit_…` names as raw values.
     public enum Unit: String, Hashable, Sendable, CaseIterable {
