@@ -123,7 +123,7 @@ start_server pbf \
     "$work/lines.geojson:lines" \
     "$work/lines-points.geojson:multipoints" \
     "$work/wide/wide.gpkg:wide" \
-    --max-record-count 100 --metrics
+    --max-record-count 100 --metrics --time-field created
 python3 Tests/Clients/pbf_test.py "$base" "$work/pbf" | tee "$work/pbf-check.out"
 echo "summary: PBF: $(grep -c '^PASS \[pbf\]' "$work/pbf-check.out" || true) checks passed"
 # Vector tiles (OGC API - Tiles) read by mapbox-vector-tile and GDAL's MVT driver, checked against
@@ -135,6 +135,10 @@ echo "summary: tiles: $(grep -c '^PASS \[tiles\]' "$work/tiles-check.out" || tru
 # hold exactly the server's non-empty tiles, byte for byte.
 python3 Tests/Clients/tiles_archive_test.py "$base" "$geosieve" "$work/tiles-archive" | tee "$work/tiles-archive-check.out"
 echo "summary: tile archives: $(grep -c '^PASS \[tiles-archive\]' "$work/tiles-archive-check.out" || true) checks passed"
+# The realistic layer against what GDAL reads from its file: distances (against Vincenty's
+# formula), time (the server runs with --time-field created) and its fields.
+python3 Tests/Clients/wide_layer_test.py "$base" "$work/wide/wide.gpkg" | tee "$work/wide-check.out"
+echo "summary: wide layer: $(grep -c '^PASS \[wide\]' "$work/wide-check.out" || true) checks passed"
 # /metrics (the server runs with --metrics) read by Prometheus's Python client parser, its counts
 # against the requests sent.
 python3 Tests/Clients/metrics_test.py "$base" | tee "$work/metrics-check.out"

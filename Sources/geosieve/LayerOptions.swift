@@ -69,6 +69,30 @@ struct LayerOptions: ParsableArguments {
     }
 }
 
+/// The filters a command of several layers applies to each layer whose fields they name
+/// (`render`, `tiles`): an option is an error only when it fits none of the layers, and then
+/// with the first layer's reason.
+struct PerLayerOptions {
+    private var misfits: [String: (count: Int, error: any Error)] = [:]
+
+    /// Runs `body`, which applies `option` to one layer, noting its failure.
+    mutating func apply(_ option: String, _ body: () throws -> Void) {
+        do {
+            try body()
+        } catch {
+            let previous = misfits[option]
+            misfits[option] = ((previous?.count ?? 0) + 1, previous?.error ?? error)
+        }
+    }
+
+    /// Throws for the first option (by name) that fitted none of `layerCount` layers.
+    func check(layerCount: Int) throws {
+        for (option, misfit) in misfits.sorted(by: { $0.key < $1.key }) where misfit.count == layerCount {
+            throw CommandFailure("\(option): \(misfit.error)")
+        }
+    }
+}
+
 /// The view options: `--map-extent`, `--size` and `--scale`.
 struct ViewOptions: ParsableArguments {
     @Option(name: .customLong("map-extent"), parsing: .unconditional, help: "The map extent shown: XMIN,YMIN,XMAX,YMAX.")

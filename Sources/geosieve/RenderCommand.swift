@@ -87,15 +87,7 @@ struct RenderCommand: AsyncParsableCommand {
         let selectText = try select.map { try argumentText($0, argument: "--select") }
         var layers: [FeatureLayer] = []
         // Each filter applies to the layers whose fields it names; it is an error when it fits none.
-        var misfits: [String: (count: Int, error: any Error)] = [:]
-        func apply(_ option: String, _ body: () throws -> Void) {
-            do {
-                try body()
-            } catch {
-                let previous = misfits[option]
-                misfits[option] = ((previous?.count ?? 0) + 1, previous?.error ?? error)
-            }
-        }
+        var perLayer = PerLayerOptions()
         for (i, source) in sources.enumerated() {
             var layer = try await LayerArgument(source).load(
                 definitionExpression: nil, loading: loading, needs: ServiceSource.Needs(command: "render", extent: extent))
@@ -103,18 +95,16 @@ struct RenderCommand: AsyncParsableCommand {
             layer.minScale = minScale
             layer.maxScale = maxScale
             if !renderersRead.isEmpty { layer.renderer = renderersRead.count == 1 ? renderersRead[0] : renderersRead[i] }
-            if let definition { apply("--definition-expression") { try layer.setDefinitionExpression(definition) } }
+            if let definition { perLayer.apply("--definition-expression") { try layer.setDefinitionExpression(definition) } }
             if let displayText {
-                apply("--display-filter") { try layer.setDisplayFilter(commandLine: displayText) }
+                perLayer.apply("--display-filter") { try layer.setDisplayFilter(commandLine: displayText) }
             }
             if let selectText {
-                apply("--select") { try layer.selectFeatures(QueryParameters(whereClause: selectText, returnGeometry: false)) }
+                perLayer.apply("--select") { try layer.selectFeatures(QueryParameters(whereClause: selectText, returnGeometry: false)) }
             }
             layers.append(layer)
         }
-        for (option, misfit) in misfits.sorted(by: { $0.key < $1.key }) where misfit.count == layers.count {
-            throw CommandFailure("\(option): \(misfit.error)")
-        }
+        try perLayer.check(layerCount: layers.count)
         let map = Map(layers: layers)
         let rendering: MapRendering
         do {

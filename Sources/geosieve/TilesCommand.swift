@@ -72,25 +72,18 @@ struct TilesCommand: AsyncParsableCommand {
         let definition = try layerOptions.definitionText()
         let filter = try whereClause.map { try argumentText($0, argument: "--where") }
         var layers: [FeatureLayer] = []
-        var misfits: [String: (count: Int, error: any Error)] = [:]
+        var perLayer = PerLayerOptions()
         for source in sources {
             var layer = try await LayerArgument(source).load(definitionExpression: nil, loading: loading, needs: .everything("tiles"))
             for (option, text) in [("--definition-expression", definition), ("--where", filter)] {
                 guard let text else { continue }
                 // A where clause narrows the definition expression: both must hold.
                 let combined = option == "--where" && !layer.definitionExpression.isEmpty ? "(\(layer.definitionExpression)) AND (\(text))" : text
-                do {
-                    try layer.setDefinitionExpression(combined)
-                } catch {
-                    let previous = misfits[option]
-                    misfits[option] = ((previous?.count ?? 0) + 1, previous?.error ?? error)
-                }
+                perLayer.apply(option) { try layer.setDefinitionExpression(combined) }
             }
             layers.append(layer)
         }
-        for (option, misfit) in misfits.sorted(by: { $0.key < $1.key }) where misfit.count == layers.count {
-            throw CommandFailure("\(option): \(misfit.error)")
-        }
+        try perLayer.check(layerCount: layers.count)
         if Set(layers.map(\.name)).count < layers.count {
             throw CommandFailure("the layers' names must differ (\(layers.map(\.name).joined(separator: ", "))): name them SOURCE:NAME")
         }

@@ -8,15 +8,25 @@ import SieveJSON
 package struct SchemaJSON: Sendable {
     /// Each field's Esri layer-JSON object (``Field/esriJSON``), compact, in schema order.
     package let esriFields: [[UInt8]]
+    /// The same objects with the types of ArcGIS before 11.2 (``EsriFieldTypes/before11_2``):
+    /// the same bytes for every field but 64-bit integers and date-only fields.
+    package let esriFieldsBefore11_2: [[UInt8]]
     /// Each field's name as a compact JSON member name, `"name":`, in schema order.
     package let memberNames: [[UInt8]]
 
     /// The pieces of `schema`.
     package init(_ schema: Schema) {
-        esriFields = schema.fields.map { field in
+        let esriFields = schema.fields.map { field in
             var bytes: [UInt8] = []
             JSONWriter.write(field.esriJSONValue, into: &bytes)
             return bytes
+        }
+        self.esriFields = esriFields
+        esriFieldsBefore11_2 = zip(schema.fields, esriFields).map { field, bytes in
+            guard EsriFieldTypes.before11_2.declared(field.type) != field.type else { return bytes }
+            var declared: [UInt8] = []
+            JSONWriter.write(field.esriJSONValue(types: .before11_2), into: &declared)
+            return declared
         }
         memberNames = schema.fields.map { field in
             var bytes: [UInt8] = []
@@ -27,12 +37,13 @@ package struct SchemaJSON: Sendable {
     }
 
     /// Appends the `fields` array of the fields at `indices` (schema indices, in output order),
-    /// compact.
-    package func appendEsriFields(_ indices: [Int], to bytes: inout [UInt8]) {
+    /// compact, their types declared as `types` says.
+    package func appendEsriFields(_ indices: [Int], types: EsriFieldTypes = .all, to bytes: inout [UInt8]) {
+        let objects = types == .all ? esriFields : esriFieldsBefore11_2
         bytes.append(UInt8(ascii: "["))
         for (i, index) in indices.enumerated() {
             if i > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(contentsOf: esriFields[index])
+            bytes.append(contentsOf: objects[index])
         }
         bytes.append(UInt8(ascii: "]"))
     }

@@ -99,10 +99,6 @@ public enum EsriFieldTypes: Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Whether some field of `fields` is declared as another type than its own.
-    public func changes(_ fields: some Sequence<Field>) -> Bool {
-        fields.contains { declared($0.type) != $0.type }
-    }
 }
 
 /// The geometry type of a table, with the Esri JSON names (`esriGeometryPoint`, …) as raw

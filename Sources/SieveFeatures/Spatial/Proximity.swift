@@ -16,9 +16,8 @@ struct Proximity {
     }
 
     let metric: Metric
-    /// The query geometry's vertices and edges, in the table's reference.
-    let vertices: [Point]
-    let edges: [(Point, Point)]
+    /// The query geometry's points, vertices and edges, in the table's reference.
+    let query: Parts
 
     /// The proximity of `distance` for a table in `reference`.
     /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for a distance that is negative or not
@@ -44,35 +43,47 @@ struct Proximity {
         } catch {
             throw FeatureTableError(.invalidQuery, "cannot measure a distance in wkid \(reference.wkid): \(error)")
         }
-        (vertices, edges) = Self.parts(query)
+        self.query = Parts(query)
     }
 
-    /// A geometry's vertices and edges (an envelope's corners and sides).
-    static func parts(_ geometry: Geometry) -> (vertices: [Point], edges: [(Point, Point)]) {
+    /// A geometry as what a distance is measured between: its points that lie on no edge
+    /// (`points`), every vertex, and its edges (an envelope's corners and sides).
+    struct Parts {
+        var points: [Point] = []
         var vertices: [Point] = []
         var edges: [(Point, Point)] = []
-        func path(_ points: [Point], closed: Bool) {
-            vertices += points
-            for i in points.indices.dropFirst() { edges.append((points[i - 1], points[i])) }
-            if closed, let first = points.first, let last = points.last, first != last { edges.append((last, first)) }
+
+        init(_ geometry: Geometry) {
+            add(geometry)
         }
-        switch geometry {
-        case .point(let point): if !point.isEmpty { vertices.append(point) }
-        case .multipoint(let multipoint): vertices += multipoint.points
-        case .polyline(let polyline): for p in polyline.paths { path(p, closed: false) }
-        case .polygon(let polygon): for r in 0..<polygon.ringCount { path(polygon.ring(r), closed: true) }
-        case .envelope(let e):
-            if !e.isEmpty {
-                path([Point(x: e.xmin, y: e.ymin), Point(x: e.xmax, y: e.ymin), Point(x: e.xmax, y: e.ymax), Point(x: e.xmin, y: e.ymax)], closed: true)
+
+        private mutating func path(_ path: [Point], closed: Bool) {
+            guard path.count > 1 else {
+                points += path
+                vertices += path
+                return
             }
-        case .collection(let collection):
-            for part in collection.geometries {
-                let (v, e) = parts(part)
-                vertices += v
-                edges += e
+            vertices += path
+            for i in path.indices.dropFirst() { edges.append((path[i - 1], path[i])) }
+            if closed, let first = path.first, let last = path.last, first != last { edges.append((last, first)) }
+        }
+
+        private mutating func add(_ geometry: Geometry) {
+            switch geometry {
+            case .point(let point):
+                if !point.isEmpty { path([point], closed: false) }
+            case .multipoint(let multipoint):
+                for point in multipoint.points { path([point], closed: false) }
+            case .polyline(let polyline): for p in polyline.paths { path(p, closed: false) }
+            case .polygon(let polygon): for r in 0..<polygon.ringCount { path(polygon.ring(r), closed: true) }
+            case .envelope(let e):
+                if !e.isEmpty {
+                    path([Point(x: e.xmin, y: e.ymin), Point(x: e.xmax, y: e.ymin), Point(x: e.xmax, y: e.ymax), Point(x: e.xmin, y: e.ymax)], closed: true)
+                }
+            case .collection(let collection):
+                for part in collection.geometries { add(part) }
             }
         }
-        return (vertices, edges)
     }
 
     // MARK: Windows
@@ -121,21 +132,23 @@ struct Proximity {
 
     // MARK: The exact test
 
-    /// Whether `feature` (in the table's reference) lies within the distance of the query
-    /// geometry; `intersects` says whether the two meet (GEOS, on the prepared query geometry).
-    func isNear(_ feature: Geometry, intersects: () throws(GEOSError) -> Bool) throws(GEOSError) -> Bool {
+    /// Whether `feature` (in the table's reference; `converted` for GEOS) lies within the
+    /// distance of the query geometry, `prepared`: GEOS's plane distance in a projected table;
+    /// along the ellipsoid, 0 when the two meet, else the nearest pair of a vertex of one and an
+    /// edge of the other (an edge holds its ends), or of two points that lie on no edge.
+    func isNear(_ feature: Geometry, _ converted: GEOSGeometry, prepared: PreparedGeometry) throws(GEOSError) -> Bool {
         switch metric {
-        case .planar:
-            return false  // decided by GEOS in the caller
+        case .planar(let distance):
+            return try prepared.isWithinDistance(distance, of: converted)
         case .geodesic(let geodesic, let metres, let mercator):
-            if try intersects() { return true }
-            let (fv, fe) = Self.parts(feature)
+            if try prepared.intersects(converted) { return true }
+            let parts = Parts(feature)
             let measure = Measure(geodesic: geodesic, mercator: mercator, limit: metres, proximity: self)
-            for v in fv {
-                for w in vertices where measure.distance(v, w) <= metres { return true }
-                if measure.near(v, edges) { return true }
+            for v in parts.vertices where measure.near(v, query.edges) { return true }
+            for w in query.vertices where measure.near(w, parts.edges) { return true }
+            for p in parts.points {
+                for q in query.points where measure.distance(p, q) <= metres { return true }
             }
-            for w in vertices where measure.near(w, fe) { return true }
             return false
         }
     }

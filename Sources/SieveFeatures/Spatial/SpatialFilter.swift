@@ -183,12 +183,7 @@ package struct SpatialFilter {
                     guard let feature = column[r] else { continue }
                     do throws(GEOSError) {
                         let converted = try GEOSGeometry(feature, context: context)
-                        let near: Bool
-                        switch proximity.metric {
-                        case .planar(let distance): near = try prepared.isWithinDistance(distance, of: converted)
-                        case .geodesic: near = try proximity.isNear(feature) { () throws(GEOSError) in try prepared.intersects(converted) }
-                        }
-                        if near { result.append(row) }
+                        if try proximity.isNear(feature, converted, prepared: prepared) { result.append(row) }
                     } catch {
                         throw failure(error, row: r, table: table)
                     }

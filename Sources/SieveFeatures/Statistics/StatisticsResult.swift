@@ -119,13 +119,14 @@ public struct StatisticsResult: Hashable, Sendable {
             key.append(UInt8(ascii: ":"))
             return key
         }
+        let days = fields.map { types.declared($0.type) == .dateOnly }
         for (r, row) in rows.enumerated() {
             if r > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes.append(contentsOf: #"{"attributes":{"#.utf8)
             for (i, value) in row.enumerated() {
                 if i > 0 { bytes.append(UInt8(ascii: ",")) }
                 bytes.append(contentsOf: keys[i])
-                Self.write(value, dateOnly: types.declared(fields[i].type) == .dateOnly, into: &bytes)
+                Self.write(value, dateOnly: days[i], into: &bytes)
             }
             bytes.append(contentsOf: "}}".utf8)
         }

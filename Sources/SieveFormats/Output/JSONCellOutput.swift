@@ -220,38 +220,37 @@ package struct CellWriter {
         of indices: [Int], in table: FeatureTable, datesAsText: Bool, daysAsMilliseconds: Bool = false, layout: JSONLayout
     ) -> [CellWriter] {
         let columns = table.columns, fields = table.schema.fields
-        func writer(_ index: Int, key: [UInt8]) -> CellWriter {
-            let cell = CellWriter(columns[index], field: fields[index], datesAsText: datesAsText, key: key)
-            guard daysAsMilliseconds, fields[index].type == .dateOnly, case .date(let column) = columns[index] else { return cell }
-            return CellWriter(key: key, source: .dateMilliseconds(column.values), validity: column.validity)
-        }
         guard !layout.pretty else {
             let colon = layout.colon
-            return indices.map { index in
-                var key: [UInt8] = []
-                JSONWriter.writeString(fields[index].name, into: &key)
-                key.append(contentsOf: colon)
-                return writer(index, key: key)
+            return indices.map {
+                CellWriter(columns[$0], field: fields[$0], datesAsText: datesAsText, daysAsMilliseconds: daysAsMilliseconds, colon: colon)
             }
         }
         let names = table.schemaJSON.memberNames
-        return indices.map { writer($0, key: names[$0]) }
+        return indices.map {
+            CellWriter(columns[$0], field: fields[$0], datesAsText: datesAsText, daysAsMilliseconds: daysAsMilliseconds, key: names[$0])
+        }
     }
 
     /// A writer for `column`, the values of `field`; dates as ISO 8601 text when `datesAsText`,
     /// else as epoch milliseconds; the days of a date-only field always as `"yyyy-mm-dd"` (as
-    /// ArcGIS writes `esriFieldTypeDateOnly` values); `colon` separates the name from the value.
-    package init(_ column: Column, field: Field, datesAsText: Bool, colon: [UInt8] = [UInt8(ascii: ":")]) {
+    /// ArcGIS writes `esriFieldTypeDateOnly` values) unless `daysAsMilliseconds` (the epoch
+    /// milliseconds of their midnight, for a document that declares them `esriFieldTypeDate`);
+    /// `colon` separates the name from the value.
+    package init(
+        _ column: Column, field: Field, datesAsText: Bool, daysAsMilliseconds: Bool = false, colon: [UInt8] = [UInt8(ascii: ":")]
+    ) {
         var key: [UInt8] = []
         JSONWriter.writeString(field.name, into: &key)
         key.append(contentsOf: colon)
-        self.init(column, field: field, datesAsText: datesAsText, key: key)
+        self.init(column, field: field, datesAsText: datesAsText, daysAsMilliseconds: daysAsMilliseconds, key: key)
     }
 
-    /// A writer for `column`, the values of `field`, as ``init(_:field:datesAsText:colon:)``,
-    /// with the member name and separator given as JSON text (`"name":`).
-    package init(_ column: Column, field: Field, datesAsText: Bool, key: [UInt8]) {
-        let dateOnly = field.type == .dateOnly
+    /// A writer for `column`, the values of `field`, as
+    /// ``init(_:field:datesAsText:daysAsMilliseconds:colon:)``, with the member name and
+    /// separator given as JSON text (`"name":`).
+    package init(_ column: Column, field: Field, datesAsText: Bool, daysAsMilliseconds: Bool = false, key: [UInt8]) {
+        let dateOnly = field.type == .dateOnly && !daysAsMilliseconds
         let source: Source
         switch column {
         case .integer(let column): source = .integer(column.values)

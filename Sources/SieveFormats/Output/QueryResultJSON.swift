@@ -318,10 +318,10 @@ extension FeatureQueryResult {
             }
         }
         layout.member(#""fields""#, depth: 1, into: &bytes)
-        if layout.pretty || types.changes(fieldIndices.lazy.map { schema.fields[$0] }) {
+        if layout.pretty {
             layout.write(.array(fieldIndices.map { schema.fields[$0].esriJSONValue(types: types) }), depth: 1, numbers: .plain, into: &bytes)
         } else {
-            schemaJSON.appendEsriFields(fieldIndices, to: &bytes)
+            schemaJSON.appendEsriFields(fieldIndices, types: types, to: &bytes)
         }
         layout.member(#""features""#, depth: 1, into: &bytes)
         bytes.append(UInt8(ascii: "["))

@@ -86,19 +86,15 @@ public enum VectorTileSet {
                 }
             }
         }
-        let fieldNames = options.query.outFields.map { Set($0.map { $0.lowercased() }) }
+        // Each layer's query once: the fields it has of those asked.
+        let queries = layers.map { query(of: $0, options: options) }
         for zoom in options.zooms {
             var written = 0
             var next: [TileAddress] = []
             for address in frontier {
                 var tile: [UInt8] = []
                 var rows = 0
-                for layer in layers {
-                    var query = options.query
-                    if let fieldNames, !fieldNames.contains("*") {
-                        // Each layer keeps the asked fields it has.
-                        query.outFields = layer.schema.fields.map(\.name).filter { fieldNames.contains($0.lowercased()) }
-                    }
+                for (layer, query) in zip(layers, queries) {
                     let encoded = try layer.encodedTileLayer(address, layerName: layer.name, query: query, options: options.tile)
                     rows += encoded.rows
                     if encoded.features > 0 {
@@ -126,6 +122,18 @@ public enum VectorTileSet {
         return summary
     }
 
+    /// The query of `layer`'s features: `options.query` with the asked fields the layer has
+    /// (every field when none or `*` is asked).
+    static func query(of layer: FeatureLayer, options: Options) -> QueryParameters {
+        var query = options.query
+        guard let asked = options.query.outFields.map({ Set($0.map { $0.lowercased() }) }), !asked.contains("*") else {
+            query.outFields = nil
+            return query
+        }
+        query.outFields = layer.schema.fields.map(\.name).filter { asked.contains($0.lowercased()) }
+        return query
+    }
+
     /// The union of the layers' extents in longitude and latitude.
     static func geographicExtent(_ layers: [FeatureLayer]) throws -> Envelope {
         var union = Envelope.empty
@@ -144,11 +152,11 @@ public enum VectorTileSet {
     /// The tile set's description: each layer with its fields (numbers and texts as TileJSON
     /// names them; the object ID is each feature's `id`, not a field).
     static func metadata(_ layers: [FeatureLayer], options: Options, bounds: Envelope) -> TileSetMetadata {
-        let fieldNames = options.query.outFields.map { Set($0.map { $0.lowercased() }) }
         let described = layers.map { layer in
             let schema = layer.schema
+            let written = query(of: layer, options: options).outFields.map(Set.init)
             let fields = schema.fields.filter { field in
-                field.name != schema.objectIdFieldName && (fieldNames.map { $0.contains("*") || $0.contains(field.name.lowercased()) } ?? true)
+                field.name != schema.objectIdFieldName && (written?.contains(field.name) ?? true)
             }
             return TileSetMetadata.Layer(
                 id: layer.name,

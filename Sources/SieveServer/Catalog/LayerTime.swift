@@ -69,14 +69,13 @@ public struct LayerTime: Sendable, Hashable {
     /// milliseconds, `null` for an open end.
     /// - Throws: ``ServerRequestError`` (bad request) for other text.
     static func arcGISInterval(_ text: String) throws(ServerRequestError) -> (from: Int64?, to: Int64?) {
+        let invalid = ServerRequestError(
+            .badRequest, "Cannot perform query. Invalid query parameters.",
+            details: ["time must be epoch milliseconds t or t1,t2 (null for an open end), not \(RequestParameters.quoted(text))"])
         func bound(_ part: Substring) throws(ServerRequestError) -> Int64? {
             let trimmed = part.trimmingWhitespace()
             if trimmed.lowercased() == "null" { return nil }
-            guard let value = Int64(trimmed) else {
-                throw ServerRequestError(
-                    .badRequest, "Cannot perform query. Invalid query parameters.",
-                    details: ["time must be epoch milliseconds t or t1,t2 (null for an open end), not \(RequestParameters.quoted(text))"])
-            }
+            guard let value = Int64(trimmed) else { throw invalid }
             return value
         }
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
@@ -85,10 +84,7 @@ public struct LayerTime: Sendable, Hashable {
             let instant = try bound(parts[0])
             return (instant, instant)
         case 2: return (try bound(parts[0]), try bound(parts[1]))
-        default:
-            throw ServerRequestError(
-                .badRequest, "Cannot perform query. Invalid query parameters.",
-                details: ["time must be epoch milliseconds t or t1,t2 (null for an open end), not \(RequestParameters.quoted(text))"])
+        default: throw invalid
         }
     }
 }

@@ -1,5 +1,6 @@
 import Hummingbird
 import Prometheus
+import SieveBase
 
 /// What `/metrics` exposes in the Prometheus text format (``ServerConfiguration/metrics``): a
 /// registry of the server's own, so that servers in one process keep their counts apart.
@@ -41,22 +42,60 @@ final class ServerMetrics: Sendable {
             namespace: "geosieve", metricName: "table", unitName: "rows", helpText: "Features in each served table.")
     }
 
+    /// The series a request counts in, by path, method and status.
+    private struct RequestKey: Hashable {
+        let path: String
+        let method: String
+        let status: Int
+    }
+
+    /// The series of the requests seen, so that a request's route template is worked out and
+    /// its series looked up in the registry (names and labels checked, a lock taken) once per
+    /// path, method and status rather than per request; at most ``seriesCacheLimit`` (other
+    /// paths, which clients may vary without end, are worked out each time).
+    private let requestSeries = Locked<[RequestKey: (Counter, DurationHistogram)]>([:])
+    /// The counters of what answers served, by table (and `hit`/`miss` for tiles).
+    private let servedSeries = Locked<[String: Counter]>([:])
+    static let seriesCacheLimit = 4096
+
     /// Counts a request answered with `status` after `elapsed`.
     func request(path: String, method: String, status: Int, elapsed: Duration) {
-        let route = status == 404 ? "unmatched" : Self.route(path)
-        registry.makeCounter(descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status))]).increment()
-        registry.makeDurationHistogram(descriptor: Self.duration, labels: [("route", route)], buckets: Self.buckets).record(elapsed)
+        let key = RequestKey(path: path, method: method, status: status)
+        let (counter, histogram) = requestSeries.withLock { $0[key] } ?? {
+            let route = status == 404 ? "unmatched" : Self.route(path)
+            let series = (
+                registry.makeCounter(descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status))]),
+                registry.makeDurationHistogram(descriptor: Self.duration, labels: [("route", route)], buckets: Self.buckets)
+            )
+            requestSeries.withLock { if $0.count < Self.seriesCacheLimit { $0[key] = series } }
+            return series
+        }()
+        counter.increment()
+        histogram.record(elapsed)
     }
 
     /// Counts what an answer served.
     func served(_ response: ServiceResponse) {
         guard let served = response.served else { return }
         if served.features > 0 {
-            registry.makeCounter(descriptor: Self.features, labels: [("table", served.table)]).increment(by: Int64(served.features))
+            counter(served.table) { registry.makeCounter(descriptor: Self.features, labels: [("table", served.table)]) }
+                .increment(by: Int64(served.features))
         }
         if let cached = served.tileFromCache {
-            registry.makeCounter(descriptor: Self.tiles, labels: [("table", served.table), ("cache", cached ? "hit" : "miss")]).increment()
+            let cache = cached ? "hit" : "miss"
+            counter(served.table + "\u{0}" + cache) {
+                registry.makeCounter(descriptor: Self.tiles, labels: [("table", served.table), ("cache", cache)])
+            }.increment()
         }
+    }
+
+    /// The counter of `key` (a table's name, and what else tells its series apart), made by
+    /// `make` the first time.
+    private func counter(_ key: String, make: () -> Counter) -> Counter {
+        if let known = servedSeries.withLock({ $0[key] }) { return known }
+        let made = make()
+        servedSeries.withLock { $0[key] = made }
+        return made
     }
 
     /// The text `/metrics` answers: the tables' rows as they are now, then every metric.

@@ -152,7 +152,7 @@ enum MapPage {
               for (const l of tile) drawLayer(l, COLORS[li % COLORS.length], tx * TILE - left, ty * TILE - top);
             }
           });
-          if (pending === 0) report();
+          if (pending === 0 && !reported) report();
         }
         function drawLayer(layer, color, ox, oy) {
           const s = TILE / layer.extent;
@@ -178,9 +178,11 @@ enum MapPage {
             .then(b => tiles.set(key, decodeTile(b)), () => tiles.set(key, []))
             .finally(() => { pending--; draw(); });
         }
-        // The share of pixels that are not background, and (once) the test click.
-        let clicked = false;
+        // Once every first tile is drawn: the share of pixels that are not background (reading the
+        // canvas back is not for every redraw), and the test click.
+        let clicked = false, reported = false;
         function report() {
+          reported = true;
           const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
           let drawn = 0;
           for (let i = 0; i < data.length; i += 4) if (data[i] !== 0xee || data[i + 1] !== 0xf3 || data[i + 2] !== 0xf7) drawn++;
