@@ -55,7 +55,8 @@ public struct GeoSieveServer: Sendable {
         // middleware would only cost time.
         if logRequests { router.add(middleware: AccessLogMiddleware()) }
         if let metrics { router.add(middleware: MetricsMiddleware(metrics: metrics)) }
-        router.add(middleware: LimitsMiddleware(server: self))
+        let routes = Locked(RouteMethods())
+        router.add(middleware: LimitsMiddleware(server: self, routes: routes))
         if let origin = configuration.corsOrigin {
             router.add(
                 middleware: CORSMiddleware(
@@ -76,6 +77,7 @@ public struct GeoSieveServer: Sendable {
                 }
             }
         }
+        routes.withLock { $0 = RouteMethods(router) }
         return router
     }
 
@@ -287,10 +289,13 @@ final class Admission: Sendable {
 
 /// Refuses what is over the limits before any work: URLs over the size limit (414), requests
 /// over the concurrency limit (503, with `Retry-After`); and answers unknown routes in the
-/// protocol's error shape (404).
+/// protocol's error shape: 404 for a path no route has, 405 with `Allow` for a method its route
+/// does not take.
 struct LimitsMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let server: GeoSieveServer
+    /// The router's routes, set once they are all added.
+    let routes: Locked<RouteMethods>
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
@@ -312,6 +317,17 @@ struct LimitsMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
+            let allowed = routes.withLock { $0.allowed(path) }
+            if !allowed.isEmpty, !allowed.contains(request.method) {
+                let edit = [.post, .put, .delete, .patch].contains(request.method) && !server.configuration.allowEdits
+                var response = failure(
+                    ServerRequestError(
+                        .methodNotAllowed,
+                        "\(request.method) is not allowed on \(RequestParameters.quoted(path)): use \(allowed.map(\.rawValue).joined(separator: ", "))"
+                            + (edit ? " (the server is read-only: start it with --allow-edits to edit)" : "")))
+                response.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
+                return response
+            }
             return failure(ServerRequestError(.notFound, "no resource at \(RequestParameters.quoted(path))"))
         } catch let error as HTTPError where error.status == .methodNotAllowed {
             return failure(ServerRequestError(.methodNotAllowed, "\(request.method) is not allowed on \(RequestParameters.quoted(path))"))

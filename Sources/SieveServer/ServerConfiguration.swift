@@ -3,7 +3,7 @@ import SieveFeatures
 /// How `geosieve serve` listens, pages and protects itself.
 ///
 /// The defaults are those of the command line: loopback only, read-only, no token, no CORS,
-/// 2,000 features per ArcGIS page, 16 MiB bodies, 64 KiB URLs, 256 requests at once, queries
+/// 2,000 features per ArcGIS page (16,000 with `resultType=standard`, 8,000 with `tile`), 16 MiB bodies, 64 KiB URLs, 256 requests at once, queries
 /// answered within 30 s, request heads read within 20 s, keep-alive connections closed after
 /// 75 s without a request, 512 connections open at once, queries reading up to 10,000 rows run
 /// inline.
@@ -15,6 +15,13 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// The most features an ArcGIS query returns at once (the layers' `maxRecordCount`), and the
     /// most an OGC API page holds (larger `limit`s are clamped to it, as the standard asks).
     public var maxRecordCount: Int
+    /// The most features an ArcGIS query with `resultType=standard` returns at once (the
+    /// layers' `standardMaxRecordCount`). Default 16,000, the figure Esri's feature layer
+    /// reference gives as its example.
+    public var standardMaxRecordCount: Int
+    /// The most features an ArcGIS query with `resultType=tile` returns at once (the layers'
+    /// `tileMaxRecordCount`), the query a web map sends for each of its tiles. Default 8,000.
+    public var tileMaxRecordCount: Int
     /// The OGC API page size when the request gives no `limit`.
     public var defaultOGCLimit: Int
     /// Whether edits are accepted (ArcGIS `applyEdits` and the other edit operations).
@@ -88,11 +95,14 @@ public struct ServerConfiguration: Sendable, Hashable {
         maxBodyBytes: Int = 16 << 20, maxURLBytes: Int = 64 << 10, maxConcurrentRequests: Int = 256,
         queryTimeout: Double? = 30, title: String = "GeoSieve", headerReadTimeout: Double = 20, idleTimeout: Double = 75,
         maxConnections: Int = 512, inlineQueryRowLimit: Int = 10_000, tileCacheBytes: Int = 64 << 20,
-        compression: Bool = true, arcgisVersion: ArcGISVersion = .v11_1, metrics: Bool = false
+        compression: Bool = true, arcgisVersion: ArcGISVersion = .v11_1, metrics: Bool = false,
+        standardMaxRecordCount: Int = 16_000, tileMaxRecordCount: Int = 8_000
     ) {
         self.host = host
         self.port = port
         self.maxRecordCount = maxRecordCount
+        self.standardMaxRecordCount = standardMaxRecordCount
+        self.tileMaxRecordCount = tileMaxRecordCount
         self.defaultOGCLimit = defaultOGCLimit
         self.allowEdits = allowEdits
         self.token = token
@@ -121,6 +131,12 @@ public struct ServerConfiguration: Sendable, Hashable {
         }
         try check((0...65535).contains(port), "the port must be 0 to 65535, not \(port)")
         try check(maxRecordCount >= 1 && maxRecordCount <= 1_000_000, "the max record count must be 1 to 1000000, not \(maxRecordCount)")
+        try check(
+            standardMaxRecordCount >= 1 && standardMaxRecordCount <= 1_000_000,
+            "the standard max record count must be 1 to 1000000, not \(standardMaxRecordCount)")
+        try check(
+            tileMaxRecordCount >= 1 && tileMaxRecordCount <= 1_000_000,
+            "the tile max record count must be 1 to 1000000, not \(tileMaxRecordCount)")
         try check(defaultOGCLimit >= 1, "the default OGC limit must be at least 1, not \(defaultOGCLimit)")
         try check(maxBodyBytes >= 1024, "the body limit must be at least 1024 bytes")
         try check(maxURLBytes >= 1024, "the URL limit must be at least 1024 bytes")

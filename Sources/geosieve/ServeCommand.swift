@@ -57,6 +57,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-record-count"), help: "The most features one request returns.")
     var maxRecordCount: Int = 2000
 
+    @Option(
+        name: .customLong("standard-max-record-count"),
+        help: "The most features an ArcGIS query with resultType=standard returns (standardMaxRecordCount).")
+    var standardMaxRecordCount: Int = 16_000
+
+    @Option(
+        name: .customLong("tile-max-record-count"),
+        help: "The most features an ArcGIS query with resultType=tile returns (tileMaxRecordCount).")
+    var tileMaxRecordCount: Int = 8_000
+
     @Flag(name: .customLong("allow-edits"), help: "Accept edits (applyEdits, OGC API create/replace/delete), saved into the sources.")
     var allowEdits = false
 
@@ -127,7 +137,8 @@ struct ServeCommand: AsyncParsableCommand {
             queryTimeout: queryTimeout == 0 ? nil : queryTimeout, headerReadTimeout: headerTimeout, idleTimeout: idleTimeout,
             maxConnections: maxConnections, inlineQueryRowLimit: inlineRowLimit,
             tileCacheBytes: tileCacheMB < 0 || tileCacheMB > 1 << 20 ? -1 : tileCacheMB << 20, compression: !noCompression,
-            arcgisVersion: arcgisVersion, metrics: metrics)
+            arcgisVersion: arcgisVersion, metrics: metrics, standardMaxRecordCount: standardMaxRecordCount,
+            tileMaxRecordCount: tileMaxRecordCount)
         var tables: [ServedTable] = []
         let timeFields = try timeField.map { text -> (String, String?) in
             let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -14,7 +14,9 @@ Scripts/test-qgis.sh starts them. Checked:
 - GDAL's ESRIJSON driver reads osm_id as Real when the server claims 11.1;
 - OGC API - Features: QGIS's OAPIF provider reads every feature of the wide layer;
 - vector tiles: QGIS's vector tile layer over /ogc/collections/countries/tiles renders the
-  countries (a screenshot, WORK_DIR/qgis-tiles.png, most of whose land pixels are drawn).
+  countries (a screenshot, WORK_DIR/qgis-tiles.png, most of whose land pixels are drawn), and so
+  does its ArcGIS vector tile service layer over .../countries/VectorTileServer, which reads the
+  service document, its levels and its default style (WORK_DIR/qgis-vectortileserver.png).
 
 Prints PASS/FAIL lines; exits 1 on a failure.
 """
@@ -115,6 +117,18 @@ def check_tiles(base, work):
     template = f"{base}/ogc/collections/countries/tiles/WebMercatorQuad/{{z}}/{{y}}/{{x}}"
     layer = QgsVectorTileLayer(f"type=xyz&url={urllib.parse.quote(template, safe=':/{}')}&zmin=0&zmax=14", "countries-tiles")
     check(layer.isValid(), "QGIS opens the countries' vector tiles")
+    check_rendered(layer, work, "qgis-tiles.png", "the vector tiles")
+    service = f"{base}/arcgis/rest/services/countries/VectorTileServer"
+    arcgis = QgsVectorTileLayer(f"type=xyz&serviceType=arcgis&url={urllib.parse.quote(service, safe=':/')}", "countries-vectortileserver")
+    check(arcgis.isValid(), "QGIS opens the countries' ArcGIS VectorTileServer")
+    check(arcgis.sourceMaxZoom() == 22, f"QGIS reads the levels of the VectorTileServer (0-{arcgis.sourceMaxZoom()})")
+    # The style the service names (defaultStyles), as QGIS's browser loads it.
+    message, loaded = arcgis.loadDefaultStyle()
+    check(loaded, f"QGIS loads the VectorTileServer's default style ({message or 'no message'})")
+    check_rendered(arcgis, work, "qgis-vectortileserver.png", "the ArcGIS VectorTileServer and its style")
+
+
+def check_rendered(layer, work, name, what):
     settings = QgsMapSettings()
     settings.setLayers([layer])
     settings.setDestinationCrs(QgsCoordinateReferenceSystem("EPSG:3857"))
@@ -125,7 +139,7 @@ def check_tiles(base, work):
     job.start()
     job.waitForFinished()
     image = job.renderedImage()
-    path = os.path.join(work, "qgis-tiles.png")
+    path = os.path.join(work, name)
     image.save(path)
     drawn = 0
     for y in range(0, image.height(), 2):
@@ -135,7 +149,7 @@ def check_tiles(base, work):
     share = drawn / ((image.width() // 2) * (image.height() // 2))
     # Land is about 29 % of the globe and more of a Mercator map north of -70°: well over 10 %
     # of the pixels are countries when QGIS drew them.
-    check(share > 0.10, f"QGIS renders the countries from the vector tiles ({share:.0%} of the pixels drawn; {path})")
+    check(share > 0.10, f"QGIS renders the countries from {what} ({share:.0%} of the pixels drawn; {path})")
 
 
 def main():

@@ -25,12 +25,12 @@ import SieveTestSupport
         try await TestServer.withClient(server) { client async throws in
             let directory = try await client.get("/arcgis/rest/services?f=json").object
             let entries = directory["services"] as? [[String: Any]] ?? []
-            // Each table is a feature service and a read-only map service.
-            for kind in ["FeatureServer", "MapServer"] {
+            // Each table is a feature service, a read-only map service and a vector tile service.
+            for kind in ["FeatureServer", "MapServer", "VectorTileServer"] {
                 let names = entries.filter { $0["type"] as? String == kind }.compactMap { $0["name"] as? String }
                 #expect(names == ["cities", "countries", "boroughs"])
             }
-            #expect(entries.count == 6)
+            #expect(entries.count == 9)
             let mapLayer = try await client.get("/arcgis/rest/services/countries/MapServer/0?f=json").object
             #expect(mapLayer["capabilities"] as? String == "Map,Query,Data")
             #expect(mapLayer["allowGeometryUpdates"] as? Bool == false)

@@ -52,12 +52,16 @@ import SieveTestSupport
         try await TestServer.withClient(try Self.server(log, configuration: ServerConfiguration())) { client async throws in
             let reply = try await client.post("\(Self.layer)/applyEdits", form: "deletes=1")
             #expect(reply.arcGISErrorCode == 403)
-            #expect(try await client.get("\(Self.layer)/applyEdits?deletes=1").arcGISErrorCode == 404)
+            // GET is not a method of applyEdits; a read-only OGC API has no edit methods (405,
+            // saying how to allow edits).
+            #expect(try await client.get("\(Self.layer)/applyEdits?deletes=1").arcGISErrorCode == 405)
             let ogc = try await client.send(
                 "/ogc/collections/places/items", method: .post, headers: [.contentType: "application/geo+json"],
                 body: #"{"type":"Feature","properties":{},"geometry":null}"#)
-            #expect(ogc.status == 403)
-            #expect(try await client.send("/ogc/collections/places/items/1", method: .delete).status == 403)
+            #expect(ogc.status == 405)
+            #expect(ogc.headers[.allow] == "GET, HEAD")
+            #expect(ogc.text.contains("--allow-edits"))
+            #expect(try await client.send("/ogc/collections/places/items/1", method: .delete).status == 405)
             #expect(try await Self.names(client) == ["a", "b", "c"])
             let layer = try await client.get(Self.layer).object
             #expect(layer["capabilities"] as? String == "Query")
@@ -219,6 +223,10 @@ import SieveTestSupport
         try await TestServer.withClient(try Self.server(log, configuration: configuration)) { client async throws in
             let conformance = try await client.get("/ogc/conformance").object["conformsTo"] as? [String]
             #expect(conformance?.contains("http://www.opengis.net/spec/ogcapi-features-4/1.0/conf/create-replace-delete") == true)
+            // The API definition lists the edit operations.
+            let paths = try await client.get("/ogc/api").object["paths"] as? [String: [String: Any]] ?? [:]
+            #expect(paths["/collections/places/items"]?.keys.sorted() == ["get", "post"])
+            #expect(paths["/collections/places/items/{featureId}"]?.keys.sorted() == ["delete", "get", "put"])
             let feature = #"{"type":"Feature","properties":{"name":"n","rank":9},"geometry":{"type":"Point","coordinates":[5,6]}}"#
             #expect(try await client.send("/ogc/collections/places/items", method: .post, headers: [.contentType: "application/geo+json"], body: feature).status == 401)
             let created = try await client.send("/ogc/collections/places/items", method: .post, headers: geoJSON, body: feature)

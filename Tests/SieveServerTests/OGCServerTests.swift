@@ -36,6 +36,15 @@ import SieveTestSupport
             let conformance = try await client.get("/ogc/conformance").object["conformsTo"] as? [String] ?? []
             #expect(conformance.contains("http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core"))
             #expect(conformance.contains("http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/features-filter"))
+            // The OpenAPI document and the HTML pages are served: their classes are declared.
+            #expect(conformance.contains("http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/oas30"))
+            #expect(conformance.contains("http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/html"))
+            let first = (try await client.get("/ogc/collections/cities/items?limit=1").object["features"] as? [[String: Any]])?.first?["id"]
+            let item = "/ogc/collections/cities/items/\(first.map { "\($0)" } ?? "none")"
+            for path in ["/ogc", "/ogc/conformance", "/ogc/collections", "/ogc/collections/cities", "/ogc/collections/cities/items", item] {
+                let page = try await client.get(path + "?f=html")
+                #expect(page.headers[.contentType]?.hasPrefix("text/html") == true, "\(path)")
+            }
             let collections = try await client.get("/ogc/collections").object["collections"] as? [[String: Any]]
             #expect(collections?.compactMap { $0["id"] as? String } == ["cities", "countries", "boroughs"])
 
@@ -66,6 +75,18 @@ import SieveTestSupport
             let language = parameters.first { $0["name"] as? String == "filter-lang" }?["schema"] as? [String: Any]
             #expect(language?["enum"] as? [String] == ["cql2-text", "cql2-json", "cql-text"])
             #expect(paths["/collections/cities/items/{featureId}"] != nil)
+            // The CRS parameters list the CRSs offered (countries are stored in 4326: CRS84 and
+            // Web Mercator).
+            let crs = parameters.first { $0["name"] as? String == "crs" }?["schema"] as? [String: Any]
+            #expect(crs?["enum"] as? [String] == ["http://www.opengis.net/def/crs/OGC/1.3/CRS84", "http://www.opengis.net/def/crs/EPSG/0/3857"])
+            // The tile routes too (OGC API – Tiles `oas30`), with the tile's filters.
+            for path in ["/tileMatrixSets", "/tileMatrixSets/{tileMatrixSetId}", "/collections/countries/tiles", "/collections/countries/tiles/{tileMatrixSetId}"] {
+                #expect(paths[path] != nil, "\(path)")
+            }
+            let tile = (paths["/collections/countries/tiles/{tileMatrixSetId}/{tileMatrix}/{tileRow}/{tileCol}"] as? [String: Any])?["get"] as? [String: Any]
+            let tileNames = Set((tile?["parameters"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
+            #expect(tileNames.isSuperset(of: ["tileMatrixSetId", "tileMatrix", "tileRow", "tileCol", "filter", "properties", "pop_est"]))
+            #expect(!tileNames.contains("limit"))
             // `limit` among the shared parameters too, with its maximum, where QGIS reads it.
             let shared = (api.object["components"] as? [String: Any])?["parameters"] as? [String: Any]
             let limit = (shared?["limit"] as? [String: Any])?["schema"] as? [String: Any]

@@ -35,6 +35,7 @@ import Testing
             #expect(try await client.get("/ogc/collections/cities").text.contains("tilesets-vector"))
             let conformance = try await client.get("/ogc/conformance").text
             #expect(conformance.contains("http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/mvt"))
+            #expect(conformance.contains("http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/oas30"))
         }
     }
 

@@ -94,8 +94,19 @@ import SieveTestSupport
             let json = try await client.send(
                 "/arcgis/rest/services/cities/FeatureServer/0/query", method: .post, headers: [.contentType: "application/json"], body: "{}")
             #expect(json.arcGISErrorCode == 400)
+            // A method a route does not take is 405 with the methods it does; an unknown path 404.
             let put = try await client.send("/ogc/collections", method: .put)
-            #expect(put.status == 405 || put.status == 404)
+            #expect(put.status == 405)
+            #expect(put.headers[.allow] == "GET, HEAD")
+            #expect(put.object["code"] as? String == "MethodNotAllowed")
+            let trace = try await client.send("/ogc/collections/cities/items/7", method: .trace)
+            #expect(trace.status == 405)
+            #expect(trace.headers[.allow] == "GET, HEAD")
+            let query = try await client.send("/arcgis/rest/services/cities/FeatureServer/0/query", method: .delete)
+            #expect(query.status == 405)
+            #expect(query.headers[.allow] == "GET, HEAD, POST")
+            #expect(query.arcGISErrorCode == 405)
+            #expect(try await client.send("/ogc/nosuch", method: .put).status == 404)
         }
     }
 

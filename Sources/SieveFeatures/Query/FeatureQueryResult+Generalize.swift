@@ -13,3 +13,45 @@ extension FeatureQueryResult {
             exceededTransferLimit: exceededTransferLimit, spatialReference: spatialReference, projectedGeometries: geometries)
     }
 }
+
+extension FeatureQueryResult {
+    /// Which ordinates the returned geometries carry: `.xy` when the result returns none; for
+    /// stored geometries, z or m when the table's geometry column keeps them; for projected or
+    /// generalized ones, z or m when one of them has them.
+    public var geometryLayout: CoordinateLayout {
+        guard returnsGeometry else { return .xy }
+        if let projectedGeometries {
+            var layout = CoordinateLayout.xy
+            for case let geometry? in projectedGeometries {
+                let other = geometry.layout
+                layout = CoordinateLayout(hasZ: layout.hasZ || other.hasZ, hasM: layout.hasM || other.hasM)
+                if layout == .xyzm { break }
+            }
+            return layout
+        }
+        return CoordinateLayout(hasZ: table.geometryColumn.hasZ, hasM: table.geometryColumn.hasM)
+    }
+
+    /// The same features with only the ordinates `layout` allows in their geometries
+    /// (``/SieveGeometry/Geometry/keepingOrdinates(_:)``): what the ArcGIS REST `returnZ` and
+    /// `returnM` ask for. The result itself when its geometries carry nothing `layout` drops.
+    public func keepingOrdinates(_ layout: CoordinateLayout) -> FeatureQueryResult {
+        guard geometryLayout.intersection(layout) != geometryLayout else { return self }
+        let geometries = rows.indices.map { geometry(at: $0)?.keepingOrdinates(layout) }
+        return FeatureQueryResult(
+            table: table, rows: rows, fieldIndices: fieldIndices, returnsGeometry: returnsGeometry,
+            exceededTransferLimit: exceededTransferLimit, spatialReference: spatialReference, projectedGeometries: geometries)
+    }
+}
+
+extension FeatureQueryResult {
+    /// The same answer without its features, still saying whether rows were left off: what an
+    /// ArcGIS tile query (`resultType=tile`) with `returnExceededLimitFeatures=false` answers
+    /// when its page did not hold every feature, so that the client asks for smaller tiles.
+    public func leavingOutFeatures() -> FeatureQueryResult {
+        FeatureQueryResult(
+            table: table, rows: [], fieldIndices: fieldIndices, returnsGeometry: returnsGeometry,
+            exceededTransferLimit: exceededTransferLimit, spatialReference: spatialReference,
+            projectedGeometries: projectedGeometries.map { _ in [] })
+    }
+}

@@ -256,6 +256,8 @@ extension FeatureQueryResult {
     ///
     /// - `globalIdFieldName` and `displayFieldName` appear when the schema has them;
     ///   `geometryType` and `spatialReference` when the table has a geometry type.
+    /// - `"hasZ":true` and `"hasM":true` follow when the returned geometries carry them
+    ///   (``/SieveFeatures/FeatureQueryResult/geometryLayout``), as each such geometry says too.
     /// - `fields` describes the result's fields (Esri layer-JSON field objects), also when
     ///   there are no features.
     /// - Attribute values as in ``geoJSON`` except dates, written as epoch milliseconds.
@@ -312,6 +314,9 @@ extension FeatureQueryResult {
             JSONWriter.writeString(geometryType.rawValue, into: &bytes)
             layout.member(#""spatialReference""#, depth: 1, into: &bytes)
             layout.write(JSONOutput.spatialReferenceValue(spatialReference), depth: 1, numbers: .plain, into: &bytes)
+            let ordinates = geometryLayout
+            if ordinates.hasZ { layout.member(#""hasZ""#, depth: 1, into: &bytes); bytes.append(contentsOf: "true".utf8) }
+            if ordinates.hasM { layout.member(#""hasM""#, depth: 1, into: &bytes); bytes.append(contentsOf: "true".utf8) }
             if let quantization {
                 layout.member(#""transform""#, depth: 1, into: &bytes)
                 layout.write(quantization.transformJSON, depth: 1, numbers: .plain, into: &bytes)

@@ -19,7 +19,8 @@ enum ArcGISDocuments {
     /// The paths below the server root.
     static let root = "/arcgis/rest/services"
 
-    /// `GET /arcgis/rest/services`: `{"currentVersion":…,"folders":[],"services":[{"name":…,"type":"FeatureServer"},{"name":…,"type":"MapServer"}]}`.
+    /// `GET /arcgis/rest/services`: `{"currentVersion":…,"folders":[],"services":[{"name":…,"type":"FeatureServer"},{"name":…,"type":"MapServer"},…]}`,
+    /// with a `VectorTileServer` for each table with geometry (``ArcGISVectorTiles``).
     static func directory(_ catalog: ServedCatalog, configuration: ServerConfiguration) -> JSONValue {
         .object(
             JSONObject([
@@ -29,9 +30,9 @@ enum ArcGISDocuments {
                     "services",
                     .array(
                         catalog.tables.flatMap { table in
-                            [Kind.featureServer, .mapServer].map { kind in
-                                .object(JSONObject([("name", .string(table.id)), ("type", .string(kind.rawValue))]))
-                            }
+                            let types = [Kind.featureServer.rawValue, Kind.mapServer.rawValue]
+                                + (table.layer.schema.geometryType == nil ? [] : ["VectorTileServer"])
+                            return types.map { type in JSONValue.object(JSONObject([("name", .string(table.id)), ("type", .string(type))])) }
                         })
                 ),
             ]))
@@ -119,8 +120,8 @@ enum ArcGISDocuments {
             root.append("sourceSpatialReference", JSONOutput.spatialReferenceValue(schema.spatialReference))
             let drawing = DrawingInfo(renderer: layer.renderer)
             root.append("drawingInfo", try JSONReader.parse(drawing.esriJSON))
-            root.append("hasZ", .bool(false))
-            root.append("hasM", .bool(false))
+            root.append("hasZ", .bool(table.geometryColumn.hasZ))
+            root.append("hasM", .bool(table.geometryColumn.hasM))
         }
         if let time = served.time { root.append("timeInfo", try timeInfo(time, served: served)) }
         root.append("allowGeometryUpdates", .bool(editable && table.schema.geometryType != nil))
@@ -137,8 +138,8 @@ enum ArcGISDocuments {
         root.append("relationships", .array([]))
         root.append("capabilities", .string(capabilities(served, configuration: configuration, kind: kind)))
         root.append("maxRecordCount", .integer(configuration.maxRecordCount))
-        root.append("standardMaxRecordCount", .integer(configuration.maxRecordCount))
-        root.append("tileMaxRecordCount", .integer(configuration.maxRecordCount))
+        root.append("standardMaxRecordCount", .integer(configuration.standardMaxRecordCount))
+        root.append("tileMaxRecordCount", .integer(configuration.tileMaxRecordCount))
         root.append("maxRecordCountFactor", .integer(1))
         root.append("definitionExpression", .string(layer.definitionExpression))
         root.append(
@@ -180,7 +181,7 @@ enum ArcGISDocuments {
                 ("supportsCountDistinct", false), ("supportsOrderBy", true), ("supportsDistinct", true),
                 ("supportsPagination", true), ("supportsTrueCurve", false), ("supportsReturningQueryExtent", true),
                 ("supportsQueryWithDistance", true), ("supportsSqlExpression", false),
-                ("supportsPaginationOnAggregatedQueries", false), ("supportsQueryWithResultType", false),
+                ("supportsPaginationOnAggregatedQueries", false), ("supportsQueryWithResultType", true),
                 ("supportsOutFieldSQLExpression", false), ("supportsPercentileStatistics", true), ("supportsQuantizationEditMode", true),
             ].map { ($0.0, JSONValue.bool($0.1)) }))
 

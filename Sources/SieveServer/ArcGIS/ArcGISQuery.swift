@@ -21,6 +21,9 @@ import SieveProjection
 /// | `returnGeometry`, `outSR`, `geometryPrecision` | the geometries returned |
 /// | `orderByFields` | `a ASC, b DESC`; ties and the default by object ID |
 /// | `resultOffset`, `resultRecordCount` | the page, at most `maxRecordCount`; `exceededTransferLimit` when rows follow |
+/// | `resultType` | which bound pages have: `none` (the default) `maxRecordCount`, `standard` ``ServerConfiguration/standardMaxRecordCount``, `tile` ``ServerConfiguration/tileMaxRecordCount`` |
+/// | `returnExceededLimitFeatures` | with `resultType=tile`, `false` answers no feature when the page did not hold them all (`exceededTransferLimit` still says so), as ArcGIS does |
+/// | `returnZ`, `returnM` | z and m values in the geometries, when the layer has them (default `false`: dropped); Esri JSON and GeoJSON (`f=pbf` answers carry x and y only) |
 /// | `returnIdsOnly`, `returnCountOnly`, `returnExtentOnly` | IDs (never paged), count, extent (+count) |
 /// | `returnDistinctValues` | distinct `outFields` combinations (+`returnCountOnly`: their count) |
 /// | `outStatistics`, `groupByFieldsForStatistics`, `havingClause` | statistics |
@@ -33,8 +36,8 @@ import SieveProjection
 /// | `time` | on a time-aware layer (``ServedTable/time``), `t` or `t1,t2` in epoch ms (`null`: open), as ``LayerTime`` selects |
 ///
 /// `time` on a layer that is not time-aware is ignored, as ArcGIS does;
-/// other parameters (`returnZ`, `sqlFormat`, …) are ignored, as ArcGIS ignores what it does not
-/// know.
+/// other parameters (`sqlFormat`, `returnTrueCurves`, …) are ignored, as ArcGIS ignores what it
+/// does not know.
 enum ArcGISQuery {
     /// The response formats.
     enum Format: String {
@@ -54,6 +57,37 @@ enum ArcGISQuery {
         let declaresBox: Bool
         /// `maxAllowableOffset`, when greater than 0.
         let maxAllowableOffset: Double?
+        /// The ordinates geometries keep beyond x and y: `returnZ` and `returnM`.
+        let ordinates: CoordinateLayout
+        /// Whether the features of a page that did not hold them all are left out
+        /// (`resultType=tile` with `returnExceededLimitFeatures=false`).
+        let dropsExceededFeatures: Bool
+    }
+
+    /// The `resultType` parameter: which of the layer's record counts bounds a page.
+    enum ResultType: String {
+        case none, standard, tile
+
+        /// The most features a page of this type holds under `configuration`.
+        func maxRecordCount(_ configuration: ServerConfiguration) -> Int {
+            switch self {
+            case .none: configuration.maxRecordCount
+            case .standard: configuration.standardMaxRecordCount
+            case .tile: configuration.tileMaxRecordCount
+            }
+        }
+
+        /// The type `parameters` ask for (`none` when absent or empty).
+        /// - Throws: ``ServerRequestError`` (bad request) for another value.
+        static func read(_ parameters: RequestParameters) throws(ServerRequestError) -> ResultType {
+            guard let text = parameters.nonEmpty("resultType") else { return .none }
+            guard let type = ResultType(rawValue: text.lowercased()) else {
+                throw ServerRequestError(
+                    .badRequest, "Cannot perform query. Invalid query parameters.",
+                    details: ["resultType must be none, standard or tile, not \(RequestParameters.quoted(text))"])
+            }
+            return type
+        }
     }
 
     /// Reads the query `parameters` ask for on a layer of `schema`, before any engine work: the
@@ -78,10 +112,15 @@ enum ArcGISQuery {
                     .badRequest, "Cannot perform query. Invalid query parameters.",
                     details: ["returnExtentOnly has no f=pbf answer (the FeatureCollection protocol holds no extent): ask for f=json"])
             }
+            let ordinates = CoordinateLayout(
+                hasZ: try flag(parameters, "returnZ", default: false), hasM: try flag(parameters, "returnM", default: false))
+            let returnsExceeded = try flag(parameters, "returnExceededLimitFeatures", default: true)
+            let resultType = try ResultType.read(parameters)
             return Prepared(
                 request: request, format: format, options: options,
                 declaresBox: ["esrigeometryenvelope", "esrigeometrypoint", nil].contains(parameters.nonEmpty("geometryType")?.lowercased()),
-                maxAllowableOffset: offset.flatMap { $0 > 0 ? $0 : nil })
+                maxAllowableOffset: offset.flatMap { $0 > 0 ? $0 : nil }, ordinates: ordinates,
+                dropsExceededFeatures: !returnsExceeded && resultType == .tile)
         }
     }
 
@@ -91,8 +130,10 @@ enum ArcGISQuery {
     static func respond(_ prepared: Prepared, on served: ServedTable) throws(ServerRequestError) -> ServiceResponse {
         try ServerRequestError.catching(.badRequest, message: "Cannot perform query. Invalid query parameters.") {
             var answer = try served.layer.answer(prepared.request)
-            if let offset = prepared.maxAllowableOffset, case .features(let result) = answer {
-                answer = .features(result.generalized(maxOffset: offset))
+            if case .features(var result) = answer {
+                if prepared.dropsExceededFeatures, result.exceededTransferLimit { result = result.leavingOutFeatures() }
+                if let offset = prepared.maxAllowableOffset { result = result.generalized(maxOffset: offset) }
+                answer = .features(result.keepingOrdinates(prepared.ordinates))
             }
             var features = 0
             if case .features(let result) = answer { features = result.count }
@@ -121,7 +162,7 @@ enum ArcGISQuery {
 
     /// The query request `parameters` make: the REST parameters read into the engine's one
     /// request, with the REST API's own rules — `outFields` absent means the object ID only,
-    /// pages are at most `maxRecordCount`, `returnIdsOnly` with `objectIds` is invalid,
+    /// pages are at most the record count of their `resultType`, `returnIdsOnly` with `objectIds` is invalid,
     /// `returnCountOnly` wins over `returnIdsOnly`, `returnExtentOnly` answers the count too,
     /// `havingClause` and `groupByFieldsForStatistics` need `outStatistics`,
     /// `returnDistinctValues` needs `outFields`.
@@ -146,7 +187,8 @@ enum ArcGISQuery {
         let offset = try integer(parameters, "resultOffset", minimum: 0)
         let count = try integer(parameters, "resultRecordCount", minimum: 1)
         query.resultOffset = offset
-        query.maxFeatures = Swift.min(count ?? configuration.maxRecordCount, configuration.maxRecordCount)
+        let pageBound = try ResultType.read(parameters).maxRecordCount(configuration)
+        query.maxFeatures = Swift.min(count ?? pageBound, pageBound)
         _ = try precision(parameters)  // checked in this order among the parameters
         let idsOnly = try flag(parameters, "returnIdsOnly", default: false)
         let countOnly = try flag(parameters, "returnCountOnly", default: false)

@@ -57,6 +57,17 @@ struct ArcGISRoutes {
                     }
                 }
             }
+            // The vector tile service of the same table: its document and style (the tiles
+            // below, GET only).
+            let vectorTiles = root + "/{service}/VectorTileServer"
+            router.on(RouterPath(vectorTiles), method: method) { request, context in
+                await respondDocument(request) { try ArcGISVectorTiles.service(self.service(context), configuration: server.configuration) }
+            }
+            for path in [vectorTiles + "/resources/styles", vectorTiles + "/resources/styles/root.json"] {
+                router.on(RouterPath(path), method: method) { request, context in
+                    await respondDocument(request) { try ArcGISVectorTiles.style(self.service(context)) }
+                }
+            }
             router.on(RouterPath(layer + "/{feature}/attachments"), method: method) { request, context in
                 await respond(request) { _ in
                     let served = try self.layer(context)
@@ -69,6 +80,17 @@ struct ArcGISRoutes {
                     let id = try ArcGISAttachments.objectID(context.parameters.get("feature") ?? "", in: served)
                     return try ArcGISAttachments.download(id, context.parameters.get("attachment") ?? "", in: served)
                 }
+            }
+        }
+        // A vector tile: its HTTP status says when there is none (404), as ArcGIS answers, for
+        // map clients that read statuses.
+        router.get(RouterPath(root + "/{service}/VectorTileServer/tile/{z}/{y}/{x}.pbf")) { request, context in
+            await respondTile(request) {
+                let served = try self.service(context)
+                try ArcGISVectorTiles.checkHasGeometry(served)
+                return try await server.vectorTile(
+                    context.parameters.get("z") ?? "", context.parameters.get("y") ?? "", context.parameters.get("x") ?? "",
+                    try RequestParameters(query: nil, caseInsensitiveNames: true), served: served, query: "")
             }
         }
         // Edits: POST only, as ArcGIS.
@@ -119,6 +141,23 @@ struct ArcGISRoutes {
             let error = ServerRequestError(error, fallback: .internalError)
             let status = [.contentTooLarge, .uriTooLong, .serviceUnavailable].contains(error.kind) ? error.status : 200
             return ServiceResponse(status: status, contentType: ServiceResponse.jsonType, headers: error.headers, body: Array(error.arcGISJSON.utf8)).response
+        }
+    }
+
+    /// Answers a vector tile `make` makes, or its error with its HTTP status (404 for a tile
+    /// that does not exist) in the ArcGIS error shape.
+    private func respondTile(_ request: Request, _ make: () async throws -> ServiceResponse) async -> Response {
+        do {
+            let parameters = try RequestParameters(query: request.uri.query.map { Substring($0) }, caseInsensitiveNames: true)
+            try server.authorize(request, parameters, edit: false)
+            let tag = ResponseEncoding.entityTag(for: request, server: server)
+            if let tag, ResponseEncoding.notModified(request, tag: tag) { return ResponseEncoding.notModifiedResponse(tag: tag) }
+            let response = try await make()
+            server.metrics?.served(response)
+            return ResponseEncoding.finish(response, request: request, tag: tag, compression: server.configuration.compression)
+        } catch {
+            let error = ServerRequestError(error, fallback: .internalError)
+            return ServiceResponse(status: error.status, contentType: ServiceResponse.jsonType, headers: error.headers, body: Array(error.arcGISJSON.utf8)).response
         }
     }
 

@@ -11,11 +11,14 @@ enum OGCDocuments {
     /// The URI of longitude/latitude WGS 84, the default CRS of OGC API – Features.
     static let crs84 = "http://www.opengis.net/def/crs/OGC/1.3/CRS84"
 
-    /// The conformance classes implemented: Part 1 core and GeoJSON, Part 2 (CRS by reference),
-    /// Part 3 (queryables, filters) and the CQL2 classes the filter language supports.
+    /// The conformance classes implemented: Part 1 core, GeoJSON, HTML (every resource of Part 1
+    /// as a page, `f=html` or `Accept: text/html`) and OpenAPI 3.0 (`/ogc/api`), Part 2 (CRS by
+    /// reference), Part 3 (queryables, filters) and the CQL2 classes the filter language
+    /// supports.
     static let conformance: [String] = {
         let features = [
-            "ogcapi-features-1/1.0/conf/core", "ogcapi-features-1/1.0/conf/geojson", "ogcapi-features-2/1.0/conf/crs",
+            "ogcapi-features-1/1.0/conf/core", "ogcapi-features-1/1.0/conf/geojson", "ogcapi-features-1/1.0/conf/html",
+            "ogcapi-features-1/1.0/conf/oas30", "ogcapi-features-2/1.0/conf/crs",
             "ogcapi-features-3/1.0/conf/queryables", "ogcapi-features-3/1.0/conf/queryables-query-parameters",
             "ogcapi-features-3/1.0/conf/filter", "ogcapi-features-3/1.0/conf/features-filter",
         ]

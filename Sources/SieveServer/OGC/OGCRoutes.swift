@@ -117,18 +117,14 @@ struct OGCRoutes {
                 if let format = parameters["f"], format.lowercased() != "mvt" {
                     throw ServerRequestError(.badRequest, "f=\(format) is not supported for a tile: tiles are Mapbox Vector Tiles (f=mvt)")
                 }
-                let (z, y, x) = (context.parameters.get("z") ?? "", context.parameters.get("y") ?? "", context.parameters.get("x") ?? "")
-                // Made once per table version and request while the cache keeps it.
-                let key = "\(served.id)\u{0}\(served.table.version)\u{0}\(z)/\(y)/\(x)\u{0}\(request.uri.query ?? "")"
-                if let bytes = server.tiles.tile(key) {
-                    return ServiceResponse(contentType: OGCTiles.mediaType, body: bytes).serving(served.id, features: 0, tileFromCache: true)
-                }
-                let response = try await server.timed { try OGCTiles.tile(z, y, x, parameters, served: served) }
-                server.tiles.keep(response.body, as: key)
-                return response.serving(served.id, features: 0, tileFromCache: false)
+                return try await server.vectorTile(
+                    context.parameters.get("z") ?? "", context.parameters.get("y") ?? "", context.parameters.get("x") ?? "", parameters,
+                    served: served, query: request.uri.query ?? "")
             }
         }
-        // Part 4: create, replace, delete.
+        // Part 4: create, replace, delete, when edits are allowed (a read-only server answers
+        // them 405, as methods its routes do not take).
+        guard server.configuration.allowEdits else { return }
         router.post("/ogc/collections/{collection}/items") { request, context in
             await respond(request, edit: true) { _, base in
                 try await OGCTransactions.create(try await feature(request), served: try collection(context), base: base)

@@ -25,9 +25,9 @@ enum OGCTiles {
     static let mediaType = "application/vnd.mapbox-vector-tile"
     /// The grid's URI.
     static let gridURI = "http://www.opengis.net/def/tilematrixset/OGC/1.0/WebMercatorQuad"
-    /// The conformance classes of OGC API – Tiles served (not `oas30`: the API definition does not
-    /// list the tile routes yet).
-    static let conformance = ["core", "tileset", "tilesets-list", "geodata-tilesets", "mvt"].map {
+    /// The conformance classes of OGC API – Tiles served (`oas30`: the API definition lists the
+    /// tile routes).
+    static let conformance = ["core", "tileset", "tilesets-list", "geodata-tilesets", "mvt", "oas30"].map {
         "http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/" + $0
     }
     /// The parameters a tile request may carry besides queryable fields.
@@ -213,5 +213,22 @@ enum OGCTiles {
                 ("wellKnownScaleSet", .string("http://www.opengis.net/def/wkss/OGC/1.0/GoogleMapsCompatible")),
                 ("tileMatrices", .array(matrices)),
             ]))
+    }
+}
+
+extension GeoSieveServer {
+    /// The vector tile `z/y/x` of `served` (``OGCTiles/tile(_:_:_:_:served:)``) that the request
+    /// `parameters`, written as `query`, ask for: made once per table version and request
+    /// while the tile cache keeps it, for the OGC API and the ArcGIS `VectorTileServer` alike.
+    func vectorTile(
+        _ z: String, _ y: String, _ x: String, _ parameters: RequestParameters, served: ServedTable, query: String
+    ) async throws -> ServiceResponse {
+        let key = "\(served.id)\u{0}\(served.table.version)\u{0}\(z)/\(y)/\(x)\u{0}\(query)"
+        if let bytes = tiles.tile(key) {
+            return ServiceResponse(contentType: OGCTiles.mediaType, body: bytes).serving(served.id, features: 0, tileFromCache: true)
+        }
+        let response = try await timed { try OGCTiles.tile(z, y, x, parameters, served: served) }
+        tiles.keep(response.body, as: key)
+        return response.serving(served.id, features: 0, tileFromCache: false)
     }
 }
