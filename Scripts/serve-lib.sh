@@ -4,6 +4,8 @@
 #   geosieve_argument "$@"                 # $geosieve: the one argument, made absolute
 #   wait_for_serving OUT PID NAME          # $base and $port from the server's 'serving' line
 #   stop_serving PID NAME                  # SIGTERM, then exit status 0 within 30 s
+#   serve_work PREFIX LINES                # $work, cleaned up (and the server killed) on exit
+#   venv_install VENV PACKAGE VERSION      # PACKAGE==VERSION in the virtual environment VENV
 
 # Sets `geosieve` to the path of the geosieve binary given as the script's only argument, made
 # absolute (the scripts change folder); exits 2 with a usage line otherwise.
@@ -107,5 +109,45 @@ EOF_PY
             cat "$work/pip.err" >&2
             return 1
         fi
+    fi
+}
+
+# Makes `work`, a temporary folder named after PREFIX, and a trap that on exit kills the server
+# `server_pid` names (when it still runs), prints the last LINES lines of its standard error
+# ($work/server.log) when the script fails, and removes the folder.
+serve_work() {
+    work=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")
+    server_log_lines=$2
+    server_pid=
+    trap serve_work_cleanup EXIT
+}
+
+serve_work_cleanup() {
+    local status=$?
+    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2> /dev/null; then
+        kill -KILL "$server_pid" 2> /dev/null || true
+        wait "$server_pid" 2> /dev/null || true
+    fi
+    if [ "$status" -ne 0 ] && [ -f "$work/server.log" ]; then
+        echo "--- the server's standard error (last $server_log_lines lines) ---" >&2
+        tail -n "$server_log_lines" "$work/server.log" >&2 || true
+    fi
+    rm -rf "$work"
+    exit "$status"
+}
+
+# Installs PACKAGE==VERSION from PyPI into the virtual environment VENV (made when missing),
+# unless it already holds that version.
+venv_install() {
+    local venv=$1 package=$2 version=$3
+    if ! "$venv/bin/python" - "$package" "$version" 2> /dev/null <<'EOF_PY'
+import sys
+from importlib import metadata
+sys.exit(metadata.version(sys.argv[1]) != sys.argv[2])
+EOF_PY
+    then
+        echo "installing $package $version into $venv"
+        python3 -m venv "$venv"
+        "$venv/bin/pip" install --quiet --disable-pip-version-check "$package==$version"
     fi
 }

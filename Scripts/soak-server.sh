@@ -26,22 +26,7 @@ idle_timeout=2
 max_connections=32
 max_body_bytes=1048576
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/geosieve-soak.XXXXXX")
-server_pid=
-cleanup() {
-    status=$?
-    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2> /dev/null; then
-        kill -KILL "$server_pid" 2> /dev/null || true
-        wait "$server_pid" 2> /dev/null || true
-    fi
-    if [ "$status" -ne 0 ] && [ -f "$work/server.log" ]; then
-        echo "--- the server's standard error (last 40 lines) ---" >&2
-        tail -n 40 "$work/server.log" >&2 || true
-    fi
-    rm -rf "$work"
-    exit "$status"
-}
-trap cleanup EXIT
+serve_work geosieve-soak 40
 
 "$geosieve" serve Tests/Fixtures/naturalearth_cities.geojson:cities --port 0 --host 127.0.0.1 \
     --header-timeout "$header_timeout" --idle-timeout "$idle_timeout" --max-connections "$max_connections" \

@@ -27,11 +27,7 @@ if [ "${1:-}" = "--install" ] && [ $# -eq 1 ]; then install_only=1; else geosiev
 cd "$(dirname "$0")/.."
 root=$PWD
 venv="$root/.build/pygeoapi-venv"
-if ! "$venv/bin/python" -c 'import pygeoapi, sys; sys.exit(pygeoapi.__version__ != "0.21.0")' 2> /dev/null; then
-    echo "installing pygeoapi 0.21.0 into $venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "pygeoapi==0.21.0"
-fi
+venv_install "$venv" pygeoapi 0.21.0
 if [ -n "$install_only" ]; then exit 0; fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/geosieve-pygeoapi.XXXXXX")

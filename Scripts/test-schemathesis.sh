@@ -24,30 +24,10 @@ if [ "${1:-}" = "--install" ] && [ $# -eq 1 ]; then install_only=1; else geosiev
 cd "$(dirname "$0")/.."
 root=$PWD
 venv="$root/.build/schemathesis-venv"
-if ! "$venv/bin/python" -c 'from importlib import metadata; import sys; sys.exit(metadata.version("schemathesis") != "4.32.5")' 2> /dev/null; then
-    echo "installing schemathesis 4.32.5 into $venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==4.32.5"
-fi
+venv_install "$venv" schemathesis 4.32.5
 if [ -n "$install_only" ]; then exit 0; fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/geosieve-schemathesis.XXXXXX")
-server_pid=
-cleanup() {
-    status=$?
-    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2> /dev/null; then
-        kill -KILL "$server_pid" 2> /dev/null || true
-        wait "$server_pid" 2> /dev/null || true
-    fi
-    if [ "$status" -ne 0 ] && [ -f "$work/server.log" ]; then
-        echo "--- the server's standard error (last 20 lines) ---" >&2
-        tail -n 20 "$work/server.log" >&2 || true
-    fi
-    rm -rf "$work"
-    exit "$status"
-}
-trap cleanup EXIT
-
+serve_work geosieve-schemathesis 20
 fixtures="$root/Tests/Fixtures"
 "$geosieve" serve --port 0 --log-level warning \
     "$fixtures/naturalearth_lowres.geojson:countries" "$fixtures/naturalearth_cities.geojson:cities" \
