@@ -15,8 +15,8 @@
 # geometry type with Google's protobuf runtime (Tests/Clients/pbf_test.py) and its vector tiles
 # with mapbox-vector-tile, GDAL and PostGIS (Tests/Clients/tiles_test.py), and the archives of
 # `geosieve tiles` (Tests/Clients/tiles_archive_test.py), and /metrics
-# (Tests/Clients/metrics_test.py); then fuzzes a server
-# that allows edits, on copies of the fixtures.
+# (Tests/Clients/metrics_test.py); curl fetches answers, pages and tiles with --compressed,
+# If-None-Match and HEAD; then it fuzzes a server that allows edits, on copies of the fixtures.
 set -euo pipefail
 
 . "$(dirname "$0")/serve-lib.sh"
@@ -45,9 +45,9 @@ trap cleanup EXIT
 
 # --- What the clients need --------------------------------------------------------------------
 
-for tool in ogr2ogr ogrinfo python3 protoc; do
+for tool in ogr2ogr ogrinfo python3 protoc curl; do
     if ! command -v "$tool" > /dev/null; then
-        echo "error: $tool not found (install gdal-bin, python3 and protobuf-compiler)" >&2
+        echo "error: $tool not found (install gdal-bin, python3, protobuf-compiler and curl)" >&2
         exit 1
     fi
 done
@@ -103,6 +103,47 @@ for client in "GDAL ESRIJSON" "GDAL OAPIF" "esridump" "OWSLib"; do
     count=$(grep -c "^PASS \[$client\]" "$work/clients.out" || true)
     echo "summary: $client: $count checks passed"
 done
+
+# --- curl: compression, entity tags and HEAD, as a browser's cache and a shell user meet them ---
+
+# curl_check OK WHAT: prints PASS or FAIL for WHAT; a failure ends the script at the summary.
+curl_failures=0
+curl_check() {
+    if [ "$1" = 0 ]; then echo "PASS [curl] $2"; else echo "FAIL [curl] $2"; curl_failures=$((curl_failures + 1)); fi
+}
+# header FILE NAME: the value of header NAME in the headers curl wrote to FILE.
+header() {
+    tr -d '\r' < "$1" | awk -v name="$(echo "$2" | tr 'A-Z' 'a-z')" -F': ' 'tolower($1) == name { print $2 }' | tail -n 1
+}
+for url in \
+    "$base/arcgis/rest/services/countries/FeatureServer/0/query?where=1%3D1&outFields=*&f=json" \
+    "$base/ogc/collections/countries/items?limit=50" \
+    "$base/ogc/collections/countries/tiles/WebMercatorQuad/0/0/0"; do
+    what=${url#"$base"}
+    curl -sS --fail -D "$work/plain.headers" -o "$work/plain.body" "$url"
+    # --compressed: gzip on the wire, and curl's decompressed body the plain one, byte for byte.
+    curl -sS --fail --compressed -D "$work/gzip.headers" -o "$work/gzip.body" "$url"
+    curl_check "$([ "$(header "$work/gzip.headers" Content-Encoding)" = gzip ] && echo 0 || echo 1)" "$what: gzip with --compressed"
+    # (An OGC page says when it was written, its timeStamp: the one difference allowed.)
+    same=$(cmp -s <(sed -E 's/"timeStamp":"[^"]*"//' "$work/plain.body") <(sed -E 's/"timeStamp":"[^"]*"//' "$work/gzip.body") && echo 0 || echo 1)
+    curl_check "$same" "$what: the gzipped body is the plain one ($(wc -c < "$work/plain.body") bytes, $(header "$work/gzip.headers" Content-Length) on the wire)"
+    curl_check "$([ -z "$(header "$work/plain.headers" Content-Encoding)" ] && echo 0 || echo 1)" "$what: not compressed when not asked"
+    # The entity tag: If-None-Match with it is 304 without a body; another tag is the answer.
+    etag=$(header "$work/gzip.headers" ETag)
+    status=$(curl -sS --compressed -o "$work/304.body" -w '%{http_code}' -H "If-None-Match: $etag" "$url")
+    curl_check "$([ "$status" = 304 ] && [ ! -s "$work/304.body" ] && echo 0 || echo 1)" "$what: If-None-Match $etag gives 304 without a body ($status)"
+    status=$(curl -sS -o /dev/null -w '%{http_code}' -H 'If-None-Match: W/"other"' "$url")
+    curl_check "$([ "$status" = 200 ] && echo 0 || echo 1)" "$what: another tag gives the answer ($status)"
+    curl_check "$([ "$(header "$work/plain.headers" Cache-Control)" = no-cache ] && echo 0 || echo 1)" "$what: Cache-Control no-cache (revalidate with the tag)"
+    # HEAD: the GET's status and length, no body.
+    status=$(curl -sS -I -o "$work/head.headers" -w '%{http_code} %{size_download}' "$url")
+    curl_check "$([ "$status" = "200 0" ] && [ "$(header "$work/head.headers" Content-Length)" = "$(wc -c < "$work/plain.body" | tr -d ' ')" ] && echo 0 || echo 1)" "$what: HEAD has the GET's status and Content-Length, no body"
+done
+echo "summary: curl: $(( 3 * 7 - curl_failures )) of 21 checks passed"
+if [ "$curl_failures" -ne 0 ]; then
+    echo "error: $curl_failures curl checks failed" >&2
+    exit 1
+fi
 
 # --- Hostile requests: never a crash, a hang, a server error or unbounded memory ----------------
 
