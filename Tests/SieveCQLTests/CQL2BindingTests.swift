@@ -174,7 +174,7 @@ struct CQL2BindingTests {
             ("nam = 'x'", "unknown field \"nam\" (did you mean \"name\"?) (in nam)"),
             ("n > 1 AND UPPR(name) = 'X'", "unknown function UPPR (did you mean \"UPPER\"?) (in UPPR(name))"),
             ("T_AFTER(name, DATE('2020-01-01'))", "cannot compare string field \"name\" with a date (in T_AFTER(name, DATE('2020-01-01')))"),
-            ("CASEI(n) = 'x'", "CASEI expects a string as argument 1, got a integer value (in n)"),
+            ("CASEI(n) = 'x'", "CASEI expects a string as argument 1, got an integer value (in n)"),
         ]
         for (text, message) in cases {
             let error = bindingError(text)
@@ -186,8 +186,8 @@ struct CQL2BindingTests {
     @Test func whatOnlyBindingRejects() throws {
         // Parsed by the grammar's leniency, rejected by types (Tests/Fixtures/cql2/invalid.jsonl
         // 045, 046, 076, 077).
-        #expect(bindingError("flag")?.message.hasPrefix("the where clause must be a condition, not a integer value") == true)
-        #expect(bindingError("flag AND n > 1")?.message.hasPrefix("AND needs a condition, not a integer value") == true)
+        #expect(bindingError("flag")?.message.hasPrefix("the where clause must be a condition, not an integer value") == true)
+        #expect(bindingError("flag AND n > 1")?.message.hasPrefix("AND needs a condition, not an integer value") == true)
         let string = try CQL2Filter("\"n\"", encoding: .json)
         #expect(throws: CQL2Error.self) { try string.lowered(geometryPropertyNames: []).compile(schema: BindingTable.schema) }
         let negation = try CQL2Filter("{\"op\": \"-\", \"args\": [{\"property\": \"n\"}]}", encoding: .json)

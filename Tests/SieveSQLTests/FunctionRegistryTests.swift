@@ -158,8 +158,10 @@ struct FunctionRegistryTests {
                         #expect(error == nil, "\(sql): \(String(describing: error))")
                     } else {
                         #expect(error?.kind == .typeMismatch, "\(sql)")
+                        // "an" before the types whose names start with a vowel.
+                        let article = "aeiou".contains("\(operand.type)".first ?? "x") ? "an" : "a"
                         #expect(
-                            error?.message == "\(name) expects \(rule.description) as argument \(index + 1), got a \(operand.type) value",
+                            error?.message == "\(name) expects \(rule.description) as argument \(index + 1), got \(article) \(operand.type) value",
                             "\(sql)")
                     }
                 }
@@ -252,7 +254,7 @@ struct FunctionRegistryTests {
             #expect(FunctionRegistry.builtin.definition(for: function) != nil)
         }
         // The form keeps its own wording.
-        #expect(Self.bindingError("TRIM(I)")?.message == "TRIM needs a string, not a integer value")
+        #expect(Self.bindingError("TRIM(I)")?.message == "TRIM needs a string, not an integer value")
     }
 }
 

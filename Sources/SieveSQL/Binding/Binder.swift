@@ -21,7 +21,7 @@ struct Binder {
     func bindCondition(_ node: SQLExpression) throws(WhereClauseError) -> BoundExpression {
         let bound = try bind(node)
         guard bound.type == .boolean || bound.type == .null else {
-            throw fail(.typeMismatch, "the where clause must be a condition, not a \(bound.type) value", node)
+            throw fail(.typeMismatch, "the where clause must be a condition, not \(bound.type.withArticle) value", node)
         }
         return bound
     }
@@ -67,13 +67,13 @@ struct Binder {
         case .negate(let operand):
             let value = try bind(operand)
             guard value.type.isNumeric || value.type == .interval || value.type == .null else {
-                throw fail(.typeMismatch, "cannot negate a \(value.type) value", node)
+                throw fail(.typeMismatch, "cannot negate \(value.type.withArticle) value", node)
             }
             return .negate(value, value.type)
         case .plus(let operand):
             let value = try bind(operand)
             guard value.type.isNumeric || value.type == .interval || value.type == .null else {
-                throw fail(.typeMismatch, "unary + needs a number, not a \(value.type) value", node)
+                throw fail(.typeMismatch, "unary + needs a number, not \(value.type.withArticle) value", node)
             }
             return value
         case .not(let operand):
@@ -127,13 +127,13 @@ struct Binder {
             case .date: type = .date
             }
             if value.type == .interval || (value.type == .boolean && type != .integer) {
-                throw fail(.typeMismatch, "cannot cast a \(value.type) value to \(type)", node)
+                throw fail(.typeMismatch, "cannot cast \(value.type.withArticle) value to \(type)", node)
             }
             return .cast(value, to: type)
         case .extract(let field, let source):
             let value = try bind(source)
             guard value.type == .date || value.type == .null else {
-                throw fail(.typeMismatch, "EXTRACT needs a date, not a \(value.type) value", source)
+                throw fail(.typeMismatch, "EXTRACT needs a date, not \(value.type.withArticle) value", source)
             }
             let function: BuiltinFunction
             switch field {
@@ -182,7 +182,7 @@ struct Binder {
     private func condition(_ node: SQLExpression, _ context: String) throws(WhereClauseError) -> BoundExpression {
         let value = try bind(node)
         guard value.type == .boolean || value.type == .null else {
-            throw fail(.typeMismatch, "\(context) needs a condition, not a \(value.type) value", node)
+            throw fail(.typeMismatch, "\(context) needs a condition, not \(value.type.withArticle) value", node)
         }
         return value
     }
@@ -191,7 +191,7 @@ struct Binder {
     private func string(_ node: SQLExpression, _ context: String) throws(WhereClauseError) -> BoundExpression {
         let value = try bind(node)
         guard value.type == .string || value.type == .null else {
-            throw fail(.typeMismatch, "\(context) needs a string, not a \(value.type) value", node)
+            throw fail(.typeMismatch, "\(context) needs a string, not \(value.type.withArticle) value", node)
         }
         return value
     }
@@ -372,7 +372,7 @@ struct Binder {
         func expect(_ index: Int, _ accepts: (SQLType) -> Bool, _ what: String) throws(WhereClauseError) {
             let type = arguments[index].type
             guard type == .null || accepts(type) else {
-                throw fail(.typeMismatch, "\(name) expects \(what) as argument \(index + 1), got a \(type) value", call.arguments[index])
+                throw fail(.typeMismatch, "\(name) expects \(what) as argument \(index + 1), got \(type.withArticle) value", call.arguments[index])
             }
         }
         guard let definition = FunctionRegistry.builtin.definition(named: name, in: dialect) else {

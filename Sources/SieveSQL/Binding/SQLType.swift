@@ -31,6 +31,9 @@ public enum SQLType: String, Hashable, Sendable, CustomStringConvertible {
     public var isNumeric: Bool { self == .integer || self == .double }
 
     public var description: String { rawValue }
+
+    /// The type's name after its article, for messages: "an integer", "a string".
+    package var withArticle: String { (self == .integer || self == .interval ? "an " : "a ") + rawValue }
 }
 
 /// How strings compare: byte for byte (`binary`, the default) or ignoring case (`nocase`,
