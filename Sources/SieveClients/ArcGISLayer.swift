@@ -56,6 +56,17 @@ public struct ArcGISLayerInfo: Sendable {
     public var capabilities: TableCapabilities
     /// Whether edits may change geometries (`allowGeometryUpdates`; absent: `true`).
     public var allowGeometryUpdates: Bool
+    /// The smallest scale it draws at (`minScale`, the largest scale denominator: 1:1,000,000
+    /// is 1,000,000), 0 for no limit; a value that is not a number of at least 0 reads as 0.
+    public var minScale: Double
+    /// The largest scale it draws at (`maxScale`), 0 for no limit; read as ``minScale``.
+    public var maxScale: Double
+    /// Whether maps show it at first (`defaultVisibility`; absent: `true`).
+    public var defaultVisibility: Bool
+    /// The definition query the service applies to every query of the layer
+    /// (`definitionExpression`; empty for none). The service applies it itself: the features a
+    /// table reads are inside it already.
+    public var definitionExpression: String
     /// Its renderer, transparency and labels (`drawingInfo`), when it has one GeoSieve reads;
     /// see ``drawingInfoProblem`` for one it does not.
     public var drawingInfo: DrawingInfo?
@@ -138,6 +149,14 @@ public struct ArcGISLayerInfo: Sendable {
         let declared = TableCapabilities(esriString: json["capabilities"]?.stringValue ?? "Query")
         capabilities = serviceKind == .mapServer ? declared.intersection(.query) : declared
         allowGeometryUpdates = json["allowGeometryUpdates"]?.boolValue ?? true
+        func scale(_ name: String) -> Double {
+            guard let value = json[name]?.doubleValue, value.isFinite, value > 0 else { return 0 }
+            return value
+        }
+        minScale = scale("minScale")
+        maxScale = scale("maxScale")
+        defaultVisibility = json["defaultVisibility"]?.boolValue ?? true
+        definitionExpression = json["definitionExpression"]?.stringValue ?? ""
         if let drawing = json["drawingInfo"], !drawing.isNull {
             do {
                 drawingInfo = try DrawingInfo(esriJSON: JSONWriter.string(drawing))

@@ -393,10 +393,22 @@ extension FeatureLayer {
     /// A layer over `table`, named as the service names its layer (an OGC API collection by its
     /// title) and drawn with the layer's own renderer when its `drawingInfo` has one GeoSieve
     /// reads (else the default renderer of its geometry type).
+    ///
+    /// An ArcGIS layer's document also gives the layer its scale range (`minScale`,
+    /// `maxScale`), its visibility (`defaultVisibility`) and its display field (`displayField`,
+    /// when the table has that field). Its `definitionExpression` is applied by the service
+    /// (``ArcGISLayerInfo/definitionExpression``), not again here.
     public init(_ table: ServiceFeatureTable) {
         switch table.service {
         case .arcGIS(let reader):
-            self.init(source: table, name: reader.info.name.isEmpty ? "layer" : reader.info.name, renderer: reader.info.drawingInfo?.renderer)
+            let info = reader.info
+            self.init(source: table, name: info.name.isEmpty ? "layer" : info.name, renderer: info.drawingInfo?.renderer)
+            minScale = info.minScale
+            maxScale = info.maxScale
+            isVisible = info.defaultVisibility
+            if let display = info.displayFieldName, let field = table.schema.fields.first(where: { $0.name.lowercased() == display.lowercased() }) {
+                displayFieldName = field.name
+            }
         case .ogc(let reader):
             self.init(source: table, name: reader.info.title)
         }

@@ -333,6 +333,32 @@ struct LayerDocumentTests {
         #expect(odd.capabilities == [.query])
     }
 
+    @Test func aLayerTakesTheServiceLayersScalesVisibilityAndDisplayField() throws {
+        let fields = #"[{"name":"OBJECTID","type":"esriFieldTypeOID"},{"name":"NAME","type":"esriFieldTypeString"},{"name":"pop","type":"esriFieldTypeInteger"}]"#
+        func layer(_ members: String) throws -> (ArcGISLayerInfo, FeatureLayer) {
+            let document = try JSONReader.parse(#"{"name":"cities","geometryType":"esriGeometryPoint","fields":\#(fields)\#(members)}"#)
+            let info = try ArcGISLayerInfo(json: document, url: "http://h/arcgis/rest/services/s/FeatureServer/0")
+            let table = try ServiceFeatureTable(service: .arcGIS(ArcGISLayerReader(client: ServiceClient(), info: info)))
+            return (info, FeatureLayer(table))
+        }
+        let (info, configured) = try layer(
+            #","minScale":5000000,"maxScale":2500,"defaultVisibility":false,"displayField":"name","definitionExpression":"pop > 1000""#)
+        #expect(configured.minScale == 5_000_000 && configured.maxScale == 2500)
+        #expect(configured.isVisible == false)
+        // The display field as the table spells it (ArcGIS field names are case-insensitive).
+        #expect(configured.displayFieldName == "NAME")
+        // The definition is the service's to apply: reported, not applied again.
+        #expect(info.definitionExpression == "pop > 1000")
+        #expect(configured.definitionExpression == "")
+        // Absent members: no scale bound, visible, the table's own display field.
+        let (plainInfo, plain) = try layer("")
+        #expect(plain.minScale == 0 && plain.maxScale == 0 && plain.isVisible && plain.displayFieldName == nil)
+        #expect(plainInfo.definitionExpression.isEmpty)
+        // Values that are not scales read as no bound; a display field the layer lacks is left out.
+        let (_, odd) = try layer(#","minScale":-1,"maxScale":"x","displayField":"nope""#)
+        #expect(odd.minScale == 0 && odd.maxScale == 0 && odd.displayFieldName == nil)
+    }
+
     @Test func mapServiceLayersAreReadLikeFeatureLayersButNeverEdited() async throws {
         try await OwnServerTests.withServer(maxRecordCount: 40, allowEdits: true) { base in
             let (client, requests) = ServiceFeatureTableTests.client()
