@@ -67,6 +67,10 @@ import SieveTestSupport
             let first = (z.object["features"] as? [[String: Any]])?.first?["geometry"] as? [String: Any]
             #expect(first?["hasZ"] as? Bool == true)
             #expect(first?["hasM"] == nil)
+            // A page of the x-y line only says nothing of z, though the layer has it.
+            let second = try await client.get("\(query)&objectIds=2&returnZ=true&returnM=true&f=json")
+            #expect(Self.paths(second.object) == [2: [[[2, 2], [3, 3]]]])
+            #expect(second.object["hasZ"] == nil && second.object["hasM"] == nil, "\(second.text)")
             // returnM alone, then both, in the order x y z m.
             let m = try await client.get("\(query)&returnM=true&f=json")
             #expect(Self.paths(m.object)[1] == [[[0, 0, 1], [1, 1, 2]]])

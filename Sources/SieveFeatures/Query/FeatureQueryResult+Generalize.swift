@@ -15,21 +15,24 @@ extension FeatureQueryResult {
 }
 
 extension FeatureQueryResult {
-    /// Which ordinates the returned geometries carry: `.xy` when the result returns none; for
-    /// stored geometries, z or m when the table's geometry column keeps them; for projected or
-    /// generalized ones, z or m when one of them has them.
+    /// Which ordinates the returned geometries carry: z or m when one of them has them; `.xy`
+    /// when the result returns none. For stored geometries of a column that keeps neither, O(1);
+    /// else one look at each returned row's flags (or projected geometry).
     public var geometryLayout: CoordinateLayout {
         guard returnsGeometry else { return .xy }
+        var layout = CoordinateLayout.xy
+        func add(_ other: CoordinateLayout) -> Bool {
+            layout = CoordinateLayout(hasZ: layout.hasZ || other.hasZ, hasM: layout.hasM || other.hasM)
+            return layout == .xyzm
+        }
         if let projectedGeometries {
-            var layout = CoordinateLayout.xy
-            for case let geometry? in projectedGeometries {
-                let other = geometry.layout
-                layout = CoordinateLayout(hasZ: layout.hasZ || other.hasZ, hasM: layout.hasM || other.hasM)
-                if layout == .xyzm { break }
-            }
+            for case let geometry? in projectedGeometries where add(geometry.layout) { break }
             return layout
         }
-        return CoordinateLayout(hasZ: table.geometryColumn.hasZ, hasM: table.geometryColumn.hasM)
+        let column = table.geometryColumn
+        guard column.hasZ || column.hasM else { return .xy }
+        for row in rows where !column.isNull(row: row) && add(column.layout(row: row)) { break }
+        return layout
     }
 
     /// The same features with only the ordinates `layout` allows in their geometries

@@ -100,7 +100,9 @@ enum ArcGISQuery {
     ) throws(ServerRequestError) -> Prepared {
         let format = try Self.format(parameters)
         return try ServerRequestError.catching(.badRequest, message: "Cannot perform query. Invalid query parameters.") {
-            let request = try request(parameters, format: format, schema: schema, configuration: configuration, time: time)
+            let resultType = try ResultType.read(parameters)
+            let request = try request(
+                parameters, format: format, schema: schema, configuration: configuration, time: time, resultType: resultType)
             var options = FeatureWriterOptions(pretty: format == .pjson, coordinatePrecision: try precision(parameters))
             options.esriFieldTypes = configuration.arcgisVersion.fieldTypes
             let offset = try number(parameters, "maxAllowableOffset")
@@ -115,7 +117,6 @@ enum ArcGISQuery {
             let ordinates = CoordinateLayout(
                 hasZ: try flag(parameters, "returnZ", default: false), hasM: try flag(parameters, "returnM", default: false))
             let returnsExceeded = try flag(parameters, "returnExceededLimitFeatures", default: true)
-            let resultType = try ResultType.read(parameters)
             return Prepared(
                 request: request, format: format, options: options,
                 declaresBox: ["esrigeometryenvelope", "esrigeometrypoint", nil].contains(parameters.nonEmpty("geometryType")?.lowercased()),
@@ -167,7 +168,8 @@ enum ArcGISQuery {
     /// `havingClause` and `groupByFieldsForStatistics` need `outStatistics`,
     /// `returnDistinctValues` needs `outFields`.
     static func request(
-        _ parameters: RequestParameters, format: Format, schema: Schema, configuration: ServerConfiguration, time: LayerTime? = nil
+        _ parameters: RequestParameters, format: Format, schema: Schema, configuration: ServerConfiguration, time: LayerTime? = nil,
+        resultType: ResultType = .none
     ) throws -> QueryRequest {
         var query = try selection(parameters)
         // `time` on a time-aware layer (ignored on another, as ArcGIS does).
@@ -187,7 +189,7 @@ enum ArcGISQuery {
         let offset = try integer(parameters, "resultOffset", minimum: 0)
         let count = try integer(parameters, "resultRecordCount", minimum: 1)
         query.resultOffset = offset
-        let pageBound = try ResultType.read(parameters).maxRecordCount(configuration)
+        let pageBound = resultType.maxRecordCount(configuration)
         query.maxFeatures = Swift.min(count ?? pageBound, pageBound)
         _ = try precision(parameters)  // checked in this order among the parameters
         let idsOnly = try flag(parameters, "returnIdsOnly", default: false)

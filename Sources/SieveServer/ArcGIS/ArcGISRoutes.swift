@@ -131,12 +131,9 @@ struct ArcGISRoutes {
             let (parameters, form) = try await server.read(request, caseInsensitiveNames: true)
             try server.authorize(request, parameters, edit: edit)
             let pretty = parameters.nonEmpty("f")?.lowercased() == "pjson"
-            // Tagged from the tables' versions before any work: a cache's copy is checked first.
-            let tag = ResponseEncoding.entityTag(for: request, server: server)
-            if let tag, ResponseEncoding.notModified(request, tag: tag) { return ResponseEncoding.notModifiedResponse(tag: tag) }
-            let response = try await body(Input(parameters: parameters, form: form, pretty: pretty))
-            server.metrics?.served(response)
-            return ResponseEncoding.finish(response, request: request, tag: tag, compression: server.configuration.compression)
+            return try await ResponseEncoding.answer(request, server: server) {
+                try await body(Input(parameters: parameters, form: form, pretty: pretty))
+            }
         } catch {
             let error = ServerRequestError(error, fallback: .internalError)
             let status = [.contentTooLarge, .uriTooLong, .serviceUnavailable].contains(error.kind) ? error.status : 200
@@ -150,11 +147,7 @@ struct ArcGISRoutes {
         do {
             let parameters = try RequestParameters(query: request.uri.query.map { Substring($0) }, caseInsensitiveNames: true)
             try server.authorize(request, parameters, edit: false)
-            let tag = ResponseEncoding.entityTag(for: request, server: server)
-            if let tag, ResponseEncoding.notModified(request, tag: tag) { return ResponseEncoding.notModifiedResponse(tag: tag) }
-            let response = try await make()
-            server.metrics?.served(response)
-            return ResponseEncoding.finish(response, request: request, tag: tag, compression: server.configuration.compression)
+            return try await ResponseEncoding.answer(request, server: server, make)
         } catch {
             let error = ServerRequestError(error, fallback: .internalError)
             return ServiceResponse(status: error.status, contentType: ServiceResponse.jsonType, headers: error.headers, body: Array(error.arcGISJSON.utf8)).response

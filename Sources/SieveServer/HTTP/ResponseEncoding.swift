@@ -59,6 +59,19 @@ enum ResponseEncoding {
     }
 
     /// The 304 answer for `tag`.
+    /// The answer `body` makes for `request`, as every GET route gives it: tagged from the
+    /// tables' versions before any work (so that `If-None-Match` with the tag is 304 without
+    /// it), counted by the metrics, compressed as ``finish(_:request:tag:compression:)`` says.
+    static func answer(
+        _ request: Request, server: GeoSieveServer, _ body: () async throws -> ServiceResponse
+    ) async throws -> Response {
+        let tag = entityTag(for: request, server: server)
+        if let tag, notModified(request, tag: tag) { return notModifiedResponse(tag: tag) }
+        let response = try await body()
+        server.metrics?.served(response)
+        return finish(response, request: request, tag: tag, compression: server.configuration.compression)
+    }
+
     static func notModifiedResponse(tag: String) -> Response {
         var fields = HTTPFields()
         fields[.eTag] = tag

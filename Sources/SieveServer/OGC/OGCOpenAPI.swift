@@ -102,10 +102,11 @@ enum OGCOpenAPI {
         var schema: [String: JSONValue] = [
             "type": .string("integer"), "minimum": .integer(1), "default": .integer(Swift.min(configuration.defaultOGCLimit, largest)),
         ]
-        if !clamped { schema["maximum"] = .integer(largest) }
-        guard clamped, case .object(var object, _) = parameter("limit", schema: schema) else { return parameter("limit", schema: schema) }
-        object.append("description", .string("The most features in a page; a larger limit is served as \(largest), the largest page"))
-        return .object(object)
+        guard clamped else {
+            schema["maximum"] = .integer(largest)
+            return parameter("limit", schema: schema)
+        }
+        return parameter("limit", schema: schema, description: "The most features in a page; a larger limit is served as \(largest), the largest page")
     }
 
     /// The query parameters of an items route: the standard ones and one per queryable field;
@@ -179,9 +180,10 @@ enum OGCOpenAPI {
     /// A parameter object.
     static func parameter(
         _ name: String, in location: String = "query", schema: [String: JSONValue], required: Bool = false, style: String? = nil,
-        explode: Bool? = nil
+        explode: Bool? = nil, description: String? = nil
     ) -> JSONValue {
         var object = JSONObject([("name", .string(name)), ("in", .string(location)), ("required", .bool(required))])
+        if let description { object.append("description", .string(description)) }
         object.append("schema", .object(JSONObject(schema.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })))
         if let style { object.append("style", .string(style)) }
         if let explode { object.append("explode", .bool(explode)) }

@@ -169,12 +169,7 @@ struct OGCRoutes {
                 try OGCItems.checkFormat(parameters)
             }
             let host = request.head.authority ?? "\(server.configuration.host):\(server.configuration.port)"
-            // Tagged from the tables' versions before any work: a cache's copy is checked first.
-            let tag = ResponseEncoding.entityTag(for: request, server: server)
-            if let tag, ResponseEncoding.notModified(request, tag: tag) { return ResponseEncoding.notModifiedResponse(tag: tag) }
-            let response = try await body(parameters, "http://" + host)
-            server.metrics?.served(response)
-            return ResponseEncoding.finish(response, request: request, tag: tag, compression: server.configuration.compression)
+            return try await ResponseEncoding.answer(request, server: server) { try await body(parameters, "http://" + host) }
         } catch {
             let error = ServerRequestError(error, fallback: .internalError)
             return ServiceResponse(status: error.status, contentType: ServiceResponse.jsonType, headers: error.headers, body: Array(error.ogcJSON.utf8)).response
