@@ -10,6 +10,8 @@ import SieveJSON
 struct Batch {
     let table: FeatureTable
     let options: EditingOptions
+    /// The definition expression edited features must satisfy, if any.
+    let definition: CompiledWhereClause?
     let user: String?
     /// Editor-tracking time of the batch (epoch milliseconds, UTC).
     let now: Int64
@@ -19,9 +21,10 @@ struct Batch {
     private let systemFields: Set<Int>
     private let globalIDField: Int?
 
-    init(table: FeatureTable, options: EditingOptions, user: String?, now: Int64) {
+    init(table: FeatureTable, options: EditingOptions, definition: CompiledWhereClause? = nil, user: String?, now: Int64) {
         self.table = table
         self.options = options
+        self.definition = definition
         self.user = user
         self.now = now
         let schema = table.schema
@@ -67,6 +70,7 @@ struct Batch {
                 globalID = id
             }
             try checkRow(values, changed: values.indices, forAdd: true)
+            try checkDefinition(values, objectID: nil)
             var geometry: Geometry?
             if let given = edit.geometry {
                 geometry = try EditValidation.geometry(
@@ -90,6 +94,7 @@ struct Batch {
             for (index, value) in given { values[index] = value }
             try track(&values, adding: false)
             try checkRow(values, changed: given.map(\.index).sorted(), forAdd: false)
+            try checkDefinition(values, objectID: id)
             var geometry = table.geometry(row: row)
             if let newGeometry = edit.geometry {
                 guard options.allowGeometryUpdates else {
@@ -129,7 +134,8 @@ struct Batch {
                 .notAllowed,
                 "the table does not allow \(update ? "updating" : "deleting") features (capabilities: \(options.capabilities))")
         }
-        guard let row = table.row(forObjectID: objectID) else {
+        // A feature outside the definition expression does not exist for the layer.
+        guard let row = table.row(forObjectID: objectID), definition.map({ $0.evaluate(row: row, in: table.columns) == true }) ?? true else {
             throw EditError(
                 .missingObjectID, "\(update ? "Update" : "Delete") for the object was not attempted. Object ID \(objectID) does not exist.")
         }
@@ -244,6 +250,45 @@ struct Batch {
             if let domain = schema.domain(ofField: index, type: type) {
                 try EditValidation.checkDomain(value, field: field, domain: domain)
             }
+        }
+    }
+
+    /// Fails an add (`objectID` `nil`) or update whose feature, with `values`, would not
+    /// satisfy the definition expression.
+    private func checkDefinition(_ values: [ScalarValue], objectID: Int64?) throws(EditError) {
+        guard let definition else { return }
+        let columns = zip(table.columns, values).map { Self.oneRowColumn($1, like: $0) }
+        guard definition.evaluate(row: 0, in: columns) != true else { return }
+        let feature = objectID.map { "object ID \($0)" } ?? "the new feature"
+        throw EditError(.outsideDefinition, "\(feature) would not satisfy the layer's definition expression \(definition.sql)")
+    }
+
+    /// A column of one row holding `value`, of the kind of `column`.
+    static func oneRowColumn(_ value: ScalarValue, like column: Column) -> Column {
+        let validity = value.isNull ? ValidityBitmap(count: 1, allValid: false) : nil
+        switch column {
+        case .integer, .date:
+            var number: Int64 = 0
+            switch value {
+            case .integer(let n), .date(let n): number = n
+            case .double(let d): number = Int64(exactly: d) ?? 0
+            case .boolean(let b): number = b ? 1 : 0
+            default: break
+            }
+            let values = Int64Column(values: [number], validity: validity)
+            if case .date = column { return .date(values) }
+            return .integer(values)
+        case .double:
+            var number = 0.0
+            switch value {
+            case .integer(let n), .date(let n): number = Double(n)
+            case .double(let d): number = d
+            default: break
+            }
+            return .double(DoubleColumn(values: [number], validity: validity))
+        case .string:
+            if case .string(let text) = value { return .string(StringColumn([text])) }
+            return .string(StringColumn([nil]))
         }
     }
 

@@ -105,6 +105,9 @@ public struct EditError: GeoSieveKindedError, Hashable {
         /// An update or delete of a feature the editing user does not own, where ownership-based
         /// access control forbids it.
         public static let notOwner = Kind(rawValue: "not owner")
+        /// An add or update whose feature would not satisfy the definition expression of the
+        /// layer the edit came through (``EditingOptions/definitionExpression``).
+        public static let outsideDefinition = Kind(rawValue: "outside definition")
         /// An edit that was valid but not applied because another edit of the batch failed and
         /// the batch rolled back.
         public static let rolledBack = Kind(rawValue: "rolled back")

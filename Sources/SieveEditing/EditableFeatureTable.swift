@@ -4,6 +4,7 @@ import SieveBase
 import SieveColumns
 import SieveGEOS
 import SieveGeometry
+import SieveSQL
 import Synchronization
 
 /// A feature table that is edited: features are added, updated and deleted in batches
@@ -43,6 +44,8 @@ public final class EditableFeatureTable: Sendable {
     private let publishedCount = Atomic<UInt64>(0)
     /// The writer's state; holding its mutex is being the writer.
     let writer: Locked<Writer>
+    /// The compiled ``EditingOptions/definitionExpression``, `nil` when there is none.
+    let definition: CompiledWhereClause?
 
     /// What only the writer reads and writes.
     struct Writer {
@@ -74,9 +77,20 @@ public final class EditableFeatureTable: Sendable {
 
     /// Makes `table` editable. A table that is itself a snapshot of an edited table is
     /// compacted first; the new table never shares row numbers with it.
-    /// - Throws: ``/SieveFeatures/FeatureTableError`` when compacting fails.
+    /// - Throws: ``/SieveFeatures/FeatureTableError`` when compacting fails, or (kind
+    ///   `invalidQuery`) when the options' definition expression does not parse or names fields
+    ///   the table does not have.
     public init(_ table: FeatureTable, options: EditingOptions = EditingOptions()) throws(FeatureTableError) {
         self.options = options
+        if let sql = options.definitionExpression, !sql.allSatisfy(\.isWhitespace) {
+            do {
+                definition = try CompiledWhereClause(sql, schema: table.schema, collation: table.collation)
+            } catch {
+                throw FeatureTableError(.invalidQuery, "the definition expression: \(error)")
+            }
+        } else {
+            definition = nil
+        }
         let start = try Self.generation(from: table)
         var largest: Int64 = 0
         for id in start.objectIDs where id > largest { largest = id }
@@ -190,7 +204,7 @@ public final class EditableFeatureTable: Sendable {
         user: String? = nil
     ) -> ApplyEditsResult {
         writer.withLock { writer in
-            var batch = Batch(table: writer.current, options: options, user: user, now: options.now())
+            var batch = Batch(table: writer.current, options: options, definition: definition, user: user, now: options.now())
             let preparedAdds = adds.map { batch.prepareAdd($0) }
             let preparedUpdates = updates.map { batch.prepareUpdate($0) }
             let preparedDeletes = deletes.map { batch.prepareDelete($0) }

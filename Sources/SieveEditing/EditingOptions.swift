@@ -132,6 +132,14 @@ public struct EditingOptions: Sendable {
     /// The global IDs given to new features: a random UUID in braces, upper-case, as Esri
     /// writes them.
     public var makeGlobalID: @Sendable () -> String
+    /// The definition expression of the layer edits come through (`nil` or blank for none): a
+    /// where clause every feature edited must satisfy, as a service layer with a definition
+    /// query refuses edits that leave it. A feature outside it cannot be updated or deleted (it
+    /// does not exist for the layer: ``EditError/Kind/missingObjectID``, code 1019), and an add
+    /// or update whose feature would be outside it fails with
+    /// ``EditError/Kind/outsideDefinition`` (code 1000). Checked when the table is made
+    /// editable; NULL counts as outside, as in every where clause.
+    public var definitionExpression: String?
 
     /// Creates options; every argument has the permissive default.
     public init(
@@ -139,7 +147,8 @@ public struct EditingOptions: Sendable {
         supportsRollbackOnFailureParameter: Bool = true, hasAttachments: Bool = false, validatesGeometry: Bool = true,
         makeValid: Bool = false,
         now: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
-        makeGlobalID: @escaping @Sendable () -> String = { "{" + UUID().uuidString.uppercased() + "}" }
+        makeGlobalID: @escaping @Sendable () -> String = { "{" + UUID().uuidString.uppercased() + "}" },
+        definitionExpression: String? = nil
     ) {
         self.capabilities = capabilities
         self.allowGeometryUpdates = allowGeometryUpdates
@@ -150,5 +159,6 @@ public struct EditingOptions: Sendable {
         self.makeValid = makeValid
         self.now = now
         self.makeGlobalID = makeGlobalID
+        self.definitionExpression = definitionExpression
     }
 }

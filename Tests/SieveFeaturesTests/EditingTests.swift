@@ -234,6 +234,48 @@ struct EditingTests {
         #expect(TableCapabilities(esriString: "Query,Update,Editing") == [.query, .update])
     }
 
+    @Test("a definition expression: features outside it cannot be updated or deleted, edits cannot leave it")
+    func definitionExpression() throws {
+        let plain = try EditableFeatureTable(emptyTable(editingSchema()), options: fixedOptions())
+        plain.addFeatures([validAdd("in"), validAdd("out"), validAdd("nopop")])
+        plain.updateFeatures([FeatureEdit(objectID: 1, attributes: ["POP": .integer(50)]), FeatureEdit(objectID: 2, attributes: ["POP": .integer(5)])])
+        var options = fixedOptions()
+        options.definitionExpression = "POP >= 10 AND NAME <> 'x'"
+        let editable = try EditableFeatureTable(plain.snapshot, options: options)
+        // Feature 2 (POP 5) and 3 (POP NULL) are outside: they do not exist for the layer.
+        for id in [Int64(2), 3] {
+            #expect(editable.deleteFeatures(objectIDs: [id])[0].error?.kind == .missingObjectID)
+            #expect(editable.updateFeatures([FeatureEdit(objectID: id, attributes: ["POP": .integer(20)])])[0].error?.code == 1019)
+        }
+        // An update that would take feature 1 out, and adds outside, fail with code 1000.
+        let out = editable.updateFeatures([FeatureEdit(objectID: 1, attributes: ["POP": .integer(9)])])[0].error
+        #expect(out == EditError(.outsideDefinition, "object ID 1 would not satisfy the layer's definition expression POP >= 10 AND NAME <> 'x'"))
+        #expect(out?.code == 1000)
+        #expect(editable.addFeatures([validAdd("x")])[0].error?.kind == .outsideDefinition)
+        // A NULL is outside, as in every where clause: an add without POP.
+        #expect(editable.addFeatures([validAdd("y")])[0].error?.kind == .outsideDefinition)
+        #expect(try editable.snapshot.queryFeatureCount(QueryParameters()) == 3)
+        // Edits that stay inside succeed; the string, date and double kinds are compared too.
+        var add = validAdd("y")
+        add.attributes["POP"] = .integer(10)
+        #expect(editable.addFeatures([add])[0].success)
+        #expect(editable.updateFeatures([FeatureEdit(objectID: 1, attributes: ["POP": .integer(11), "NAME": .string("z")])])[0].success)
+        #expect(editable.deleteFeatures(objectIDs: [1])[0].success)
+        var typed = fixedOptions()
+        typed.definitionExpression = "RATE > 0.5 AND SEEN >= DATE '2020-01-01'"
+        let dated = try EditableFeatureTable(emptyTable(editingSchema()), options: typed)
+        var inside = validAdd("d")
+        inside.attributes["RATE"] = .double(0.75)
+        inside.attributes["SEEN"] = .date(1_600_000_000_000)
+        #expect(dated.addFeatures([inside])[0].success)
+        inside.attributes["SEEN"] = .date(1_500_000_000_000)
+        #expect(dated.addFeatures([inside])[0].error?.kind == .outsideDefinition)
+        // A definition that does not bind is refused when the table is made editable.
+        var bad = fixedOptions()
+        bad.definitionExpression = "NOPE > 1"
+        #expect(throws: FeatureTableError.self) { try EditableFeatureTable(emptyTable(editingSchema()), options: bad) }
+    }
+
     @Test("a failed batch rolls back: the table is byte-identical, the valid edits report rolled back")
     func rollbackLeavesTableIdentical() throws {
         let editable = try EditableFeatureTable(emptyTable(editingSchema()), options: fixedOptions())
