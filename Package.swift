@@ -168,7 +168,7 @@ let package = Package(
         .target(
             name: "SieveServer",
             dependencies: [
-                "SieveArcGISREST", "SieveBase", "SieveCQL", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGeometry", "SieveJSON", "SieveMap", "SieveProjection",
+                "SieveArcGISREST", "SieveBase", "SieveCQL", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGeometry", "SieveJSON", "SieveMap", "SieveProjection", "SieveSQL",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

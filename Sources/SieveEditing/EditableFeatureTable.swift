@@ -203,6 +203,20 @@ public final class EditableFeatureTable: Sendable {
         adds: [FeatureEdit] = [], updates: [FeatureEdit] = [], deletes: [Int64] = [], rollbackOnFailure: Bool = true,
         user: String? = nil
     ) -> ApplyEditsResult {
+        applyEdits(adds: adds, updates: updates, deletes: deletes, rollbackOnFailure: rollbackOnFailure, user: user, checkOnly: false)
+    }
+
+    /// What ``applyEdits(adds:updates:deletes:rollbackOnFailure:user:)`` with
+    /// `rollbackOnFailure` would answer now, without changing the table: every edit's error, or
+    /// success (with object ID -1 for adds). An edit that succeeds here can still fail when
+    /// applied later, if other edits came in between.
+    public func checkEdits(adds: [FeatureEdit] = [], updates: [FeatureEdit] = [], deletes: [Int64] = [], user: String? = nil) -> ApplyEditsResult {
+        applyEdits(adds: adds, updates: updates, deletes: deletes, rollbackOnFailure: true, user: user, checkOnly: true)
+    }
+
+    private func applyEdits(
+        adds: [FeatureEdit], updates: [FeatureEdit], deletes: [Int64], rollbackOnFailure: Bool, user: String?, checkOnly: Bool
+    ) -> ApplyEditsResult {
         writer.withLock { writer in
             var batch = Batch(table: writer.current, options: options, definition: definition, user: user, now: options.now())
             let preparedAdds = adds.map { batch.prepareAdd($0) }
@@ -217,6 +231,12 @@ public final class EditableFeatureTable: Sendable {
                     addResults: preparedAdds.map { FeatureEditResult(objectID: -1, error: $0.error ?? rolledBack) },
                     updateResults: preparedUpdates.map { FeatureEditResult(objectID: $0.objectID, globalID: $0.row?.globalID, error: $0.error ?? rolledBack) },
                     deleteResults: preparedDeletes.map { FeatureEditResult(objectID: $0.objectID, globalID: $0.globalID, error: $0.error ?? rolledBack) })
+            }
+            if checkOnly {
+                return ApplyEditsResult(
+                    addResults: preparedAdds.map { _ in FeatureEditResult(objectID: -1) },
+                    updateResults: preparedUpdates.map { FeatureEditResult(objectID: $0.objectID, globalID: $0.row?.globalID) },
+                    deleteResults: preparedDeletes.map { FeatureEditResult(objectID: $0.objectID, globalID: $0.globalID) })
             }
             var addResults: [FeatureEditResult] = []
             addResults.reserveCapacity(adds.count)

@@ -18,14 +18,16 @@ import Synchronization
 /// Reads run in parallel, each on the snapshot of its table published when it started; edits
 /// are serialized by each table and saved before their answer is sent.
 public struct GeoSieveServer: Sendable {
-    /// The tables served.
-    public let catalog: ServedCatalog
+    /// The services and tables served now (``replaceCatalog(_:)`` changes them).
+    public var catalog: ServedCatalog { published.withLock { $0.catalog } }
     /// Addresses, limits and security.
     public let configuration: ServerConfiguration
     /// Counts the requests running, to shed load above the limit.
     let admission: Admission
     /// The tables whose spatial index a query has built (see ``EngineWorkSize``).
-    let spatialIndexes: SpatialIndexReadiness
+    var spatialIndexes: SpatialIndexReadiness { published.withLock { $0.spatialIndexes } }
+    /// The catalog and what is kept per table of it, swapped whole by ``replaceCatalog(_:)``.
+    private let published: Locked<Published>
     /// A number drawn when the server is made, in every entity tag (``ResponseEncoding``), so
     /// that a restarted server never answers a tag of its former self with 304.
     let instance = UInt64.random(in: .min ... .max)
@@ -38,12 +40,50 @@ public struct GeoSieveServer: Sendable {
     /// - Throws: ``ServerRequestError`` when `configuration` is out of range.
     public init(catalog: ServedCatalog, configuration: ServerConfiguration = ServerConfiguration()) throws(ServerRequestError) {
         try configuration.validate()
-        self.catalog = catalog
+        published = Locked(Published(catalog: catalog, spatialIndexes: SpatialIndexReadiness(catalog)))
         self.configuration = configuration
         admission = Admission(limit: configuration.maxConcurrentRequests)
-        spatialIndexes = SpatialIndexReadiness(catalog)
         tiles = TileCache(capacity: configuration.tileCacheBytes)
         metrics = configuration.metrics ? ServerMetrics() : nil
+    }
+
+    /// What the server serves at one time.
+    private struct Published: Sendable {
+        var catalog: ServedCatalog
+        var spatialIndexes: SpatialIndexReadiness
+    }
+
+    /// Serves `catalog` from now on, in place of the catalog served until now: requests that
+    /// have started finish with the old one, connections stay open. The vector tiles kept are
+    /// not used again, nor are entity tags (a layer's definition or renderer may have changed:
+    /// every table published anew answers under new tags and tile keys).
+    ///
+    /// The routes do not change: a new service answers under the same paths as the old ones,
+    /// and the edit routes exist only when ``ServerConfiguration/allowEdits`` was set at start.
+    public func replaceCatalog(_ catalog: ServedCatalog) {
+        published.withLock { $0 = Published(catalog: catalog, spatialIndexes: SpatialIndexReadiness(catalog)) }
+    }
+
+    /// The configuration that applies to `table`'s requests: the server's, with what its
+    /// service overrides (``ServedService/configuration(_:)``).
+    func configuration(for table: ServedTable) -> ServerConfiguration {
+        catalog.service(of: table)?.configuration(configuration) ?? configuration
+    }
+
+    /// The service a request path is under: `/arcgis/rest/services/{service}/…`, or
+    /// `/ogc/collections/{id}…` of one of its layers; `nil` for other paths and names that do
+    /// not exist.
+    func service(atPath path: String) -> ServedService? {
+        let catalog = self.catalog
+        let arcGIS = ArcGISDocuments.root + "/"
+        let collections = "/ogc/collections/"
+        if path.hasPrefix(arcGIS) {
+            return try? catalog.service(String(path.dropFirst(arcGIS.count).prefix { $0 != "/" }))
+        }
+        if path.hasPrefix(collections), let table = try? catalog.table(String(path.dropFirst(collections.count).prefix { $0 != "/" }), what: "collection") {
+            return catalog.service(of: table)
+        }
+        return nil
     }
 
     /// The routes, with the request limits, request logging (unless `logRequests` is `false`)
@@ -57,12 +97,7 @@ public struct GeoSieveServer: Sendable {
         if let metrics { router.add(middleware: MetricsMiddleware(metrics: metrics)) }
         let routes = Locked(RouteMethods())
         router.add(middleware: LimitsMiddleware(server: self, routes: routes))
-        if let origin = configuration.corsOrigin {
-            router.add(
-                middleware: CORSMiddleware(
-                    allowOrigin: origin == "*" ? .all : .custom(origin), allowHeaders: [.contentType, .authorization],
-                    allowMethods: [.get, .head, .post, .put, .delete, .options]))
-        }
+        router.add(middleware: ServiceCORSMiddleware(server: self))
         ArcGISRoutes(server: self).add(to: router)
         OGCRoutes(server: self).add(to: router)
         if let metrics {
@@ -144,17 +179,25 @@ public struct GeoSieveServer: Sendable {
         }
     }
 
-    /// Refuses edits when the server does not allow them, then checks the token when one is
-    /// required: for edits when a token is set, for reads too with
-    /// ``ServerConfiguration/tokenRequiredForRead``. The token comes as `token=` or
-    /// `Authorization: Bearer …` and is compared in constant time.
-    func authorize(_ request: Request, _ parameters: RequestParameters, edit: Bool) throws(ServerRequestError) {
+    /// Refuses edits when the server (or the service, when given) does not allow them, then
+    /// checks the token when one is required: for edits when a token is set, for reads too with
+    /// ``ServerConfiguration/tokenRequiredForRead``. The token is the service's when it has one,
+    /// else the server's; it comes as `token=` or `Authorization: Bearer …` and is compared in
+    /// constant time.
+    func authorize(
+        _ request: Request, _ parameters: RequestParameters, edit: Bool, service: ServedService? = nil
+    ) throws(ServerRequestError) {
         if edit, !configuration.allowEdits {
             throw ServerRequestError(
                 .forbidden, "Requested operation is not supported by this service.",
                 details: ["the server is read-only (start it with --allow-edits)"])
         }
-        guard let token = configuration.token, edit || configuration.tokenRequiredForRead else { return }
+        if edit, let service, !service.allowsEditing {
+            throw ServerRequestError(
+                .forbidden, "Requested operation is not supported by this service.",
+                details: ["the service \(RequestParameters.quoted(service.name)) is read-only (its capabilities are Query)"])
+        }
+        guard let token = service?.token ?? configuration.token, edit || configuration.tokenRequiredForRead else { return }
         var given = parameters["token"]
         if given == nil, let header = request.headers[.authorization] {
             let prefix = "bearer "

@@ -20,7 +20,7 @@ enum ArcGISDocuments {
     static let root = "/arcgis/rest/services"
 
     /// `GET /arcgis/rest/services`: `{"currentVersion":…,"folders":[],"services":[{"name":…,"type":"FeatureServer"},{"name":…,"type":"MapServer"},…]}`,
-    /// with a `VectorTileServer` for each table with geometry (``ArcGISVectorTiles``).
+    /// with a `VectorTileServer` for each service with a layer with geometry (``ArcGISVectorTiles``).
     static func directory(_ catalog: ServedCatalog, configuration: ServerConfiguration) -> JSONValue {
         .object(
             JSONObject([
@@ -29,10 +29,10 @@ enum ArcGISDocuments {
                 (
                     "services",
                     .array(
-                        catalog.tables.flatMap { table in
-                            let types = [Kind.featureServer.rawValue, Kind.mapServer.rawValue]
-                                + (table.layer.schema.geometryType == nil ? [] : ["VectorTileServer"])
-                            return types.map { type in JSONValue.object(JSONObject([("name", .string(table.id)), ("type", .string(type))])) }
+                        catalog.services.flatMap { service in
+                            let tiled = service.layers.contains { $0.layer.schema.geometryType != nil }
+                            let types = [Kind.featureServer.rawValue, Kind.mapServer.rawValue] + (tiled ? ["VectorTileServer"] : [])
+                            return types.map { type in JSONValue.object(JSONObject([("name", .string(service.name)), ("type", .string(type))])) }
                         })
                 ),
             ]))
@@ -41,9 +41,13 @@ enum ArcGISDocuments {
     /// The `capabilities` string: `Query`, and `Create,Delete,Query,Update,Editing` when edits are
     /// allowed (each as the table's editing options permit); `Map,Query,Data` for the map service.
     static func capabilities(_ table: ServedTable, configuration: ServerConfiguration, kind: Kind = .featureServer) -> String {
+        capabilities(table.table.options.capabilities, configuration: configuration, kind: kind)
+    }
+
+    /// The `capabilities` string of what `allowed` permits.
+    static func capabilities(_ allowed: TableCapabilities, configuration: ServerConfiguration, kind: Kind) -> String {
         guard kind == .featureServer else { return "Map,Query,Data" }
         guard configuration.allowEdits else { return "Query" }
-        let allowed = table.table.options.capabilities
         var names: [String] = []
         if allowed.contains(.create) { names.append("Create") }
         if allowed.contains(.delete) { names.append("Delete") }
@@ -53,55 +57,79 @@ enum ArcGISDocuments {
         return names.joined(separator: ",")
     }
 
-    /// `GET …/FeatureServer` (or `…/MapServer`): the service with its one layer (or table,
-    /// without geometries).
-    static func service(_ served: ServedTable, configuration: ServerConfiguration, kind: Kind = .featureServer) throws -> JSONValue {
-        let table = served.table.snapshot
-        let schema = table.schema
-        let extent = try served.layer.fullExtent()
-        let editable = configuration.allowEdits && kind == .featureServer
+    /// `GET …/FeatureServer` (or `…/MapServer`): the service with its layers (and tables,
+    /// without geometries). The service's spatial reference and extents are its first layer's
+    /// (the extent grows over the layers in that reference).
+    static func service(_ service: ServedService, configuration: ServerConfiguration, kind: Kind = .featureServer) throws -> JSONValue {
+        // A service has at least one layer (``ServedService/init``).
+        guard let first = service.layers.first else { throw ServerRequestError(.internalError, "a service without layers") }
+        let schema = first.table.snapshot.schema
+        var extent = Envelope.empty
+        for served in service.layers where served.layer.schema.spatialReference == schema.spatialReference {
+            let layerExtent = try served.layer.fullExtent()
+            if !layerExtent.isEmpty { extent.expand(toInclude: layerExtent) }
+        }
+        let editable = configuration.allowEdits && kind == .featureServer && service.allowsEditing
+        let description = service.description.isEmpty ? first.description : service.description
         var root = JSONObject()
         root.append("currentVersion", .double(configuration.arcgisVersion.number))
-        root.append("serviceDescription", .string(served.description))
+        root.append("serviceDescription", .string(description))
         root.append("hasVersionedData", .bool(false))
         root.append("supportsDisconnectedEditing", .bool(false))
         root.append("hasStaticData", .bool(!editable))
         root.append("maxRecordCount", .integer(configuration.maxRecordCount))
         root.append("supportedQueryFormats", .string("JSON, geoJSON, PBF"))
-        root.append("capabilities", .string(capabilities(served, configuration: configuration, kind: kind)))
-        root.append("description", .string(served.description))
-        root.append("copyrightText", .string(""))
+        root.append("capabilities", .string(capabilities(service, configuration: configuration, kind: kind)))
+        root.append("description", .string(description))
+        root.append("copyrightText", .string(service.copyright))
         root.append("spatialReference", JSONOutput.spatialReferenceValue(schema.spatialReference))
         root.append("initialExtent", envelope(extent, schema.spatialReference))
         root.append("fullExtent", envelope(extent, schema.spatialReference))
         root.append("allowGeometryUpdates", .bool(editable))
         root.append("units", .string(schema.spatialReference.isGeographic ? "esriDecimalDegrees" : "esriMeters"))
-        let entry = JSONValue.object(
-            JSONObject([
-                ("id", .integer(0)), ("name", .string(served.title)), ("parentLayerId", .integer(-1)),
-                ("defaultVisibility", .bool(true)), ("subLayerIds", .null()), ("minScale", .integer(0)), ("maxScale", .integer(0)),
-                ("geometryType", schema.geometryType.map { .string($0.rawValue) } ?? .null()),
-            ]))
-        root.append("layers", .array(schema.geometryType == nil ? [] : [entry]))
-        root.append("tables", .array(schema.geometryType == nil ? [entry] : []))
+        var layers: [JSONValue] = []
+        var tables: [JSONValue] = []
+        for served in service.layers {
+            let geometryType = served.layer.schema.geometryType
+            let entry = JSONValue.object(
+                JSONObject([
+                    ("id", .integer(served.layerID)), ("name", .string(served.title)), ("parentLayerId", .integer(-1)),
+                    ("defaultVisibility", .bool(served.layer.isVisible)), ("subLayerIds", .null()),
+                    ("minScale", .double(served.layer.minScale)), ("maxScale", .double(served.layer.maxScale)),
+                    ("geometryType", geometryType.map { .string($0.rawValue) } ?? .null()),
+                ]))
+            if geometryType == nil { tables.append(entry) } else { layers.append(entry) }
+        }
+        root.append("layers", .array(layers))
+        root.append("tables", .array(tables))
         return .object(root)
     }
 
-    /// `GET …/FeatureServer/0` (or `…/MapServer/0`): the layer — fields, geometry type, extent,
-    /// renderer, types and templates, capabilities and query capabilities.
-    static func layer(_ served: ServedTable, configuration: ServerConfiguration, kind: Kind = .featureServer) throws -> JSONValue {
+    /// The service's `capabilities`: what any of its layers allows.
+    static func capabilities(_ service: ServedService, configuration: ServerConfiguration, kind: Kind) -> String {
+        var allowed: TableCapabilities = [.query]
+        for layer in service.layers { allowed.formUnion(layer.table.options.capabilities) }
+        return capabilities(allowed, configuration: configuration, kind: kind)
+    }
+
+    /// `GET …/FeatureServer/{id}` (or `…/MapServer/{id}`): the layer — fields, geometry type,
+    /// extent, scale range, visibility, renderer and transparency, display field, definition
+    /// expression, types and templates, capabilities and query capabilities.
+    static func layer(
+        _ served: ServedTable, configuration: ServerConfiguration, kind: Kind = .featureServer, copyright: String = ""
+    ) throws -> JSONValue {
         let layer = served.layer
         let table = served.table.snapshot
         let schema = table.schema
         let editable = configuration.allowEdits && kind == .featureServer
         var root = JSONObject()
         root.append("currentVersion", .double(configuration.arcgisVersion.number))
-        root.append("id", .integer(0))
+        root.append("id", .integer(served.layerID))
         root.append("name", .string(served.title))
         root.append("type", .string(schema.geometryType == nil ? "Table" : "Feature Layer"))
         root.append("description", .string(served.description))
-        root.append("copyrightText", .string(""))
-        root.append("defaultVisibility", .bool(true))
+        root.append("copyrightText", .string(copyright))
+        root.append("defaultVisibility", .bool(layer.isVisible))
         root.append("isDataVersioned", .bool(false))
         root.append("supportsRollbackOnFailureParameter", .bool(true))
         root.append("supportsStatistics", .bool(true))
@@ -118,7 +146,7 @@ enum ArcGISDocuments {
             root.append("maxScale", .double(layer.maxScale))
             root.append("extent", envelope(try layer.fullExtent(), schema.spatialReference))
             root.append("sourceSpatialReference", JSONOutput.spatialReferenceValue(schema.spatialReference))
-            let drawing = DrawingInfo(renderer: layer.renderer)
+            let drawing = DrawingInfo(renderer: layer.renderer, transparency: served.transparency)
             root.append("drawingInfo", try JSONReader.parse(drawing.esriJSON))
             root.append("hasZ", .bool(table.geometryColumn.hasZ))
             root.append("hasM", .bool(table.geometryColumn.hasM))
@@ -129,7 +157,7 @@ enum ArcGISDocuments {
         root.append("htmlPopupType", .string("esriServerHTMLPopupTypeNone"))
         root.append("objectIdField", .string(schema.objectIdFieldName))
         root.append("globalIdField", .string(schema.globalIdFieldName ?? ""))
-        root.append("displayField", .string(schema.displayFieldIndex.map { schema.fields[$0].name } ?? schema.objectIdFieldName))
+        root.append("displayField", .string(served.displayField))
         root.append("fields", .array(schema.fields.map { $0.esriJSONValue(types: configuration.arcgisVersion.fieldTypes) }))
         root.append("indexes", .array([]))
         if let types = try JSONReader.parse(schema.esriTypesJSON).objectValue {

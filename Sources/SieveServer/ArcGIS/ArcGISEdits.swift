@@ -62,8 +62,13 @@ enum ArcGISEdits {
         }
     }
 
-    /// The service-level `applyEdits`: `edits` lists the edits of each layer (only layer 0 here).
-    static func runService(_ parameters: RequestParameters, on served: ServedTable) async throws(ServerRequestError) -> ServiceResponse {
+    /// The service-level `applyEdits`: `edits` lists the edits of each layer, each layer at
+    /// most once. With `rollbackOnFailure` (the default) every layer's edits are checked first
+    /// and none is applied when one fails (each layer's answer says which edits failed, the
+    /// others are rolled back); then each layer's batch is applied in turn. Layers are separate
+    /// tables: an edit that passed the check can still fail if another request changed its
+    /// table in between, and then the layers before it keep their edits.
+    static func runService(_ parameters: RequestParameters, on service: ServedService) async throws(ServerRequestError) -> ServiceResponse {
         guard let text = parameters.nonEmpty("edits") else { throw invalid("applyEdits needs edits") }
         let rollback = try ArcGISQuery.flag(parameters, "rollbackOnFailure", default: true)
         let value: JSONValue
@@ -73,16 +78,47 @@ enum ArcGISEdits {
             throw invalid("edits: \(error)")
         }
         guard let layers = value.arrayValue else { throw invalid("edits must be a JSON array of {\"id\":…,\"adds\":…}") }
-        guard layers.count <= 1 else { throw invalid("edits lists layer 0 more than once: the service has one layer") }
-        guard let layer = layers.first else { return ServiceResponse.json(.array([])) }
-        guard layer["id"]?.numberValue?.exactInt == 0 else { throw invalid("edits: the service has layer 0 only") }
-        let request = try edits(nil, JSONWriter.string(layer), schema: served.layer.schema, parameter: "edits[0]")
-        let result = try await apply(request, rollback: rollback, on: served)
-        var object = JSONObject([("id", .integer(0))])
-        object.append("addResults", .array(result.addResults.map(\.jsonValue)))
-        object.append("updateResults", .array(result.updateResults.map(\.jsonValue)))
-        object.append("deleteResults", .array(result.deleteResults.map(\.jsonValue)))
-        return ServiceResponse.json(.array([.object(object)]))
+        var batches: [(served: ServedTable, request: ApplyEditsRequest)] = []
+        for (i, layer) in layers.enumerated() {
+            guard let id = layer["id"]?.numberValue?.exactInt else { throw invalid("edits[\(i)] needs the layer's id") }
+            let served: ServedTable
+            do {
+                served = try service.layer(String(id))
+            } catch {
+                throw invalid("edits[\(i)]: \(error.message)")
+            }
+            guard !batches.contains(where: { $0.served.layerID == id }) else { throw invalid("edits lists layer \(id) more than once") }
+            batches.append((served, try edits(nil, JSONWriter.string(layer), schema: served.layer.schema, parameter: "edits[\(i)]")))
+        }
+        var results: [ApplyEditsResult] = []
+        if rollback, batches.count > 1 {
+            let checks = batches.map { $0.served.table.checkEdits(adds: $0.request.adds, updates: $0.request.updates, deletes: $0.request.deletes) }
+            if checks.contains(where: { !$0.allSucceeded }) {
+                results = checks.map { $0.allSucceeded ? rolledBack($0) : $0 }
+            }
+        }
+        if results.isEmpty {
+            for batch in batches { results.append(try await apply(batch.request, rollback: rollback, on: batch.served)) }
+        }
+        return ServiceResponse.json(
+            .array(
+                zip(batches, results).map { batch, result in
+                    var object = JSONObject([("id", .integer(batch.served.layerID))])
+                    object.append("addResults", .array(result.addResults.map(\.jsonValue)))
+                    object.append("updateResults", .array(result.updateResults.map(\.jsonValue)))
+                    object.append("deleteResults", .array(result.deleteResults.map(\.jsonValue)))
+                    return .object(object)
+                }))
+    }
+
+    /// `result`, each edit rolled back: what a layer whose edits were valid answers when
+    /// another layer's failed.
+    static func rolledBack(_ result: ApplyEditsResult) -> ApplyEditsResult {
+        let error = EditError(.rolledBack, "Operation rolled back: another edit of the batch failed.")
+        return ApplyEditsResult(
+            addResults: result.addResults.map { _ in FeatureEditResult(objectID: -1, error: error) },
+            updateResults: result.updateResults.map { FeatureEditResult(objectID: $0.objectID, globalID: $0.globalID, error: error) },
+            deleteResults: result.deleteResults.map { FeatureEditResult(objectID: $0.objectID, globalID: $0.globalID, error: error) })
     }
 
     /// Applies `request` as one batch through the table's editor.

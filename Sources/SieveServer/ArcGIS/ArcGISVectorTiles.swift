@@ -4,18 +4,18 @@ import SieveGeometry
 import SieveJSON
 import SieveProjection
 
-/// The ArcGIS `VectorTileServer` of each served table with geometry: the vector tiles of the
-/// OGC API – Tiles routes (the same bytes, from the same cache) under the paths and documents
+/// The ArcGIS `VectorTileServer` of each service with a layer with geometry: the vector tiles
+/// of the OGC API – Tiles routes (the same bytes, from the same cache) under the paths and documents
 /// ArcGIS clients (the Maps SDK's `VectorTileLayer`, QGIS's ArcGIS vector tile connection) read:
 ///
 /// | route | answer |
 /// |---|---|
 /// | `…/{service}/VectorTileServer` | the service: `tiles` (`tile/{z}/{y}/{x}.pbf`), `tileInfo` (512-pixel tiles of Web Mercator, levels 0–22), extents, `defaultStyles` |
-/// | `…/{service}/VectorTileServer/tile/{z}/{y}/{x}.pbf` | a Mapbox Vector Tile, one layer named as the service, every field; 404 for a tile outside the grid |
-/// | `…/{service}/VectorTileServer/resources/styles` (and `…/root.json`) | a Mapbox GL style of version 8 drawing the layer: circles, lines or fills with outlines |
+/// | `…/{service}/VectorTileServer/tile/{z}/{y}/{x}.pbf` | a Mapbox Vector Tile, a layer for each of the service's layers with geometry, named by its collection id, every field; 404 for a tile outside the grid |
+/// | `…/{service}/VectorTileServer/resources/styles` (and `…/root.json`) | a Mapbox GL style of version 8 drawing the layers: circles, lines or fills with outlines |
 ///
-/// The layer's definition expression applies. A table without geometry has no vector tile
-/// service (404). There are no fonts, sprites or tile maps: the style draws no labels or icons.
+/// Each layer's definition expression applies. A service without a layer with geometry has
+/// no vector tile service (404). There are no fonts, sprites or tile maps: the style draws no labels or icons.
 enum ArcGISVectorTiles {
     /// The deepest level published (as OGC API – Tiles).
     static let maximumLevel = OGCTiles.maximumZoom
@@ -27,19 +27,26 @@ enum ArcGISVectorTiles {
     /// schemes count (level 0 at 1:295,828,763.795777).
     static let inchesPerMeter = 39.37
 
-    /// The service the path names, when it has geometry.
-    static func checkHasGeometry(_ served: ServedTable) throws(ServerRequestError) {
-        guard served.table.snapshot.schema.geometryType != nil else {
-            throw ServerRequestError(.notFound, "\(RequestParameters.quoted(served.id)) has no vector tiles: its table has no geometry")
+    /// The layers of the service with geometry, the layers of its tiles.
+    /// - Throws: ``ServerRequestError`` (not found) when there is none.
+    static func tiledLayers(_ service: ServedService) throws(ServerRequestError) -> [ServedTable] {
+        let layers = service.layers.filter { $0.table.snapshot.schema.geometryType != nil }
+        guard !layers.isEmpty else {
+            throw ServerRequestError(.notFound, "\(RequestParameters.quoted(service.name)) has no vector tiles: no layer of it has geometry")
         }
+        return layers
     }
 
     /// `GET …/VectorTileServer`.
-    static func service(_ served: ServedTable, configuration: ServerConfiguration) throws -> JSONValue {
-        try checkHasGeometry(served)
+    static func service(_ service: ServedService, configuration: ServerConfiguration) throws -> JSONValue {
+        var union = Envelope.empty
+        for layer in try tiledLayers(service) {
+            let extent = try webMercatorExtent(layer)
+            if !extent.isEmpty { union.expand(toInclude: extent) }
+        }
         // Web Mercator as ArcGIS's tiling schemes name it.
         let mercator = JSONValue.object(JSONObject([("wkid", .integer(102_100)), ("latestWkid", .integer(3857))]))
-        let extent = envelope(try webMercatorExtent(served), reference: mercator)
+        let extent = envelope(union, reference: mercator)
         let lods: [JSONValue] = (0...maximumLevel).map { level in
             let resolution = resolution0 / Double(1 << level)
             return .object(
@@ -55,7 +62,7 @@ enum ArcGISVectorTiles {
         ])
         return .object(
             JSONObject([
-                ("currentVersion", .double(configuration.arcgisVersion.number)), ("name", .string(served.id)),
+                ("currentVersion", .double(configuration.arcgisVersion.number)), ("name", .string(service.name)),
                 ("capabilities", .string("TilesOnly")), ("type", .string("indexedVector")),
                 ("defaultStyles", .string("resources/styles")), ("tiles", .array([.string("tile/{z}/{y}/{x}.pbf")])),
                 ("exportTilesAllowed", .bool(false)), ("initialExtent", extent), ("fullExtent", extent),
@@ -64,11 +71,19 @@ enum ArcGISVectorTiles {
             ]))
     }
 
-    /// `GET …/VectorTileServer/resources/styles`: a style drawing the service's one layer from
-    /// its tiles (`sources.esri.url` is the service, relative to the style, as ArcGIS writes it).
-    static func style(_ served: ServedTable) throws -> JSONValue {
-        try checkHasGeometry(served)
+    /// `GET …/VectorTileServer/resources/styles`: a style drawing the service's layers from
+    /// its tiles (`sources.esri.url` is the service, relative to the style, as ArcGIS writes it),
+    /// each with its layer's transparency.
+    static func style(_ service: ServedService) throws -> JSONValue {
+        let layers = try tiledLayers(service).flatMap(styleLayers)
+        let sources = JSONObject([("esri", .object(JSONObject([("type", .string("vector")), ("url", .string("../../"))])))])
+        return .object(JSONObject([("version", .integer(8)), ("sources", .object(sources)), ("layers", .array(layers))]))
+    }
+
+    /// The style layers drawing `served`.
+    private static func styleLayers(_ served: ServedTable) -> [JSONValue] {
         let layer = served.id
+        let opacity = 1 - served.transparency / 100
         func styleLayer(_ suffix: String, _ type: String, _ paint: [(String, JSONValue)]) -> JSONValue {
             .object(
                 JSONObject([
@@ -77,24 +92,24 @@ enum ArcGISVectorTiles {
                 ]))
         }
         let color = JSONValue.string("#2b6cb0")
-        let layers: [JSONValue]
         switch served.table.snapshot.schema.geometryType {
         case .point, .multipoint:
-            layers = [
+            return [
                 styleLayer(
                     "", "circle",
-                    [("circle-radius", .integer(4)), ("circle-color", color), ("circle-stroke-color", .string("#ffffff")), ("circle-stroke-width", .integer(1))])
+                    [
+                        ("circle-radius", .integer(4)), ("circle-color", color), ("circle-stroke-color", .string("#ffffff")),
+                        ("circle-stroke-width", .integer(1)), ("circle-opacity", .double(opacity)), ("circle-stroke-opacity", .double(opacity)),
+                    ])
             ]
         case .polyline:
-            layers = [styleLayer("", "line", [("line-color", color), ("line-width", .double(1.5))])]
+            return [styleLayer("", "line", [("line-color", color), ("line-width", .double(1.5)), ("line-opacity", .double(opacity))])]
         case .polygon, .envelope, nil:
-            layers = [
-                styleLayer("", "fill", [("fill-color", color), ("fill-opacity", .double(0.35))]),
-                styleLayer("/outline", "line", [("line-color", color), ("line-width", .integer(1))]),
+            return [
+                styleLayer("", "fill", [("fill-color", color), ("fill-opacity", .double(0.35 * opacity))]),
+                styleLayer("/outline", "line", [("line-color", color), ("line-width", .integer(1)), ("line-opacity", .double(opacity))]),
             ]
         }
-        let sources = JSONObject([("esri", .object(JSONObject([("type", .string("vector")), ("url", .string("../../"))])))])
-        return .object(JSONObject([("version", .integer(8)), ("sources", .object(sources)), ("layers", .array(layers))]))
     }
 
     /// The layer's extent in Web Mercator, its latitudes clamped to the grid's.

@@ -2,56 +2,171 @@ import SieveFeatures
 import SieveEditing
 import SieveFormats
 import SieveMap
+import SieveSQL
 
-/// One table the server publishes: an ArcGIS FeatureServer service (with the table as its
-/// layer 0) at `/arcgis/rest/services/{id}/FeatureServer` and an OGC API collection at
+/// How a served layer is published: what a service layer's author configures once, which every
+/// answer then honours (``ServedTable``).
+///
+/// The definition expression limits every query, count, extent, statistic, tile and OGC API
+/// page of the layer; edits are held to it by the table's
+/// ``/SieveEditing/EditingOptions/definitionExpression``, which ``ServedTable`` requires to be
+/// the same. The scale range, default visibility, display field and drawing info are what the
+/// layer document publishes for map clients to obey.
+public struct LayerSettings: Sendable {
+    /// The layer's ID in its ArcGIS service (`…/FeatureServer/{id}`): 0 or more.
+    public var id: Int
+    /// The layer's name (its ArcGIS `name` and OGC API collection title); `nil` for the id of
+    /// the table.
+    public var name: String?
+    /// The layer's description.
+    public var description: String
+    /// The definition expression (empty for none): a where clause over the table's fields.
+    public var definitionExpression: String
+    /// The most zoomed-out scale the layer should be drawn at (a scale denominator); 0 for no
+    /// bound.
+    public var minScale: Double
+    /// The most zoomed-in scale the layer should be drawn at; 0 for no bound.
+    public var maxScale: Double
+    /// Whether map clients show the layer when they open the service (ArcGIS
+    /// `defaultVisibility`).
+    public var defaultVisibility: Bool
+    /// The field that labels features (ArcGIS `displayField`); `nil` for the table's.
+    public var displayField: String?
+    /// The renderer and transparency (`drawingInfo`); `nil` for the default renderer of the
+    /// geometry type, opaque.
+    public var drawingInfo: DrawingInfo?
+    /// The layer's time, when it is time-aware (ArcGIS `timeInfo`, OGC `datetime`).
+    public var time: LayerTime?
+
+    /// Settings; each argument defaults as described on its property.
+    public init(
+        id: Int = 0, name: String? = nil, description: String = "", definitionExpression: String = "", minScale: Double = 0,
+        maxScale: Double = 0, defaultVisibility: Bool = true, displayField: String? = nil, drawingInfo: DrawingInfo? = nil,
+        time: LayerTime? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.definitionExpression = definitionExpression
+        self.minScale = minScale
+        self.maxScale = maxScale
+        self.defaultVisibility = defaultVisibility
+        self.displayField = displayField
+        self.drawingInfo = drawingInfo
+        self.time = time
+    }
+}
+
+/// One table the server publishes: a layer of an ArcGIS FeatureServer service
+/// (`/arcgis/rest/services/{service}/FeatureServer/{layer}`) and an OGC API collection at
 /// `/ogc/collections/{id}`.
 ///
 /// Reads go through ``layer`` over the editable table's published snapshot, so a query never
 /// sees half an edit batch; edits are serialized by the ``/SieveEditing/EditableFeatureTable``.
 public struct ServedTable: Sendable {
-    /// The service name and collection id: letters, digits, `_`, `-` and `.`, at most 128.
+    /// The OGC API collection id, unique in the server (and, for a table served as a service of
+    /// its own, the service name): letters, digits, `_`, `-` and `.`, at most 128.
     public let id: String
     /// The human title (the layer name and collection title).
     public var title: String
-    /// A description for the service and collection documents.
+    /// A description for the layer and collection documents.
     public var description: String
     /// The table, edited in place when the server allows edits.
     public let table: EditableFeatureTable
     /// The layer the answers come from: its definition expression (if any) limits them, its
-    /// renderer is the layer's `drawingInfo`.
+    /// renderer is the layer's `drawingInfo`, its scale range, visibility and display field
+    /// are published.
     public let layer: FeatureLayer
+    /// The layer's transparency in percent (0 opaque … 100 invisible), in its `drawingInfo`.
+    public let transparency: Double
+    /// The layer's ID in its service.
+    public let layerID: Int
+    /// The name of the ArcGIS service the layer belongs to (set by ``ServedCatalog``).
+    public internal(set) var serviceName: String
     /// The layer's time, when it is time-aware: the ArcGIS `timeInfo`, what `time` and OGC
     /// `datetime` select by.
     public let time: LayerTime?
     /// Runs edits one batch at a time, each saved (when a saver is given) before the next.
     let editor: TableEditor
+    /// A number drawn when the table is published, in its tiles' cache keys and the entity tags
+    /// of every answer: a layer published anew (a reloaded configuration that may change its
+    /// definition or renderer) never answers with what its former self made.
+    let instance = UInt64.random(in: .min ... .max)
 
-    /// Publishes `table` under `id`; with the server's ``ServerConfiguration/allowEdits``, edits
-    /// change it as its ``/SieveEditing/EditingOptions`` allow and `save` (when given) persists
-    /// each batch before it is answered (a failed save undoes the batch). `time` makes the
-    /// layer time-aware (``LayerTime``).
+    /// Publishes `table` as collection `id` (and, unless a ``ServedService`` takes it, as the
+    /// service `id` with the table as layer 0), as `settings` say; with the server's
+    /// ``ServerConfiguration/allowEdits``, edits change it as its
+    /// ``/SieveEditing/EditingOptions`` allow and `save` (when given) persists each batch before
+    /// it is answered (a failed save undoes the batch).
     /// - Throws: ``ServerRequestError`` (bad request) for an id that is empty, too long or has
-    ///   other characters than letters, digits, `_`, `-`, `.` (or is `.`/`..`).
-    public init(
-        id: String, title: String? = nil, description: String = "", table: EditableFeatureTable,
-        renderer: Renderer? = nil, definitionExpression: String? = nil, time: LayerTime? = nil,
-        save: TableSaver? = nil
-    ) throws {
+    ///   other characters than letters, digits, `_`, `-`, `.` (or is `.`/`..`); a negative layer
+    ///   ID, a scale range with `maxScale` above `minScale`, a display field the table does not
+    ///   have, a definition expression that does not bind, or one the table's editing options do
+    ///   not hold edits to.
+    public init(id: String, table: EditableFeatureTable, settings: LayerSettings, save: TableSaver? = nil) throws {
         guard Self.isValidID(id) else {
             throw ServerRequestError(
                 .badRequest,
                 "\(RequestParameters.quoted(id)) is not a usable service name: use 1 to 128 letters, digits, '_', '-' or '.'")
         }
+        guard settings.id >= 0 else { throw ServerRequestError(.badRequest, "a layer ID must be 0 or more, not \(settings.id)") }
+        guard settings.minScale >= 0, settings.maxScale >= 0, settings.minScale.isFinite, settings.maxScale.isFinite,
+            settings.minScale == 0 || settings.maxScale <= settings.minScale
+        else {
+            throw ServerRequestError(
+                .badRequest,
+                "the scale range must have 0 <= maxScale <= minScale (0 for no bound), not minScale \(settings.minScale), maxScale \(settings.maxScale)")
+        }
+        let schema = table.snapshot.schema
+        if let field = settings.displayField, schema.index(ofField: field) == nil {
+            throw ServerRequestError(
+                .badRequest, "the display field \(RequestParameters.quoted(field)) is not a field of the table\(WhereClauseError.didYouMean(field, among: schema.fieldNames))")
+        }
+        let definition = settings.definitionExpression.allSatisfy(\.isWhitespace) ? "" : settings.definitionExpression
+        let held = table.options.definitionExpression.map { $0.allSatisfy(\.isWhitespace) ? "" : $0 } ?? ""
+        guard definition == held else {
+            throw ServerRequestError(
+                .badRequest,
+                "the layer's definition expression \(RequestParameters.quoted(definition)) is not the one its table holds edits to (\(RequestParameters.quoted(held))): make the table editable with EditingOptions(definitionExpression:)")
+        }
         self.id = id
-        self.title = title ?? id
-        self.description = description
+        title = settings.name ?? id
+        description = settings.description
         self.table = table
-        var layer = FeatureLayer(source: table, name: title ?? id, renderer: renderer)
-        if let definitionExpression { try layer.setDefinitionExpression(definitionExpression) }
+        var layer = FeatureLayer(source: table, name: title, renderer: settings.drawingInfo?.renderer)
+        if !definition.isEmpty { try layer.setDefinitionExpression(definition) }
+        layer.minScale = settings.minScale
+        layer.maxScale = settings.maxScale
+        layer.isVisible = settings.defaultVisibility
+        layer.displayFieldName = settings.displayField
         self.layer = layer
-        self.time = time
+        transparency = settings.drawingInfo?.transparency ?? 0
+        layerID = settings.id
+        serviceName = id
+        time = settings.time
         editor = TableEditor(table: table, save: save)
+    }
+
+    /// Publishes `table` under `id` as the service `id`'s layer 0, titled `title` (default
+    /// `id`), drawn with `renderer`; see ``init(id:table:settings:save:)``.
+    public init(
+        id: String, title: String? = nil, description: String = "", table: EditableFeatureTable,
+        renderer: Renderer? = nil, definitionExpression: String? = nil, time: LayerTime? = nil,
+        save: TableSaver? = nil
+    ) throws {
+        try self.init(
+            id: id, table: table,
+            settings: LayerSettings(
+                name: title, description: description, definitionExpression: definitionExpression ?? "",
+                drawingInfo: renderer.map { DrawingInfo(renderer: $0) }, time: time),
+            save: save)
+    }
+
+    /// The layer's display field: the configured one, else the table's, else its object-ID
+    /// field.
+    public var displayField: String {
+        let schema = layer.schema
+        return layer.displayFieldName ?? schema.displayFieldIndex.map { schema.fields[$0].name } ?? schema.objectIdFieldName
     }
 
     /// Whether `id` can name a service: 1 to 128 ASCII letters, digits, `_`, `-`, `.`, and not
@@ -78,37 +193,5 @@ public struct ServedTable: Sendable {
             })
         if id.isEmpty || id == "." || id == ".." { id = "table" }
         return id
-    }
-}
-
-/// The tables a server publishes, by id, in the order given.
-public struct ServedCatalog: Sendable {
-    /// The tables, in the order given.
-    public let tables: [ServedTable]
-    private let byID: [String: Int]
-
-    /// A catalog of `tables`.
-    /// - Throws: ``ServerRequestError`` (bad request) when two tables share an id, or none is given.
-    public init(_ tables: [ServedTable]) throws(ServerRequestError) {
-        guard !tables.isEmpty else { throw ServerRequestError(.badRequest, "no table to serve") }
-        var byID: [String: Int] = [:]
-        for (i, table) in tables.enumerated() {
-            if byID[table.id] != nil {
-                throw ServerRequestError(
-                    .badRequest, "two tables are named \(RequestParameters.quoted(table.id)): name them apart with SOURCE:NAME")
-            }
-            byID[table.id] = i
-        }
-        self.tables = tables
-        self.byID = byID
-    }
-
-    /// The table named `id`.
-    /// - Throws: ``ServerRequestError`` (not found) naming it.
-    public func table(_ id: String, what: String) throws(ServerRequestError) -> ServedTable {
-        guard let index = byID[id] else {
-            throw ServerRequestError(.notFound, "\(what) \(RequestParameters.quoted(id)) does not exist")
-        }
-        return tables[index]
     }
 }

@@ -37,6 +37,7 @@ enum ResponseEncoding {
         hash.add(server.instance)
         for served in server.catalog.tables {
             hash.add(served.id)
+            hash.add(served.instance)
             hash.add(served.table.version)
         }
         hash.add(request.uri.string)

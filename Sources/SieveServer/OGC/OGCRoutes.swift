@@ -60,7 +60,7 @@ struct OGCRoutes {
         router.get("/ogc/collections/{collection}/items") { request, context in
             await respond(request) { parameters, base in
                 let served = try collection(context)
-                let (path, configuration) = (request.uri.path, server.configuration)
+                let (path, configuration) = (request.uri.path, server.configuration(for: served))
                 let html = OGCHTML.wanted(parameters, accept: request.headers[.accept])
                 let size = EngineWorkSize.ogcItems(
                     parameters, table: served.table.snapshot, configuration: configuration, indexed: server.spatialIndexes.isReady(served.id))
@@ -152,8 +152,9 @@ struct OGCRoutes {
     }
 
     /// Reads the parameters (only those of `only`, and `token`, when given), checks the token
-    /// (for edits when one is set, for reads when reads need one) and that edits are allowed, runs `body` with the server's base URL, and writes its error, if
-    /// any, with its status.
+    /// (the collection's service's when it has one; for edits when one is set, for reads when
+    /// reads need one) and that edits are allowed, runs `body` with the server's base URL, and
+    /// writes its error, if any, with its status.
     private func respond(
         _ request: Request, only: Set<String>? = nil, edit: Bool = false,
         _ body: (RequestParameters, _ base: String) async throws -> ServiceResponse
@@ -161,7 +162,7 @@ struct OGCRoutes {
         do {
             // OGC API reads parameters from the query string only; bodies are features.
             let parameters = try RequestParameters(query: request.uri.query.map { Substring($0) }, caseInsensitiveNames: false)
-            try server.authorize(request, parameters, edit: edit)
+            try server.authorize(request, parameters, edit: edit, service: server.service(atPath: request.uri.path))
             if let only {
                 for name in parameters.names where !only.contains(name) && name != "token" {
                     throw ServerRequestError(.badRequest, "unknown parameter \(RequestParameters.quoted(name))")

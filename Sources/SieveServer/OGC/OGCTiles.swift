@@ -223,7 +223,7 @@ extension GeoSieveServer {
     func vectorTile(
         _ z: String, _ y: String, _ x: String, _ parameters: RequestParameters, served: ServedTable, query: String
     ) async throws -> ServiceResponse {
-        let key = "\(served.id)\u{0}\(served.table.version)\u{0}\(z)/\(y)/\(x)\u{0}\(query)"
+        let key = "\(served.id)\u{0}\(served.instance)\u{0}\(served.table.version)\u{0}\(z)/\(y)/\(x)\u{0}\(query)"
         if let bytes = tiles.tile(key) {
             return ServiceResponse(contentType: OGCTiles.mediaType, body: bytes).serving(served.id, features: 0, tileFromCache: true)
         }
