@@ -48,6 +48,12 @@ let package = Package(
         // The Prometheus text format of `geosieve serve --metrics` (counters, gauges and
         // histograms of a registry the server owns).
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The YAML reader of `geosieve serve --config` (libyaml inside), whose nodes keep their
+        // lines and columns for errors that say where.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // Already under Hummingbird: `geosieve serve --config` reloads on SIGHUP through its
+        // UnixSignals sequence.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // The system GEOS C library (libgeos_c), found through pkg-config.
@@ -172,6 +178,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -202,6 +209,7 @@ let package = Package(
                 .target(name: "SievePostGIS", condition: .when(traits: ["RemoteSources"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // The benchmark executable: seeded workloads measured in one process, printed as JSON lines.

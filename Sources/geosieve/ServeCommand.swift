@@ -3,6 +3,7 @@ import Foundation
 import GeoSieve
 import Logging
 import SieveServer
+import UnixSignals
 
 /// `geosieve serve SOURCE[:NAME]... [--port 8080] [--host 127.0.0.1] …`: the sources as ArcGIS
 /// REST FeatureServer services and OGC API – Features collections, until SIGTERM or SIGINT.
@@ -45,17 +46,22 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Feature files (GeoJSON, Esri JSON, FILE.gpkg[:LAYER]) or postgresql:// tables, each optionally :NAME.")
-    var sources: [String]
+    @Argument(help: "Feature files (GeoJSON, Esri JSON, FILE.gpkg[:LAYER]) or postgresql:// tables, each optionally :NAME (or --config).")
+    var sources: [String] = []
 
-    @Option(help: "The port to listen on (0: any free port).")
-    var port: Int = 8080
+    @Option(
+        name: .customLong("config"),
+        help: "A service configuration file (YAML): services, their layers and settings, and the server's; flags given override its server section. SIGHUP reloads its services.")
+    var config: String?
 
-    @Option(help: "The address to listen on (default: this machine only).")
-    var host: String = "127.0.0.1"
+    @Option(help: "The port to listen on (0: any free port; default 8080).")
+    var port: Int?
 
-    @Option(name: .customLong("max-record-count"), help: "The most features one request returns.")
-    var maxRecordCount: Int = 2000
+    @Option(help: "The address to listen on (default 127.0.0.1: this machine only).")
+    var host: String?
+
+    @Option(name: .customLong("max-record-count"), help: "The most features one request returns (default 2000).")
+    var maxRecordCount: Int?
 
     @Option(
         name: .customLong("standard-max-record-count"),
@@ -73,7 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("token"), help: "A token edits need (and reads, with --token-required-for-read): token= or Authorization: Bearer.")
     var token: String?
 
-    @Flag(name: .customLong("token-required-for-read"), help: "Require --token for every request.")
+    @Flag(name: .customLong("token-required-for-read"), help: "Require --token (or a service's token) for every request.")
     var tokenRequiredForRead = false
 
     @Option(name: .customLong("cors"), help: "The origin browsers may call from ('*' for any); no CORS headers without it.")
@@ -85,8 +91,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted.")
     var maxBodyBytes: Int = 16 << 20
 
-    @Option(name: .customLong("query-timeout"), help: "Seconds a query may run before it is answered 503 (0: no limit).")
-    var queryTimeout: Double = 30
+    @Option(name: .customLong("query-timeout"), help: "Seconds a query may run before it is answered 503 (0: no limit; default 30).")
+    var queryTimeout: Double?
 
     @Option(name: .customLong("header-timeout"), help: "Seconds a client has to send a request head before it is closed.")
     var headerTimeout: Double = 20
@@ -110,8 +116,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("arcgis-version"),
-        help: "The ArcGIS release the REST documents claim: 11.1 (64-bit integers declared as doubles, days as dates, as every client reads) or 11.2 (esriFieldTypeBigInteger and esriFieldTypeDateOnly).")
-    var arcgisVersion: ArcGISVersion = .v11_1
+        help: "The ArcGIS release the REST documents claim: 11.1 (the default: 64-bit integers declared as doubles, days as dates, as every client reads) or 11.2 (esriFieldTypeBigInteger and esriFieldTypeDateOnly).")
+    var arcgisVersion: ArcGISVersion?
 
     @Option(
         name: .customLong("time-field"), parsing: .unconditional,
@@ -129,16 +135,44 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "What is logged on standard error: debug, info (every request), warning, error.")
     var logLevel: LogLevel = .info
 
+    func validate() throws {
+        if config == nil, sources.isEmpty { throw ValidationError("give the sources to serve, or --config FILE") }
+        if config != nil, !sources.isEmpty { throw ValidationError("give the sources to serve or --config FILE, not both") }
+        if config != nil, timeField != nil { throw ValidationError("--time-field is for sources on the command line: give timeInfo in the configuration") }
+    }
+
+    /// The server's configuration: the flags given, over the configuration file's `server`
+    /// section, over the defaults.
+    func serverConfiguration(_ file: ServiceConfigurationFile?) -> ServerConfiguration {
+        var configuration = ServerConfiguration(
+            maxBodyBytes: maxBodyBytes, maxConcurrentRequests: maxConcurrentRequests, headerReadTimeout: headerTimeout,
+            idleTimeout: idleTimeout, maxConnections: maxConnections, inlineQueryRowLimit: inlineRowLimit,
+            tileCacheBytes: tileCacheMB < 0 || tileCacheMB > 1 << 20 ? -1 : tileCacheMB << 20,
+            standardMaxRecordCount: standardMaxRecordCount, tileMaxRecordCount: tileMaxRecordCount)
+        if let file { configuration = file.server.applied(to: configuration) }
+        if let host { configuration.host = host }
+        if let port { configuration.port = port }
+        if let maxRecordCount { configuration.maxRecordCount = maxRecordCount }
+        if allowEdits { configuration.allowEdits = true }
+        if let token { configuration.token = token }
+        if tokenRequiredForRead { configuration.tokenRequiredForRead = true }
+        if let cors { configuration.corsOrigin = cors }
+        if let queryTimeout { configuration.queryTimeout = queryTimeout == 0 ? nil : queryTimeout }
+        if noCompression { configuration.compression = false }
+        if let arcgisVersion { configuration.arcgisVersion = arcgisVersion }
+        if metrics { configuration.metrics = true }
+        return configuration
+    }
+
     func run() async throws {
-        let configuration = ServerConfiguration(
-            host: host, port: port, maxRecordCount: maxRecordCount, allowEdits: allowEdits, token: token,
-            tokenRequiredForRead: tokenRequiredForRead,
-            corsOrigin: cors, maxBodyBytes: maxBodyBytes, maxConcurrentRequests: maxConcurrentRequests,
-            queryTimeout: queryTimeout == 0 ? nil : queryTimeout, headerReadTimeout: headerTimeout, idleTimeout: idleTimeout,
-            maxConnections: maxConnections, inlineQueryRowLimit: inlineRowLimit,
-            tileCacheBytes: tileCacheMB < 0 || tileCacheMB > 1 << 20 ? -1 : tileCacheMB << 20, compression: !noCompression,
-            arcgisVersion: arcgisVersion, metrics: metrics, standardMaxRecordCount: standardMaxRecordCount,
-            tileMaxRecordCount: tileMaxRecordCount)
+        let file = try config.map { path in try ServiceConfigurationFile.load(path: path) }
+        let configuration = serverConfiguration(file)
+        let allowEdits = configuration.allowEdits
+        if let file {
+            let catalog = try await Self.catalog(file, allowEdits: allowEdits)
+            try await serve(catalog, configuration: configuration, reloading: file.path)
+            return
+        }
         var tables: [ServedTable] = []
         let timeFields = try timeField.map { text -> (String, String?) in
             let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -172,34 +206,88 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CommandFailure("--time-field: ", error)
             }
         }
+        let catalog: ServedCatalog
+        do {
+            catalog = try ServedCatalog(tables)
+        } catch {
+            throw CommandFailure("", error)
+        }
+        try await serve(catalog, configuration: configuration, reloading: nil)
+    }
+
+    /// Serves `catalog` until SIGTERM or SIGINT; with a configuration file, SIGHUP reloads its
+    /// services (a file that fails validation is refused, logged, and the services stay).
+    func serve(_ catalog: ServedCatalog, configuration: ServerConfiguration, reloading path: String?) async throws {
         let server: GeoSieveServer
         do {
-            server = try GeoSieveServer(catalog: try ServedCatalog(tables), configuration: configuration)
+            server = try GeoSieveServer(catalog: catalog, configuration: configuration)
         } catch {
             throw CommandFailure("", error)
         }
         var logger = Logger(label: "geosieve.serve")
         logger.logLevel = Logger.Level(rawValue: logLevel.rawValue) ?? .info
-        let host = self.host
+        let host = configuration.host
         let serverLogger = logger
-        let ids = tables.map(\.id)
-        try await server.run(logger: serverLogger) { port in
-            // One line on standard output, which scripts wait for; the pages to open on
-            // standard error, with the log.
-            FileHandle.standardOutput.write(Data("serving http://\(host):\(port)\n".utf8))
-            FileHandle.standardError.write(Data(Self.landingPages(host: host, port: port, ids: ids).utf8))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            if let path {
+                let signals = await UnixSignalsSequence(trapping: .sighup)
+                group.addTask {
+                    for await _ in signals {
+                        await Self.reload(path, into: server, logger: serverLogger)
+                    }
+                }
+            }
+            group.addTask {
+                try await server.run(logger: serverLogger) { port in
+                    // One line on standard output, which scripts wait for; the pages to open on
+                    // standard error, with the log.
+                    FileHandle.standardOutput.write(Data("serving http://\(host):\(port)\n".utf8))
+                    FileHandle.standardError.write(Data(Self.landingPages(host: host, port: port, catalog: catalog).utf8))
+                }
+            }
+            // The server has stopped (or failed): stop listening for SIGHUP.
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Reads the configuration file again and serves its services, or logs why not and keeps
+    /// those served.
+    static func reload(_ path: String, into server: GeoSieveServer, logger: Logger) async {
+        do {
+            let file = try ServiceConfigurationFile.load(path: path)
+            let catalog = try await Self.catalog(file, allowEdits: server.configuration.allowEdits)
+            server.replaceCatalog(catalog)
+            logger.notice("reloaded \(path): \(catalog.services.count) services, \(catalog.tables.count) layers")
+        } catch {
+            logger.error("\(error) — the configuration was not reloaded; the services stay as they were")
+        }
+    }
+
+    /// The catalog of a configuration file, each layer's source opened as the command line
+    /// opens sources (and saved into, when edits are allowed).
+    static func catalog(_ file: ServiceConfigurationFile, allowEdits: Bool) async throws -> ServedCatalog {
+        try await file.catalog { spec in
+            let source = spec.source
+            if allowEdits { try checkSavable(source) }
+            let (table, layerName) = try await CommandSource.loadTable(source, keepingFileShape: allowEdits)
+            let geoPackage = CommandSource.geoPackage(source)
+            return ServiceConfigurationFile.OpenedSource(
+                table: table, name: layerName,
+                save: allowEdits ? saver(source: source, geoPackage: geoPackage?.path, layerName: layerName) : nil,
+                hasAttachments: geoPackage != nil)
         }
     }
 
     /// What the server prints on standard error once it accepts connections (after
     /// `serving http://HOST:PORT` on standard output): the landing pages to open, and each
-    /// table's FeatureServer layer and OGC API items.
-    static func landingPages(host: String, port: Int, ids: [String]) -> String {
+    /// layer's FeatureServer layer and OGC API items.
+    static func landingPages(host: String, port: Int, catalog: ServedCatalog) -> String {
         let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
         var text = "  ArcGIS REST services: \(base)/arcgis/rest/services\n"
         text += "  OGC API – Features:   \(base)/ogc\n"
-        for id in ids {
-            text += "  \(id): \(base)/arcgis/rest/services/\(id)/FeatureServer/0 and \(base)/ogc/collections/\(id)/items\n"
+        for table in catalog.tables {
+            text += "  \(table.id): \(base)/arcgis/rest/services/\(table.serviceName)/FeatureServer/\(table.layerID) and \(base)/ogc/collections/\(table.id)/items\n"
         }
         return text
     }
