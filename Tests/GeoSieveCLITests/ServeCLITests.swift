@@ -324,6 +324,61 @@ import SieveTestSupport
         #expect(expiration.status == 2)
     }
 
+    /// `--config`: the file's services, its server section under the flags given (`--port 0`
+    /// over its port 1), SIGHUP reloading it — a file that fails keeps the services served.
+    @Test func aConfigurationFileIsServedAndReloadedOnSIGHUP() async throws {
+        let (folder, _) = try Self.boroughsCopy()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("services.yaml")
+        func write(_ layerSettings: String) throws {
+            let yaml = """
+                server:
+                  port: 1
+                  maxRecordCount: 2
+                services:
+                  nyc:
+                    layers:
+                      - source: boroughs.geojson
+                        \(layerSettings)
+                """
+            try Data(yaml.utf8).write(to: config)
+        }
+        try write("definitionExpression: BoroCode <> 5")
+        let server = try Server(["--config", config.path])
+        let layer = server.base + "/arcgis/rest/services/nyc/FeatureServer/0"
+        let count = layer + "/query?where=1%3D1&returnCountOnly=true&f=json"
+        #expect(try await Self.fetch(count) == #"{"count":4}"#)
+        let page = try await Self.fetch(layer + "/query?where=1%3D1&f=json")
+        #expect(page.contains(#""exceededTransferLimit":true"#))
+
+        try write("displayField: Nope")
+        kill(server.process.processIdentifier, SIGHUP)
+        try await Task.sleep(for: .seconds(1))
+        #expect(try await Self.fetch(count) == #"{"count":4}"#)
+        try write("definitionExpression: BoroCode IN (1, 2)")
+        kill(server.process.processIdentifier, SIGHUP)
+        var reloaded = ""
+        for _ in 0..<50 where reloaded != #"{"count":2}"# {
+            try await Task.sleep(for: .milliseconds(200))
+            reloaded = try await Self.fetch(count)
+        }
+        #expect(reloaded == #"{"count":2}"#)
+        #expect(server.stop() == 0)
+        let log = String(decoding: server.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("services.yaml:8:"), "\(log)")
+        #expect(log.contains("services.nyc.layers[0].displayField"), "\(log)")
+        #expect(log.contains("the configuration was not reloaded"))
+
+        // At start, a bad file is refused (status 2) with where and what; sources and --config
+        // do not go together.
+        try write("minScale: -1")
+        let refused = try CLI.run(["serve", "--config", config.path, "--port", "0"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("services.yaml:8:19: services.nyc.layers[0].minScale: must be 0 to"), "\(refused.stderr)")
+        let both = try CLI.run(["serve", "--config", config.path, "Tests/Fixtures/nybb.geojson"])
+        #expect(both.status != 0)
+    }
+
     @Test func badSourcesAndOptionsFailBeforeServing() throws {
         let missing = try CLI.run(["serve", "Tests/Fixtures/no-such-file.geojson", "--port", "0"])
         #expect(missing.status == 1)

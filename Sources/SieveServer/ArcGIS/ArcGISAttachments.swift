@@ -23,7 +23,7 @@ enum ArcGISAttachments {
         guard served.table.options.hasAttachments else {
             throw ServerRequestError(.badRequest, "Unable to complete operation.", details: ["the layer has no attachments"])
         }
-        guard let id = Int64(text), served.table.snapshot.row(forObjectID: id) != nil else {
+        guard let id = Int64(text), served.contains(objectID: id) else {
             throw ServerRequestError(.notFound, "Feature \(RequestParameters.quoted(text)) does not exist")
         }
         return id

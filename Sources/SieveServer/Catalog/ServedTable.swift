@@ -162,6 +162,14 @@ public struct ServedTable: Sendable {
             save: save)
     }
 
+    /// Whether the layer has the feature `objectID`: the table has it and it satisfies the
+    /// definition expression (a feature outside it does not exist for the layer's clients).
+    public func contains(objectID: Int64) -> Bool {
+        let table = table.snapshot
+        guard let row = table.row(forObjectID: objectID) else { return false }
+        return layer.definitionExpression.isEmpty || layer.definitionWhereClause.evaluate(row: row, in: table.columns) == true
+    }
+
     /// The layer's display field: the configured one, else the table's, else its object-ID
     /// field.
     public var displayField: String {

@@ -229,7 +229,7 @@ public struct ServiceConfigurationFile: Sendable {
         case .duplicatedKeysInMapping(let duplicates, let context):
             return ConfigurationError(
                 file: file, line: context.mark.line, column: context.mark.column, key: "",
-                "a mapping has the key\(duplicates.count == 1 ? "" : "s") \(duplicates.map { JSONKey.quoted($0) }.joined(separator: ", ")) more than once")
+                "the mapping starting here has the key\(duplicates.count == 1 ? "" : "s") \(duplicates.map { JSONKey.quoted($0) }.joined(separator: ", ")) more than once")
         default:
             return ConfigurationError(file: file, key: "", "is not valid YAML: \(error)")
         }
