@@ -181,6 +181,65 @@ import Testing
         }
     }
 
+    @Test func hiddenFieldsAreNeverSeenAndTypesArePublished() async throws {
+        let yaml = """
+            services:
+              nyc:
+                layers:
+                  - source: \(fixturesDirectory.path)/nybb.geojson
+                    definitionExpression: Shape_Area > 0
+                    hiddenFields: [Shape_Leng, shape_area]
+                    typeIdField: BoroCode
+                    types:
+                      - id: 1
+                        name: Manhattan
+                        domains: {}
+                        templates: [{name: Manhattan, prototype: {attributes: {BoroCode: 1}}}]
+            """
+        let folder = try Self.folder(yaml)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try GeoSieveServer(catalog: try await Self.catalog(folder), configuration: ServerConfiguration(allowEdits: true))
+        try await TestServer.withClient(server) { client in
+            let layer = "/arcgis/rest/services/nyc/FeatureServer/0"
+            let document = try await client.get(layer + "?f=json").object
+            let names = (document["fields"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            // The loader's object-ID field, then the file's properties but the hidden two.
+            #expect(names == ["OBJECTID", "fid", "BoroCode", "BoroName"])
+            #expect(document["typeIdField"] as? String == "BoroCode")
+            #expect((document["types"] as? [[String: Any]])?.first?["name"] as? String == "Manhattan")
+            // The definition names a hidden field: it is the service's own, and holds.
+            let all = try await client.get(layer + "/query?where=1%3D1&outFields=*&returnGeometry=false&f=json").object
+            let features = all["features"] as? [[String: Any]] ?? []
+            #expect(features.count == 5)
+            #expect(Set(features.flatMap { ($0["attributes"] as? [String: Any] ?? [:]).keys }) == ["OBJECTID", "fid", "BoroCode", "BoroName"])
+            for refused in [
+                "where=Shape_Leng%3E0", "outFields=BoroName,Shape_Leng", "orderByFields=SHAPE_AREA",
+                "outStatistics=" + encoded(#"[{"statisticType":"sum","onStatisticField":"Shape_Leng","outStatisticFieldName":"s"}]"#),
+            ] {
+                #expect(try await client.get(layer + "/query?" + refused + "&f=json").arcGISErrorCode == 400, "\(refused)")
+            }
+            let items = try await client.get("/ogc/collections/nyc/items").object
+            let properties = (items["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any] ?? [:]
+            #expect(Set(properties.keys) == ["OBJECTID", "fid", "BoroCode", "BoroName"])
+            #expect(try await client.get("/ogc/collections/nyc/items?filter=" + encoded("Shape_Leng > 0")).status == 400)
+            #expect(try await client.get("/ogc/collections/nyc/items?Shape_Leng=1").status == 400)
+            let queryables = try await client.get("/ogc/collections/nyc/queryables").object["properties"] as? [String: Any] ?? [:]
+            #expect(queryables["Shape_Leng"] == nil && queryables["BoroName"] != nil)
+            let add = encoded(#"[{"attributes":{"BoroCode":9,"Shape_Leng":1}}]"#)
+            #expect(try await client.post(layer + "/addFeatures", form: "features=" + add).arcGISErrorCode == 400)
+        }
+        // The display field cannot be hidden.
+        try Data(yaml.replacingOccurrences(of: "[Shape_Leng, shape_area]", with: "[BoroName]\n        displayField: BoroName").utf8)
+            .write(to: folder.appendingPathComponent("services.yaml"))
+        do {
+            _ = try await Self.catalog(folder)
+            Issue.record("the display field was hidden")
+        } catch let error as ConfigurationError {
+            #expect(error.key == "services.nyc.layers[0].hiddenFields")
+            #expect(error.message.contains("is the display field: it cannot be hidden"), "\(error)")
+        }
+    }
+
     /// Each bad file, and the error it gets: file, line, column, key and message, derived from
     /// the text (lines count from the `services:` line, 1).
     @Test(arguments: [

@@ -158,7 +158,7 @@ enum ArcGISDocuments {
         root.append("objectIdField", .string(schema.objectIdFieldName))
         root.append("globalIdField", .string(schema.globalIdFieldName ?? ""))
         root.append("displayField", .string(served.displayField))
-        root.append("fields", .array(schema.fields.map { $0.esriJSONValue(types: configuration.arcgisVersion.fieldTypes) }))
+        root.append("fields", .array(served.visibleSchema.fields.map { $0.esriJSONValue(types: configuration.arcgisVersion.fieldTypes) }))
         root.append("indexes", .array([]))
         if let types = try JSONReader.parse(schema.esriTypesJSON).objectValue {
             for member in types.members { root.append(member.key, member.value) }

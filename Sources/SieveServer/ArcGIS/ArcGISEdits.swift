@@ -30,6 +30,11 @@ enum ArcGISEdits {
     {
         let schema = served.layer.schema
         let rollback = try ArcGISQuery.flag(parameters, "rollbackOnFailure", default: true)
+        /// Applies `request`, once it names no hidden field.
+        func apply(_ request: ApplyEditsRequest, rollback: Bool, on served: ServedTable) async throws(ServerRequestError) -> ApplyEditsResult {
+            try served.checkVisibleFields(request.adds + request.updates)
+            return try await Self.apply(request, rollback: rollback, on: served)
+        }
         switch operation {
         case .applyEdits:
             var request = ApplyEditsRequest()
@@ -54,8 +59,13 @@ enum ArcGISEdits {
             guard ["objectIds", "where", "geometry"].contains(where: { parameters.nonEmpty($0) != nil }) else {
                 throw invalid("deleteFeatures needs objectIds, where or geometry")
             }
+            var selection = try ServerRequestError.catching(.badRequest, message: "Unable to complete operation.") {
+                try ArcGISQuery.selection(parameters)
+            }
+            try served.restrictToVisibleFields(&selection)
+            let query = selection
             let ids = try ServerRequestError.catching(.badRequest, message: "Unable to complete operation.") {
-                try served.layer.queryObjectIDs(try ArcGISQuery.selection(parameters))
+                try served.layer.queryObjectIDs(query)
             }
             let result = try await apply(ApplyEditsRequest(deletes: ids), rollback: rollback, on: served)
             return ServiceResponse.json(.object(JSONObject([("deleteResults", .array(result.deleteResults.map(\.jsonValue)))])))
@@ -88,7 +98,9 @@ enum ArcGISEdits {
                 throw invalid("edits[\(i)]: \(error.message)")
             }
             guard !batches.contains(where: { $0.served.layerID == id }) else { throw invalid("edits lists layer \(id) more than once") }
-            batches.append((served, try edits(nil, JSONWriter.string(layer), schema: served.layer.schema, parameter: "edits[\(i)]")))
+            let request = try edits(nil, JSONWriter.string(layer), schema: served.layer.schema, parameter: "edits[\(i)]")
+            try served.checkVisibleFields(request.adds + request.updates)
+            batches.append((served, request))
         }
         var results: [ApplyEditsResult] = []
         if rollback, batches.count > 1 {

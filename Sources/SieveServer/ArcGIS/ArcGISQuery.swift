@@ -47,7 +47,7 @@ enum ArcGISQuery {
     /// A query read from its parameters, ready to run: what to answer and how to write it.
     struct Prepared: Sendable {
         /// The engine's request.
-        let request: QueryRequest
+        var request: QueryRequest
         /// The response format.
         let format: Format
         /// How features are written.
@@ -388,5 +388,13 @@ enum ArcGISQuery {
             throw invalid("\(error)")
         }
         return reference
+    }
+}
+
+extension QueryRequest {
+    /// The statistics asked for, when the answer is statistics.
+    var statisticsRequest: StatisticsRequest? {
+        if case .statistics(let request) = answer { return request }
+        return nil
     }
 }

@@ -51,8 +51,10 @@ struct ArcGISRoutes {
                         let served = try self.layer(context, of: service)
                         let configuration = service.configuration(server.configuration)
                         // Read once, on the request's task; its size decided from what was read.
-                        let prepared = try ArcGISQuery.prepare(
-                            input.parameters, schema: served.layer.schema, configuration: configuration, time: served.time)
+                        var read = try ArcGISQuery.prepare(
+                            input.parameters, schema: served.visibleSchema, configuration: configuration, time: served.time)
+                        try served.restrictToVisibleFields(&read.request.parameters, statistics: read.request.statisticsRequest)
+                        let prepared = read
                         let query = prepared.request.parameters
                         let size = EngineWorkSize.query(
                             query, declaresBox: prepared.declaresBox, table: served.table.snapshot, configuration: configuration,

@@ -1,4 +1,5 @@
 import SieveFeatures
+import SieveCQL
 import SieveEditing
 import SieveFormats
 import SieveMap
@@ -37,12 +38,18 @@ public struct LayerSettings: Sendable {
     public var drawingInfo: DrawingInfo?
     /// The layer's time, when it is time-aware (ArcGIS `timeInfo`, OGC `datetime`).
     public var time: LayerTime?
+    /// The fields clients never see (ArcGIS field visibility): left out of the layer's
+    /// documents and of every answer, refused in where clauses, filters, orders, statistics and
+    /// edits as fields the layer does not have. The object-ID, global-ID and type-ID fields,
+    /// the display field and the time fields cannot be hidden; the definition expression may
+    /// name hidden fields (it is the service's own).
+    public var hiddenFields: [String]
 
     /// Settings; each argument defaults as described on its property.
     public init(
         id: Int = 0, name: String? = nil, description: String = "", definitionExpression: String = "", minScale: Double = 0,
         maxScale: Double = 0, defaultVisibility: Bool = true, displayField: String? = nil, drawingInfo: DrawingInfo? = nil,
-        time: LayerTime? = nil
+        time: LayerTime? = nil, hiddenFields: [String] = []
     ) {
         self.id = id
         self.name = name
@@ -54,6 +61,7 @@ public struct LayerSettings: Sendable {
         self.displayField = displayField
         self.drawingInfo = drawingInfo
         self.time = time
+        self.hiddenFields = hiddenFields
     }
 }
 
@@ -81,6 +89,12 @@ public struct ServedTable: Sendable {
     public let transparency: Double
     /// The layer's ID in its service.
     public let layerID: Int
+    /// The fields clients see, in order: the table's without ``LayerSettings/hiddenFields``
+    /// (the table's own schema when none is hidden). Documents describe it; queries are held
+    /// to it.
+    public let visibleSchema: Schema
+    /// The hidden fields' names, lower-cased; empty when none is hidden.
+    let hidden: Set<String>
     /// The name of the ArcGIS service the layer belongs to (set by ``ServedCatalog``).
     public internal(set) var serviceName: String
     /// The layer's time, when it is time-aware: the ArcGIS `timeInfo`, what `time` and OGC
@@ -122,6 +136,7 @@ public struct ServedTable: Sendable {
             throw ServerRequestError(
                 .badRequest, "the display field \(RequestParameters.quoted(field)) is not a field of the table\(WhereClauseError.didYouMean(field, among: schema.fieldNames))")
         }
+        (visibleSchema, hidden) = try Self.visible(schema, hiding: settings.hiddenFields, settings: settings)
         let definition = settings.definitionExpression.allSatisfy(\.isWhitespace) ? "" : settings.definitionExpression
         let held = table.options.definitionExpression.map { $0.allSatisfy(\.isWhitespace) ? "" : $0 } ?? ""
         guard definition == held else {
@@ -160,6 +175,79 @@ public struct ServedTable: Sendable {
                 name: title, description: description, definitionExpression: definitionExpression ?? "",
                 drawingInfo: renderer.map { DrawingInfo(renderer: $0) }, time: time),
             save: save)
+    }
+
+    /// `schema` without the fields `names` hides, and their lower-cased names.
+    private static func visible(_ schema: Schema, hiding names: [String], settings: LayerSettings) throws -> (Schema, Set<String>) {
+        guard !names.isEmpty else { return (schema, []) }
+        var hidden = Set<String>()
+        let protected = [
+            (schema.objectIdFieldName, "the object-ID field"), (schema.globalIdFieldName, "the global-ID field"),
+            (schema.typeIdFieldName, "the type-ID field"), (settings.displayField, "the display field"),
+            (settings.time?.startField, "the time field"), (settings.time?.endField, "the time field"),
+        ]
+        for name in names {
+            guard let field = schema.field(named: name) else {
+                throw ServerRequestError(
+                    .badRequest, "the hidden field \(RequestParameters.quoted(name)) is not a field of the table\(WhereClauseError.didYouMean(name, among: schema.fieldNames))")
+            }
+            if let (_, what) = protected.first(where: { $0.0?.lowercased() == field.name.lowercased() }) {
+                throw ServerRequestError(.badRequest, "\(RequestParameters.quoted(field.name)) is \(what): it cannot be hidden")
+            }
+            hidden.insert(field.name.lowercased())
+        }
+        let displayField = schema.displayFieldName.flatMap { hidden.contains($0.lowercased()) ? nil : $0 }
+        let visible = try Schema(
+            fields: schema.fields.filter { !hidden.contains($0.name.lowercased()) }, objectIdFieldName: schema.objectIdFieldName,
+            globalIdFieldName: schema.globalIdFieldName, displayFieldName: displayField, geometryType: schema.geometryType,
+            spatialReference: schema.spatialReference, typeIdFieldName: schema.typeIdFieldName, types: schema.types, templates: schema.templates)
+        return (visible, hidden)
+    }
+
+    /// Holds `query` to the fields clients see: all fields (none named, or `*`) become the
+    /// visible ones, and a hidden field named in the out fields, order, where clause, filter or
+    /// statistics is refused as a field the layer does not have.
+    /// - Throws: ``ServerRequestError`` (bad request) naming the field.
+    public func restrictToVisibleFields(_ query: inout QueryParameters, statistics: StatisticsRequest? = nil) throws(ServerRequestError) {
+        guard !hidden.isEmpty else { return }
+        func check(_ names: some Sequence<String>, _ what: String) throws(ServerRequestError) {
+            for name in names where hidden.contains(name.lowercased()) {
+                throw ServerRequestError(
+                    .badRequest, "Cannot perform query. Invalid query parameters.",
+                    details: ["\(what): \(RequestParameters.quoted(name)) is not a field of the layer"])
+            }
+        }
+        let visibleNames = visibleSchema.fields.map(\.name)
+        if let fields = query.outFields, !fields.contains("*") {
+            try check(fields, "outFields")
+        } else {
+            query.outFields = visibleNames
+        }
+        try check(query.orderBy.map(\.field), "orderByFields")
+        if !query.whereClause.allSatisfy(\.isWhitespace), let tree = try? WhereClause.parse(query.whereClause) {
+            try check(tree.fieldNames, "where")
+        }
+        if let filter = query.filter {
+            let geometry = FeatureFilter.geometryPropertyNames(of: layer.schema)
+            if let lowered = try? filter.lowered(geometryPropertyNames: geometry) { try check(lowered.tree.fieldNames, "filter") }
+        }
+        if let statistics {
+            try check(statistics.statistics.map(\.onField), "outStatistics")
+            try check(statistics.groupByFields, "groupByFieldsForStatistics")
+        }
+    }
+
+    /// Refuses edits that give a hidden field a value, as giving a field the layer does not
+    /// have.
+    /// - Throws: ``ServerRequestError`` (bad request) naming the field.
+    public func checkVisibleFields(_ edits: [FeatureEdit]) throws(ServerRequestError) {
+        guard !hidden.isEmpty else { return }
+        for edit in edits {
+            for name in edit.attributes.keys where hidden.contains(name.lowercased()) {
+                throw ServerRequestError(
+                    .badRequest, "Unable to complete operation.", details: ["\(RequestParameters.quoted(name)) is not a field of the layer"])
+            }
+        }
     }
 
     /// Whether the layer has the feature `objectID`: the table has it and it satisfies the

@@ -59,6 +59,8 @@ import Yams
 /// | `renderer` | a file holding a `drawingInfo` or a renderer, in ArcGIS JSON |
 /// | `transparency` | 0 (opaque) to 100 |
 /// | `timeInfo` | `startTimeField` and optional `endTimeField`: the layer is time-aware |
+/// | `hiddenFields` | fields clients never see (ArcGIS field visibility): a list, or names separated by commas |
+/// | `typeIdField`, `types`, `templates` | the layer's feature types and templates, as in an ArcGIS layer document (YAML or JSON) |
 /// | `editorTracking` | `creatorField`, `creationDateField`, `editorField`, `editDateField`, `ownershipBasedAccessControl`, `allowOthersToUpdate`, `allowOthersToDelete`, `allowOthersToQuery`, `allowAnonymousToUpdate`, `allowAnonymousToDelete` |
 public struct ServiceConfigurationFile: Sendable {
     /// The file, as given.
@@ -135,6 +137,9 @@ public struct ServiceConfigurationFile: Sendable {
         public var transparency: Double?
         public var timeFields: (start: String, end: String?)?
         public var editorTracking: EditorTracking?
+        public var hiddenFields: [String] = []
+        /// `typeIdField`, `types` and `templates` as an ArcGIS layer JSON object; `nil` for none.
+        public var typesJSON: String?
         /// Where each key is written, for errors found once the source is open.
         var places: [String: Place] = [:]
         var at: Place
@@ -303,9 +308,11 @@ public struct ServiceConfigurationFile: Sendable {
     private static func layerSpec(_ node: ConfigurationNode, index: Int, folder: String) throws(ConfigurationError) -> LayerSpec {
         let keys = [
             "source", "id", "name", "collection", "description", "definitionExpression", "minScale", "maxScale", "defaultVisibility",
-            "displayField", "drawingInfo", "renderer", "transparency", "timeInfo", "editorTracking",
+            "displayField", "drawingInfo", "renderer", "transparency", "timeInfo", "editorTracking", "hiddenFields", "typeIdField", "types",
+            "templates",
         ]
         let members = try node.members(allowed: keys, what: "a layer")
+        var types = JSONObject()
         guard let source = members.first(where: { $0.name == "source" })?.value else { throw node.error("the layer has no source") }
         var spec = LayerSpec(source: resolve(try source.string(), folder: folder), id: index, at: Place(node))
         for (key, value) in members {
@@ -338,10 +345,16 @@ public struct ServiceConfigurationFile: Sendable {
                 }
                 guard let start else { throw value.error("timeInfo needs startTimeField") }
                 spec.timeFields = (start, end)
+            case "hiddenFields": spec.hiddenFields = try value.strings()
+            case "typeIdField": types.append("typeIdField", .string(try value.string()))
+            case "types", "templates":
+                guard case .sequence = value.node else { throw value.error("\(key) must be a list") }
+                types.append(key, try value.json())
             default:
                 spec.editorTracking = try editorTracking(value)
             }
         }
+        if !types.members.isEmpty { spec.typesJSON = JSONWriter.string(.object(types)) }
         if spec.maxScale > 0, spec.minScale > 0, spec.maxScale > spec.minScale {
             throw spec.place("maxScale").error(
                 node.file, "maxScale (\(formatNumber(spec.maxScale))) must not be above minScale (\(formatNumber(spec.minScale))): maxScale is the most zoomed-in scale")
@@ -468,7 +481,16 @@ extension ServiceConfigurationFile {
         } catch {
             throw spec.place("source").error(path, "\(error)")
         }
-        let schema = opened.table.schema
+        var table = opened.table
+        if let types = spec.typesJSON {
+            do {
+                table = try table.withTypes(esriLayerJSON: types)
+            } catch {
+                let key = ["types", "templates", "typeIdField"].first { spec.places[$0] != nil } ?? "types"
+                throw spec.place(key).error(path, error.message)
+            }
+        }
+        let schema = table.schema
         func checkField(_ name: String?, _ key: String) throws(ConfigurationError) {
             guard let name, schema.index(ofField: name) == nil else { return }
             throw spec.place(key).error(
@@ -485,7 +507,7 @@ extension ServiceConfigurationFile {
             definitionExpression: spec.definitionExpression)
         let editable: EditableFeatureTable
         do {
-            editable = try EditableFeatureTable(opened.table, options: options)
+            editable = try EditableFeatureTable(table, options: options)
         } catch {
             throw spec.place("definitionExpression").error(path, error.message)
         }
@@ -505,12 +527,12 @@ extension ServiceConfigurationFile {
         let settings = LayerSettings(
             id: spec.id, name: spec.name ?? opened.name, description: spec.description, definitionExpression: spec.definitionExpression,
             minScale: spec.minScale, maxScale: spec.maxScale, defaultVisibility: spec.defaultVisibility, displayField: spec.displayField,
-            drawingInfo: drawing, time: time)
+            drawingInfo: drawing, time: time, hiddenFields: spec.hiddenFields)
         let collection = spec.collection ?? (service.layers.count == 1 ? service.name : "\(service.name)_\(spec.id)")
         do {
             return try ServedTable(id: collection, table: editable, settings: settings, save: opened.save)
         } catch {
-            throw spec.at.error(path, "\(error)")
+            throw spec.place(spec.hiddenFields.isEmpty ? "" : "hiddenFields").error(path, "\(error)")
         }
     }
 }

@@ -144,7 +144,7 @@ enum OGCDocuments {
     /// name — every field with its JSON type (dates as `date-time` strings, date-only fields as
     /// `date` strings) and the geometry.
     static func queryables(_ served: ServedTable, base: String) -> JSONValue {
-        let schema = served.layer.schema
+        let schema = served.visibleSchema
         var properties = JSONObject()
         if let name = geometryPropertyName(of: schema) {
             properties.append(name, .object(JSONObject([("title", .string("Geometry")), ("format", .string("geometry-any"))])))

@@ -119,7 +119,7 @@ enum OGCHTML {
 
     /// The queryables.
     static func queryables(_ served: ServedTable) -> ServiceResponse {
-        let rows = served.layer.schema.fields.map { "<tr><td><code>\(escape($0.name))</code></td><td>\(escape($0.type.rawValue))</td></tr>" }
+        let rows = served.visibleSchema.fields.map { "<tr><td><code>\(escape($0.name))</code></td><td>\(escape($0.type.rawValue))</td></tr>" }
         return page("\(served.title): queryables", "<table><tr><th>Property</th><th>Type</th></tr>\(rows.joined())</table>")
     }
 

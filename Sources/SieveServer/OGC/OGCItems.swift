@@ -59,6 +59,7 @@ enum OGCItems {
         query.outSpatialReference = output
         if let fields = outFields(parameters, schema: table.schema) { query.outFields = fields }
         if let sortby = parameters["sortby"] { query.orderBy = try sortFields(sortby) }
+        try served.restrictToVisibleFields(&query)
         return try ServerRequestError.catching(.badRequest) {
             let result = try layer.queryFeatures(query)
             let matched: Int
@@ -114,6 +115,7 @@ enum OGCItems {
         query.objectIDs = [id]
         let (output, crsURI) = try outputCRS(parameters, table: table)
         query.outSpatialReference = output
+        try served.restrictToVisibleFields(&query)
         return try ServerRequestError.catching(.badRequest) {
             let result = try served.layer.queryFeatures(query)
             guard !result.isEmpty else {

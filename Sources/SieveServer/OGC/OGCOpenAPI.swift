@@ -31,7 +31,7 @@ enum OGCOpenAPI {
             paths.append(path, operation("describeCollection_\(String(id))", "The collection \(served.id)", type: "application/json"))
             var items = pathItem(
                 "getFeatures_\(String(id))", "Features of \(served.id)", type: ServiceResponse.geoJSONType,
-                parameters: itemsParameters(served.layer.schema, crs: crs, configuration: configuration))
+                parameters: itemsParameters(served.visibleSchema, crs: crs, configuration: configuration))
             let featureId = parameter("featureId", in: "path", schema: ["type": .string("integer")], required: true)
             var item = pathItem(
                 "getFeature_\(String(id))", "One feature of \(served.id)", type: ServiceResponse.geoJSONType,
@@ -58,7 +58,7 @@ enum OGCOpenAPI {
                 path + "/tiles/{tileMatrixSetId}/{tileMatrix}/{tileRow}/{tileCol}",
                 operation(
                     "getTile_\(String(id))", "A vector tile of \(served.id)", type: OGCTiles.mediaType,
-                    parameters: tileParameters(served.layer.schema, crs: crs)))
+                    parameters: tileParameters(served.visibleSchema, crs: crs)))
         }
         // `limit` also among the shared parameters, where QGIS looks for its maximum (without it
         // QGIS pages 100 features at a time).

@@ -57,8 +57,10 @@ enum OGCTiles {
         let table = served.table.snapshot
         var query = try OGCItems.selection(parameters, table: table, time: served.time)
         if let fields = OGCItems.outFields(parameters, schema: table.schema) { query.outFields = fields }
+        try served.restrictToVisibleFields(&query)
+        let restricted = query
         return try ServerRequestError.catching(.badRequest) {
-            ServiceResponse(contentType: mediaType, body: try served.layer.vectorTile(address, layerName: served.id, query: query, options: options))
+            ServiceResponse(contentType: mediaType, body: try served.layer.vectorTile(address, layerName: served.id, query: restricted, options: options))
         }
     }
 
@@ -123,7 +125,7 @@ enum OGCTiles {
     /// TileJSON 3.0.0 of the collection's tiles, as MapLibre and OpenLayers read it.
     static func tileJSON(_ served: ServedTable, base: String) throws -> JSONValue {
         let bounds = try geographicExtent(served)
-        let schema = served.table.snapshot.schema
+        let schema = served.visibleSchema
         var fields = JSONObject()
         for field in schema.fields where field.name != schema.objectIdFieldName {
             let kind: String

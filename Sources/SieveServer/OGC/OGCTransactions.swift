@@ -24,6 +24,7 @@ enum OGCTransactions {
     /// `POST …/items`.
     static func create(_ body: [UInt8], served: ServedTable, base: String) async throws(ServerRequestError) -> ServiceResponse {
         let edit = try feature(body, schema: served.layer.schema)
+        try served.checkVisibleFields([edit])
         let result = try await served.editor.run { table in table.addFeatures([edit]) }
         guard let first = result.first else { throw ServerRequestError(.internalError, "the table answered no result") }
         if let error = first.error { throw ServerRequestError(ServerRequestError.Kind(error.category), "the feature was not added: \(error)") }
@@ -36,9 +37,11 @@ enum OGCTransactions {
         let schema = served.layer.schema
         let id = try existing(featureID, served: served)
         var edit = try feature(body, schema: schema)
+        try served.checkVisibleFields([edit])
         edit.objectID = id
-        // Replace: every editable field the body does not give becomes null.
-        for field in schema.fields where field.type != .oid && field.type != .globalID {
+        // Replace: every editable field the body does not give becomes null (hidden fields
+        // keep their values: clients do not see them).
+        for field in served.visibleSchema.fields where field.type != .oid && field.type != .globalID {
             if !edit.attributes.keys.contains(where: { $0.lowercased() == field.name.lowercased() }) { edit.attributes[field.name] = .null }
         }
         let replacement = edit
@@ -57,7 +60,7 @@ enum OGCTransactions {
 
     /// The object ID of `featureID`, a feature of the collection.
     static func existing(_ featureID: String, served: ServedTable) throws(ServerRequestError) -> Int64 {
-        guard let id = Int64(featureID), served.table.snapshot.row(forObjectID: id) != nil else {
+        guard let id = Int64(featureID), served.contains(objectID: id) else {
             throw ServerRequestError(.notFound, "feature \(RequestParameters.quoted(featureID)) does not exist in collection \(RequestParameters.quoted(served.id))")
         }
         return id
