@@ -51,6 +51,18 @@ public struct ArcGISLayerInfo: Sendable {
     /// (`advancedQueryCapabilities.supportsPagination`); without it a table pages by object-ID
     /// batches.
     public var supportsPagination: Bool
+    /// Whether queries may be ordered (`advancedQueryCapabilities.supportsOrderBy`): pages
+    /// by offset need an order (by object ID) not to overlap or skip, so without it a table
+    /// pages by object-ID batches, whatever ``supportsPagination`` says.
+    public var supportsOrderBy: Bool
+    /// Whether queries answer counts (`returnCountOnly`, which ArcGIS Server has answered
+    /// since 10.0: `false` for a layer whose `currentVersion` is below 10). Without it a count
+    /// is the length of the object IDs (`returnIdsOnly`), and a table pages by object-ID
+    /// batches.
+    public var supportsCount: Bool
+    /// The layer's time (`timeInfo`: its start and end fields and `timeExtent`), when it is
+    /// time-aware.
+    public var timeInfo: LayerTimeInfo?
     /// Its capabilities (`Query,Create,Update,Delete,…`); only
     /// ``/SieveEditing/TableCapabilities/query`` for a map service's layer.
     public var capabilities: TableCapabilities
@@ -85,6 +97,11 @@ public struct ArcGISLayerInfo: Sendable {
     public var typesProblem: String?
     /// The `typeIdField`, `types` and `templates` members as JSON text, for the tables read.
     package var typesJSON: String
+
+    /// Whether a table reads the layer by pages of `resultOffset`: only when the layer says it
+    /// pages (``supportsPagination``), orders (``supportsOrderBy``) and counts
+    /// (``supportsCount``); else by batches of object IDs.
+    public var pagesByOffset: Bool { supportsPagination && supportsOrderBy && supportsCount }
 
     /// Reads a layer document.
     /// - Throws: ``ServiceError/Kind/invalidResponse`` naming the member that is missing or
@@ -146,6 +163,17 @@ public struct ArcGISLayerInfo: Sendable {
             maxRecordCount = 1000
         }
         supportsPagination = json["advancedQueryCapabilities"]?["supportsPagination"]?.boolValue ?? false
+        supportsOrderBy = json["advancedQueryCapabilities"]?["supportsOrderBy"]?.boolValue ?? false
+        supportsCount = (json["currentVersion"]?.doubleValue ?? 10) >= 10
+        if let time = json["timeInfo"], let start = time["startTimeField"]?.stringValue, !start.isEmpty {
+            var info = LayerTimeInfo(startField: start, endField: time["endTimeField"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 })
+            if let bounds = time["timeExtent"]?.arrayValue, bounds.count == 2, let low = bounds[0].doubleValue.flatMap({ Int64(exactly: $0) }),
+                let high = bounds[1].doubleValue.flatMap({ Int64(exactly: $0) }), low <= high
+            {
+                info.extent = low...high
+            }
+            timeInfo = info
+        }
         let declared = TableCapabilities(esriString: json["capabilities"]?.stringValue ?? "Query")
         capabilities = serviceKind == .mapServer ? declared.intersection(.query) : declared
         allowGeometryUpdates = json["allowGeometryUpdates"]?.boolValue ?? true
@@ -183,12 +211,13 @@ public struct ArcGISLayerInfo: Sendable {
 
 /// The features of an ArcGIS feature service layer that a query selects, read page by page.
 ///
-/// With `supportsPagination`, the features are counted (`returnCountOnly`), then pages of
-/// `maxRecordCount` features are asked for with `resultOffset`/`resultRecordCount`, ordered by
-/// object ID (so that pages neither overlap nor skip), while the service says
-/// `exceededTransferLimit` and up to the count; without it, the object IDs come first
+/// With `supportsPagination` (and `supportsOrderBy` and counts, see
+/// ``ArcGISLayerInfo/pagesByOffset``), the features are counted (`returnCountOnly`), then pages
+/// of `maxRecordCount` features are asked for with `resultOffset`/`resultRecordCount`, ordered
+/// by object ID (so that pages neither overlap nor skip), while the service says
+/// `exceededTransferLimit` and up to the count; otherwise the object IDs come first
 /// (`returnIdsOnly`, which ArcGIS never pages) and the features in batches of `maxRecordCount`
-/// IDs. Either way every feature comes once; a page that adds nothing while the service still
+/// IDs: a service is asked only what its layer document says it supports. Either way every feature comes once; a page that adds nothing while the service still
 /// says there is more, or features sent twice, are errors, never an endless loop. (Features the
 /// service gains while it is read are not waited for: the read is of the features counted.)
 public struct ArcGISLayerQuery: Sendable {
@@ -263,7 +292,7 @@ public struct ArcGISLayerReader: Sendable {
         let outFields = fields.map(\.name).joined(separator: ",")
         var common = query.parameters(info)
         common += [("outFields", outFields), ("returnGeometry", info.geometryType == nil ? "false" : "true"), ("f", "json")]
-        if info.supportsPagination {
+        if info.pagesByOffset {
             // The count bounds the paging: a service that always says there is more (or ignores
             // resultOffset) is read no further than the features it counted.
             let total = Swift.min(limit, try await featureCount(query))
@@ -298,9 +327,11 @@ public struct ArcGISLayerReader: Sendable {
         return try Self.typedTable(&pages, info, url: url)
     }
 
-    /// How many features `query` selects (`returnCountOnly`).
+    /// How many features `query` selects (`returnCountOnly`; the number of object IDs
+    /// `returnIdsOnly` gives for a layer without counts, ``ArcGISLayerInfo/supportsCount``).
     /// - Throws: ``ServiceError``.
     public func featureCount(_ query: ArcGISLayerQuery = ArcGISLayerQuery()) async throws -> Int {
+        guard info.supportsCount else { return try await objectIDs(query).count }
         let url = info.url + "/query"
         let response = try await client.send(ServiceRequest(
             url: url, parameters: query.parameters(info) + [("returnCountOnly", "true"), ("f", "json")], method: .post, idempotent: true))

@@ -395,22 +395,36 @@ extension FeatureLayer {
     /// reads (else the default renderer of its geometry type).
     ///
     /// An ArcGIS layer's document also gives the layer its scale range (`minScale`,
-    /// `maxScale`), its visibility (`defaultVisibility`) and its display field (`displayField`,
-    /// when the table has that field). Its `definitionExpression` is applied by the service
-    /// (``ArcGISLayerInfo/definitionExpression``), not again here.
+    /// `maxScale`), its visibility (`defaultVisibility`), its display field (`displayField`,
+    /// when the table has that field), its opacity (1 − `drawingInfo.transparency`/100) and its
+    /// time (`timeInfo`). Its `definitionExpression` is applied by the service and reported as
+    /// the layer's ``/SieveMap/FeatureLayer/sourceDefinitionExpression``, not sent again: a
+    /// definition expression set on the layer narrows the service's features further.
     public init(_ table: ServiceFeatureTable) {
         switch table.service {
         case .arcGIS(let reader):
-            let info = reader.info
-            self.init(source: table, name: info.name.isEmpty ? "layer" : info.name, renderer: info.drawingInfo?.renderer)
-            minScale = info.minScale
-            maxScale = info.maxScale
-            isVisible = info.defaultVisibility
-            if let display = info.displayFieldName, let field = table.schema.fields.first(where: { $0.name.lowercased() == display.lowercased() }) {
-                displayFieldName = field.name
-            }
+            self.init(source: table, name: reader.info.name.isEmpty ? "layer" : reader.info.name, renderer: reader.info.drawingInfo?.renderer)
         case .ogc(let reader):
             self.init(source: table, name: reader.info.title)
+        }
+        takeServiceSettings(of: table)
+    }
+
+    /// Gives the layer what `table`'s service layer says of itself, as ``init(_:)`` does: its
+    /// scale range, visibility, display field, opacity, time and definition expression (an OGC
+    /// API collection says none of these). For a layer over the features a service table read
+    /// (its ``ServiceFeatureTable/currentTable``); the renderer is left to the caller.
+    public mutating func takeServiceSettings(of table: ServiceFeatureTable) {
+        guard case .arcGIS(let reader) = table.service else { return }
+        let info = reader.info
+        minScale = info.minScale
+        maxScale = info.maxScale
+        isVisible = info.defaultVisibility
+        opacity = 1 - (info.drawingInfo?.transparency ?? 0) / 100
+        sourceDefinitionExpression = info.definitionExpression
+        timeInfo = info.timeInfo
+        if let display = info.displayFieldName, let field = table.schema.fields.first(where: { $0.name.lowercased() == display.lowercased() }) {
+            displayFieldName = field.name
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoSieve
+import SieveClients
 import SieveJSON
 
 /// A layer argument: `SOURCE` or `SOURCE:NAME` (the name a layer is shown under). A GeoPackage
@@ -32,14 +33,26 @@ struct LayerArgument {
     }
 
     /// The layer this argument names, loaded (a feature service as `needs` and `--mode` say),
-    /// with `definitionExpression` applied.
+    /// with `definitionExpression` applied. A service layer brings what it says of itself: its
+    /// renderer, scale range, visibility, display field, opacity, time and the definition the
+    /// service applies (``/SieveMap/FeatureLayer/sourceDefinitionExpression``).
     func load(
         definitionExpression: String?, loading: LoadingOptions? = nil, needs: ServiceSource.Needs = .everything("this command")
     ) async throws -> FeatureLayer {
         var needs = needs
         needs.definitionExpression = definitionExpression
-        let (table, layerName) = try await CommandSource.loadTable(source, loading: loading, needs: needs)
-        var layer = FeatureLayer(source: table, name: name ?? layerName)
+        let name = self.name
+        var layer = try await CommandSource.withSource(source, loading: loading, needs: needs) { opened in
+            guard let table = opened.source.inMemoryTable else { throw CommandFailure("\(source): the source was not read into memory") }
+            var layer = FeatureLayer(source: table, name: name ?? opened.name)
+            #if RemoteSources
+            if let service = opened.source as? ServiceFeatureTable {
+                if case .arcGIS(let reader) = service.service, let renderer = reader.info.drawingInfo?.renderer { layer.renderer = renderer }
+                layer.takeServiceSettings(of: service)
+            }
+            #endif
+            return layer
+        }
         if let definitionExpression {
             try LayerOptions.apply(definitionExpression, to: &layer)
         }
@@ -148,12 +161,16 @@ struct CountCommand: AsyncParsableCommand {
         commandName: "count",
         abstract: "Count a layer's features in a map view, and those its display filter draws.",
         discussion: """
-            Prints {"count":N,"displayedCount":M}. count is the number of features whose \
+            Prints {"count":N,"displayedCount":M}; for a feature service layer with a definition \
+            expression of its own, "definitionExpression" too: the service's ANDed with \
+            --definition-expression, which every counted feature satisfies. count is the number of features whose \
             envelope meets --map-extent and that pass the definition expression; displayedCount \
             is how many of them are drawn: the display filter applies too, and 0 when the scale \
             lies outside --min-scale/--max-scale. A display filter never changes count, as \
             ArcGIS's queryFeatureCount ignores it; a definition expression changes both. The \
-            scale is --scale, or the extent's ground width over the view's width at 96 DPI.
+            scale is --scale, or the extent's ground width over the view's width at 96 DPI. A \
+            feature service layer brings its own scale range (minScale, maxScale) unless \
+            --min-scale or --max-scale is given.
 
             Example:
               geosieve count countries.geojson --map-extent -180,-90,180,90 --size 1440,720 \\
@@ -171,11 +188,15 @@ struct CountCommand: AsyncParsableCommand {
         help: "A where clause limiting which features are drawn (not counted), or @FILE.")
     var displayFilter: String?
 
-    @Option(name: .customLong("min-scale"), parsing: .unconditional, help: "The layer's minimum scale (0: none).")
-    var minScale: Double = 0
+    @Option(
+        name: .customLong("min-scale"), parsing: .unconditional,
+        help: "The layer's minimum scale (0: none; default: a service layer's own, else none).")
+    var minScale: Double?
 
-    @Option(name: .customLong("max-scale"), parsing: .unconditional, help: "The layer's maximum scale (0: none).")
-    var maxScale: Double = 0
+    @Option(
+        name: .customLong("max-scale"), parsing: .unconditional,
+        help: "The layer's maximum scale (0: none; default: a service layer's own, else none).")
+    var maxScale: Double?
 
     @OptionGroup var view: ViewOptions
 
@@ -184,13 +205,13 @@ struct CountCommand: AsyncParsableCommand {
     func run() async throws {
         let extent = try view.extent()
         _ = try view.viewSize()
-        guard minScale.isFinite, maxScale.isFinite, minScale >= 0, maxScale >= 0 else {
+        guard [minScale, maxScale].allSatisfy({ $0.map { $0.isFinite && $0 >= 0 } ?? true }) else {
             throw CommandFailure("--min-scale and --max-scale must be finite and not negative")
         }
         var layer = try await LayerArgument(source).load(
             definitionExpression: layerOptions.definitionText(), loading: loading, needs: ServiceSource.Needs(command: "count", extent: extent))
-        layer.minScale = minScale
-        layer.maxScale = maxScale
+        if let minScale { layer.minScale = minScale }
+        if let maxScale { layer.maxScale = maxScale }
         if let displayFilter {
             let sql = try argumentText(displayFilter, argument: "--display-filter")
             do {
@@ -208,7 +229,14 @@ struct CountCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure("", error)
         }
-        try OutputFile.write(to: nil) { write in try write(Array("{\"count\":\(count),\"displayedCount\":\(displayed)}\n".utf8)) }
+        // A service layer's own definition, ANDed with --definition-expression: what the
+        // counted features satisfy.
+        let definition =
+            layer.sourceDefinitionExpression.isEmpty
+            ? "" : ",\"definitionExpression\":" + JSONWriter.string(.string(layer.effectiveDefinitionExpression))
+        try OutputFile.write(to: nil) { write in
+            try write(Array("{\"count\":\(count),\"displayedCount\":\(displayed)\(definition)}\n".utf8))
+        }
     }
 }
 

@@ -32,7 +32,8 @@ struct PanCommand: AsyncParsableCommand {
             the extent scaled by --buffer-factor when the extent leaves what it fetched or the \
             data expired (--expiration SECONDS; with --auto-refresh at the wait that expires \
             them, else at the next extent). One JSON line per step on standard output: \
-            {"step":"load","requests":N,"cached":N}, then \
+            {"step":"load","requests":N,"cached":N} (with "definitionExpression" when the \
+            service layer has one of its own: it ANDed with --where), then \
             {"step":"extent","extent":[…],"requests":N,"fetched":BOOL,"displayed":N,"local_ms":T,"cached":N} \
             (requests: those the step sent; displayed: the cached features drawn in the extent, \
             those whose envelope meets it; local_ms: the milliseconds the local query for them took; \
@@ -121,7 +122,14 @@ struct PanCommand: AsyncParsableCommand {
                 now: { .milliseconds(clock.load(ordering: .relaxed)) })
             _ = taken()
             try await table.load()
-            var out = [line([("step", "\"load\""), ("requests", "\(taken())"), ("cached", "\(table.currentTable.count)")])]
+            var load = [("step", "\"load\""), ("requests", "\(taken())"), ("cached", "\(table.currentTable.count)")]
+            // The service layer's own definition, ANDed with --where: what every feature fetched satisfies.
+            if case .arcGIS(let reader) = service, !reader.info.definitionExpression.isEmpty {
+                let own = reader.info.definitionExpression
+                let both = definition.isEmpty ? own : "(\(own)) AND (\(definition))"
+                load.append(("definitionExpression", JSONWriter.string(.string(both))))
+            }
+            var out = [line(load)]
             let layer = FeatureLayer(source: table, name: name)
             for step in steps {
                 switch step {

@@ -24,7 +24,10 @@ struct RenderCommand: AsyncParsableCommand {
             "layers":[{"name":…,"displayed":N,"selected":M}]}. The SVG is written to --output \
             (a file is replaced only when complete; a symbolic link is followed to its target; \
             a FIFO or device is written directly; '-' is standard output, and the summary then \
-            goes to standard error). Layers must share one spatial reference.
+            goes to standard error). Layers must share one spatial reference. A feature service \
+            layer brings its own renderer (unless --renderer), scale range (unless --min-scale or \
+            --max-scale), visibility and transparency (its group's SVG opacity), and its \
+            definition expression stays the service's, ANDed with --definition-expression.
 
             Example:
               geosieve render countries.geojson cities.geojson \\
@@ -54,11 +57,15 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Select the features passing this where clause (drawn highlighted), or @FILE.")
     var select: String?
 
-    @Option(name: .customLong("min-scale"), parsing: .unconditional, help: "The layers' minimum scale (0: none).")
-    var minScale: Double = 0
+    @Option(
+        name: .customLong("min-scale"), parsing: .unconditional,
+        help: "The layers' minimum scale (0: none; default: a service layer's own, else none).")
+    var minScale: Double?
 
-    @Option(name: .customLong("max-scale"), parsing: .unconditional, help: "The layers' maximum scale (0: none).")
-    var maxScale: Double = 0
+    @Option(
+        name: .customLong("max-scale"), parsing: .unconditional,
+        help: "The layers' maximum scale (0: none; default: a service layer's own, else none).")
+    var maxScale: Double?
 
     @Option(parsing: .unconditional, help: "The SVG file to write ('-': standard output, the summary then on standard error).")
     var output: String
@@ -71,7 +78,7 @@ struct RenderCommand: AsyncParsableCommand {
         guard renderers.count <= 1 || renderers.count == sources.count else {
             throw CommandFailure("--renderer is given once for every layer or once per layer (\(sources.count)), not \(renderers.count) times")
         }
-        guard minScale.isFinite, maxScale.isFinite, minScale >= 0, maxScale >= 0 else {
+        guard [minScale, maxScale].allSatisfy({ $0.map { $0.isFinite && $0 >= 0 } ?? true }) else {
             throw CommandFailure("--min-scale and --max-scale must be finite and not negative")
         }
         let extent = try view.extent()
@@ -92,8 +99,8 @@ struct RenderCommand: AsyncParsableCommand {
             var layer = try await LayerArgument(source).load(
                 definitionExpression: nil, loading: loading, needs: ServiceSource.Needs(command: "render", extent: extent))
             if layers.contains(where: { $0.name == layer.name }) { layer.name += " (\(i + 1))" }
-            layer.minScale = minScale
-            layer.maxScale = maxScale
+            if let minScale { layer.minScale = minScale }
+            if let maxScale { layer.maxScale = maxScale }
             if !renderersRead.isEmpty { layer.renderer = renderersRead.count == 1 ? renderersRead[0] : renderersRead[i] }
             if let definition { perLayer.apply("--definition-expression") { try layer.setDefinitionExpression(definition) } }
             if let displayText {

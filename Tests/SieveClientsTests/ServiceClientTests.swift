@@ -23,6 +23,8 @@ struct MisbehavingServer {
         let inFlight = Atomic<Int>(0)
         let mostInFlight = Atomic<Int>(0)
         let authorizations = Mutex<[String]>([])
+        /// The query forms the `unordered` and `old` layers received, each after its layer's name.
+        let forms = Mutex<[String]>([])
         /// Bytes `/endless` wrote, and whether its writer stopped (the client hung up).
         let endlessBytes = Atomic<Int>(0)
         let endlessStopped = Atomic<Bool>(false)
@@ -112,7 +114,7 @@ struct MisbehavingServer {
                 json(
                     #"{"name":"\#(name)","type":"Feature Layer","geometryType":"esriGeometryPoint","objectIdField":"OBJECTID","#
                         + #""fields":[{"name":"OBJECTID","type":"esriFieldTypeOID"},{"name":"name","type":"esriFieldTypeString"}],"#
-                        + #""maxRecordCount":2,"advancedQueryCapabilities":{"supportsPagination":true}}"#)
+                        + #""maxRecordCount":2,"advancedQueryCapabilities":{"supportsPagination":true,"supportsOrderBy":true}}"#)
             }
             router.post("/\(name)/0/query") { request, _ in
                 var request = request
@@ -126,6 +128,30 @@ struct MisbehavingServer {
                 case "mistyped": return json(#"{"features":[{"attributes":{"OBJECTID":"one","name":"a"},"geometry":{"x":1,"y":2}}]}"#)
                 default: return json(#"{"features":[],"exceededTransferLimit":true}"#)
                 }
+            }
+        }
+        // ArcGIS layers that cannot do all a paging read needs: `unordered` pages but does not
+        // order, `old` (currentVersion 9.3) predates counts. Both hold features 1…5, answer
+        // object IDs and features by object ID, and log each query form.
+        for name in ["unordered", "old"] {
+            router.get("/\(name)/0") { _, _ in
+                json(
+                    #"{"currentVersion":\#(name == "old" ? "9.3" : "11.1"),"name":"\#(name)","type":"Feature Layer","#
+                        + #""geometryType":"esriGeometryPoint","objectIdField":"OBJECTID","#
+                        + #""fields":[{"name":"OBJECTID","type":"esriFieldTypeOID"}],"#
+                        + #""maxRecordCount":2,"advancedQueryCapabilities":{"supportsPagination":true}}"#)
+            }
+            router.post("/\(name)/0/query") { request, _ in
+                var request = request
+                let form = String(buffer: try await request.collectBody(upTo: 1 << 20))
+                log.forms.withLock { $0.append(name + " " + form) }
+                if form.contains("returnCountOnly=true") { return json(#"{"count":5}"#) }
+                if form.contains("returnIdsOnly=true") { return json(#"{"objectIdFieldName":"OBJECTID","objectIds":[1,2,3,4,5]}"#) }
+                let ids = form.split(separator: "&").first { $0.hasPrefix("objectIds=") }.map {
+                    ($0.dropFirst("objectIds=".count).removingPercentEncoding ?? "").split(separator: ",")
+                } ?? []
+                let features = ids.map { #"{"attributes":{"OBJECTID":\#($0)},"geometry":{"x":1,"y":2}}"# }
+                return json(#"{"features":[\#(features.joined(separator: ","))]}"#)
             }
         }
         // OGC API collections whose items never end: `/NAME/collections/x/items`.
@@ -452,6 +478,27 @@ struct ServiceClientTests {
             let stalled = try await failure("stalled")
             #expect(stalled?.message == "a page at resultOffset 0 has no features but says exceededTransferLimit")
             #expect(log.counts.withLock { $0["stalled"] } == 1)
+            try await client.shutdown()
+        }
+    }
+
+    /// A layer is asked only what its document says it supports: without `supportsOrderBy`
+    /// it is read by object-ID batches (no offsets, no order), and before 10.0 it is counted by
+    /// its object IDs (no `returnCountOnly`).
+    @Test func layersAreAskedOnlyWhatTheySupport() async throws {
+        try await MisbehavingServer.with { base, log in
+            let client = ServiceClient(configuration: Self.configuration())
+            let unordered = try await ArcGISLayerReader.open(base + "/unordered/0", client: client)
+            #expect(unordered.info.supportsPagination && !unordered.info.supportsOrderBy && !unordered.info.pagesByOffset)
+            #expect(try await unordered.features().queryObjectIDs(QueryParameters()) == [1, 2, 3, 4, 5])
+            let old = try await ArcGISLayerReader.open(base + "/old/0", client: client)
+            #expect(!old.info.supportsCount)
+            #expect(try await old.featureCount() == 5)
+            let forms = log.forms.withLock { $0 }
+            // The IDs, then three batches of two; then the old layer's IDs for its count.
+            #expect(forms.count == 5)
+            #expect(!forms.contains { $0.contains("resultOffset") || $0.contains("orderByFields") || $0.contains("returnCountOnly") })
+            #expect(forms.last?.hasPrefix("old ") == true && forms.last?.contains("returnIdsOnly=true") == true)
             try await client.shutdown()
         }
     }

@@ -54,6 +54,19 @@ public struct FeatureLayer: Sendable {
     /// The field identify labels this layer's features with (ArcGIS's `displayField`); `nil`
     /// for the table's display field (``/SieveFeatures/Schema/displayFieldIndex``).
     public var displayFieldName: String?
+    /// How opaque the layer is drawn: 1 (opaque, the default) to 0 (invisible) — a service
+    /// layer's `drawingInfo` transparency of T percent is an opacity of 1 − T/100. The SVG map
+    /// draws the layer's group with it.
+    public var opacity: Double = 1
+    /// The definition expression the source applies itself (a service layer's
+    /// `definitionExpression`): every feature the layer reads satisfies it already, and the
+    /// layer's own ``definitionExpression`` narrows them further — the layer shows the features
+    /// of both, ANDed (``effectiveDefinitionExpression``). Reported, never sent again. Empty for
+    /// none.
+    public var sourceDefinitionExpression: String = ""
+    /// The layer's time, when its source is time-aware (a service layer's `timeInfo`); `nil`
+    /// otherwise.
+    public var timeInfo: LayerTimeInfo?
     /// The definition expression; empty for none.
     public private(set) var definitionExpression: String = ""
     /// The compiled definition expression, `nil` when empty.
@@ -109,6 +122,16 @@ public struct FeatureLayer: Sendable {
         definitionExpression = sql
         definitionClause = clause
         if !selection.isEmpty { selection = try liveSelection(in: try table).objectIDs }
+    }
+
+    /// The definition the layer's features satisfy: ``sourceDefinitionExpression`` and
+    /// ``definitionExpression`` ANDed (either alone when the other is empty; empty for none).
+    public var effectiveDefinitionExpression: String {
+        switch (sourceDefinitionExpression.isEmpty, definitionExpression.isEmpty) {
+        case (true, _): definitionExpression
+        case (false, true): sourceDefinitionExpression
+        case (false, false): "(\(sourceDefinitionExpression)) AND (\(definitionExpression))"
+        }
     }
 
     /// The compiled definition expression (`1=1` when there is none).

@@ -115,7 +115,7 @@ extension Map {
             try writer.addLayer(
                 name: layer.name, table: table, rows: positions,
                 style: { row in styles[Int(styleOfRow[row]) + 2] },
-                selected: { row in selected.contains(row) })
+                selected: { row in selected.contains(row) }, opacity: layer.opacity)
             summary.append((layer.name, rows.count, selected.isEmpty ? 0 : positions.reduce(0) { $0 + (selected.contains($1) ? 1 : 0) }))
         }
         return MapRendering(svg: writer.svgBytes(), extent: drawn, scale: mapScale, layers: summary)

@@ -75,6 +75,7 @@ public struct SVGMapWriter: Sendable {
         let name: String
         let paths: SVGBytes
         let highlight: SVGBytes
+        let opacity: Double
     }
 
     /// Creates a writer for a view of `width` × `height` pixels showing `extent`.
@@ -156,6 +157,9 @@ public struct SVGMapWriter: Sendable {
     ///     listed, in order, before the row's envelope is tested against the extent.
     ///   - selected: Whether a row is selected; asked once per row drawn. Selected rows are
     ///     drawn a second time with ``highlight`` above every layer.
+    ///   - opacity: The layer's opacity, 0 (invisible) to 1 (opaque, the default), written as
+    ///     its group's `opacity` when below 1 (a layer's transparency: its features blend with
+    ///     what is under them as one image, as a map draws a translucent layer).
     /// - Returns: What was drawn (see ``SVGLayerStatistics``).
     /// - Throws: ``SVGMapError/Kind/duplicateLayerName`` when a layer of that name was added
     ///   already; ``SVGMapError/Kind/rowOutOfRange`` when a row is not a row of `table` (nothing
@@ -163,7 +167,7 @@ public struct SVGMapWriter: Sendable {
     @discardableResult
     public mutating func addLayer(
         name: String, table: FeatureTable, rows: [Int], style: (Int) -> DrawStyle?,
-        selected: (Int) -> Bool = { _ in false }
+        selected: (Int) -> Bool = { _ in false }, opacity: Double = 1
     ) throws(SVGMapError) -> SVGLayerStatistics {
         let selectionID = "selection-of-" + name
         guard !usedIDs.contains(name), !usedIDs.contains(selectionID) else {
@@ -196,7 +200,7 @@ public struct SVGMapWriter: Sendable {
         painter.writePaths(into: &paths)
         var highlighted = SVGBytes()
         highlighter.writePaths(into: &highlighted)
-        layers.append(DrawnLayer(name: name, paths: paths, highlight: highlighted))
+        layers.append(DrawnLayer(name: name, paths: paths, highlight: highlighted, opacity: opacity.isNaN ? 1 : min(max(opacity, 0), 1)))
         usedIDs.insert(name)
         usedIDs.insert(selectionID)
         return statistics
@@ -288,7 +292,13 @@ public struct SVGMapWriter: Sendable {
         for layer in layers {
             out.append("<g id=\"")
             out.appendEscaped(layer.name)
-            out.append("\" class=\"layer\">\n")
+            out.append("\" class=\"layer\"")
+            if layer.opacity < 1 {
+                out.append(" opacity=\"")
+                out.append(LayerPainter.opacityText(UInt8((layer.opacity * 255).rounded())))
+                out.append("\"")
+            }
+            out.append(">\n")
             out.append(layer.paths)
             out.append("</g>\n")
         }
