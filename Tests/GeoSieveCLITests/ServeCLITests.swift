@@ -278,6 +278,52 @@ import SieveTestSupport
         #expect(bad.status == 2)
     }
 
+    /// A configured service layer on the command line: count and pan report its definition
+    /// ANDed with theirs, count keeps its scale range unless told otherwise, render draws it
+    /// at its transparency.
+    @Test func commandsObeyAConfiguredServiceLayer() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geosieve-configured-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("services.yaml")
+        let yaml = """
+            services:
+              world:
+                layers:
+                  - source: \(CLI.packageRoot.path)/Tests/Fixtures/naturalearth_lowres.geojson
+                    name: countries
+                    definitionExpression: pop_est > 10000000
+                    minScale: 100000000
+                    drawingInfo: {renderer: {type: simple, symbol: {type: esriSFS, style: esriSFSSolid, color: [10, 20, 30, 255]}}, transparency: 50}
+            """
+        try Data(yaml.utf8).write(to: config)
+        let server = try Server(["--config", config.path])
+        defer { _ = server.stop() }
+        let layer = server.base + "/arcgis/rest/services/world/FeatureServer/0"
+        let file = "Tests/Fixtures/naturalearth_lowres.geojson"
+        func number(_ run: CLIResult) -> String { run.stdout.filter(\.isNumber) }
+        // Europe's populous countries, counted from the file.
+        let truth = try CLI.run(["query", file, "--where", "pop_est > 10000000 AND continent = 'Europe'", "--return", "count"])
+        // The world 1440 pixels wide is about 1:105,000,000, beyond the layer's 1:100,000,000: nothing is drawn.
+        let world = ["--map-extent", "-180,-90,180,90", "--size", "1440,720"]
+        let counted = try CLI.run(["count", layer, "--definition-expression", "continent = 'Europe'"] + world)
+        #expect(counted.status == 0, "\(counted.stderr)")
+        #expect(
+            counted.stdout == #"{"count":\#(number(truth)),"displayedCount":0,"definitionExpression":"(pop_est > 10000000) AND (continent = 'Europe')"}"# + "\n")
+        let unbounded = try CLI.run(["count", layer, "--definition-expression", "continent = 'Europe'", "--min-scale", "0"] + world)
+        #expect(unbounded.stdout.hasPrefix(#"{"count":\#(number(truth)),"displayedCount":\#(number(truth)),"#), "\(unbounded.stdout)")
+        let extents = folder.appendingPathComponent("extents.txt")
+        try "-10,35,30,60\n".write(to: extents, atomically: true, encoding: .utf8)
+        let panned = try CLI.run(["pan", layer, "--extents", extents.path, "--where", "continent = 'Europe'"])
+        #expect(panned.stdout.hasPrefix(#"{"step":"load","requests":2,"cached":\#(number(truth)),"definitionExpression":"(pop_est > 10000000) AND (continent = 'Europe')"}"#), "\(panned.stdout)")
+        let svg = folder.appendingPathComponent("map.svg")
+        let rendered = try CLI.run(["render", layer, "--map-extent", "-20,30,40,60", "--size", "600,300", "--output", svg.path])
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        let drawing = try String(contentsOf: svg, encoding: .utf8)
+        #expect(drawing.contains(#"class="layer" opacity="0.502">"#))
+        #expect(drawing.contains(##"fill="#0a141e""##))
+    }
+
     @Test func panSelectsAndPopulatesInTheirModes() throws {
         let server = try Server(["Tests/Fixtures/naturalearth_lowres.geojson:countries", "--max-record-count", "40"])
         defer { _ = server.stop() }
