@@ -15,7 +15,8 @@
 # geometry type with Google's protobuf runtime (Tests/Clients/pbf_test.py) and its vector tiles
 # with mapbox-vector-tile, GDAL and PostGIS (Tests/Clients/tiles_test.py), and the archives of
 # `geosieve tiles` (Tests/Clients/tiles_archive_test.py), and /metrics
-# (Tests/Clients/metrics_test.py); curl fetches answers, pages and tiles with --compressed,
+# (Tests/Clients/metrics_test.py), and a server of a service configuration
+# (Tests/Clients/configured_test.py); curl fetches answers, pages and tiles with --compressed,
 # If-None-Match and HEAD; then it fuzzes a server that allows edits, on copies of the fixtures.
 set -euo pipefail
 
@@ -148,6 +149,36 @@ fi
 # --- Hostile requests: never a crash, a hang, a server error or unbounded memory ----------------
 
 python3 Tests/Clients/fuzz_requests.py "$base" "$server_pid" --count "${GEOSIEVE_FUZZ_REQUESTS:-3000}" --seed 1
+stop_server
+
+# A server started from a service configuration (two services, three layers): GDAL's ESRIJSON and
+# OAPIF drivers and esridump see only the features inside each layer's definition expression and
+# never its hidden field (Tests/Clients/configured_test.py).
+mkdir "$work/configured"
+fixtures=$(pwd)/Tests/Fixtures
+cat > "$work/configured/services.yaml" << EOF
+services:
+  world:
+    description: Natural Earth countries and cities
+    maxRecordCount: 50
+    layers:
+      - source: $fixtures/naturalearth_lowres.geojson
+        name: Countries
+        collection: countries
+        definitionExpression: pop_est > 10000000
+        hiddenFields: [gdp_md_est]
+      - source: $fixtures/naturalearth_cities.geojson
+        name: Cities
+        collection: cities
+  nyc:
+    layers:
+      - source: $fixtures/nybb.geojson
+        name: Boroughs
+        definitionExpression: BoroCode <> 5
+EOF
+start_server configured --config "$work/configured/services.yaml"
+python3 Tests/Clients/configured_test.py "$base" "$work/configured/out" | tee "$work/configured.out"
+echo "summary: configured services: $(grep -c '^PASS \[configured\]' "$work/configured.out" || true) checks passed"
 stop_server
 
 # f=pbf, decoded by Google's protobuf runtime from Esri's FeatureCollection messages compiled by

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # QGIS against `geosieve serve`, headless: the ArcGIS feature service with the field types of the
 # release the server claims (11.1 and 11.2), OGC API - Features, and the vector tiles rendered to
-# an image (Tests/Clients/qgis_test.py says what is checked). GDAL's ESRIJSON driver joins the
+# an image, and a layer of a service configuration (Tests/Clients/qgis_test.py says what is
+# checked). GDAL's ESRIJSON driver joins the
 # field-type check.
 #
 #   Scripts/test-qgis.sh PATH_TO_GEOSIEVE
@@ -39,9 +40,25 @@ start() {
 }
 start v11_1
 start v11_2 --arcgis-version 11.2
+# A configured service layer: a definition, a scale range, a renderer and transparency.
+cat > "$work/services.yaml" << EOF
+services:
+  world:
+    layers:
+      - source: $(pwd)/Tests/Fixtures/naturalearth_lowres.geojson
+        name: Countries
+        definitionExpression: pop_est > 10000000
+        minScale: 150000000
+        maxScale: 1000
+        drawingInfo: {renderer: {type: simple, symbol: {type: esriSFS, style: esriSFSSolid, color: [200, 120, 40, 255]}}, transparency: 30}
+EOF
+"$geosieve" serve --config "$work/services.yaml" --port 0 --log-level warning > "$work/configured.out" 2> "$work/configured.log" &
+pids+=($!)
+wait_for_serving "$work/configured.out" "$!" configured
+base_configured=$base
 
 status=0
-/usr/bin/python3 Tests/Clients/qgis_test.py "$base_v11_1" "$base_v11_2" "$work/out" || status=$?
+/usr/bin/python3 Tests/Clients/qgis_test.py "$base_v11_1" "$base_v11_2" "$work/out" "$base_configured" || status=$?
 if [[ -n "${GEOSIEVE_QGIS_SCREENSHOT:-}" && -f "$work/out/qgis-tiles.png" ]]; then
     cp "$work/out/qgis-tiles.png" "$GEOSIEVE_QGIS_SCREENSHOT"
 fi

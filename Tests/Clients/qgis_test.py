@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """QGIS (Debian's python3-qgis, headless) and GDAL read `geosieve serve` as a desktop GIS does.
 
-Usage: /usr/bin/python3 qgis_test.py BASE_11_1 BASE_11_2 WORK_DIR
+Usage: /usr/bin/python3 qgis_test.py BASE_11_1 BASE_11_2 WORK_DIR [BASE_CONFIGURED]
 
 Both servers serve the 25-field layer of Benchmarks/serve_wide_data.py as 'wide' (a 64-bit
 osm_id above 2^40, a date-only survey_date) and naturalearth_lowres.geojson as 'countries'; the
@@ -16,7 +16,13 @@ Scripts/test-qgis.sh starts them. Checked:
 - vector tiles: QGIS's vector tile layer over /ogc/collections/countries/tiles renders the
   countries (a screenshot, WORK_DIR/qgis-tiles.png, most of whose land pixels are drawn), and so
   does its ArcGIS vector tile service layer over .../countries/VectorTileServer, which reads the
-  service document, its levels and its default style (WORK_DIR/qgis-vectortileserver.png).
+  service document, its levels and its default style (WORK_DIR/qgis-vectortileserver.png);
+- a configured service layer (BASE_CONFIGURED, the server of Scripts/test-qgis.sh's
+  configuration: countries with a definition expression, a scale range, a renderer of its own
+  and transparency): QGIS's arcgisfeatureserver provider reads only the features inside the
+  definition and draws with the layer's renderer. QGIS 3.22's provider reads no layer scale range
+  or transparency from a layer document (its source reads scales of labels only): what it reads
+  of them is printed, not checked.
 
 Prints PASS/FAIL lines; exits 1 on a failure.
 """
@@ -152,11 +158,33 @@ def check_rendered(layer, work, name, what):
     check(share > 0.10, f"QGIS renders the countries from {what} ({share:.0%} of the pixels drawn; {path})")
 
 
+def check_configured(base):
+    uri = QgsDataSourceUri()
+    uri.setParam("url", f"{base}/arcgis/rest/services/world/FeatureServer/0")
+    uri.setParam("crs", "EPSG:4326")
+    layer = QgsVectorLayer(uri.uri(False), "countries", "arcgisfeatureserver")
+    check(layer.isValid(), "arcgisfeatureserver opens the configured countries layer")
+    document = get_json(f"{base}/arcgis/rest/services/world/FeatureServer/0?f=json")
+    inside = get_json(f"{base}/arcgis/rest/services/world/FeatureServer/0/query?where=1%3D1&returnCountOnly=true&f=json")["count"]
+    read = list(layer.getFeatures())
+    check(len(read) == inside and all(f["pop_est"] > 10_000_000 for f in read),
+          f"QGIS reads only the {inside} features inside the definition {document['definitionExpression']!r} ({len(read)})")
+    renderer = layer.renderer()
+    symbol = renderer.symbol() if renderer is not None and hasattr(renderer, "symbol") else None
+    color = symbol.color() if symbol is not None else None
+    want = document["drawingInfo"]["renderer"]["symbol"]["color"]
+    check(color is not None and [color.red(), color.green(), color.blue()] == want[:3],
+          f"QGIS draws with the layer's renderer (fill {[color.red(), color.green(), color.blue()] if color else None}, the layer's {want[:3]})")
+    print(f"INFO [qgis] the layer says minScale {document['minScale']}, maxScale {document['maxScale']}, transparency "
+          f"{document['drawingInfo']['transparency']}; QGIS {Qgis.version()} reads scale-based visibility "
+          f"{layer.hasScaleBasedVisibility()}, opacity {layer.opacity()}", flush=True)
+
+
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) not in (4, 5):
         print(__doc__.splitlines()[2], file=sys.stderr)
         return 2
-    base_11_1, base_11_2, work = sys.argv[1:]
+    base_11_1, base_11_2, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
     app = QgsApplication([], False)
     app.initQgis()
@@ -165,6 +193,8 @@ def main():
     check_gdal(base_11_1)
     check_oapif(base_11_1)
     check_tiles(base_11_1, work)
+    if len(sys.argv) == 5:
+        check_configured(sys.argv[4])
     app.exitQgis()
     if failures:
         print(f"{len(failures)} QGIS checks failed")
