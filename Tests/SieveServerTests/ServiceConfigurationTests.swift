@@ -240,6 +240,26 @@ import Testing
         }
     }
 
+    /// The README's example is `Examples/services.yaml`, word for word, and it serves its two
+    /// services and three layers.
+    @Test func theReadmesExampleServes() async throws {
+        let root = fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let example = root.appendingPathComponent("Examples/services.yaml")
+        let text = try String(contentsOf: example, encoding: .utf8)
+        #expect(readme.contains("```yaml\n" + text + "```\n"))
+        let file = try ServiceConfigurationFile.load(path: example.path)
+        #expect(file.server.port == 8080)
+        let catalog = try await file.catalog { spec in
+            let url = URL(fileURLWithPath: spec.source)
+            return ServiceConfigurationFile.OpenedSource(
+                table: try FeatureTable.load(contentsOf: url), name: url.deletingPathExtension().lastPathComponent)
+        }
+        #expect(catalog.services.map(\.name) == ["world", "nyc"])
+        #expect(catalog.tables.map(\.id) == ["countries", "cities", "nyc"])
+        #expect(catalog.tables.map(\.transparency) == [20, 0, 0])
+    }
+
     /// Each bad file, and the error it gets: file, line, column, key and message, derived from
     /// the text (lines count from the `services:` line, 1).
     @Test(arguments: [
