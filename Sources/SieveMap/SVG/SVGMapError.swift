@@ -21,7 +21,7 @@ public struct SVGMapError: GeoSieveKindedError, Hashable {
         case invalidSize = "invalid size"
         /// A layer's name is already used by a layer of the map.
         case duplicateLayerName = "duplicate layer name"
-        /// A row number passed to ``SVGMapWriter/addLayer(name:table:rows:style:selected:)`` is not
+        /// A row number passed to ``SVGMapWriter/addLayer(name:table:rows:style:selected:opacity:)`` is not
         /// a row of the table.
         case rowOutOfRange = "row out of range"
     }

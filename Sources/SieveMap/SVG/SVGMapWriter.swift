@@ -18,7 +18,7 @@ import SieveGeometry
 /// ``scale`` is the pixels per map unit on both axes; ``pixel(x:y:)`` turns a position into
 /// pixels.
 ///
-/// **Layers.** Each ``addLayer(name:table:rows:style:selected:)`` draws the given rows into one
+/// **Layers.** Each ``addLayer(name:table:rows:style:selected:opacity:)`` draws the given rows into one
 /// `<g id="name" class="layer">`, later layers on top of earlier ones. Within a layer, every
 /// feature of one style and one kind of geometry (areas, lines, markers) goes into one
 /// `<path>`, in the order of the rows; the paths follow each other in the order their styles
@@ -323,7 +323,7 @@ public struct SVGMapWriter: Sendable {
     }
 }
 
-/// What ``SVGMapWriter/addLayer(name:table:rows:style:selected:)`` drew.
+/// What ``SVGMapWriter/addLayer(name:table:rows:style:selected:opacity:)`` drew.
 public struct SVGLayerStatistics: Sendable, Hashable {
     /// The features drawn (their envelope reached the extent).
     public var drawn = 0
