@@ -177,8 +177,8 @@ services:
         definitionExpression: BoroCode <> 5
 EOF
 start_server configured --config "$work/configured/services.yaml"
-python3 Tests/Clients/configured_test.py "$base" "$work/configured/out" | tee "$work/configured.out"
-echo "summary: configured services: $(grep -c '^PASS \[configured\]' "$work/configured.out" || true) checks passed"
+python3 Tests/Clients/configured_test.py "$base" "$work/configured/out" | tee "$work/configured-check.out"
+echo "summary: configured services: $(grep -c '^PASS \[configured\]' "$work/configured-check.out" || true) checks passed"
 stop_server
 
 # f=pbf, decoded by Google's protobuf runtime from Esri's FeatureCollection messages compiled by
