@@ -188,15 +188,7 @@ struct CountCommand: AsyncParsableCommand {
         help: "A where clause limiting which features are drawn (not counted), or @FILE.")
     var displayFilter: String?
 
-    @Option(
-        name: .customLong("min-scale"), parsing: .unconditional,
-        help: "The layer's minimum scale (0: none; default: a service layer's own, else none).")
-    var minScale: Double?
-
-    @Option(
-        name: .customLong("max-scale"), parsing: .unconditional,
-        help: "The layer's maximum scale (0: none; default: a service layer's own, else none).")
-    var maxScale: Double?
+    @OptionGroup var scaleRange: ScaleRangeOptions
 
     @OptionGroup var view: ViewOptions
 
@@ -205,13 +197,10 @@ struct CountCommand: AsyncParsableCommand {
     func run() async throws {
         let extent = try view.extent()
         _ = try view.viewSize()
-        guard [minScale, maxScale].allSatisfy({ $0.map { $0.isFinite && $0 >= 0 } ?? true }) else {
-            throw CommandFailure("--min-scale and --max-scale must be finite and not negative")
-        }
+        try scaleRange.check()
         var layer = try await LayerArgument(source).load(
             definitionExpression: layerOptions.definitionText(), loading: loading, needs: ServiceSource.Needs(command: "count", extent: extent))
-        if let minScale { layer.minScale = minScale }
-        if let maxScale { layer.maxScale = maxScale }
+        scaleRange.apply(to: &layer)
         if let displayFilter {
             let sql = try argumentText(displayFilter, argument: "--display-filter")
             do {
@@ -247,5 +236,32 @@ extension FeatureLayer {
     mutating func setDisplayFilter(commandLine sql: String) throws {
         _ = try prepare(QueryParameters(whereClause: sql, returnGeometry: false))
         try setDisplayFilterDefinition(.manual(activeFilter: DisplayFilter(name: "--display-filter", whereClause: sql), availableFilters: []))
+    }
+}
+
+/// `--min-scale` and `--max-scale`, which `count` and `render` share: a layer's scale range, over
+/// what a service layer says of its own.
+struct ScaleRangeOptions: ParsableArguments {
+    @Option(
+        name: .customLong("min-scale"), parsing: .unconditional,
+        help: "The layers' minimum scale (0: none; default: a service layer's own, else none).")
+    var minScale: Double?
+
+    @Option(
+        name: .customLong("max-scale"), parsing: .unconditional,
+        help: "The layers' maximum scale (0: none; default: a service layer's own, else none).")
+    var maxScale: Double?
+
+    /// Refuses scales that are not finite or are negative.
+    func check() throws {
+        guard [minScale, maxScale].allSatisfy({ $0.map { $0.isFinite && $0 >= 0 } ?? true }) else {
+            throw CommandFailure("--min-scale and --max-scale must be finite and not negative")
+        }
+    }
+
+    /// Gives `layer` the scales given.
+    func apply(to layer: inout FeatureLayer) {
+        if let minScale { layer.minScale = minScale }
+        if let maxScale { layer.maxScale = maxScale }
     }
 }

@@ -57,15 +57,7 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Select the features passing this where clause (drawn highlighted), or @FILE.")
     var select: String?
 
-    @Option(
-        name: .customLong("min-scale"), parsing: .unconditional,
-        help: "The layers' minimum scale (0: none; default: a service layer's own, else none).")
-    var minScale: Double?
-
-    @Option(
-        name: .customLong("max-scale"), parsing: .unconditional,
-        help: "The layers' maximum scale (0: none; default: a service layer's own, else none).")
-    var maxScale: Double?
+    @OptionGroup var scaleRange: ScaleRangeOptions
 
     @Option(parsing: .unconditional, help: "The SVG file to write ('-': standard output, the summary then on standard error).")
     var output: String
@@ -78,9 +70,7 @@ struct RenderCommand: AsyncParsableCommand {
         guard renderers.count <= 1 || renderers.count == sources.count else {
             throw CommandFailure("--renderer is given once for every layer or once per layer (\(sources.count)), not \(renderers.count) times")
         }
-        guard [minScale, maxScale].allSatisfy({ $0.map { $0.isFinite && $0 >= 0 } ?? true }) else {
-            throw CommandFailure("--min-scale and --max-scale must be finite and not negative")
-        }
+        try scaleRange.check()
         let extent = try view.extent()
         let size = try view.viewSize()
         guard size.width == size.width.rounded(), size.height == size.height.rounded(), size.width <= 100_000,
@@ -99,8 +89,7 @@ struct RenderCommand: AsyncParsableCommand {
             var layer = try await LayerArgument(source).load(
                 definitionExpression: nil, loading: loading, needs: ServiceSource.Needs(command: "render", extent: extent))
             if layers.contains(where: { $0.name == layer.name }) { layer.name += " (\(i + 1))" }
-            if let minScale { layer.minScale = minScale }
-            if let maxScale { layer.maxScale = maxScale }
+            scaleRange.apply(to: &layer)
             if !renderersRead.isEmpty { layer.renderer = renderersRead.count == 1 ? renderersRead[0] : renderersRead[i] }
             if let definition { perLayer.apply("--definition-expression") { try layer.setDefinitionExpression(definition) } }
             if let displayText {

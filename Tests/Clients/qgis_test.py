@@ -68,11 +68,11 @@ def get_json(url):
         return json.load(reply)
 
 
-def arcgis_layer(base):
+def arcgis_layer(base, service="wide", name="wide"):
     uri = QgsDataSourceUri()
-    uri.setParam("url", f"{base}/arcgis/rest/services/wide/FeatureServer/0")
+    uri.setParam("url", f"{base}/arcgis/rest/services/{service}/FeatureServer/0")
     uri.setParam("crs", "EPSG:4326")
-    return QgsVectorLayer(uri.uri(False), "wide", "arcgisfeatureserver")
+    return QgsVectorLayer(uri.uri(False), name, "arcgisfeatureserver")
 
 
 def check_arcgis(base_11_1, base_11_2):
@@ -159,10 +159,7 @@ def check_rendered(layer, work, name, what):
 
 
 def check_configured(base):
-    uri = QgsDataSourceUri()
-    uri.setParam("url", f"{base}/arcgis/rest/services/world/FeatureServer/0")
-    uri.setParam("crs", "EPSG:4326")
-    layer = QgsVectorLayer(uri.uri(False), "countries", "arcgisfeatureserver")
+    layer = arcgis_layer(base, "world", "countries")
     check(layer.isValid(), "arcgisfeatureserver opens the configured countries layer")
     document = get_json(f"{base}/arcgis/rest/services/world/FeatureServer/0?f=json")
     inside = get_json(f"{base}/arcgis/rest/services/world/FeatureServer/0/query?where=1%3D1&returnCountOnly=true&f=json")["count"]
