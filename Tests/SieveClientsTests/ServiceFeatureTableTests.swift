@@ -350,10 +350,22 @@ struct LayerDocumentTests {
         // The definition is the service's to apply: reported, not applied again.
         #expect(info.definitionExpression == "pop > 1000")
         #expect(configured.definitionExpression == "")
+        #expect(configured.sourceDefinitionExpression == "pop > 1000")
+        #expect(configured.effectiveDefinitionExpression == "pop > 1000")
+        // Drawing transparency as opacity, time, and what queries the layer answers.
+        let (timed, drawn) = try layer(
+            #","drawingInfo":{"renderer":{"type":"simple","symbol":{"type":"esriSMS","style":"esriSMSCircle","color":[0,0,0,255],"size":4}},"transparency":35},"#
+                + #""timeInfo":{"startTimeField":"pop","endTimeField":null,"timeExtent":[1000,2000]},"currentVersion":9.31,"#
+                + #""advancedQueryCapabilities":{"supportsPagination":true,"supportsOrderBy":true}"#)
+        #expect(abs(drawn.opacity - 0.65) < 1e-12)
+        #expect(drawn.timeInfo == LayerTimeInfo(startField: "pop", endField: nil, extent: 1000...2000))
+        #expect(timed.supportsPagination && timed.supportsOrderBy && !timed.supportsCount && !timed.pagesByOffset)
         // Absent members: no scale bound, visible, the table's own display field.
         let (plainInfo, plain) = try layer("")
         #expect(plain.minScale == 0 && plain.maxScale == 0 && plain.isVisible && plain.displayFieldName == nil)
         #expect(plainInfo.definitionExpression.isEmpty)
+        #expect(plain.opacity == 1 && plain.timeInfo == nil && plain.sourceDefinitionExpression.isEmpty)
+        #expect(plainInfo.supportsCount && !plainInfo.supportsOrderBy && !plainInfo.pagesByOffset)
         // Values that are not scales read as no bound; a display field the layer lacks is left out.
         let (_, odd) = try layer(#","minScale":-1,"maxScale":"x","displayField":"nope""#)
         #expect(odd.minScale == 0 && odd.maxScale == 0 && odd.displayFieldName == nil)

@@ -240,6 +240,42 @@ import Testing
         }
     }
 
+    /// Editor tracking and ownership from the file: the server fills the tracking fields, and
+    /// an anonymous editor may not update a feature someone else created.
+    @Test func editorTrackingAndOwnershipHoldEdits() async throws {
+        let folder = try Self.folder("""
+            services:
+              notes:
+                layers:
+                  - source: notes.geojson
+                    editorTracking: {creatorField: CREATOR, editorField: EDITOR, ownershipBasedAccessControl: true,
+                                     allowAnonymousToUpdate: false, allowOthersToUpdate: false}
+            """)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let notes = #"""
+            {"type":"FeatureCollection","features":[
+             {"type":"Feature","id":1,"properties":{"note":"a","CREATOR":"ann","EDITOR":"ann"},"geometry":{"type":"Point","coordinates":[1,1]}}]}
+            """#
+        try Data(notes.utf8).write(to: folder.appendingPathComponent("notes.geojson"))
+        let catalog = try await Self.catalog(folder)
+        let tracking = try #require(catalog.tables.first?.table.options.editorTracking)
+        #expect(tracking.creatorField == "CREATOR" && tracking.ownershipBasedAccessControl && !tracking.allowAnonymousToUpdate)
+        let server = try GeoSieveServer(catalog: catalog, configuration: ServerConfiguration(allowEdits: true))
+        try await TestServer.withClient(server) { client in
+            let layer = "/arcgis/rest/services/notes/FeatureServer/0"
+            let update = encoded(#"[{"attributes":{"OBJECTID":1,"note":"b"}}]"#)
+            let denied = try await client.post(layer + "/updateFeatures", form: "features=" + update).object
+            let error = (denied["updateResults"] as? [[String: Any]])?.first?["error"] as? [String: Any]
+            #expect(error?["code"] as? Int == 403)
+            // An anonymous add: the server writes the (null) creator and editor itself.
+            let add = encoded(#"[{"attributes":{"note":"c","CREATOR":"mallory"},"geometry":{"x":2,"y":2}}]"#)
+            #expect(try await client.post(layer + "/addFeatures", form: "features=" + add).text.contains(#""success":true"#))
+            let added = try await client.get(layer + "/query?where=note%3D%27c%27&outFields=CREATOR&f=json").object
+            let creator = ((added["features"] as? [[String: Any]])?.first?["attributes"] as? [String: Any])?["CREATOR"]
+            #expect(creator is NSNull)
+        }
+    }
+
     /// The README's example is `Examples/services.yaml`, word for word, and it serves its two
     /// services and three layers.
     @Test func theReadmesExampleServes() async throws {
