@@ -104,6 +104,13 @@ import Testing
             #expect((cities["drawingInfo"] as? [String: Any])?["transparency"] as? Double == 40)
             #expect(cities["defaultVisibility"] as? Bool == false)
             #expect(try await client.get(root + "/world/FeatureServer/1?f=json").arcGISErrorCode == 404)
+            // All layers and tables at once, each its own document.
+            let all = try await client.get(root + "/world/FeatureServer/layers?f=json").object
+            let documents = all["layers"] as? [[String: Any]] ?? []
+            #expect(documents.map { $0["id"] as? Int } == [0, 3])
+            #expect(documents.first?["definitionExpression"] as? String == "pop_est > 10000000")
+            #expect((all["tables"] as? [Any])?.isEmpty == true)
+            #expect(try await client.get(root + "/world/MapServer/layers?f=json").object["layers"] != nil)
 
             // The definition holds in every answer: count, page, statistics, OGC API.
             let count = try await client.get(root + "/world/FeatureServer/0/query?where=1%3D1&returnCountOnly=true&f=json").object

@@ -105,6 +105,18 @@ enum ArcGISDocuments {
         return .object(root)
     }
 
+    /// `GET …/FeatureServer/layers` (or `…/MapServer/layers`), ArcGIS's "all layers and
+    /// tables": `{"layers":[…],"tables":[…]}`, each entry the layer's own document.
+    static func allLayers(_ service: ServedService, configuration: ServerConfiguration, kind: Kind = .featureServer) throws -> JSONValue {
+        var layers: [JSONValue] = []
+        var tables: [JSONValue] = []
+        for served in service.layers {
+            let document = try layer(served, configuration: configuration, kind: kind, copyright: service.copyright)
+            if served.layer.schema.geometryType == nil { tables.append(document) } else { layers.append(document) }
+        }
+        return .object(JSONObject([("layers", .array(layers)), ("tables", .array(tables))]))
+    }
+
     /// The service's `capabilities`: what any of its layers allows.
     static func capabilities(_ service: ServedService, configuration: ServerConfiguration, kind: Kind) -> String {
         var allowed: TableCapabilities = [.query]

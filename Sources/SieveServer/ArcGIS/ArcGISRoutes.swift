@@ -39,6 +39,12 @@ struct ArcGISRoutes {
                         try ArcGISDocuments.service(service, configuration: service.configuration(server.configuration), kind: kind)
                     }
                 }
+                // All layers and tables, each as its own document describes it.
+                router.on(RouterPath(service + "/layers"), method: method) { request, context in
+                    await respondDocument(request, context) { service in
+                        try ArcGISDocuments.allLayers(service, configuration: service.configuration(server.configuration), kind: kind)
+                    }
+                }
                 router.on(RouterPath(layer), method: method) { request, context in
                     await respondDocument(request, context) { service in
                         try ArcGISDocuments.layer(
