@@ -20,7 +20,8 @@ import Testing
 
     @Test func urlErrorsAreInvalidOptions() {
         do {
-            _ = try PostGISConnectionOptions(url: "postgresql://127.0.0.1/gis?table=t")
+            // No user in the URL, nor in the environment.
+            _ = try PostGISConnectionOptions(url: "postgresql://127.0.0.1/gis?table=t", environment: [:])
             Issue.record("no error")
         } catch PostGISError.Kind.invalidOptions {
         } catch {
