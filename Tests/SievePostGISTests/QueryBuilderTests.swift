@@ -121,8 +121,11 @@ struct QueryBuilderTests {
         #expect(options.geometryColumn == "shape")
         let plain = try PostGISConnectionOptions(url: "postgres://u@localhost/gis?table=t")
         #expect(plain.port == 5432 && plain.namespace == "public")
-        for bad in ["postgresql://localhost/gis?table=t", "postgresql://u@localhost/?table=t", "postgresql://u@localhost/gis", "http://u@h/d?table=t", "postgresql://u@h/d?table=t&x=1"] {
-            #expect(throws: PostGISError.self, "\(bad)") { try PostGISConnectionOptions(url: bad) }
+        // Without a database, libpq's default: the user's name (PostGISConnectionOptionsTests has the rest).
+        #expect(try PostGISConnectionOptions(url: "postgresql://u@localhost/?table=t", environment: [:]).database == "u")
+        // No user anywhere (an empty environment), no table, not PostgreSQL, an unknown parameter.
+        for bad in ["postgresql://localhost/gis?table=t", "postgresql://u@localhost/gis", "http://u@h/d?table=t", "postgresql://u@h/d?table=t&x=1"] {
+            #expect(throws: PostGISError.self, "\(bad)") { try PostGISConnectionOptions(url: bad, environment: [:]) }
         }
     }
 }
