@@ -57,8 +57,12 @@ import Testing
 
     /// The catalog of `services.yaml` in `folder`, each source loaded as a GeoJSON file.
     static func catalog(_ folder: URL) async throws -> ServedCatalog {
-        let file = try ServiceConfigurationFile.load(path: folder.appendingPathComponent("services.yaml").path)
-        return try await file.catalog { spec in
+        try await catalog(try ServiceConfigurationFile.load(path: folder.appendingPathComponent("services.yaml").path))
+    }
+
+    /// The catalog of `file`, each source loaded as a GeoJSON file.
+    static func catalog(_ file: ServiceConfigurationFile) async throws -> ServedCatalog {
+        try await file.catalog { spec in
             let url = URL(fileURLWithPath: spec.source)
             return ServiceConfigurationFile.OpenedSource(
                 table: try FeatureTable.load(contentsOf: url), name: url.deletingPathExtension().lastPathComponent)
@@ -293,11 +297,7 @@ import Testing
         #expect(readme.contains("```yaml\n" + text + "```\n"))
         let file = try ServiceConfigurationFile.load(path: example.path)
         #expect(file.server.port == 8080)
-        let catalog = try await file.catalog { spec in
-            let url = URL(fileURLWithPath: spec.source)
-            return ServiceConfigurationFile.OpenedSource(
-                table: try FeatureTable.load(contentsOf: url), name: url.deletingPathExtension().lastPathComponent)
-        }
+        let catalog = try await Self.catalog(file)
         #expect(catalog.services.map(\.name) == ["world", "nyc"])
         #expect(catalog.tables.map(\.id) == ["countries", "cities", "nyc"])
         #expect(catalog.tables.map(\.transparency) == [20, 0, 0])
