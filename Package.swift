@@ -45,6 +45,9 @@ let package = Package(
         // Already under Hummingbird: the server's connection guard reads HTTP/1 heads (NIOHTTP1)
         // before they become HTTP types, to see repeated Host lines and the HTTP version.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        // Already under postgres-nio: the TLS configuration of PostgreSQL connections (sslmode,
+        // sslrootcert).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         // The Prometheus text format of `geosieve serve --metrics` (counters, gauges and
         // histograms of a registry the server owns).
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -166,6 +169,8 @@ let package = Package(
             dependencies: [
                 "SieveBase", "SieveCQL", "SieveColumns", "SieveFeatures", "SieveGeometry", "SieveSQL",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -270,8 +275,10 @@ let package = Package(
         .testTarget(
             name: "SievePostGISTests",
             dependencies: [
-                "SieveCQL", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGeometry", "SieveSQL", "SieveTestSupport",
+                "SieveCQL", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveFormats", "SieveGeometry", "SieveSQL", "SieveServer", "SieveTestSupport",
                 .target(name: "SievePostGIS", condition: .when(traits: ["RemoteSources"])),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["RemoteSources"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         .testTarget(

@@ -4,13 +4,36 @@ import Foundation
 /// are the object ID and the geometry.
 ///
 /// Written as a URL: `postgresql://[USER[:PASSWORD]@][HOST][:PORT][/DATABASE]?table=[SCHEMA.]TABLE`
-/// with optional `&id=COLUMN` and `&geometry=COLUMN` (`postgres://` also reads). Parts are
-/// percent-decoded; the schema defaults to `public`. What the URL leaves out comes from the
-/// environment as libpq takes it: `PGHOST` (else `localhost`), `PGPORT` (else 5432), `PGUSER`
-/// (else the login name, `USER`), `PGDATABASE` (else the user's name), and the password from
-/// `PGPASSWORD`, else the password file (`PGPASSFILE`, else `~/.pgpass`). Connections are made
-/// without TLS (the engine's tests and servers run on loopback).
+/// with optional `&id=COLUMN`, `&geometry=COLUMN`, `&sslmode=MODE` and `&sslrootcert=FILE`
+/// (`postgres://` also reads). Parts are percent-decoded; the schema defaults to `public`. What
+/// the URL leaves out comes from the environment as libpq takes it: `PGHOST` (else
+/// `localhost`), `PGPORT` (else 5432), `PGUSER` (else the login name, `USER`), `PGDATABASE`
+/// (else the user's name), `PGSSLMODE` (else `prefer`), `PGSSLROOTCERT` (else
+/// `~/.postgresql/root.crt` when it exists), and the password from `PGPASSWORD`, else the
+/// password file (`PGPASSFILE`, else `~/.pgpass`).
+///
+/// TLS follows libpq's `sslmode` (``SSLMode``): `disable`; `prefer` (TLS when the server offers
+/// it, unverified); `require` (TLS or no connection; unverified, unless a root certificate is
+/// given, when it is `verify-ca`, as libpq does); `verify-ca` (the server's certificate signed by
+/// the root certificate); `verify-full` (and issued for the host). `sslrootcert=system` trusts
+/// the system's certificate authorities.
 public struct PostGISConnectionOptions: Sendable, Hashable {
+    /// How a connection is encrypted and the server checked: libpq's `sslmode`.
+    public enum SSLMode: String, Sendable, Hashable, CaseIterable {
+        /// No TLS.
+        case disable
+        /// TLS when the server offers it, else none; the certificate is not checked.
+        case prefer
+        /// TLS, or no connection; the certificate is not checked (unless a root certificate is
+        /// given: then as ``verifyCA``).
+        case require
+        /// TLS with a certificate signed by the root certificate.
+        case verifyCA = "verify-ca"
+        /// TLS with a certificate signed by the root certificate and issued for the host.
+        case verifyFull = "verify-full"
+    }
+
+
     /// The server's host name or address.
     public var host: String
     /// The server's port.
@@ -29,6 +52,11 @@ public struct PostGISConnectionOptions: Sendable, Hashable {
     public var idColumn: String?
     /// The geometry column, when the table has several.
     public var geometryColumn: String?
+    /// How connections are encrypted.
+    public var sslMode: SSLMode = .prefer
+    /// The root certificate (PEM) the server's certificate must be signed by: a file, or
+    /// `system` for the system's certificate authorities; `nil` for none.
+    public var sslRootCertificate: String?
 
     /// Options given part by part.
     public init(
@@ -90,13 +118,38 @@ public struct PostGISConnectionOptions: Sendable, Hashable {
         var table: String?
         var idColumn: String?
         var geometryColumn: String?
+        var modeText = variable("PGSSLMODE")
+        var rootCertificate = variable("PGSSLROOTCERT")
         for item in components.queryItems ?? [] {
             switch item.name {
             case "table": table = item.value
             case "id": idColumn = item.value
             case "geometry": geometryColumn = item.value
-            default: throw PostGISError(.invalidOptions, "unknown PostgreSQL URL parameter \"\(item.name)\" (table, id and geometry are read)")
+            case "sslmode": modeText = item.value
+            case "sslrootcert": rootCertificate = item.value.flatMap { $0.isEmpty ? nil : $0 }
+            default:
+                throw PostGISError(
+                    .invalidOptions, "unknown PostgreSQL URL parameter \"\(item.name)\" (table, id, geometry, sslmode and sslrootcert are read)")
             }
+        }
+        var sslMode = SSLMode.prefer
+        if let modeText {
+            if modeText == "allow" {
+                throw PostGISError(.invalidOptions, "sslmode=allow is not supported (it tries without TLS first): use disable, prefer or require")
+            }
+            guard let mode = SSLMode(rawValue: modeText) else {
+                throw PostGISError(
+                    .invalidOptions, "sslmode \"\(modeText)\" is not one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            sslMode = mode
+        }
+        if rootCertificate == nil, let home = variable("HOME"), FileManager.default.fileExists(atPath: home + "/.postgresql/root.crt") {
+            rootCertificate = home + "/.postgresql/root.crt"
+        }
+        if sslMode == .verifyCA || sslMode == .verifyFull, rootCertificate == nil {
+            throw PostGISError(
+                .invalidOptions,
+                "sslmode=\(sslMode.rawValue) needs a root certificate: sslrootcert=FILE (or system), PGSSLROOTCERT, or ~/.postgresql/root.crt")
         }
         guard let table, !table.isEmpty else { throw PostGISError(.invalidOptions, "the PostgreSQL URL names no table (?table=NAME)") }
         var namespace = "public"
@@ -112,6 +165,20 @@ public struct PostGISConnectionOptions: Sendable, Hashable {
         self.init(
             host: host, port: port, user: user, password: password, database: database,
             namespace: namespace, table: name, idColumn: idColumn, geometryColumn: geometryColumn)
+        self.sslMode = sslMode
+        sslRootCertificate = rootCertificate
+    }
+
+    /// How the server's certificate is checked: the mode's check, `require` with a root
+    /// certificate checked as `verify-ca`.
+    var verification: (encrypt: Bool, required: Bool, chain: Bool, host: Bool) {
+        switch sslMode {
+        case .disable: (false, false, false, false)
+        case .prefer: (true, false, false, false)
+        case .require: (true, true, sslRootCertificate != nil, false)
+        case .verifyCA: (true, true, true, false)
+        case .verifyFull: (true, true, true, true)
+        }
     }
 
     /// The password a libpq password file gives for the connection: its first line
@@ -154,5 +221,23 @@ public struct PostGISConnectionOptions: Sendable, Hashable {
         }
         fields.append(field)
         return fields
+    }
+}
+
+/// How a ``PostGISFeatureSource`` uses the server: how many connections its pool holds at most
+/// and how long a statement may run.
+public struct PostGISPoolOptions: Sendable, Hashable {
+    /// The most connections open at once (queries beyond wait for one): 1 or more.
+    public var maximumConnections: Int
+    /// The longest a statement may run, in seconds, as the session's `statement_timeout`; `nil`
+    /// for no bound. A statement past it is cancelled by the database and fails with
+    /// ``PostGISError/Kind/cancelled``.
+    public var statementTimeout: Double?
+
+    /// Pool options: at most `maximumConnections` (at least 1) connections, statements bound by
+    /// `statementTimeout` seconds.
+    public init(maximumConnections: Int = 4, statementTimeout: Double? = nil) {
+        self.maximumConnections = Swift.max(1, maximumConnections)
+        self.statementTimeout = statementTimeout
     }
 }

@@ -32,6 +32,9 @@ public struct PostGISError: GeoSieveKindedError {
         /// A table GeoSieve cannot read: a geometry column mixing kinds, a geometry that is not
         /// WKB GeoSieve reads.
         public static let unsupported = Kind(rawValue: "unsupported")
+        /// The database cancelled a query: its statement timeout passed, or its request went
+        /// away.
+        public static let cancelled = Kind(rawValue: "cancelled")
     }
 
     /// What kind of failure this is.
@@ -59,6 +62,7 @@ public struct PostGISError: GeoSieveKindedError {
         case .queryRefused, .invalidOptions: .invalidRequest
         case .notFound: .notFound
         case .unsupported: .unsupported
+        case .cancelled: .timedOut
         default: .unavailable
         }
     }

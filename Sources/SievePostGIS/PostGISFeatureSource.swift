@@ -1,10 +1,12 @@
 import Foundation
 import Logging
+import NIOSSL
 import PostgresNIO
 import SieveColumns
 import SieveFeatures
 import SieveGeometry
 import SieveSQL
+import SieveBase
 
 /// A PostGIS table as a feature source: queries run in the database — the where clause, the
 /// CQL2 filter and the spatial relationship pushed down as SQL with bound parameters
@@ -15,21 +17,33 @@ import SieveSQL
 /// let source = try await PostGISFeatureSource.open(
 ///     PostGISConnectionOptions(url: "postgresql://user@127.0.0.1:5432/gis?table=countries"))
 /// let count = try await source.queryFeatureCount(QueryParameters(whereClause: "pop_est > 1e7"))
-/// try await source.close()
+/// await source.close()
 /// ```
 ///
-/// The connection runs every statement with `TimeZone` `UTC`, so that dates are read as
-/// GeoSieve reads them. Calls are serialized on the one connection.
+/// Queries run on a pool of connections (postgres-nio's `PostgresClient`), at most
+/// ``PostGISPoolOptions/maximumConnections`` at once; each connection's session has the time
+/// zone `UTC`, so that dates are read as GeoSieve reads them, and, with
+/// ``PostGISPoolOptions/statementTimeout``, a `statement_timeout`. A query whose task is
+/// cancelled is cancelled in the database too (`pg_cancel_backend`).
 public final class PostGISFeatureSource: Sendable {
     /// The table and its GeoSieve schema.
     public let table: PostGISTable
-    private let connection: PostgresConnection
+    /// The pool's options.
+    public let pool: PostGISPoolOptions
+    private let client: PostgresClient
+    private let running: Task<Void, Never>
+    /// Each pooled connection's server process, by connection ID, for cancelling its query.
+    private let processes = Locked([PostgresConnection.ID: Int32]())
     private let logger: Logger
 
-    private init(table: PostGISTable, connection: PostgresConnection, logger: Logger) {
+    private init(table: PostGISTable, client: PostgresClient, pool: PostGISPoolOptions, logger: Logger) {
         self.table = table
-        self.connection = connection
+        self.client = client
+        self.pool = pool
         self.logger = logger
+        // Started at once, on this thread up to its first suspension: the pool runs before any query
+        // asks it for a connection.
+        running = Task.immediate { await client.run() }
     }
 
     /// The GeoSieve schema of the table.
@@ -37,61 +51,123 @@ public final class PostGISFeatureSource: Sendable {
 
     /// Connects and reads the table's description from the catalogue: its columns
     /// (`pg_attribute`), its integer primary key (or the column `options.idColumn` names) and
-    /// its geometry column with SRID and type (`geometry_columns`).
+    /// its geometry column with SRID and type (`geometry_columns`). The first connection is made
+    /// here, so that an unreachable server or a refused login fails now; the pool then makes
+    /// connections as queries need them.
     /// - Throws: ``PostGISError`` when the server cannot be reached, the table does not exist,
     ///   has no integer key, or has several geometry columns and none is named.
-    public static func open(_ options: PostGISConnectionOptions, logger: Logger = Logger(label: "geosieve.postgis")) async throws
-        -> PostGISFeatureSource
-    {
+    public static func open(
+        _ options: PostGISConnectionOptions, pool: PostGISPoolOptions = PostGISPoolOptions(),
+        logger: Logger = Logger(label: "geosieve.postgis")
+    ) async throws -> PostGISFeatureSource {
         let connection = try await connect(options, logger: logger)
+        let table: PostGISTable
         do {
-            let table = try await PostGISCatalog.describe(options, connection: connection, logger: logger)
-            return PostGISFeatureSource(table: table, connection: connection, logger: logger)
+            table = try await PostGISCatalog.describe(options, connection: connection, logger: logger)
         } catch {
             try? await connection.close()
             throw error
         }
+        try? await connection.close()
+        var configuration = PostgresClient.Configuration(
+            host: options.host, port: options.port, username: options.user, password: options.password,
+            database: options.database, tls: .disable)
+        if let (tls, required) = try tlsConfiguration(options) {
+            configuration.tls = required ? .require(tls) : .prefer(tls)
+        }
+        configuration.options.maximumConnections = pool.maximumConnections
+        configuration.options.minimumConnections = 0
+        configuration.options.additionalStartupParameters = sessionParameters(pool)
+        return PostGISFeatureSource(table: table, client: PostgresClient(configuration: configuration, backgroundLogger: logger), pool: pool, logger: logger)
     }
 
     /// Opens the table, runs `body` on it and closes it, also when `body` throws.
     public static func using<T: Sendable>(
-        _ options: PostGISConnectionOptions, logger: Logger = Logger(label: "geosieve.postgis"),
-        _ body: (PostGISFeatureSource) async throws -> T
+        _ options: PostGISConnectionOptions, pool: PostGISPoolOptions = PostGISPoolOptions(),
+        logger: Logger = Logger(label: "geosieve.postgis"), _ body: (PostGISFeatureSource) async throws -> T
     ) async throws -> T {
-        let source = try await open(options, logger: logger)
+        let source = try await open(options, pool: pool, logger: logger)
         do {
             let value = try await body(source)
-            try await source.close()
+            await source.close()
             return value
         } catch {
-            try? await source.close()
+            await source.close()
             throw error
         }
     }
 
-    /// A connection with the session settings the sources need.
+    /// The session settings every connection starts with (startup parameters, so that no
+    /// statement is spent on them).
+    static func sessionParameters(_ pool: PostGISPoolOptions = PostGISPoolOptions()) -> [(String, String)] {
+        var parameters = [("TimeZone", "UTC")]
+        if let seconds = pool.statementTimeout {
+            parameters.append(("statement_timeout", String(Swift.max(1, Int((seconds * 1000).rounded(.up))))))
+        }
+        return parameters
+    }
+
+    /// A connection of its own (the catalogue's and the writer's), with the session settings the
+    /// sources need.
     static func connect(_ options: PostGISConnectionOptions, logger: Logger) async throws -> PostgresConnection {
-        let configuration = PostgresConnection.Configuration(
+        var tls = PostgresConnection.Configuration.TLS.disable
+        if let (configuration, required) = try tlsConfiguration(options) {
+            let context: NIOSSLContext
+            do {
+                context = try NIOSSLContext(configuration: configuration)
+            } catch {
+                throw PostGISError(.invalidOptions, "cannot use the TLS settings (sslrootcert \(options.sslRootCertificate ?? "none")): \(error)")
+            }
+            tls = required ? .require(context) : .prefer(context)
+        }
+        var configuration = PostgresConnection.Configuration(
             host: options.host, port: options.port, username: options.user, password: options.password,
-            database: options.database, tls: .disable)
-        let connection: PostgresConnection
+            database: options.database, tls: tls)
+        configuration.options.additionalStartupParameters = sessionParameters()
         do {
-            connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+            return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         } catch {
             throw PostGISError("cannot connect to PostgreSQL at \(options.host):\(options.port): \(String(reflecting: error))")
         }
-        do {
-            try await connection.query("SET TIME ZONE 'UTC'", logger: logger)
-        } catch {
-            try? await connection.close()
-            throw PostGISError("cannot set the session's time zone: \(String(reflecting: error))")
-        }
-        return connection
     }
 
-    /// Closes the connection.
-    public func close() async throws {
-        try await connection.close()
+    /// The TLS configuration of `options` and whether TLS is required; `nil` without TLS.
+    /// - Throws: ``PostGISError`` when the root certificate cannot be read.
+    static func tlsConfiguration(_ options: PostGISConnectionOptions) throws -> (TLSConfiguration, required: Bool)? {
+        let check = options.verification
+        guard check.encrypt else { return nil }
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if check.chain {
+            configuration.certificateVerification = check.host ? .fullVerification : .noHostnameVerification
+            switch options.sslRootCertificate {
+            case "system", nil: configuration.trustRoots = .default
+            case let path?:
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    throw PostGISError(.invalidOptions, "the root certificate \(path) (sslrootcert) cannot be read")
+                }
+                configuration.trustRoots = .file(path)
+            }
+        } else {
+            configuration.certificateVerification = .none
+        }
+        return (configuration, check.required)
+    }
+
+    /// Whether this source's connections are encrypted: PostgreSQL's own view of one of them
+    /// (`pg_stat_ssl`), for checking a deployment.
+    /// - Throws: ``PostGISError`` when the database fails.
+    public func connectionIsEncrypted() async throws -> Bool {
+        var encrypted = false
+        try await run(PostGISStatement(sql: "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", parameters: [])) {
+            encrypted = try $0.decode(Bool.self)
+        }
+        return encrypted
+    }
+
+    /// Stops the pool: its connections close once their queries end.
+    public func close() async {
+        running.cancel()
+        await running.value
     }
 
     // MARK: Queries
@@ -147,6 +223,29 @@ public final class PostGISFeatureSource: Sendable {
         return result
     }
 
+    /// The values of `fields` (names the schema has, any case; others are left to the aggregate
+    /// to refuse) and the object ID of the rows `query` selects, in object-ID order, without
+    /// geometries: what an aggregate computed in memory reads, and nothing more.
+    func selectedValues(_ query: QueryParameters, fields: [String]) async throws -> FeatureTable {
+        let schema = table.schema
+        var indices = Set([schema.objectIdFieldIndex])
+        for name in fields { if let index = schema.index(ofField: name) { indices.insert(index) } }
+        let kept = indices.sorted()
+        let narrow = PostGISTable(
+            namespace: table.namespace, name: table.name, columns: kept.map { table.columns[$0] }, geometryColumn: nil, srid: table.srid,
+            schema: try Schema(
+                fields: kept.map { schema.fields[$0] }, objectIdFieldName: schema.objectIdFieldName, spatialReference: schema.spatialReference))
+        var parameters = PostgreSQLParameters()
+        let builder = PostGISQueryBuilder(table: table)
+        let condition = try builder.condition(query, parameters: &parameters)
+        let statement = PostGISStatement(
+            sql: "SELECT \(try PostGISQueryBuilder(table: narrow).selectList()) FROM \(try table.qualifiedName()) WHERE \(condition) ORDER BY \(try builder.orderBy(QueryParameters()))",
+            parameters: parameters.values)
+        var rows = FeatureRows(table: narrow)
+        try await run(statement) { try rows.append($0) }
+        return try rows.featureTable()
+    }
+
     /// Every feature of the table, as an in-memory ``/SieveFeatures/FeatureTable`` (the import).
     public func readTable() async throws -> FeatureTable {
         let builder = PostGISQueryBuilder(table: table)
@@ -158,9 +257,40 @@ public final class PostGISFeatureSource: Sendable {
 
     // MARK: Running statements
 
-    /// Runs `statement` on this source's connection, handing each row to `body` as it arrives.
+    /// Runs `statement` on a pooled connection, handing each row to `body` as it arrives. When
+    /// the calling task is cancelled, the statement is cancelled in the database.
     private func run(_ statement: PostGISStatement, _ body: (PostgresRow) throws -> Void) async throws {
-        try await Self.run(statement, connection: connection, logger: logger, each: body)
+        try await client.withConnection { connection in
+            let process = try await self.process(of: connection)
+            try await withTaskCancellationHandler {
+                try await Self.run(statement, connection: connection, logger: self.logger, each: body)
+            } onCancel: {
+                self.cancel(process)
+            }
+        }
+    }
+
+    /// The server process of a pooled connection (asked once per connection).
+    private func process(of connection: PostgresConnection) async throws -> Int32 {
+        if let known = processes.withLock({ $0[connection.id] }) { return known }
+        var process: Int32 = 0
+        try await Self.run(PostGISStatement(sql: "SELECT pg_backend_pid()", parameters: []), connection: connection, logger: logger) {
+            process = try $0.decode(Int32.self)
+        }
+        processes.withLock { $0[connection.id] = process }
+        return process
+    }
+
+    /// Asks the database to cancel what server process `process` runs (a query whose request
+    /// went away), on another pooled connection.
+    private func cancel(_ process: Int32) {
+        let client = self.client
+        let logger = self.logger
+        Task {
+            _ = try? await client.withConnection { connection in
+                try await connection.query("SELECT pg_cancel_backend(\(process))", logger: logger)
+            }
+        }
     }
 
     /// Runs `statement`, handing each row to `each` as it arrives (rows are not held); the
@@ -187,6 +317,9 @@ public final class PostGISFeatureSource: Sendable {
             }
         } catch let error as PSQLError {
             // The server's own error (it answered) is the query's; anything else, the connection's.
+            if error.serverInfo?[.sqlState] == "57014" {
+                throw PostGISError(.cancelled, "PostgreSQL cancelled the query: \(error.serverInfo?[.message] ?? "statement timeout or cancel request")")
+            }
             if let message = error.serverInfo?[.message] { throw PostGISError(.queryRefused, "PostgreSQL refused the query: \(message)") }
             throw PostGISError(.connection, "PostgreSQL refused the query: \(String(reflecting: error))")
         }

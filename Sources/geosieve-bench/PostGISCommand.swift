@@ -44,7 +44,7 @@ struct PostGISCommand: AsyncParsableCommand {
             let target = options
             let exportStart = MonotonicClock.nanoseconds()
             let written = try await PostGISFeatureSource.write(table, to: target, replace: true)
-            try await written.close()
+            await written.close()
             let export = MonotonicClock.nanoseconds() - exportStart
             emit(ResultLine(workload: "pg.\(count).export", timing: TimingSummary(nanoseconds: [export]), rows: count, result: count))
             let queries: [(String, QueryParameters)] = [

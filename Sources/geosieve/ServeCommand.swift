@@ -15,8 +15,10 @@ struct ServeCommand: AsyncParsableCommand {
             Each SOURCE becomes the service http://HOST:PORT/arcgis/rest/services/NAME/FeatureServer \
             (its table is layer 0) and the collection http://HOST:PORT/ogc/collections/NAME. NAME \
             defaults to the file (or GeoPackage layer, or PostGIS table) name; give it as \
-            SOURCE:NAME (a GeoPackage as FILE.gpkg:LAYER:NAME). Tables are read into memory at \
-            start (PostGIS tables too). When the server accepts connections it prints one line, \
+            SOURCE:NAME (a GeoPackage as FILE.gpkg:LAYER:NAME). Files are read into memory at \
+            start; a PostGIS table (postgresql://…?table=NAME) is never loaded: every query runs \
+            in the database, on a pool of --pg-connections connections, each statement bounded \
+            by --query-timeout, and the table is served read-only (also with --allow-edits). When the server accepts connections it prints one line, \
             'serving http://HOST:PORT', on standard output (with --port 0, the port picked), and \
             the pages to open on standard error: the ArcGIS REST services directory, the OGC API \
             landing page and each table's layer and items. \
@@ -94,6 +96,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("query-timeout"), help: "Seconds a query may run before it is answered 503 (0: no limit; default 30).")
     var queryTimeout: Double?
 
+    @Option(name: .customLong("pg-connections"), help: "Connections to PostgreSQL each PostGIS source may open at once (default 4).")
+    var pgConnections: Int = 4
+
     @Option(name: .customLong("header-timeout"), help: "Seconds a client has to send a request head before it is closed.")
     var headerTimeout: Double = 20
 
@@ -168,8 +173,9 @@ struct ServeCommand: AsyncParsableCommand {
         let file = try config.map { path in try ServiceConfigurationFile.load(path: path) }
         let configuration = serverConfiguration(file)
         let allowEdits = configuration.allowEdits
+        guard pgConnections >= 1 else { throw CommandFailure("--pg-connections must be 1 or more, not \(pgConnections)") }
         if let file {
-            let catalog = try await Self.catalog(file, allowEdits: allowEdits)
+            let catalog = try await Self.catalog(file, allowEdits: allowEdits, pgConnections: pgConnections, timeout: configuration.queryTimeout)
             try await serve(catalog, configuration: configuration, reloading: file.path)
             return
         }
@@ -184,6 +190,14 @@ struct ServeCommand: AsyncParsableCommand {
         for argument in sources {
             let (source, name) = Self.split(argument)
             let geoPackage = CommandSource.geoPackage(source)
+            if PostGISSource.isURL(source) {
+                do {
+                    tables.append(try await servedDatabaseTable(source, name: name, timeFields: timeFields, configuration: configuration))
+                } catch {
+                    throw CommandFailure("\(argument): ", error)
+                }
+                continue
+            }
             // Whether edits can be saved is known before reading anything.
             if allowEdits { try Self.checkSavable(source) }
             let (table, layerName) = try await CommandSource.loadTable(source, keepingFileShape: allowEdits)
@@ -215,6 +229,16 @@ struct ServeCommand: AsyncParsableCommand {
         try await serve(catalog, configuration: configuration, reloading: nil)
     }
 
+    /// The PostGIS table `url` names, served where it lives (never loaded), read-only.
+    func servedDatabaseTable(
+        _ url: String, name: String?, timeFields: (String, String?)?, configuration: ServerConfiguration
+    ) async throws -> ServedTable {
+        let (source, tableName) = try await PostGISSource.openForServing(url, connections: pgConnections, timeout: configuration.queryTimeout)
+        let time = timeFields.flatMap { fields in try? LayerTime(startField: fields.0, endField: fields.1, schema: source.schema) }
+        return try await ServedTable.publishing(
+            id: name ?? ServedTable.sanitizedID(tableName), source: source, settings: LayerSettings(name: tableName, time: time))
+    }
+
     /// Serves `catalog` until SIGTERM or SIGINT; with a configuration file, SIGHUP reloads its
     /// services (a file that fails validation is refused, logged, and the services stay).
     func serve(_ catalog: ServedCatalog, configuration: ServerConfiguration, reloading path: String?) async throws {
@@ -228,12 +252,13 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = Logger.Level(rawValue: logLevel.rawValue) ?? .info
         let host = configuration.host
         let serverLogger = logger
+        let pgConnections = self.pgConnections
         try await withThrowingTaskGroup(of: Void.self) { group in
             if let path {
                 let signals = await UnixSignalsSequence(trapping: .sighup)
                 group.addTask {
                     for await _ in signals {
-                        await Self.reload(path, into: server, logger: serverLogger)
+                        await Self.reload(path, into: server, pgConnections: pgConnections, logger: serverLogger)
                     }
                 }
             }
@@ -253,22 +278,44 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Reads the configuration file again and serves its services, or logs why not and keeps
     /// those served.
-    static func reload(_ path: String, into server: GeoSieveServer, logger: Logger) async {
+    static func reload(_ path: String, into server: GeoSieveServer, pgConnections: Int, logger: Logger) async {
+        // The database sources of the catalog served now: closed once the new one is served
+        // and the requests in flight on them had time to finish.
+        let former = PostGISSource.takeServed()
         do {
             let file = try ServiceConfigurationFile.load(path: path)
-            let catalog = try await Self.catalog(file, allowEdits: server.configuration.allowEdits)
+            let catalog = try await Self.catalog(
+                file, allowEdits: server.configuration.allowEdits, pgConnections: pgConnections, timeout: server.configuration.queryTimeout)
             server.replaceCatalog(catalog)
             logger.notice("reloaded \(path): \(catalog.services.count) services, \(catalog.tables.count) layers")
+            Task {
+                try? await Task.sleep(for: .seconds(Self.closingGrace(server.configuration)))
+                for close in former { await close() }
+            }
         } catch {
+            for close in PostGISSource.takeServed() { await close() }
+            PostGISSource.restoreServed(former)
             logger.error("\(error) — the configuration was not reloaded; the services stay as they were")
         }
     }
 
+    /// How long the database sources of a replaced catalog stay open: the longest a query may
+    /// run, and a minute without a query timeout.
+    static func closingGrace(_ configuration: ServerConfiguration) -> Double {
+        (configuration.queryTimeout ?? 60) + 5
+    }
+
     /// The catalog of a configuration file, each layer's source opened as the command line
-    /// opens sources (and saved into, when edits are allowed).
-    static func catalog(_ file: ServiceConfigurationFile, allowEdits: Bool) async throws -> ServedCatalog {
+    /// opens sources (and saved into, when edits are allowed); a PostGIS table is served where
+    /// it lives, read-only, on a pool of `pgConnections` connections whose statements
+    /// `timeout` bounds.
+    static func catalog(_ file: ServiceConfigurationFile, allowEdits: Bool, pgConnections: Int, timeout: Double?) async throws -> ServedCatalog {
         try await file.catalog { spec in
             let source = spec.source
+            if PostGISSource.isURL(source) {
+                let (opened, name) = try await PostGISSource.openForServing(source, connections: pgConnections, timeout: timeout)
+                return ServiceConfigurationFile.OpenedSource(source: opened, name: name)
+            }
             if allowEdits { try checkSavable(source) }
             let (table, layerName) = try await CommandSource.loadTable(source, keepingFileShape: allowEdits)
             let geoPackage = CommandSource.geoPackage(source)
@@ -308,7 +355,6 @@ struct ServeCommand: AsyncParsableCommand {
     /// Refuses `--allow-edits` for sources edits cannot be saved into.
     static func checkSavable(_ source: String) throws {
         if source == "-" { throw CommandFailure("--allow-edits: standard input cannot be saved; serve a file") }
-        if PostGISSource.isURL(source) { throw CommandFailure("--allow-edits: PostGIS tables are served read-only (from memory)") }
         try EditCommand.checkSavable(source, option: "--allow-edits")
     }
 

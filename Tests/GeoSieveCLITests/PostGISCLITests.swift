@@ -65,8 +65,15 @@ struct PostGISCLITests {
         }
         let items = try await ServeCLITests.fetch(server.base + "/ogc/collections/pg/items?filter=pop_est%20%3E%201e8&limit=100")
         #expect(items.contains("\"numberMatched\":14"))
-        let refused = try CLI.run(["serve", url, "--allow-edits", "--port", "0"])
-        #expect(refused.status == 2)
-        #expect(refused.stderr.contains("read-only"))
+        // Served where it lives: read-only, also with --allow-edits (which the file beside it takes).
+        let editing = try ServeCLITests.Server([url + ":pg", "--allow-edits"])
+        defer { _ = editing.stop() }
+        let layer = try await ServeCLITests.fetch(editing.base + "/arcgis/rest/services/pg/FeatureServer/0?f=json")
+        #expect(layer.contains("\"capabilities\":\"Query\""))
+        let refused = try await ServeCLITests.fetch(
+            editing.base + "/arcgis/rest/services/pg/FeatureServer/0/deleteFeatures", form: "where=1%3D1&f=json")
+        #expect(refused.contains("read-only"))
+        let count = try await ServeCLITests.fetch(editing.base + "/arcgis/rest/services/pg/FeatureServer/0/query?where=1%3D1&returnCountOnly=true")
+        #expect(count == "{\"count\":177}")
     }
 }

@@ -106,10 +106,10 @@ struct PostGISDifferentialTests {
         do {
             try await Self.compareConformancePredicates(tables: tables, sources: sources)
         } catch {
-            for source in written { try? await source.close() }
+            for source in written { await source.close() }
             throw error
         }
-        for source in written { try await source.close() }
+        for source in written { await source.close() }
     }
 
     private static func compareConformancePredicates(
@@ -171,10 +171,10 @@ struct PostGISDifferentialTests {
                 try await source.queryObjectIDs(QueryParameters(filter: try CQL2Filter("T_BEFORE(DAY, AT)")))
             }
         } catch {
-            try? await source.close()
+            await source.close()
             throw error
         }
-        try await source.close()
+        await source.close()
     }
 
     @Test(arguments: [UInt64(1), 2, 3, 4])

@@ -117,7 +117,7 @@ import SieveTestSupport
 
     @Test func theRuleKeepsInlineOnlyBoundedWork() throws {
         let server = try TestServer.make()
-        let cities = try server.catalog.table("cities", what: "service").table.snapshot
+        let cities = try #require(try server.catalog.table("cities", what: "service").snapshot)
         let configuration = ServerConfiguration()
         func size(_ query: String, _ configuration: ServerConfiguration = configuration) throws -> EngineWorkSize {
             try Self.arcGISSize(query, table: cities, configuration: configuration)
@@ -141,7 +141,7 @@ import SieveTestSupport
         #expect(try ogc("bbox=0,0,10,10&limit=10") == .small)
         #expect(try ogc("filter=S_INTERSECTS(geometry,POINT(0%200))") == .large)
         // Countries: fewer rows than the limit, but polygons of many vertices.
-        let countries = try server.catalog.table("countries", what: "service").table.snapshot
+        let countries = try #require(try server.catalog.table("countries", what: "service").snapshot)
         let rows = ServerConfiguration(inlineQueryRowLimit: countries.count + 1)
         #expect(try Self.arcGISSize("where=1%3D1", table: countries, configuration: rows) == .large)
         #expect(throws: ServerRequestError.self) { try ServerConfiguration(inlineQueryRowLimit: -1).validate() }
@@ -151,7 +151,7 @@ import SieveTestSupport
         // Cities: 243 points, over a limit of 100 rows.
         let configuration = ServerConfiguration(inlineQueryRowLimit: 100)
         let server = try TestServer.make(configuration)
-        let cities = try server.catalog.table("cities", what: "service").table.snapshot
+        let cities = try #require(try server.catalog.table("cities", what: "service").snapshot)
         #expect(cities.count > 100)
         func size(_ query: String, indexed: Bool) throws -> EngineWorkSize {
             try Self.arcGISSize(query, table: cities, configuration: configuration, indexed: indexed)
@@ -253,7 +253,7 @@ import SieveTestSupport
     /// no release before 11.2, whose types they declare).
     @Test func wideTableAnswersAreUnchanged() async throws {
         let wide = try TestServer.table("wide25", geoJSON: WideTableAnswers.geoJSON)
-        #expect(wide.table.snapshot.schema.fields.count == 25)
+        #expect(wide.schema.fields.count == 25)
         for limit in [0, 1_000_000] {
             let server = try TestServer.make(ServerConfiguration(inlineQueryRowLimit: limit, arcgisVersion: .v11_2), extra: [wide])
             try await TestServer.withClient(server) { client async throws in

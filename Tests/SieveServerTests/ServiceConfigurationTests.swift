@@ -269,7 +269,7 @@ import Testing
             """#
         try Data(notes.utf8).write(to: folder.appendingPathComponent("notes.geojson"))
         let catalog = try await Self.catalog(folder)
-        let tracking = try #require(catalog.tables.first?.table.options.editorTracking)
+        let tracking = try #require(catalog.tables.first?.table?.options.editorTracking)
         #expect(tracking.creatorField == "CREATOR" && tracking.ownershipBasedAccessControl && !tracking.allowAnonymousToUpdate)
         let server = try GeoSieveServer(catalog: catalog, configuration: ServerConfiguration(allowEdits: true))
         try await TestServer.withClient(server) { client in

@@ -27,8 +27,8 @@ import SieveTestSupport
 
     static func server(start: String?, end: String? = nil) throws -> GeoSieveServer {
         let plain = try TestServer.table("events", geoJSON: events)
-        let time = try start.map { try LayerTime(startField: $0, endField: end, schema: plain.table.snapshot.schema) }
-        let served = try ServedTable(id: "events", table: plain.table, time: time)
+        let time = try start.map { try LayerTime(startField: $0, endField: end, schema: plain.schema) }
+        let served = try ServedTable(id: "events", table: try #require(plain.table), time: time)
         return try GeoSieveServer(catalog: ServedCatalog([served]))
     }
 
@@ -89,7 +89,7 @@ import SieveTestSupport
     }
 
     @Test func timeFieldsMustBeDates() throws {
-        let schema = try TestServer.table("events", geoJSON: Self.events).table.snapshot.schema
+        let schema = try TestServer.table("events", geoJSON: Self.events).schema
         #expect(throws: ServerRequestError.self) { try LayerTime(startField: "nope", schema: schema) }
         #expect(throws: ServerRequestError.self) { try LayerTime(startField: "OBJECTID", schema: schema) }
         #expect(throws: ServerRequestError.self) { try LayerTime(startField: "start", endField: "OBJECTID", schema: schema) }

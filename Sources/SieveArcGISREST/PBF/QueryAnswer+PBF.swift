@@ -81,10 +81,13 @@ extension FeatureQueryResult {
     public func pbf(quantization: CoordinateQuantization? = nil) -> [UInt8] {
         var grid = quantization
         if returnsGeometry, grid == nil {
-            // The table's extent for its own geometries (known), the answer's for projected ones.
-            var extent = projectedGeometries == nil ? table.extent : Envelope.empty
+            // The answer's own extent, whatever else the table holds: the same features give
+            // the same bytes from any source (a page a database sent, a table in memory).
+            var extent = Envelope.empty
             if let projectedGeometries {
                 for case let geometry? in projectedGeometries { extent.expand(toInclude: geometry.envelope) }
+            } else {
+                for row in rows { if let envelope = table.envelope(row: Int(row)) { extent.expand(toInclude: envelope) } }
             }
             grid = .fine(for: extent)
         }

@@ -71,6 +71,25 @@ package struct SpatialFilter {
         }
     }
 
+    /// The envelope, in the table's reference `reference`, outside which no feature lies within
+    /// the distance of `query`'s geometry: the window an in-memory table takes its candidates
+    /// from (widened by GEOS's grid spacing as it is), and what a database is asked for before
+    /// the distance is measured as the in-memory table measures it. `nil` when the query has no
+    /// geometry or no distance.
+    /// - Throws: ``FeatureTableError/Kind/invalidQuery`` as a distance query over a table of
+    ///   `reference` throws.
+    package static func distanceWindow(_ query: QueryParameters, reference: SpatialReference) throws(FeatureTableError) -> Envelope? {
+        guard let geometry = query.geometry, let distance = query.distance else { return nil }
+        guard query.spatialRelationship == .intersects else {
+            throw FeatureTableError(.invalidQuery, "a distance applies to the intersects relationship only, not \(query.spatialRelationship)")
+        }
+        let projected = try queryGeometry(geometry, from: query.inSpatialReference ?? reference, to: reference)
+        let box = try Proximity(distance, query: projected, reference: reference).window(projected.envelope)
+        guard !box.isEmpty else { return box }
+        let d = GEOSResolution.spacing
+        return Envelope(xmin: box.xmin - d, ymin: box.ymin - d, xmax: box.xmax + d, ymax: box.ymax + d)
+    }
+
     /// Checks a relate pattern by its syntax alone, so that a bad pattern fails every query kind
     /// even when no row is a candidate; other relationships need no check.
     /// - Throws: ``FeatureTableError/Kind/invalidQuery`` for a pattern that is not DE-9IM.

@@ -20,7 +20,7 @@ import SieveJSON
 enum ArcGISAttachments {
     /// The feature the path names, which must exist.
     static func objectID(_ text: String, in served: ServedTable) throws(ServerRequestError) -> Int64 {
-        guard served.table.options.hasAttachments else {
+        guard served.hasAttachments else {
             throw ServerRequestError(.badRequest, "Unable to complete operation.", details: ["the layer has no attachments"])
         }
         guard let id = Int64(text), served.contains(objectID: id) else {
@@ -31,13 +31,12 @@ enum ArcGISAttachments {
 
     /// The attachment infos of a feature.
     static func infos(_ objectID: Int64, in served: ServedTable) -> ServiceResponse {
-        ServiceResponse.json(text: AttachmentInfo.json(served.table.snapshot.queryAttachmentInfos(objectID: objectID)))
+        ServiceResponse.json(text: AttachmentInfo.json(served.snapshot?.queryAttachmentInfos(objectID: objectID) ?? []))
     }
 
     /// The bytes of an attachment.
     static func download(_ objectID: Int64, _ attachment: String, in served: ServedTable) throws(ServerRequestError) -> ServiceResponse {
-        let table = served.table.snapshot
-        guard let id = Int64(attachment), let data = table.fetchAttachment(objectID: objectID, attachmentID: id),
+        guard let table = served.snapshot, let id = Int64(attachment), let data = table.fetchAttachment(objectID: objectID, attachmentID: id),
             let info = table.queryAttachmentInfos(objectID: objectID).first(where: { $0.id == id })
         else {
             throw ServerRequestError(.notFound, "Attachment \(RequestParameters.quoted(attachment)) of feature \(objectID) does not exist")
@@ -63,11 +62,11 @@ enum ArcGISAttachments {
             guard let text = parameters.nonEmpty("attachmentId"), let attachment = Int64(text) else {
                 throw ServerRequestError(.badRequest, "Unable to complete operation.", details: ["updateAttachment needs an integer attachmentId"])
             }
-            result = try await served.editor.run { table in
+            result = try await served.requireEditor().run { table in
                 table.updateAttachment(objectID: objectID, attachmentID: attachment, name: name, contentType: type, data: part.data)
             }
         } else {
-            result = try await served.editor.run { table in
+            result = try await served.requireEditor().run { table in
                 table.addAttachment(objectID: objectID, name: name, contentType: type, data: part.data)
             }
         }
@@ -85,7 +84,7 @@ enum ArcGISAttachments {
         } catch {
             throw ServerRequestError(.badRequest, "Unable to complete operation.", details: [error.message])
         }
-        let results = try await served.editor.run { table in table.deleteAttachments(objectID: objectID, attachmentIDs: ids) }
+        let results = try await served.requireEditor().run { table in table.deleteAttachments(objectID: objectID, attachmentIDs: ids) }
         return ServiceResponse.json(.object(JSONObject([("deleteAttachmentResults", .array(results.map(\.jsonValue)))])))
     }
 }

@@ -41,7 +41,7 @@ enum ArcGISDocuments {
     /// The `capabilities` string: `Query`, and `Create,Delete,Query,Update,Editing` when edits are
     /// allowed (each as the table's editing options permit); `Map,Query,Data` for the map service.
     static func capabilities(_ table: ServedTable, configuration: ServerConfiguration, kind: Kind = .featureServer) -> String {
-        capabilities(table.table.options.capabilities, configuration: configuration, kind: kind)
+        capabilities(table.capabilities, configuration: configuration, kind: kind)
     }
 
     /// The `capabilities` string of what `allowed` permits.
@@ -63,10 +63,10 @@ enum ArcGISDocuments {
     static func service(_ service: ServedService, configuration: ServerConfiguration, kind: Kind = .featureServer) throws -> JSONValue {
         // A service has at least one layer (``ServedService/init``).
         guard let first = service.layers.first else { throw ServerRequestError(.internalError, "a service without layers") }
-        let schema = first.table.snapshot.schema
+        let schema = first.schema
         var extent = Envelope.empty
         for served in service.layers where served.layer.schema.spatialReference == schema.spatialReference {
-            let layerExtent = try served.layer.fullExtent()
+            let layerExtent = try served.fullExtent()
             if !layerExtent.isEmpty { extent.expand(toInclude: layerExtent) }
         }
         let editable = configuration.allowEdits && kind == .featureServer && service.allowsEditing
@@ -120,7 +120,7 @@ enum ArcGISDocuments {
     /// The service's `capabilities`: what any of its layers allows.
     static func capabilities(_ service: ServedService, configuration: ServerConfiguration, kind: Kind) -> String {
         var allowed: TableCapabilities = [.query]
-        for layer in service.layers { allowed.formUnion(layer.table.options.capabilities) }
+        for layer in service.layers { allowed.formUnion(layer.capabilities) }
         return capabilities(allowed, configuration: configuration, kind: kind)
     }
 
@@ -131,8 +131,7 @@ enum ArcGISDocuments {
         _ served: ServedTable, configuration: ServerConfiguration, kind: Kind = .featureServer, copyright: String = ""
     ) throws -> JSONValue {
         let layer = served.layer
-        let table = served.table.snapshot
-        let schema = table.schema
+        let schema = served.schema
         let editable = configuration.allowEdits && kind == .featureServer
         var root = JSONObject()
         root.append("currentVersion", .double(configuration.arcgisVersion.number))
@@ -156,16 +155,16 @@ enum ArcGISDocuments {
             root.append("geometryField", .object(JSONObject([("name", .string("Shape")), ("type", .string("esriFieldTypeGeometry"))])))
             root.append("minScale", .double(layer.minScale))
             root.append("maxScale", .double(layer.maxScale))
-            root.append("extent", envelope(try layer.fullExtent(), schema.spatialReference))
+            root.append("extent", envelope(try served.fullExtent(), schema.spatialReference))
             root.append("sourceSpatialReference", JSONOutput.spatialReferenceValue(schema.spatialReference))
             let drawing = DrawingInfo(renderer: layer.renderer, transparency: served.transparency)
             root.append("drawingInfo", try JSONReader.parse(drawing.esriJSON))
-            root.append("hasZ", .bool(table.geometryColumn.hasZ))
-            root.append("hasM", .bool(table.geometryColumn.hasM))
+            root.append("hasZ", .bool(served.snapshot?.geometryColumn.hasZ ?? false))
+            root.append("hasM", .bool(served.snapshot?.geometryColumn.hasM ?? false))
         }
         if let time = served.time { root.append("timeInfo", try timeInfo(time, served: served)) }
-        root.append("allowGeometryUpdates", .bool(editable && table.schema.geometryType != nil))
-        root.append("hasAttachments", .bool(kind == .featureServer && served.table.options.hasAttachments))
+        root.append("allowGeometryUpdates", .bool(editable && schema.geometryType != nil))
+        root.append("hasAttachments", .bool(kind == .featureServer && served.hasAttachments))
         root.append("htmlPopupType", .string("esriServerHTMLPopupTypeNone"))
         root.append("objectIdField", .string(schema.objectIdFieldName))
         root.append("globalIdField", .string(schema.globalIdFieldName ?? ""))
@@ -200,9 +199,19 @@ enum ArcGISDocuments {
             StatisticDefinition(.min, onField: time.startField, outputAlias: "tmin"),
             StatisticDefinition(.max, onField: time.endField ?? time.startField, outputAlias: "tmax"),
         ]
-        let result = try served.layer.queryStatistics(StatisticsQueryParameters(statistics: statistics))
+        let extent: (start: Int64?, end: Int64?)
+        if let published = served.published {
+            extent = published.timeExtent
+        } else {
+            let result = try served.layer.queryStatistics(StatisticsQueryParameters(statistics: statistics))
+            func instant(_ index: Int) -> Int64? {
+                guard let row = result.rows.first, index < row.count, case .date(let ms) = row[index] else { return nil }
+                return ms
+            }
+            extent = (instant(0), instant(1))
+        }
         func value(_ index: Int) -> JSONValue {
-            guard let row = result.rows.first, index < row.count, case .date(let ms) = row[index] else { return .null() }
+            guard let ms = index == 0 ? extent.start : extent.end else { return .null() }
             return .integer(Int(ms))
         }
         return .object(

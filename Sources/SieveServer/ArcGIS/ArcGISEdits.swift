@@ -28,6 +28,7 @@ enum ArcGISEdits {
     static func run(_ operation: Operation, _ parameters: RequestParameters, on served: ServedTable) async throws(ServerRequestError)
         -> ServiceResponse
     {
+        _ = try served.requireEditor()
         let schema = served.layer.schema
         let rollback = try ArcGISQuery.flag(parameters, "rollbackOnFailure", default: true)
         /// Applies `request`, once it names no hidden field.
@@ -98,13 +99,16 @@ enum ArcGISEdits {
                 throw invalid("edits[\(i)]: \(error.message)")
             }
             guard !batches.contains(where: { $0.served.layerID == id }) else { throw invalid("edits lists layer \(id) more than once") }
+            _ = try served.requireEditor()
             let request = try edits(nil, JSONWriter.string(layer), schema: served.layer.schema, parameter: "edits[\(i)]")
             try served.checkVisibleFields(request.adds + request.updates)
             batches.append((served, request))
         }
         var results: [ApplyEditsResult] = []
         if rollback, batches.count > 1 {
-            let checks = batches.map { $0.served.table.checkEdits(adds: $0.request.adds, updates: $0.request.updates, deletes: $0.request.deletes) }
+            let checks = try batches.map { batch throws(ServerRequestError) in
+                try batch.served.requireEditor().table.checkEdits(adds: batch.request.adds, updates: batch.request.updates, deletes: batch.request.deletes)
+            }
             if checks.contains(where: { !$0.allSucceeded }) {
                 results = checks.map { $0.allSucceeded ? rolledBack($0) : $0 }
             }
@@ -135,7 +139,7 @@ enum ArcGISEdits {
 
     /// Applies `request` as one batch through the table's editor.
     static func apply(_ request: ApplyEditsRequest, rollback: Bool, on served: ServedTable) async throws(ServerRequestError) -> ApplyEditsResult {
-        try await served.editor.run { table in
+        try await served.requireEditor().run { table in
             table.applyEdits(adds: request.adds, updates: request.updates, deletes: request.deletes, rollbackOnFailure: rollback)
         }
     }

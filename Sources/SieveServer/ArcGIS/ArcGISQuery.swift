@@ -125,31 +125,50 @@ enum ArcGISQuery {
         }
     }
 
-    /// Runs a prepared query on `served` and writes its answer.
+    /// Runs a prepared query on `served`, held in memory, and writes its answer.
     /// - Throws: ``ServerRequestError`` (bad request) for what the engine refuses, with its
     ///   message as the detail.
     static func respond(_ prepared: Prepared, on served: ServedTable) throws(ServerRequestError) -> ServiceResponse {
         try ServerRequestError.catching(.badRequest, message: "Cannot perform query. Invalid query parameters.") {
-            var answer = try served.layer.answer(prepared.request)
-            if case .features(var result) = answer {
-                if prepared.dropsExceededFeatures, result.exceededTransferLimit { result = result.leavingOutFeatures() }
-                if let offset = prepared.maxAllowableOffset { result = result.generalized(maxOffset: offset) }
-                answer = .features(result.keepingOrdinates(prepared.ordinates))
-            }
-            var features = 0
-            if case .features(let result) = answer { features = result.count }
-            if prepared.format == .pbf, let body = answer.pbf(quantization: prepared.options.quantization) {
-                return ServiceResponse(contentType: ServiceResponse.protobufType, body: body).serving(served.id, features: features)
-            }
-            guard case .features(let result) = answer else {
-                return ServiceResponse(contentType: ServiceResponse.jsonType, body: answer.esriJSON(options: prepared.options))
-            }
-            let geoJSON = prepared.format == .geojson
-            return ServiceResponse(
-                contentType: geoJSON ? ServiceResponse.geoJSONType : ServiceResponse.jsonType,
-                body: result.bytes(geoJSON ? .geoJSON : .esriJSON, options: prepared.options)
-            ).serving(served.id, features: features)
+            try write(try served.layer.answer(prepared.request), prepared, on: served)
         }
+    }
+
+    /// Has the source of `served` answer a prepared query (a database runs it) and writes its
+    /// answer.
+    /// - Throws: ``ServerRequestError``: bad request for what the engine refuses, with its
+    ///   message as the detail; 503 for a query the database cancelled (its statement timeout);
+    ///   502 when the database fails.
+    static func respond(_ prepared: Prepared, on served: ServedTable) async throws(ServerRequestError) -> ServiceResponse {
+        let answer = try await ServerRequestError.catching(.badRequest, message: "Cannot perform query. Invalid query parameters.") {
+            try await served.layer.query(prepared.request)
+        }
+        return try ServerRequestError.catching(.badRequest, message: "Cannot perform query. Invalid query parameters.") {
+            try write(answer, prepared, on: served)
+        }
+    }
+
+    /// Writes the answer of a prepared query in its format.
+    private static func write(_ answer: QueryAnswer, _ prepared: Prepared, on served: ServedTable) throws -> ServiceResponse {
+        var answer = answer
+        if case .features(var result) = answer {
+            if prepared.dropsExceededFeatures, result.exceededTransferLimit { result = result.leavingOutFeatures() }
+            if let offset = prepared.maxAllowableOffset { result = result.generalized(maxOffset: offset) }
+            answer = .features(result.keepingOrdinates(prepared.ordinates))
+        }
+        var features = 0
+        if case .features(let result) = answer { features = result.count }
+        if prepared.format == .pbf, let body = answer.pbf(quantization: prepared.options.quantization) {
+            return ServiceResponse(contentType: ServiceResponse.protobufType, body: body).serving(served.id, features: features)
+        }
+        guard case .features(let result) = answer else {
+            return ServiceResponse(contentType: ServiceResponse.jsonType, body: answer.esriJSON(options: prepared.options))
+        }
+        let geoJSON = prepared.format == .geojson
+        return ServiceResponse(
+            contentType: geoJSON ? ServiceResponse.geoJSONType : ServiceResponse.jsonType,
+            body: result.bytes(geoJSON ? .geoJSON : .esriJSON, options: prepared.options)
+        ).serving(served.id, features: features)
     }
 
     /// The `f` parameter.

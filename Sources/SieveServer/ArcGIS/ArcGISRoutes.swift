@@ -62,8 +62,12 @@ struct ArcGISRoutes {
                         try served.restrictToVisibleFields(&read.request.parameters, statistics: read.request.statisticsRequest)
                         let prepared = read
                         let query = prepared.request.parameters
+                        guard let snapshot = served.snapshot else {
+                            // A database runs the query; its statement timeout bounds it.
+                            return try await ArcGISQuery.respond(prepared, on: served)
+                        }
                         let size = EngineWorkSize.query(
-                            query, declaresBox: prepared.declaresBox, table: served.table.snapshot, configuration: configuration,
+                            query, declaresBox: prepared.declaresBox, table: snapshot, configuration: configuration,
                             indexed: server.spatialIndexes.isReady(served.id))
                         let response = try await server.timed(size) { try ArcGISQuery.respond(prepared, on: served) }
                         // A box query has built the table's spatial index: the next ones can count their rows in it.

@@ -30,7 +30,7 @@ enum ArcGISVectorTiles {
     /// The layers of the service with geometry, the layers of its tiles.
     /// - Throws: ``ServerRequestError`` (not found) when there is none.
     static func tiledLayers(_ service: ServedService) throws(ServerRequestError) -> [ServedTable] {
-        let layers = service.layers.filter { $0.table.snapshot.schema.geometryType != nil }
+        let layers = service.layers.filter { $0.schema.geometryType != nil }
         guard !layers.isEmpty else {
             throw ServerRequestError(.notFound, "\(RequestParameters.quoted(service.name)) has no vector tiles: no layer of it has geometry")
         }
@@ -92,7 +92,7 @@ enum ArcGISVectorTiles {
                 ]))
         }
         let color = JSONValue.string("#2b6cb0")
-        switch served.table.snapshot.schema.geometryType {
+        switch served.schema.geometryType {
         case .point, .multipoint:
             return [
                 styleLayer(

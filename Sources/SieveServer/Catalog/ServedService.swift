@@ -85,7 +85,7 @@ public struct ServedService: Sendable {
     }
 
     /// Whether any layer's table allows edits (Create, Update or Delete).
-    public var allowsEditing: Bool { layers.contains { $0.table.options.capabilities.allowsEditing } }
+    public var allowsEditing: Bool { layers.contains { $0.capabilities.allowsEditing } }
 }
 
 /// The services a server publishes, by name, and their layers, by OGC API collection id, in

@@ -4,6 +4,8 @@ import SieveEditing
 import SieveFormats
 import SieveMap
 import SieveSQL
+import SieveGeometry
+import SieveColumns
 
 /// How a served layer is published: what a service layer's author configures once, which every
 /// answer then honours (``ServedTable``).
@@ -69,8 +71,14 @@ public struct LayerSettings: Sendable {
 /// (`/arcgis/rest/services/{service}/FeatureServer/{layer}`) and an OGC API collection at
 /// `/ogc/collections/{id}`.
 ///
-/// Reads go through ``layer`` over the editable table's published snapshot, so a query never
-/// sees half an edit batch; edits are serialized by the ``/SieveEditing/EditableFeatureTable``.
+/// The features come from a ``/SieveFeatures/FeatureSource``, and every answer from its one
+/// operation through ``layer``: an editable table held in memory (edited in place when the
+/// server allows edits), or a source that answers where its data lives — a PostGIS table,
+/// whose queries run in the database and which is never loaded (served read-only).
+///
+/// Reads of an in-memory table go through ``layer`` over the editable table's published
+/// snapshot, so a query never sees half an edit batch; edits are serialized by the
+/// ``/SieveEditing/EditableFeatureTable``.
 public struct ServedTable: Sendable {
     /// The OGC API collection id, unique in the server (and, for a table served as a service of
     /// its own, the service name): letters, digits, `_`, `-` and `.`, at most 128.
@@ -79,8 +87,11 @@ public struct ServedTable: Sendable {
     public var title: String
     /// A description for the layer and collection documents.
     public var description: String
-    /// The table, edited in place when the server allows edits.
-    public let table: EditableFeatureTable
+    /// Where the features come from.
+    public let source: any FeatureSource
+    /// The table, edited in place when the server allows edits; `nil` for a source that is not an
+    /// editable table held in memory (served read-only).
+    public let table: EditableFeatureTable?
     /// The layer the answers come from: its definition expression (if any) limits them, its
     /// renderer is the layer's `drawingInfo`, its scale range, visibility and display field
     /// are published.
@@ -100,12 +111,30 @@ public struct ServedTable: Sendable {
     /// The layer's time, when it is time-aware: the ArcGIS `timeInfo`, what `time` and OGC
     /// `datetime` select by.
     public let time: LayerTime?
-    /// Runs edits one batch at a time, each saved (when a saver is given) before the next.
-    let editor: TableEditor
+    /// Runs edits one batch at a time, each saved (when a saver is given) before the next;
+    /// `nil` for a source served read-only.
+    let editor: TableEditor?
+    /// What was measured of a source not held in memory when it was published.
+    let published: PublishedSummary?
     /// A number drawn when the table is published, in its tiles' cache keys and the entity tags
     /// of every answer: a layer published anew (a reloaded configuration that may change its
     /// definition or renderer) never answers with what its former self made.
     let instance = UInt64.random(in: .min ... .max)
+
+    /// What the layer documents say of a source that answers elsewhere (a database), measured
+    /// once when it is published, as ArcGIS Server measures a layer's extent when a service is
+    /// published: its documents then cost no query of the whole table.
+    struct PublishedSummary: Sendable {
+        /// The extent of the layer's features (after its definition expression).
+        var extent: Envelope
+        /// The earliest and latest time of a time-aware layer, epoch milliseconds.
+        var timeExtent: (start: Int64?, end: Int64?)
+        /// How many features the layer had.
+        var featureCount: Int
+        /// Whether every feature had a geometry (then an OGC API `bbox` is a box query; else it
+        /// also selects the features without one).
+        var everyFeatureHasGeometry: Bool
+    }
 
     /// Publishes `table` as collection `id` (and, unless a ``ServedService`` takes it, as the
     /// service `id` with the table as layer 0), as `settings` say; with the server's
@@ -118,6 +147,56 @@ public struct ServedTable: Sendable {
     ///   have, a definition expression that does not bind, or one the table's editing options do
     ///   not hold edits to.
     public init(id: String, table: EditableFeatureTable, settings: LayerSettings, save: TableSaver? = nil) throws {
+        let definition = settings.definitionExpression.allSatisfy(\.isWhitespace) ? "" : settings.definitionExpression
+        let held = table.options.definitionExpression.map { $0.allSatisfy(\.isWhitespace) ? "" : $0 } ?? ""
+        guard definition == held else {
+            throw ServerRequestError(
+                .badRequest,
+                "the layer's definition expression \(RequestParameters.quoted(definition)) is not the one its table holds edits to (\(RequestParameters.quoted(held))): make the table editable with EditingOptions(definitionExpression:)")
+        }
+        try self.init(id: id, source: table, table: table, settings: settings, editor: TableEditor(table: table, save: save), published: nil)
+    }
+
+    /// Publishes `source` read-only, as ``init(id:table:settings:save:)`` publishes a table: an
+    /// editable table is published as that initializer does (without edits being saved);
+    /// another source (a PostGIS table) answers every query itself, and what its documents say —
+    /// the extent, the time extent, the feature count — is measured now, by queries of the
+    /// source.
+    /// - Throws: What ``init(id:table:settings:save:)`` throws; ``/SieveFeatures/QueryError`` when
+    ///   the source fails to answer.
+    public static func publishing(id: String, source: any FeatureSource, settings: LayerSettings) async throws -> ServedTable {
+        if let table = source as? EditableFeatureTable { return try ServedTable(id: id, table: table, settings: settings) }
+        let unmeasured = try ServedTable(id: id, source: source, table: nil, settings: settings, editor: nil, published: nil)
+        let layer = unmeasured.layer
+        guard case .extent(let count, let extent, _) = try await layer.query(QueryRequest(answer: .extent)) else {
+            throw QueryError(.unsupported, "the source answered an extent request in another kind", category: .internal)
+        }
+        var summary = PublishedSummary(extent: extent, timeExtent: (nil, nil), featureCount: count, everyFeatureHasGeometry: true)
+        if let geometry = FeatureFilter.geometryPropertyNames(of: source.schema).first {
+            var missing = QueryParameters()
+            missing.filter = CQL2Filter(.isNull(.property(geometry), negated: false))
+            if case .count(let none) = try await layer.query(QueryRequest(missing, answer: .count)) { summary.everyFeatureHasGeometry = none == 0 }
+        }
+        if let time = settings.time {
+            let statistics = [
+                StatisticDefinition(.min, onField: time.startField, outputAlias: "tmin"),
+                StatisticDefinition(.max, onField: time.endField ?? time.startField, outputAlias: "tmax"),
+            ]
+            if case .values(let result) = try await layer.query(QueryRequest(answer: .statistics(StatisticsRequest(statistics: statistics)))),
+                let row = result.rows.first, row.count == 2
+            {
+                func instant(_ value: ScalarValue) -> Int64? { if case .date(let ms) = value { ms } else { nil } }
+                summary.timeExtent = (instant(row[0]), instant(row[1]))
+            }
+        }
+        return try ServedTable(id: id, source: source, table: nil, settings: settings, editor: nil, published: summary)
+    }
+
+    /// The one initializer: the settings checked against `source`'s schema.
+    private init(
+        id: String, source: any FeatureSource, table: EditableFeatureTable?, settings: LayerSettings, editor: TableEditor?,
+        published: PublishedSummary?
+    ) throws {
         guard Self.isValidID(id) else {
             throw ServerRequestError(
                 .badRequest,
@@ -131,24 +210,19 @@ public struct ServedTable: Sendable {
                 .badRequest,
                 "the scale range must have 0 <= maxScale <= minScale (0 for no bound), not minScale \(settings.minScale), maxScale \(settings.maxScale)")
         }
-        let schema = table.snapshot.schema
+        let schema = source.schema
         if let field = settings.displayField, schema.index(ofField: field) == nil {
             throw ServerRequestError(
                 .badRequest, "the display field \(RequestParameters.quoted(field)) is not a field of the table\(WhereClauseError.didYouMean(field, among: schema.fieldNames))")
         }
         (visibleSchema, hidden) = try Self.visible(schema, hiding: settings.hiddenFields, settings: settings)
         let definition = settings.definitionExpression.allSatisfy(\.isWhitespace) ? "" : settings.definitionExpression
-        let held = table.options.definitionExpression.map { $0.allSatisfy(\.isWhitespace) ? "" : $0 } ?? ""
-        guard definition == held else {
-            throw ServerRequestError(
-                .badRequest,
-                "the layer's definition expression \(RequestParameters.quoted(definition)) is not the one its table holds edits to (\(RequestParameters.quoted(held))): make the table editable with EditingOptions(definitionExpression:)")
-        }
         self.id = id
         title = settings.name ?? id
         description = settings.description
+        self.source = source
         self.table = table
-        var layer = FeatureLayer(source: table, name: title, renderer: settings.drawingInfo?.renderer)
+        var layer = FeatureLayer(source: source, name: title, renderer: settings.drawingInfo?.renderer)
         if !definition.isEmpty { try layer.setDefinitionExpression(definition) }
         layer.minScale = settings.minScale
         layer.maxScale = settings.maxScale
@@ -159,7 +233,74 @@ public struct ServedTable: Sendable {
         layerID = settings.id
         serviceName = id
         time = settings.time
-        editor = TableEditor(table: table, save: save)
+        self.editor = editor
+        self.published = published
+    }
+
+    /// The table's fields, all of them (hidden ones too), its object-ID field, geometry type and
+    /// spatial reference.
+    public var schema: Schema { source.schema }
+
+    /// The table as it is now, when the source holds it in memory; `nil` for one that answers
+    /// elsewhere.
+    public var snapshot: FeatureTable? { source.inMemoryTable }
+
+    /// What the layer lets clients do: its editing options' capabilities, `Query` for a source
+    /// served read-only.
+    public var capabilities: TableCapabilities { table?.options.capabilities ?? [.query] }
+
+    /// Whether the layer keeps attachments (never for a source served read-only).
+    public var hasAttachments: Bool { table?.options.hasAttachments ?? false }
+
+    /// The table's version, which every edit batch advances, for entity tags and tile cache keys;
+    /// `nil` for a source whose data may change without this server knowing (a database):
+    /// its answers then have no entity tag and its tiles are not cached.
+    var version: UInt64? { table?.version }
+
+    /// How many features the layer has: counted now in memory, else as published.
+    /// - Throws: ``/SieveFeatures/QueryError`` when the count fails.
+    func featureCount() throws(QueryError) -> Int {
+        if snapshot != nil { return try layer.queryFeatureCount() }
+        return published?.featureCount ?? 0
+    }
+
+    /// The extent of the layer's features: computed now in memory, else as published.
+    /// - Throws: ``/SieveFeatures/QueryError`` when the extent fails.
+    func fullExtent() throws(QueryError) -> Envelope {
+        if snapshot != nil { return try layer.fullExtent() }
+        return published?.extent ?? .empty
+    }
+
+    /// Whether every feature has a geometry: now in memory, else when published.
+    var everyFeatureHasGeometry: Bool { snapshot?.everyFeatureHasGeometry ?? published?.everyFeatureHasGeometry ?? false }
+
+    /// The features `query` selects among the layer's, answered by the source (in memory
+    /// without suspending; a database runs it).
+    /// - Throws: ``/SieveFeatures/QueryError``.
+    func features(_ query: QueryParameters) async throws(QueryError) -> FeatureQueryResult {
+        guard case .features(let result) = try await layer.query(QueryRequest(query, answer: .features)) else {
+            throw QueryError(.unsupported, "the source answered a features request in another kind", category: .internal)
+        }
+        return result
+    }
+
+    /// How many of the layer's features `query` selects, answered by the source.
+    /// - Throws: ``/SieveFeatures/QueryError``.
+    func count(_ query: QueryParameters) async throws(QueryError) -> Int {
+        guard case .count(let count) = try await layer.query(QueryRequest(query, answer: .count)) else {
+            throw QueryError(.unsupported, "the source answered a count request in another kind", category: .internal)
+        }
+        return count
+    }
+
+    /// The editor, or the refusal a layer served read-only answers edits with.
+    /// - Throws: ``ServerRequestError`` (method not allowed) for a source served read-only.
+    func requireEditor() throws(ServerRequestError) -> TableEditor {
+        guard let editor else {
+            throw ServerRequestError(
+                .forbidden, "layer \(RequestParameters.quoted(id)) is served read-only from its source: it takes no edits")
+        }
+        return editor
     }
 
     /// Publishes `table` under `id` as the service `id`'s layer 0, titled `title` (default
@@ -253,7 +394,7 @@ public struct ServedTable: Sendable {
     /// Whether the layer has the feature `objectID`: the table has it and it satisfies the
     /// definition expression (a feature outside it does not exist for the layer's clients).
     public func contains(objectID: Int64) -> Bool {
-        let table = table.snapshot
+        guard let table = snapshot else { return false }
         guard let row = table.row(forObjectID: objectID) else { return false }
         return layer.definitionExpression.isEmpty || layer.definitionWhereClause.evaluate(row: row, in: table.columns) == true
     }

@@ -425,8 +425,11 @@ public struct ServiceConfigurationFile: Sendable {
 extension ServiceConfigurationFile {
     /// What opening a layer's source gives the catalog.
     public struct OpenedSource: Sendable {
-        /// The features.
-        public var table: FeatureTable
+        /// The features, read into memory; `nil` for a source served where it lives.
+        public var table: FeatureTable?
+        /// The source: the table, or one that answers queries where its data lives (a PostGIS
+        /// table), served read-only and never loaded.
+        public var source: any FeatureSource
         /// The source's own name (its file, GeoPackage layer or table), the layer's default name.
         public var name: String
         /// How edits are saved into the source; `nil` when they are not.
@@ -434,12 +437,22 @@ extension ServiceConfigurationFile {
         /// Whether the source keeps attachments.
         public var hasAttachments: Bool
 
-        /// What a source gives.
+        /// What a source read into memory gives.
         public init(table: FeatureTable, name: String, save: TableSaver? = nil, hasAttachments: Bool = false) {
             self.table = table
+            source = table
             self.name = name
             self.save = save
             self.hasAttachments = hasAttachments
+        }
+
+        /// A source that answers where its data lives, served read-only.
+        public init(source: any FeatureSource, name: String) {
+            table = nil
+            self.source = source
+            self.name = name
+            save = nil
+            hasAttachments = false
         }
     }
 
@@ -481,7 +494,7 @@ extension ServiceConfigurationFile {
         } catch {
             throw spec.place("source").error(path, "\(error)")
         }
-        var table = opened.table
+        guard var table = opened.table else { return try await remoteTable(spec, of: service, opened: opened) }
         if let types = spec.typesJSON {
             do {
                 table = try table.withTypes(esriLayerJSON: types)
@@ -491,6 +504,51 @@ extension ServiceConfigurationFile {
             }
         }
         let schema = table.schema
+        try checkFields(spec, schema: schema)
+        let options = EditingOptions(
+            capabilities: service.capabilities ?? .all, editorTracking: spec.editorTracking, hasAttachments: opened.hasAttachments,
+            definitionExpression: spec.definitionExpression)
+        let editable: EditableFeatureTable
+        do {
+            editable = try EditableFeatureTable(table, options: options)
+        } catch {
+            throw spec.place("definitionExpression").error(path, error.message)
+        }
+        let settings = try settings(spec, schema: schema, name: opened.name)
+        do {
+            return try ServedTable(id: collection(spec, of: service), table: editable, settings: settings, save: opened.save)
+        } catch {
+            throw spec.place(spec.hiddenFields.isEmpty ? "" : "hiddenFields").error(path, "\(error)")
+        }
+    }
+
+    /// The served table of layer `spec` whose source answers where its data lives (a PostGIS
+    /// table): read-only, so it takes no types, templates or editor tracking.
+    private func remoteTable(_ spec: LayerSpec, of service: ServiceSpec, opened: OpenedSource) async throws(ConfigurationError) -> ServedTable {
+        for key in ["types", "templates", "typeIdField", "editorTracking"] where spec.places[key] != nil {
+            throw spec.place(key).error(path, "\(key) applies to layers held in memory: this source is served read-only where it lives")
+        }
+        let schema = opened.source.schema
+        try checkFields(spec, schema: schema)
+        let settings = try settings(spec, schema: schema, name: opened.name)
+        do {
+            return try await ServedTable.publishing(id: collection(spec, of: service), source: opened.source, settings: settings)
+        } catch let error as ServerRequestError {
+            let key = spec.places["definitionExpression"] != nil && error.message.contains("definition") ? "definitionExpression" : "hiddenFields"
+            throw spec.place(spec.hiddenFields.isEmpty && key == "hiddenFields" ? "" : key).error(path, "\(error)")
+        } catch {
+            throw spec.place(spec.places["definitionExpression"] != nil ? "definitionExpression" : "source").error(path, "\(error)")
+        }
+    }
+
+    /// The layer's collection id: its own, else the service's name for a service of one layer,
+    /// else `SERVICE_ID`.
+    private func collection(_ spec: LayerSpec, of service: ServiceSpec) -> String {
+        spec.collection ?? (service.layers.count == 1 ? service.name : "\(service.name)_\(spec.id)")
+    }
+
+    /// Checks that the display field and editor-tracking fields are fields of `schema`.
+    private func checkFields(_ spec: LayerSpec, schema: Schema) throws(ConfigurationError) {
         func checkField(_ name: String?, _ key: String) throws(ConfigurationError) {
             guard let name, schema.index(ofField: name) == nil else { return }
             throw spec.place(key).error(
@@ -502,15 +560,10 @@ extension ServiceConfigurationFile {
                 try checkField(name, "editorTracking")
             }
         }
-        let options = EditingOptions(
-            capabilities: service.capabilities ?? .all, editorTracking: spec.editorTracking, hasAttachments: opened.hasAttachments,
-            definitionExpression: spec.definitionExpression)
-        let editable: EditableFeatureTable
-        do {
-            editable = try EditableFeatureTable(table, options: options)
-        } catch {
-            throw spec.place("definitionExpression").error(path, error.message)
-        }
+    }
+
+    /// The settings layer `spec` is published with, its time fields checked against `schema`.
+    private func settings(_ spec: LayerSpec, schema: Schema, name: String) throws(ConfigurationError) -> LayerSettings {
         var time: LayerTime?
         if let fields = spec.timeFields {
             do {
@@ -524,15 +577,9 @@ extension ServiceConfigurationFile {
             drawing = DrawingInfo(
                 renderer: drawing?.renderer ?? Renderer.default(for: schema.geometryType ?? .point), transparency: transparency)
         }
-        let settings = LayerSettings(
-            id: spec.id, name: spec.name ?? opened.name, description: spec.description, definitionExpression: spec.definitionExpression,
+        return LayerSettings(
+            id: spec.id, name: spec.name ?? name, description: spec.description, definitionExpression: spec.definitionExpression,
             minScale: spec.minScale, maxScale: spec.maxScale, defaultVisibility: spec.defaultVisibility, displayField: spec.displayField,
             drawingInfo: drawing, time: time, hiddenFields: spec.hiddenFields)
-        let collection = spec.collection ?? (service.layers.count == 1 ? service.name : "\(service.name)_\(spec.id)")
-        do {
-            return try ServedTable(id: collection, table: editable, settings: settings, save: opened.save)
-        } catch {
-            throw spec.place(spec.hiddenFields.isEmpty ? "" : "hiddenFields").error(path, "\(error)")
-        }
     }
 }

@@ -30,7 +30,9 @@ enum ResponseEncoding {
     static let minimumCompressedSize = 1_400
 
     /// The entity tag of the answer to `request` while the tables are at their current
-    /// versions, or `nil` for a method other than GET and HEAD.
+    /// versions, or `nil` for a method other than GET and HEAD, and when a table is served from a
+    /// source whose data may change without this server knowing (a database): no answer then
+    /// carries a tag a later request could be wrongly told is still current.
     static func entityTag(for request: Request, server: GeoSieveServer) -> String? {
         guard request.method == .get || request.method == .head else { return nil }
         var hash = FNV1a()
@@ -38,7 +40,8 @@ enum ResponseEncoding {
         for served in server.catalog.tables {
             hash.add(served.id)
             hash.add(served.instance)
-            hash.add(served.table.version)
+            guard let version = served.version else { return nil }
+            hash.add(version)
         }
         hash.add(request.uri.string)
         hash.add(request.head.authority ?? "")

@@ -12,7 +12,8 @@ import SieveBase
 /// - `geosieve_features_served_total{table}`: features in query, item and `f=pbf` answers;
 /// - `geosieve_tiles_served_total{table,cache}`: vector tiles, `hit` when the tile cache held
 ///   them;
-/// - `geosieve_table_rows{table}`: each table's features, read when `/metrics` is asked.
+/// - `geosieve_table_rows{table}`: each table's features, read when `/metrics` is asked (a
+///   table served from a database: as counted when it was published).
 final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     /// The media type of the Prometheus text format, version 0.0.4.
@@ -101,7 +102,7 @@ final class ServerMetrics: Sendable {
     /// The text `/metrics` answers: the tables' rows as they are now, then every metric.
     func exposition(_ catalog: ServedCatalog) -> [UInt8] {
         for table in catalog.tables {
-            registry.makeGauge(descriptor: Self.rows, labels: [("table", table.id)]).set(to: Double(table.table.snapshot.featureCount))
+            registry.makeGauge(descriptor: Self.rows, labels: [("table", table.id)]).set(to: Double(table.snapshot?.featureCount ?? table.published?.featureCount ?? 0))
         }
         return registry.emitToBuffer()
     }

@@ -35,6 +35,9 @@ public struct ServerRequestError: GeoSieveError, Hashable {
         case uriTooLong = 414
         /// A failure of the server itself, such as a file that could not be saved (500).
         case internalError = 500
+        /// What the server does not do for this layer, such as vector tiles of a layer served from
+        /// a database (501).
+        case notImplemented = 501
         /// A database or service behind the server failed or did not answer (502).
         case badGateway = 502
         /// Too many requests at once, or a query that did not finish in time: try again later
@@ -63,6 +66,7 @@ public struct ServerRequestError: GeoSieveError, Hashable {
             case .contentTooLarge, .uriTooLong: .tooLarge
             case .conflict: .conflict
             case .internalError: .internal
+            case .notImplemented: .unsupported
             case .badGateway: .unavailable
             case .serviceUnavailable: .timedOut
             }
@@ -155,6 +159,7 @@ public struct ServerRequestError: GeoSieveError, Hashable {
         case .conflict: code = "Conflict"
         case .uriTooLong: code = "URITooLong"
         case .internalError: code = "ServerError"
+        case .notImplemented: code = "NotImplemented"
         case .badGateway: code = "BadGateway"
         case .serviceUnavailable: code = "ServiceUnavailable"
         }
@@ -175,13 +180,26 @@ public struct ServerRequestError: GeoSieveError, Hashable {
     static func catching<T>(_ kind: Kind, message: String? = nil, _ work: () throws -> T) throws(ServerRequestError) -> T {
         do {
             return try work()
-        } catch let error as ServerRequestError {
-            throw error
         } catch {
-            var failure = ServerRequestError(error, fallback: kind)
-            if kind.rawValue >= 500, failure.status < 500 { failure = ServerRequestError(kind, "\(error)") }
-            if let message, failure.kind == kind { throw ServerRequestError(kind, message, details: ["\(error)"]) }
-            throw failure
+            throw converting(error, kind, message: message)
         }
+    }
+
+    /// ``catching(_:message:_:)`` for work that suspends (a query a database runs).
+    static func catching<T>(_ kind: Kind, message: String? = nil, _ work: () async throws -> T) async throws(ServerRequestError) -> T {
+        do {
+            return try await work()
+        } catch {
+            throw converting(error, kind, message: message)
+        }
+    }
+
+    /// The request error `error` answers as, as ``catching(_:message:_:)`` describes.
+    private static func converting(_ error: any Error, _ kind: Kind, message: String?) -> ServerRequestError {
+        if let error = error as? ServerRequestError { return error }
+        var failure = ServerRequestError(error, fallback: kind)
+        if kind.rawValue >= 500, failure.status < 500 { failure = ServerRequestError(kind, "\(error)") }
+        if let message, failure.kind == kind { return ServerRequestError(kind, message, details: ["\(error)"]) }
+        return failure
     }
 }

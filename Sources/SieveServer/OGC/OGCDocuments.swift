@@ -76,7 +76,7 @@ enum OGCDocuments {
     /// `GET /ogc/collections/{id}`: id, title, links, the extent in CRS84, the CRSs offered.
     static func collection(_ served: ServedTable, base: String) throws -> JSONValue {
         let href = base + "/ogc/collections/" + served.id
-        let table = served.table.snapshot
+        let schema = served.schema
         var object = JSONObject()
         object.append("id", .string(served.id))
         object.append("title", .string(served.title))
@@ -90,17 +90,17 @@ enum OGCDocuments {
                 link(href + "/tiles", rel: "http://www.opengis.net/def/rel/ogc/1.0/tilesets-vector", type: "application/json", title: "Vector tiles"),
             ]))
         object.append("itemType", .string("feature"))
-        if table.schema.geometryType != nil {
-            let extent = try served.layer.fullExtent()
-            let wgs84 = extent.isEmpty ? extent : try Projector(from: table.spatialReference, to: .wgs84).projectEnvelope(extent)
+        if schema.geometryType != nil {
+            let extent = try served.fullExtent()
+            let wgs84 = extent.isEmpty ? extent : try Projector(from: schema.spatialReference, to: .wgs84).projectEnvelope(extent)
             var spatial = JSONObject()
             if !wgs84.isEmpty {
                 spatial.append("bbox", .array([.array([wgs84.xmin, wgs84.ymin, wgs84.xmax, wgs84.ymax].map { .double($0) })]))
             }
             spatial.append("crs", .string(crs84))
             object.append("extent", .object(JSONObject([("spatial", .object(spatial))])))
-            object.append("crs", .array(supportedCRS(of: table).map { .string($0.uri) }))
-            object.append("storageCrs", .string(uri(of: table.spatialReference)))
+            object.append("crs", .array(supportedCRS(of: schema).map { .string($0.uri) }))
+            object.append("storageCrs", .string(uri(of: schema.spatialReference)))
         }
         return .object(object)
     }
@@ -115,9 +115,9 @@ enum OGCDocuments {
     /// `filter-crs`): CRS84, the table's own and Web Mercator, each only when its official
     /// axis order is east then north (GeoSieve writes x, y; EPSG 4326 itself, latitude first,
     /// is therefore not offered).
-    static func supportedCRS(of table: FeatureTable) -> [(uri: String, reference: SpatialReference)] {
+    static func supportedCRS(of schema: Schema) -> [(uri: String, reference: SpatialReference)] {
         var list: [(uri: String, reference: SpatialReference)] = [(crs84, .wgs84)]
-        for reference in [table.spatialReference, .webMercator] where !list.contains(where: { $0.reference == reference }) {
+        for reference in [schema.spatialReference, .webMercator] where !list.contains(where: { $0.reference == reference }) {
             let eastFirst = (try? ProjectionContext.withCurrent { context throws(ProjectionError) in
                 try context.axisDirections(of: reference).first == "east"
             }) ?? false
@@ -128,8 +128,8 @@ enum OGCDocuments {
 
     /// The spatial reference of a CRS URI `parameter` gives, one of ``supportedCRS(of:)``.
     /// - Throws: ``ServerRequestError`` (bad request) listing the supported ones.
-    static func reference(_ text: String, parameter: String, table: FeatureTable) throws(ServerRequestError) -> SpatialReference {
-        let supported = supportedCRS(of: table)
+    static func reference(_ text: String, parameter: String, schema: Schema) throws(ServerRequestError) -> SpatialReference {
+        let supported = supportedCRS(of: schema)
         let given = text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text
         let normalized = given.replacingOccurrences(of: "https://", with: "http://")
         let short: [String: String] = ["OGC:CRS84": crs84]

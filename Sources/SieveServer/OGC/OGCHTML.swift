@@ -72,10 +72,10 @@ enum OGCHTML {
     static func collections(_ catalog: ServedCatalog) -> ServiceResponse {
         var rows = ""
         for served in catalog.tables {
-            let table = served.table.snapshot
             let id = escape(served.id)
+            let count = (try? served.featureCount()).map(String.init) ?? ""
             rows += "<tr><td><a href=\"/ogc/collections/\(id)?f=html\">\(escape(served.title))</a></td>"
-            rows += "<td>\(table.featureCount)</td><td>\(escape(table.schema.geometryType?.rawValue ?? "none"))</td>"
+            rows += "<td>\(count)</td><td>\(escape(served.schema.geometryType?.rawValue ?? "none"))</td>"
             rows += "<td><a href=\"/ogc/collections/\(id)/items?f=html\">items</a> · <a href=\"/ogc/collections/\(id)/queryables?f=html\">queryables</a> · "
             rows += "<a href=\"/arcgis/rest/services/\(id)/FeatureServer/0?f=pjson\">ArcGIS layer</a></td></tr>"
         }
@@ -84,10 +84,10 @@ enum OGCHTML {
 
     /// One collection, with a map of all of it.
     static func collection(_ served: ServedTable) -> ServiceResponse {
-        let table = served.table.snapshot
         let id = escape(served.id)
         var body = "<p>\(escape(served.description))</p>"
-        body += "<p>\(table.featureCount) features; fields: " + table.schema.fields.map { "<code>\(escape($0.name))</code>" }.joined(separator: ", ") + "</p>"
+        let count = (try? served.featureCount()).map(String.init) ?? "?"
+        body += "<p>\(count) features; fields: " + served.visibleSchema.fields.map { "<code>\(escape($0.name))</code>" }.joined(separator: ", ") + "</p>"
         body += "<p><a href=\"/ogc/collections/\(id)/items?f=html\">Browse the features</a> · <a href=\"/ogc/collections/\(id)/queryables?f=html\">Queryables</a> · "
         body += "<a href=\"/ogc/collections/\(id)?f=json\">JSON</a></p>"
         body += map(served, selecting: [], extent: nil)

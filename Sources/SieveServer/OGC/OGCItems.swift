@@ -41,83 +41,122 @@ enum OGCItems {
     /// Part 3 gave CQL text (GDAL 3.6 sends it), read as CQL2 text.
     static let filterLanguages = ["cql2-text", "cql2-json", "cql-text"]
 
-    /// The items page `parameters` ask for.
+    /// What an items request asks for, read before any query.
+    struct ItemsRequest: Sendable {
+        var query: QueryParameters
+        var limit: Int
+        var offset: Int
+        var crsURI: String
+        /// The query of `numberMatched`: the selection unpaged.
+        var count: QueryParameters {
+            var count = query
+            count.maxFeatures = nil
+            count.resultOffset = nil
+            return count
+        }
+        /// Whether the page says how many match without a count: the first page, not cut.
+        func matchedWithoutCount(_ result: FeatureQueryResult) -> Bool { offset == 0 && !result.exceededTransferLimit }
+    }
+
+    /// The items page `parameters` ask for, of a table held in memory (run on an engine thread).
     static func items(
         _ parameters: RequestParameters, served: ServedTable, base: String, path: String, configuration: ServerConfiguration,
         html: Bool = false
     ) throws(ServerRequestError) -> ServiceResponse {
-        let layer = served.layer
-        let table = served.table.snapshot
+        let read = try itemsRequest(parameters, served: served, configuration: configuration)
+        return try ServerRequestError.catching(.badRequest) {
+            let result = try served.layer.queryFeatures(read.query)
+            let matched = read.matchedWithoutCount(result) ? result.count : try served.layer.queryFeatureCount(read.count)
+            return try page(result, matched: matched, read, parameters, served: served, base: base, path: path, html: html)
+        }
+    }
+
+    /// The items page `parameters` ask for, of a source that answers elsewhere (a database),
+    /// which runs the queries.
+    static func items(
+        _ parameters: RequestParameters, served: ServedTable, base: String, path: String, configuration: ServerConfiguration,
+        html: Bool = false
+    ) async throws(ServerRequestError) -> ServiceResponse {
+        let read = try itemsRequest(parameters, served: served, configuration: configuration)
+        return try await ServerRequestError.catching(.badRequest) {
+            let result = try await served.features(read.query)
+            let matched = read.matchedWithoutCount(result) ? result.count : try await served.count(read.count)
+            return try page(result, matched: matched, read, parameters, served: served, base: base, path: path, html: html)
+        }
+    }
+
+    /// The query, page and output CRS `parameters` ask for.
+    static func itemsRequest(
+        _ parameters: RequestParameters, served: ServedTable, configuration: ServerConfiguration
+    ) throws(ServerRequestError) -> ItemsRequest {
+        let schema = served.schema
         try checkFormat(parameters)
-        var query = try selection(parameters, table: table, time: served.time)
+        var query = try selection(parameters, served: served, time: served.time)
         let limit = try integer(parameters, "limit", minimum: 1).map { Swift.min($0, configuration.maxRecordCount) }
             ?? Swift.min(configuration.defaultOGCLimit, configuration.maxRecordCount)
         let offset = try integer(parameters, "offset", minimum: 0) ?? 0
         query.maxFeatures = limit
         query.resultOffset = offset
-        let (output, crsURI) = try outputCRS(parameters, table: table)
+        let (output, crsURI) = try outputCRS(parameters, schema: schema)
         query.outSpatialReference = output
-        if let fields = outFields(parameters, schema: table.schema) { query.outFields = fields }
+        if let fields = outFields(parameters, schema: schema) { query.outFields = fields }
         if let sortby = parameters["sortby"] { query.orderBy = try sortFields(sortby) }
         try served.restrictToVisibleFields(&query)
-        return try ServerRequestError.catching(.badRequest) {
-            let result = try layer.queryFeatures(query)
-            let matched: Int
-            if offset == 0, !result.exceededTransferLimit {
-                matched = result.count
-            } else {
-                var count = query
-                count.maxFeatures = nil
-                count.resultOffset = nil
-                matched = try layer.queryFeatureCount(count)
+        return ItemsRequest(query: query, limit: limit, offset: offset, crsURI: crsURI)
+    }
+
+    /// The items page of `result`, `matched` features matching in all.
+    static func page(
+        _ result: FeatureQueryResult, matched: Int, _ read: ItemsRequest, _ parameters: RequestParameters, served: ServedTable,
+        base: String, path: String, html: Bool
+    ) throws -> ServiceResponse {
+        let (offset, limit) = (read.offset, read.limit)
+        // The pages before and after, by offset.
+        let next = result.exceededTransferLimit ? offset + result.count : nil
+        let previous = offset > 0 ? Swift.max(0, offset - limit) : nil
+        if html {
+            // Relative links, for the browser to follow.
+            let pages = [("← previous", previous), ("next →", next)].compactMap { label, page in
+                page.map { (label, pageURL(path, parameters, offset: $0)) }
             }
-            // The pages before and after, by offset.
-            let next = result.exceededTransferLimit ? offset + result.count : nil
-            let previous = offset > 0 ? Swift.max(0, offset - limit) : nil
-            if html {
-                // Relative links, for the browser to follow.
-                let pages = [("← previous", previous), ("next →", next)].compactMap { label, page in
-                    page.map { (label, pageURL(path, parameters, offset: $0)) }
-                }
-                return OGCHTML.items(served, result: result, matched: matched, pages: pages, offset: offset).serving(served.id, features: result.count)
-            }
-            var links: [JSONValue] = [
-                OGCDocuments.link(pageURL(base + path, parameters, offset: offset), rel: "self", type: ServiceResponse.geoJSONType),
-                OGCDocuments.link(base + "/ogc/collections/" + served.id, rel: "collection", type: "application/json"),
-            ]
-            for (rel, page) in [("next", next), ("prev", previous)] {
-                if let page { links.append(OGCDocuments.link(pageURL(base + path, parameters, offset: page), rel: rel, type: ServiceResponse.geoJSONType)) }
-            }
-            let members = JSONObject([
-                ("numberMatched", .integer(matched)), ("numberReturned", .integer(result.count)),
-                ("timeStamp", .string(timeStamp())), ("links", .array(links)),
-            ])
-            return ServiceResponse(
-                contentType: ServiceResponse.geoJSONType, headers: [("Content-Crs", "<\(crsURI)>")],
-                body: result.ogcFeatureCollection(members: members, options: FeatureWriterOptions())
-            ).serving(served.id, features: result.count)
+            return OGCHTML.items(served, result: result, matched: matched, pages: pages, offset: offset).serving(served.id, features: result.count)
         }
+        var links: [JSONValue] = [
+            OGCDocuments.link(pageURL(base + path, parameters, offset: offset), rel: "self", type: ServiceResponse.geoJSONType),
+            OGCDocuments.link(base + "/ogc/collections/" + served.id, rel: "collection", type: "application/json"),
+        ]
+        for (rel, page) in [("next", next), ("prev", previous)] {
+            if let page { links.append(OGCDocuments.link(pageURL(base + path, parameters, offset: page), rel: rel, type: ServiceResponse.geoJSONType)) }
+        }
+        let members = JSONObject([
+            ("numberMatched", .integer(matched)), ("numberReturned", .integer(result.count)),
+            ("timeStamp", .string(timeStamp())), ("links", .array(links)),
+        ])
+        return ServiceResponse(
+            contentType: ServiceResponse.geoJSONType, headers: [("Content-Crs", "<\(read.crsURI)>")],
+            body: result.ogcFeatureCollection(members: members, options: FeatureWriterOptions())
+        ).serving(served.id, features: result.count)
     }
 
     /// `/items/{featureId}`: the feature whose object ID is `featureID`.
     static func item(
         _ featureID: String, _ parameters: RequestParameters, served: ServedTable, base: String, path: String, html: Bool = false
-    ) throws(ServerRequestError) -> ServiceResponse {
+    ) async throws(ServerRequestError) -> ServiceResponse {
         try checkFormat(parameters)
         for name in parameters.names where !["f", "token", "crs"].contains(name) {
             throw ServerRequestError(.badRequest, "unknown parameter \(RequestParameters.quoted(name)): a feature takes f and crs")
         }
-        let table = served.table.snapshot
         guard let id = Int64(featureID) else {
             throw ServerRequestError(.notFound, "feature \(RequestParameters.quoted(featureID)) does not exist: feature ids are integers")
         }
         var query = QueryParameters()
         query.objectIDs = [id]
-        let (output, crsURI) = try outputCRS(parameters, table: table)
+        let (output, crsURI) = try outputCRS(parameters, schema: served.schema)
         query.outSpatialReference = output
         try served.restrictToVisibleFields(&query)
-        return try ServerRequestError.catching(.badRequest) {
-            let result = try served.layer.queryFeatures(query)
+        let selected = query
+        return try await ServerRequestError.catching(.badRequest) {
+            let result = try await served.features(selected)
             guard !result.isEmpty else {
                 throw ServerRequestError(.notFound, "feature \(id) does not exist in collection \(RequestParameters.quoted(served.id))")
             }
@@ -138,10 +177,10 @@ enum OGCItems {
     /// The query of the selection parameters: bbox, datetime, filter and property equalities as
     /// one CQL2 filter.
     /// `datetime` selects by the layer's `time` when it is time-aware, else by its first date field.
-    static func selection(_ parameters: RequestParameters, table: FeatureTable, time: LayerTime? = nil) throws(ServerRequestError)
+    static func selection(_ parameters: RequestParameters, served: ServedTable, time: LayerTime? = nil) throws(ServerRequestError)
         -> QueryParameters
     {
-        let schema = table.schema
+        let schema = served.schema
         var conditions: [CQL2Expression] = []
         for name in parameters.names where !known.contains(name) {
             guard let field = schema.field(named: name) else {
@@ -154,7 +193,7 @@ enum OGCItems {
         }
         var query = QueryParameters()
         var filterCRS = try parameters["filter-crs"].map { text throws(ServerRequestError) in
-            try OGCDocuments.reference(text, parameter: "filter-crs", table: table)
+            try OGCDocuments.reference(text, parameter: "filter-crs", schema: schema)
         }
         if let text = parameters["filter"] {
             let encoding: CQL2Error.Encoding
@@ -174,13 +213,13 @@ enum OGCItems {
         }
         if let text = parameters["bbox"] {
             let bboxCRS = try parameters["bbox-crs"].map { text throws(ServerRequestError) in
-                try OGCDocuments.reference(text, parameter: "bbox-crs", table: table)
+                try OGCDocuments.reference(text, parameter: "bbox-crs", schema: schema)
             } ?? .wgs84
             if let filterCRS, filterCRS != bboxCRS, parameters["filter"] != nil {
                 throw ServerRequestError(.badRequest, "bbox-crs and filter-crs differ: give the bbox in the filter's CRS")
             }
             let box = try bbox(text, geographic: bboxCRS == .wgs84)
-            if table.everyFeatureHasGeometry {
+            if served.everyFeatureHasGeometry {
                 // The quadtree path: the box as the query geometry (two boxes across the
                 // antimeridian), no feature lacking a geometry to match as well.
                 try query.setBox(box, in: bboxCRS)
@@ -350,9 +389,9 @@ enum OGCItems {
     }
 
     /// The output CRS (`crs`, default CRS84) and its URI.
-    static func outputCRS(_ parameters: RequestParameters, table: FeatureTable) throws(ServerRequestError) -> (SpatialReference, String) {
+    static func outputCRS(_ parameters: RequestParameters, schema: Schema) throws(ServerRequestError) -> (SpatialReference, String) {
         guard let text = parameters["crs"] else { return (.wgs84, OGCDocuments.crs84) }
-        let reference = try OGCDocuments.reference(text, parameter: "crs", table: table)
+        let reference = try OGCDocuments.reference(text, parameter: "crs", schema: schema)
         return (reference, OGCDocuments.uri(of: reference))
     }
 

@@ -27,7 +27,7 @@ enum OGCOpenAPI {
         for served in catalog.tables {
             let path = "/collections/" + served.id
             let id = served.id.map { $0.isLetter || $0.isNumber ? $0 : "_" }
-            let crs = OGCDocuments.supportedCRS(of: served.table.snapshot).map(\.uri)
+            let crs = OGCDocuments.supportedCRS(of: served.schema).map(\.uri)
             paths.append(path, operation("describeCollection_\(String(id))", "The collection \(served.id)", type: "application/json"))
             var items = pathItem(
                 "getFeatures_\(String(id))", "Features of \(served.id)", type: ServiceResponse.geoJSONType,

@@ -62,8 +62,12 @@ struct OGCRoutes {
                 let served = try collection(context)
                 let (path, configuration) = (request.uri.path, server.configuration(for: served))
                 let html = OGCHTML.wanted(parameters, accept: request.headers[.accept])
+                guard let snapshot = served.snapshot else {
+                    // A database runs the queries; its statement timeout bounds them.
+                    return try await OGCItems.items(parameters, served: served, base: base, path: path, configuration: configuration, html: html)
+                }
                 let size = EngineWorkSize.ogcItems(
-                    parameters, table: served.table.snapshot, configuration: configuration, indexed: server.spatialIndexes.isReady(served.id))
+                    parameters, table: snapshot, configuration: configuration, indexed: server.spatialIndexes.isReady(served.id))
                 let response = try await server.timed(size) {
                     try OGCItems.items(parameters, served: served, base: base, path: path, configuration: configuration, html: html)
                 }
@@ -75,7 +79,7 @@ struct OGCRoutes {
         }
         router.get("/ogc/collections/{collection}/items/{feature}") { request, context in
             await respond(request) { parameters, base in
-                try OGCItems.item(
+                try await OGCItems.item(
                     context.parameters.get("feature") ?? "", parameters, served: try collection(context), base: base, path: request.uri.path,
                     html: OGCHTML.wanted(parameters, accept: request.headers[.accept]))
             }

@@ -54,14 +54,22 @@ enum OGCTiles {
             throw ServerRequestError(
                 .badRequest, "unknown parameter \(RequestParameters.quoted(name)) for a tile: use filter, filter-lang, filter-crs, datetime, properties, f")
         }
-        let table = served.table.snapshot
-        var query = try OGCItems.selection(parameters, table: table, time: served.time)
-        if let fields = OGCItems.outFields(parameters, schema: table.schema) { query.outFields = fields }
+        guard served.snapshot != nil else { throw Self.notFromDatabase(served) }
+        var query = try OGCItems.selection(parameters, served: served, time: served.time)
+        if let fields = OGCItems.outFields(parameters, schema: served.schema) { query.outFields = fields }
         try served.restrictToVisibleFields(&query)
         let restricted = query
         return try ServerRequestError.catching(.badRequest) {
             ServiceResponse(contentType: mediaType, body: try served.layer.vectorTile(address, layerName: served.id, query: restricted, options: options))
         }
+    }
+
+    /// The refusal of a tile of a layer served from a database: its tiles are not made (listed in
+    /// the status table).
+    static func notFromDatabase(_ served: ServedTable) -> ServerRequestError {
+        ServerRequestError(
+            .notImplemented,
+            "layer \(RequestParameters.quoted(served.id)) is served from a database: vector tiles are made of layers held in memory only")
     }
 
     /// `/ogc/collections/{c}/tiles`.
@@ -159,15 +167,15 @@ enum OGCTiles {
 
     /// The collection's extent in longitude and latitude.
     static func geographicExtent(_ served: ServedTable) throws -> Envelope {
-        let table = served.table.snapshot
-        let extent = try served.layer.fullExtent()
-        guard !extent.isEmpty, table.spatialReference.latestWkid != 4326 else { return extent }
-        return try Projector(from: table.spatialReference, to: .wgs84).projectEnvelope(extent)
+        let reference = served.schema.spatialReference
+        let extent = try served.fullExtent()
+        guard !extent.isEmpty, reference.latestWkid != 4326 else { return extent }
+        return try Projector(from: reference, to: .wgs84).projectEnvelope(extent)
     }
 
     /// 0 for points, 1 for lines, 2 for areas (OGC's `geometryDimension`).
     static func dimension(_ served: ServedTable) -> JSONValue {
-        switch served.table.snapshot.schema.geometryType {
+        switch served.schema.geometryType {
         case .point, .multipoint: .integer(0)
         case .polyline: .integer(1)
         case .polygon, .envelope: .integer(2)
@@ -225,7 +233,8 @@ extension GeoSieveServer {
     func vectorTile(
         _ z: String, _ y: String, _ x: String, _ parameters: RequestParameters, served: ServedTable, query: String
     ) async throws -> ServiceResponse {
-        let key = "\(served.id)\u{0}\(served.instance)\u{0}\(served.table.version)\u{0}\(z)/\(y)/\(x)\u{0}\(query)"
+        guard let version = served.version else { throw OGCTiles.notFromDatabase(served) }
+        let key = "\(served.id)\u{0}\(served.instance)\u{0}\(version)\u{0}\(z)/\(y)/\(x)\u{0}\(query)"
         if let bytes = tiles.tile(key) {
             return ServiceResponse(contentType: OGCTiles.mediaType, body: bytes).serving(served.id, features: 0, tileFromCache: true)
         }

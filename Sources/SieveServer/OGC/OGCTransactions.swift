@@ -25,7 +25,7 @@ enum OGCTransactions {
     static func create(_ body: [UInt8], served: ServedTable, base: String) async throws(ServerRequestError) -> ServiceResponse {
         let edit = try feature(body, schema: served.layer.schema)
         try served.checkVisibleFields([edit])
-        let result = try await served.editor.run { table in table.addFeatures([edit]) }
+        let result = try await served.requireEditor().run { table in table.addFeatures([edit]) }
         guard let first = result.first else { throw ServerRequestError(.internalError, "the table answered no result") }
         if let error = first.error { throw ServerRequestError(ServerRequestError.Kind(error.category), "the feature was not added: \(error)") }
         let location = base + "/ogc/collections/" + served.id + "/items/" + String(first.objectID)
@@ -45,7 +45,7 @@ enum OGCTransactions {
             if !edit.attributes.keys.contains(where: { $0.lowercased() == field.name.lowercased() }) { edit.attributes[field.name] = .null }
         }
         let replacement = edit
-        let result = try await served.editor.run { table in table.updateFeatures([replacement]) }
+        let result = try await served.requireEditor().run { table in table.updateFeatures([replacement]) }
         if let error = result.first?.error { throw ServerRequestError(ServerRequestError.Kind(error.category), "feature \(id) was not replaced: \(error)") }
         return ServiceResponse(status: 204, contentType: ServiceResponse.jsonType, body: [])
     }
@@ -53,7 +53,7 @@ enum OGCTransactions {
     /// `DELETE …/items/{featureId}`.
     static func delete(_ featureID: String, served: ServedTable) async throws(ServerRequestError) -> ServiceResponse {
         let id = try existing(featureID, served: served)
-        let result = try await served.editor.run { table in table.deleteFeatures(objectIDs: [id]) }
+        let result = try await served.requireEditor().run { table in table.deleteFeatures(objectIDs: [id]) }
         if let error = result.first?.error { throw ServerRequestError(ServerRequestError.Kind(error.category), "feature \(id) was not deleted: \(error)") }
         return ServiceResponse(status: 204, contentType: ServiceResponse.jsonType, body: [])
     }

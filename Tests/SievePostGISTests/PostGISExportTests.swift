@@ -1,0 +1,67 @@
+#if RemoteSources
+import Foundation
+import SieveColumns
+import SieveFeatures
+import SieveGeometry
+import SievePostGIS
+import SieveTestSupport
+import Testing
+
+/// The export through `COPY … FROM STDIN`: values the text format must escape or spell out come
+/// back as they went, read by the import.
+@Suite("Export into PostGIS through COPY", .tags(.postgis), .enabled(if: PostGISServer.url != nil, "no PostGIS server (GEOSIEVE_POSTGIS_URL)"))
+struct PostGISExportTests {
+    @Test func hostileValuesComeBackAsTheyWent() async throws {
+        let url = try #require(PostGISServer.url)
+        let texts: [String?] = [
+            "tab\there", "new\nline", "carriage\rreturn", "back\\slash", "\\N", "", nil, "ünïcødé ✓ 北京", "\"quoted\" 'single'", "end\\",
+        ]
+        let n = texts.count
+        var validity = ValidityBitmap(count: n, allValid: true)
+        validity.set(3, valid: false)
+        let doubles: [Double] = [.nan, .infinity, -.infinity, 0.1, -0.0, 1e300, 5e-324, 123456789.125, 2, 3]
+        let big: [Int64] = [Int64.max, Int64.min + 1, 0, -1, 1 << 53 + 1, 42, 7, 8, 9, 10]
+        let dates: [Int64] = [0, -86_400_000 * 365 * 80 + 123, 1_700_000_000_999, 951_782_400_000, 1, 2, 3, 4, 5, 6]
+        let days: [Int64] = (0..<Int64(n)).map { $0 * 86_400_000 - 86_400_000 * 3 }
+        let schema = try Schema(
+            fields: [
+                Field(name: "oid", type: .oid), Field(name: "label", type: .string), Field(name: "x", type: .double),
+                Field(name: "big", type: .bigInteger), Field(name: "stamp", type: .date), Field(name: "day", type: .dateOnly),
+            ],
+            objectIdFieldName: "oid", geometryType: .polygon, spatialReference: SpatialReference(wkid: 3857))
+        let geometries: [Geometry?] = try [
+            Geometry(wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 2 4, 4 4, 2 2))"), nil,
+            Geometry(wkt: "MULTIPOLYGON (((0 0, 1 0, 1 1, 0 0)), ((5 5, 6 5, 6 6, 5 5)))"),
+        ] + Array(repeating: try Geometry(wkt: "POLYGON ((1e7 -1e7, 1.5e7 -1e7, 1e7 -0.5e7, 1e7 -1e7))"), count: n - 3)
+        let table = try FeatureTable(
+            schema: schema,
+            columns: [
+                .integer(Int64Column(values: (1...Int64(n)).map { $0 })), .string(StringColumn(texts)),
+                .double(DoubleColumn(values: doubles, validity: validity)), .integer(Int64Column(values: big)),
+                .date(Int64Column(values: dates)), .date(Int64Column(values: days)),
+            ],
+            geometries: geometries)
+        var options = try PostGISConnectionOptions(url: url + "?table=copy_hostile")
+        options.table = "copy_hostile"
+        let source = try await PostGISFeatureSource.write(table, to: options, replace: true)
+        let back = try await source.readTable()
+        await source.close()
+        #expect(back.count == n)
+        for row in 0..<n {
+            for (i, field) in schema.fields.enumerated() {
+                let (sent, read) = (table.value(row: row, fieldIndex: i), back.value(row: row, fieldIndex: i))
+                if case .double(let a) = sent, a.isNaN {
+                    guard case .double(let b) = read else {
+                        Issue.record("row \(row): NaN came back as \(read)")
+                        continue
+                    }
+                    #expect(b.isNaN)
+                } else {
+                    #expect(read == sent, "row \(row) \(field.name)")
+                }
+            }
+            #expect(back.geometry(row: row) == table.geometry(row: row), "row \(row) geometry")
+        }
+    }
+}
+#endif

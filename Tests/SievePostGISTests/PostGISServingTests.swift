@@ -1,0 +1,266 @@
+#if RemoteSources
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PostgresNIO
+import SieveGeometry
+import NIOCore
+import SieveEditing
+import SieveFeatures
+import SievePostGIS
+import SieveServer
+import SieveTestSupport
+import Testing
+
+/// `geosieve serve` over a PostGIS table, never loaded, against the same table served from
+/// memory: every answer kind of the ArcGIS `query` route and of the OGC API items routes, and
+/// the layer documents, must be the same bytes (once the time stamps are set aside), with and
+/// without a definition expression; what a table served from a database does not do (edits,
+/// vector tiles) is refused with a reason, and a statement past the query timeout answers 503.
+@Suite("Serving a PostGIS table where it lives, against serving it from memory", .tags(.postgis), .enabled(if: PostGISServer.url != nil, "no PostGIS server (GEOSIEVE_POSTGIS_URL)"))
+struct PostGISServingTests {
+    /// Two servers of the countries and cities: one from memory, one from the database.
+    static func servers(definition: @escaping (String) -> String = { _ in "" }) async throws -> (memory: GeoSieveServer, database: GeoSieveServer) {
+        let fixture = try await PostGISServer.fixture()
+        var memory: [ServedTable] = []
+        var database: [ServedTable] = []
+        for (layer, id) in [("naturalearth_lowres", "countries"), ("naturalearth_cities", "cities")] {
+            let table = try #require(fixture.tables[layer])
+            let source = try #require(fixture.sources[layer])
+            let definition = definition(id)
+            let settings = LayerSettings(name: id, definitionExpression: definition)
+            let editable = try EditableFeatureTable(table, options: EditingOptions(definitionExpression: definition.isEmpty ? nil : definition))
+            memory.append(try ServedTable(id: id, table: editable, settings: settings))
+            database.append(try await ServedTable.publishing(id: id, source: source, settings: settings))
+        }
+        return (try GeoSieveServer(catalog: ServedCatalog(memory)), try GeoSieveServer(catalog: ServedCatalog(database)))
+    }
+
+    /// The body of `uri` from both servers, with the status.
+    static func both(_ uri: String, _ servers: (memory: GeoSieveServer, database: GeoSieveServer)) async throws
+        -> (memory: (Int, [UInt8]), database: (Int, [UInt8]))
+    {
+        (try await get(uri, servers.memory), try await get(uri, servers.database))
+    }
+
+    static func get(_ uri: String, _ server: GeoSieveServer, method: HTTPRequest.Method = .get, form: String? = nil) async throws -> (Int, [UInt8]) {
+        let app = Application(router: server.router(logRequests: false))
+        let headers: HTTPFields = form == nil ? [:] : [.contentType: "application/x-www-form-urlencoded"]
+        return try await app.test(.router) { client in
+            let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: form.map { ByteBuffer(string: $0) })
+            return (Int(response.status.code), Array(response.body.readableBytesView))
+        }
+    }
+
+    /// `bytes` as text with every OGC `timeStamp` member's value blanked.
+    static func comparable(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.replacing(/"timeStamp":"[^"]*"/, with: "\"timeStamp\":\"\"")
+    }
+
+    static let queries: [String] = {
+        let query = "/arcgis/rest/services/countries/FeatureServer/0/query?"
+        let cities = "/arcgis/rest/services/cities/FeatureServer/0/query?"
+        let box = "geometry=" + encoded(#"{"xmin":-10,"ymin":35,"xmax":30,"ymax":60,"spatialReference":{"wkid":4326}}"#)
+        let africa = encoded("continent = 'Africa'")
+        return [
+            query + "where=1%3D1&outFields=*&f=json",
+            query + "where=\(encoded("pop_est > 1e8"))&outFields=name,pop_est&orderByFields=pop_est%20DESC&f=json",
+            query + "where=\(africa)&returnCountOnly=true&f=json",
+            query + "where=\(africa)&returnIdsOnly=true&f=json",
+            query + "where=\(africa)&returnExtentOnly=true&f=json",
+            query + "where=\(africa)&returnExtentOnly=true&outSR=3857&f=json",
+            query + "where=1%3D1&outFields=name&orderByFields=name&resultOffset=20&resultRecordCount=7&returnGeometry=false&f=json",
+            query + "where=1%3D1&outFields=continent&returnDistinctValues=true&orderByFields=continent&returnGeometry=false&f=json",
+            query + "where=1%3D1&outFields=continent&returnDistinctValues=true&returnCountOnly=true&f=json",
+            query + "where=1%3D1&outStatistics=" + encoded(
+                #"[{"statisticType":"count","onStatisticField":"name","outStatisticFieldName":"n"},{"statisticType":"sum","onStatisticField":"pop_est","outStatisticFieldName":"people"},{"statisticType":"avg","onStatisticField":"gdp_md_est","outStatisticFieldName":"gdp"},{"statisticType":"stddev","onStatisticField":"pop_est","outStatisticFieldName":"sd"},{"statisticType":"min","onStatisticField":"name","outStatisticFieldName":"first"}]"#)
+                + "&groupByFieldsForStatistics=continent&havingClause=\(encoded("COUNT(name) > 5"))&orderByFields=people%20DESC&f=json",
+            query + "where=1%3D1&outStatistics=" + encoded(
+                #"[{"statisticType":"percentile_cont","onStatisticField":"pop_est","outStatisticFieldName":"median","statisticParameters":{"value":0.5}}]"#) + "&f=json",
+            query + box + "&geometryType=esriGeometryEnvelope&spatialRel=esriSpatialRelIntersects&outFields=name&f=json",
+            query + box + "&geometryType=esriGeometryEnvelope&spatialRel=esriSpatialRelContains&returnIdsOnly=true&f=json",
+            query + box + "&geometryType=esriGeometryEnvelope&spatialRel=esriSpatialRelWithin&returnCountOnly=true&f=json",
+            query + "where=\(encoded("name LIKE 'B%'"))&outFields=*&f=geojson",
+            query + "where=\(encoded("name LIKE 'B%'"))&outFields=*&f=pbf",
+            query + "objectIds=3,5,8,400&outFields=name&returnGeometry=false&f=json",
+            cities + "where=1%3D1&outFields=*&outSR=3857&resultRecordCount=50&f=json",
+            cities + "geometry=" + encoded(#"{"x":2.35,"y":48.85,"spatialReference":{"wkid":4326}}"#)
+                + "&geometryType=esriGeometryPoint&distance=500&units=esriSRUnit_Kilometer&outFields=name&f=json",
+            "/ogc/collections/countries/items?limit=5&offset=10",
+            "/ogc/collections/countries/items?bbox=-10,35,30,60&limit=100",
+            "/ogc/collections/countries/items?filter=" + encoded("pop_est > 5e7 AND continent = 'Asia'") + "&sortby=-pop_est&properties=name,pop_est",
+            "/ogc/collections/countries/items?filter=" + encoded("S_INTERSECTS(geometry, POINT(2.35 48.85))"),
+            "/ogc/collections/countries/items?continent=Europe&limit=3&crs=" + encoded("http://www.opengis.net/def/crs/EPSG/0/3857"),
+            "/ogc/collections/countries/items/42",
+            "/ogc/collections/countries/items/100000",
+            "/ogc/collections/countries",
+            "/arcgis/rest/services/countries/FeatureServer/0?f=json",
+            "/arcgis/rest/services/countries/FeatureServer?f=json",
+            query + "where=no_such_field%3D1&f=json",
+        ]
+    }()
+
+    @Test func everyAnswerIsTheInMemoryAnswer() async throws {
+        let servers = try await Self.servers()
+        for uri in Self.queries {
+            let (memory, database) = try await Self.both(uri, servers)
+            #expect(memory.0 == database.0, "status of \(uri)")
+            #expect(Self.comparable(memory.1) == Self.comparable(database.1), "\(uri)")
+        }
+    }
+
+    @Test func aDefinitionExpressionLimitsEveryAnswerAlike() async throws {
+        let servers = try await Self.servers { id in id == "countries" ? "pop_est > 2e7 OR name LIKE 'S%'" : "name < 'M'" }
+        for uri in Self.queries {
+            let (memory, database) = try await Self.both(uri, servers)
+            #expect(memory.0 == database.0, "status of \(uri)")
+            #expect(Self.comparable(memory.1) == Self.comparable(database.1), "\(uri)")
+        }
+        // The definition holds: Germany (83 million) and Sweden, not Iceland.
+        let (_, body) = try await Self.get(
+            "/arcgis/rest/services/countries/FeatureServer/0/query?where=\(encoded("name IN ('Germany','Sweden','Iceland')"))&outFields=name&orderByFields=name&returnGeometry=false&f=json",
+            servers.database)
+        let names = try Self.names(body)
+        #expect(names == ["Germany", "Sweden"])
+    }
+
+    @Test func editsAndTilesOfADatabaseLayerAreRefusedWithAReason() async throws {
+        let fixture = try await PostGISServer.fixture()
+        let source = try #require(fixture.sources["naturalearth_lowres"])
+        let served = try await ServedTable.publishing(id: "countries", source: source, settings: LayerSettings())
+        var configuration = ServerConfiguration()
+        configuration.allowEdits = true
+        let server = try GeoSieveServer(catalog: ServedCatalog([served]), configuration: configuration)
+        let before = try await source.queryFeatureCount(QueryParameters())
+        // The layer says it only answers queries …
+        let (_, layer) = try await Self.get("/arcgis/rest/services/countries/FeatureServer/0?f=json", server)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(layer)) as? [String: Any])
+        #expect(document["capabilities"] as? String == "Query")
+        // … an edit is refused, naming why, and changes nothing …
+        let (status, body) = try await Self.get(
+            "/arcgis/rest/services/countries/FeatureServer/0/deleteFeatures", server, method: .post, form: "where=1%3D1&f=json")
+        #expect(status == 200)  // ArcGIS answers errors in the body
+        #expect(String(decoding: body, as: UTF8.self).contains("read-only"))
+        #expect(try await source.queryFeatureCount(QueryParameters()) == before)
+        // … and a tile answers 501.
+        let (tileStatus, tile) = try await Self.get("/ogc/collections/countries/tiles/WebMercatorQuad/0/0/0", server)
+        #expect(tileStatus == 501)
+        #expect(String(decoding: tile, as: UTF8.self).contains("served from a database"))
+    }
+
+    /// A table of a million random points (seeded) without a spatial index, and a polygon of
+    /// many vertices (Russia's): a count of the points in it takes the database seconds.
+    static let slowTable = Task<(PostGISConnectionOptions, Geometry), any Error> {
+        let url = try #require(PostGISServer.url)
+        let fixture = try await PostGISServer.fixture()
+        let options = try PostGISConnectionOptions(url: url + "?table=slow_points")
+        var configuration = PostgresConnection.Configuration(
+            host: options.host, port: options.port, username: options.user, password: options.password, database: options.database, tls: .disable)
+        configuration.options.requireBackendKeyData = true
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 7, logger: Logger(label: "test"))
+        for sql in [
+            "DROP TABLE IF EXISTS slow_points", "SELECT setseed(0.31)",
+            "CREATE TABLE slow_points AS SELECT i::bigint AS id, ST_SetSRID(ST_MakePoint(random() * 360 - 180, random() * 180 - 90), 4326)::geometry(Point, 4326) AS geom FROM generate_series(1, 1000000) AS i",
+            "ALTER TABLE slow_points ADD PRIMARY KEY (id)", "ANALYZE slow_points",
+        ] {
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "test"))
+        }
+        try await connection.close()
+        let countries = try #require(fixture.tables["naturalearth_lowres"])
+        let russia = try countries.queryFeatures(QueryParameters(whereClause: "name = 'Russia'"))
+        let polygon = try #require(russia.geometry(at: 0))
+        return (options, polygon)
+    }
+
+    /// The points `source` counts in `polygon`.
+    static func slowCount(_ source: PostGISFeatureSource, _ polygon: Geometry) async throws -> Int {
+        var query = QueryParameters()
+        query.geometry = polygon
+        query.spatialRelationship = .intersects
+        return try await source.queryFeatureCount(query)
+    }
+
+    @Test func aStatementPastTheTimeoutIsCancelledByTheDatabase() async throws {
+        let (options, polygon) = try await Self.slowTable.value
+        try await PostGISFeatureSource.using(options, pool: PostGISPoolOptions(maximumConnections: 2, statementTimeout: 0.05)) { source in
+            await #expect(throws: PostGISError.self) { _ = try await Self.slowCount(source, polygon) }
+            do {
+                _ = try await Self.slowCount(source, polygon)
+            } catch let error as PostGISError {
+                #expect(error.kind == .cancelled)
+                #expect(error.category == .timedOut)
+            }
+            // The pool's connections are still usable.
+            #expect(try await source.queryFeatureCount(QueryParameters(whereClause: "id <= 10")) == 10)
+        }
+    }
+
+    @Test func aQueryWhoseTaskIsCancelledIsCancelledInTheDatabase() async throws {
+        let (options, polygon) = try await Self.slowTable.value
+        try await PostGISFeatureSource.using(options, pool: PostGISPoolOptions(maximumConnections: 2)) { source in
+            // ST_Relate with a pattern computes the whole matrix of each point against a polygon
+            // of many vertices: a million of them take the database far longer than this test
+            // waits, so a statement still running below was not cancelled.
+            var query = QueryParameters()
+            query.geometry = polygon
+            query.spatialRelationship = .relate(pattern: "T********")
+            let relate = query
+            let task = Task { try await source.queryFeatureCount(relate) }
+            try await Self.waitForStatement(options, running: true)
+            task.cancel()
+            // The task's own cancellation, or the database's refusal of the cancelled statement.
+            await #expect(throws: (any Error).self) { _ = try await task.value }
+            try await Self.waitForStatement(options, running: false)
+        }
+    }
+
+    /// Waits (at most 20 s) until a statement calling ST_Relate on `slow_points` runs, or none does.
+    static func waitForStatement(_ options: PostGISConnectionOptions, running: Bool) async throws {
+        let configuration = PostgresConnection.Configuration(
+            host: options.host, port: options.port, username: options.user, password: options.password, database: options.database, tls: .disable)
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 8, logger: Logger(label: "test"))
+        defer { Task { try? await connection.close() } }
+        for _ in 0..<200 {
+            var count = 0
+            let rows = try await connection.query(
+                "SELECT count(*)::int8 FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%slow_points%ST_Relate%' AND pid <> pg_backend_pid()",
+                logger: Logger(label: "test"))
+            for try await row in rows { count = Int(try row.decode(Int64.self)) }
+            if (count > 0) == running { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record(running ? "the statement never started" : "the statement still runs: it was not cancelled")
+    }
+
+    @Test func thePoolRunsQueriesSideBySide() async throws {
+        let url = try #require(PostGISServer.url)
+        _ = try await PostGISServer.fixture()
+        let options = try PostGISConnectionOptions(url: url + "?table=naturalearth_lowres")
+        try await PostGISFeatureSource.using(options, pool: PostGISPoolOptions(maximumConnections: 3)) { source in
+            // Twelve counts at once over three connections: each is the right count.
+            let truth = try await source.queryFeatureCount(QueryParameters(whereClause: "continent = 'Europe'"))
+            let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<12 { group.addTask { try await source.queryFeatureCount(QueryParameters(whereClause: "continent = 'Europe'")) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(counts == Array(repeating: truth, count: 12))
+            let countries = try #require(try await PostGISServer.fixture().tables["naturalearth_lowres"])
+            #expect(truth == (try countries.queryFeatureCount(QueryParameters(whereClause: "continent = 'Europe'"))))
+        }
+    }
+
+    static func names(_ body: [UInt8]) throws -> [String] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+        let features = object["features"] as? [[String: Any]] ?? []
+        return features.compactMap { ($0["attributes"] as? [String: Any])?["name"] as? String }
+    }
+}
+
+/// `text` percent-encoded for a query string.
+private func encoded(_ text: String) -> String {
+    text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+}
+#endif
