@@ -5,24 +5,40 @@ import SieveGeometry
 import SieveSQL
 
 /// Reads a table's description from the PostgreSQL catalogue and PostGIS's `geometry_columns`.
+///
+/// What the catalogue says becomes the layer's schema: each column's type, `NOT NULL` (the
+/// field is not nullable), the length of a `varchar(n)` or `char(n)`, the column's comment
+/// (`COMMENT ON COLUMN`: the field's alias), an enum type's labels (a coded-value domain whose
+/// codes are the labels, in the enum's order), and the table's comment (the layer's
+/// description when the service sets none).
 enum PostGISCatalog {
     /// The ``PostGISTable`` of `options`' table.
     static func describe(_ options: PostGISConnectionOptions, connection: PostgresConnection, logger: Logger) async throws -> PostGISTable {
         let namespace = options.namespace, name = options.table
         let qualified = "\(options.namespace).\(options.table)"
 
-        // Columns in order, with their type names.
+        // Columns in order: type name, NOT NULL, the type modifier (a varchar's length + 4), the
+        // comment, an enum type's labels in order.
         let columnsSQL = """
-            SELECT a.attname::text, t.typname::text FROM pg_attribute a
+            SELECT a.attname::text, t.typname::text, a.attnotnull, a.atttypmod::int8, col_description(c.oid, a.attnum)::text,
+                   CASE WHEN t.typtype = 'e' THEN ARRAY(SELECT e.enumlabel::text FROM pg_enum e WHERE e.enumtypid = t.oid ORDER BY e.enumsortorder) END
+            FROM pg_attribute a
             JOIN pg_class c ON a.attrelid = c.oid JOIN pg_namespace n ON c.relnamespace = n.oid
             JOIN pg_type t ON a.atttypid = t.oid
             WHERE n.nspname = $1 AND c.relname = $2 AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
             """
-        var columns: [(name: String, type: String)] = []
+        var columns: [(name: String, type: String, notNull: Bool, modifier: Int64, comment: String?, labels: [String]?)] = []
         try await PostGISFeatureSource.run(
             PostGISStatement(sql: columnsSQL, parameters: [.text(namespace), .text(name)]), connection: connection, logger: logger
-        ) { columns.append(try $0.decode((String, String).self)) }
+        ) { columns.append(try $0.decode((String, String, Bool, Int64, String?, [String]?).self)) }
         guard !columns.isEmpty else { throw PostGISError(.notFound, "no table \(qualified) in the database \(options.database)") }
+        var description: String?
+        try await PostGISFeatureSource.run(
+            PostGISStatement(
+                sql: "SELECT obj_description(c.oid, 'pg_class')::text FROM pg_class c JOIN pg_namespace n ON c.relnamespace = n.oid WHERE n.nspname = $1 AND c.relname = $2",
+                parameters: [.text(namespace), .text(name)]),
+            connection: connection, logger: logger
+        ) { description = try $0.decode(String?.self) }
 
         // The primary key's columns.
         let keySQL = """
@@ -75,10 +91,21 @@ enum PostGISCatalog {
 
         var tableColumns: [PostGISTable.Column] = [PostGISTable.Column(name: idName, kind: .integer)]
         var fields: [Field] = [Field(name: idName, type: .oid)]
+        if let comment = columns.first(where: { $0.name == idName })?.comment, !comment.isEmpty {
+            fields[0] = Field(name: idName, type: .oid, alias: comment)
+        }
         for column in columns where column.name != idName && column.type != "geometry" && column.name != geometry?.column {
-            let (kind, type) = Self.kind(ofType: column.type)
+            let (kind, type) = column.labels == nil ? Self.kind(ofType: column.type) : (.text, .string)
             tableColumns.append(PostGISTable.Column(name: column.name, kind: kind))
-            fields.append(Field(name: column.name, type: type))
+            // varchar(n) and char(n) keep n + 4 in their modifier.
+            let length = ["varchar", "bpchar"].contains(column.type) && column.modifier > 4 ? Int(column.modifier - 4) : nil
+            let domain = column.labels.map { labels in
+                Domain.codedValue(name: column.type, codes: labels.map { CodedValue(name: $0, code: .string($0)) })
+            }
+            fields.append(
+                Field(
+                    name: column.name, type: type, alias: column.comment.flatMap { $0.isEmpty ? nil : $0 }, length: length,
+                    nullable: !column.notNull, domain: domain))
         }
         var geometryType: GeometryType?
         if let geometry {
@@ -90,7 +117,8 @@ enum PostGISCatalog {
             fields: fields, objectIdFieldName: idName, geometryType: geometryType,
             spatialReference: srid > 0 ? SpatialReference(wkid: srid) : .wgs84)
         return PostGISTable(
-            namespace: namespace, name: name, columns: tableColumns, geometryColumn: geometry?.column, srid: srid, schema: schema)
+            namespace: namespace, name: name, columns: tableColumns, geometryColumn: geometry?.column, srid: srid, schema: schema,
+            description: description ?? "")
     }
 
     /// How a column of PostgreSQL type `type` is read, and its field type.

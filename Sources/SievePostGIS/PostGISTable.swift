@@ -55,10 +55,12 @@ public struct PostGISTable: Sendable, Hashable {
     public let srid: Int
     /// The GeoSieve schema.
     public let schema: Schema
+    /// The table's comment (`COMMENT ON TABLE`); empty for none.
+    public let description: String
 
     /// A description from catalogue facts.
     public init(
-        namespace: String, name: String, columns: [Column], geometryColumn: String?, srid: Int, schema: Schema
+        namespace: String, name: String, columns: [Column], geometryColumn: String?, srid: Int, schema: Schema, description: String = ""
     ) {
         self.namespace = namespace
         self.name = name
@@ -66,6 +68,7 @@ public struct PostGISTable: Sendable, Hashable {
         self.geometryColumn = geometryColumn
         self.srid = srid
         self.schema = schema
+        self.description = description
     }
 
     /// `"namespace"."name"`.

@@ -13,8 +13,11 @@ enum PostGISSource {
     static func isURL(_ source: String) -> Bool { SourceLocator.isPostGISURL(source) }
 
     /// Opens the PostGIS table `url` names to be served where it lives: a pool of at most
-    /// `connections` connections, statements bound by `timeout` seconds; with the table's name.
-    static func openForServing(_ url: String, connections: Int, timeout: Double?) async throws -> (source: any FeatureSource, name: String) {
+    /// `connections` connections, statements bound by `timeout` seconds; with the table's name
+    /// and comment.
+    static func openForServing(_ url: String, connections: Int, timeout: Double?) async throws
+        -> (source: any FeatureSource, name: String, description: String)
+    {
         #if RemoteSources
         let options: PostGISConnectionOptions
         do {
@@ -25,7 +28,7 @@ enum PostGISSource {
         let source = try await PostGISFeatureSource.open(
             options, pool: PostGISPoolOptions(maximumConnections: connections, statementTimeout: timeout))
         opened.withLock { $0.append({ await source.close() }) }
-        return (source, options.table)
+        return (source, options.table, source.table.description)
         #else
         throw CommandFailure("", SourceLocatorError.withoutRemoteSources(.postGIS(url: url)))
         #endif

@@ -233,10 +233,12 @@ struct ServeCommand: AsyncParsableCommand {
     func servedDatabaseTable(
         _ url: String, name: String?, timeFields: (String, String?)?, configuration: ServerConfiguration
     ) async throws -> ServedTable {
-        let (source, tableName) = try await PostGISSource.openForServing(url, connections: pgConnections, timeout: configuration.queryTimeout)
+        let (source, tableName, description) = try await PostGISSource.openForServing(
+            url, connections: pgConnections, timeout: configuration.queryTimeout)
         let time = timeFields.flatMap { fields in try? LayerTime(startField: fields.0, endField: fields.1, schema: source.schema) }
         return try await ServedTable.publishing(
-            id: name ?? ServedTable.sanitizedID(tableName), source: source, settings: LayerSettings(name: tableName, time: time))
+            id: name ?? ServedTable.sanitizedID(tableName), source: source,
+            settings: LayerSettings(name: tableName, description: description, time: time))
     }
 
     /// Serves `catalog` until SIGTERM or SIGINT; with a configuration file, SIGHUP reloads its
@@ -313,8 +315,8 @@ struct ServeCommand: AsyncParsableCommand {
         try await file.catalog { spec in
             let source = spec.source
             if PostGISSource.isURL(source) {
-                let (opened, name) = try await PostGISSource.openForServing(source, connections: pgConnections, timeout: timeout)
-                return ServiceConfigurationFile.OpenedSource(source: opened, name: name)
+                let (opened, name, description) = try await PostGISSource.openForServing(source, connections: pgConnections, timeout: timeout)
+                return ServiceConfigurationFile.OpenedSource(source: opened, name: name, description: description)
             }
             if allowEdits { try checkSavable(source) }
             let (table, layerName) = try await CommandSource.loadTable(source, keepingFileShape: allowEdits)

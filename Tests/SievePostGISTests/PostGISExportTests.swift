@@ -1,5 +1,7 @@
 #if RemoteSources
 import Foundation
+import Logging
+import PostgresNIO
 import SieveColumns
 import SieveFeatures
 import SieveGeometry
@@ -8,8 +10,9 @@ import SieveTestSupport
 import Testing
 
 /// The export through `COPY … FROM STDIN`: values the text format must escape or spell out come
-/// back as they went, read by the import.
-@Suite("Export into PostGIS through COPY", .tags(.postgis), .enabled(if: PostGISServer.url != nil, "no PostGIS server (GEOSIEVE_POSTGIS_URL)"))
+/// back as they went, read by the import; and what the catalogue says of a table becomes its
+/// schema.
+@Suite("Export into PostGIS through COPY, and the catalogue read back", .tags(.postgis), .enabled(if: PostGISServer.url != nil, "no PostGIS server (GEOSIEVE_POSTGIS_URL)"))
 struct PostGISExportTests {
     @Test func hostileValuesComeBackAsTheyWent() async throws {
         let url = try #require(PostGISServer.url)
@@ -62,6 +65,40 @@ struct PostGISExportTests {
             }
             #expect(back.geometry(row: row) == table.geometry(row: row), "row \(row) geometry")
         }
+    }
+
+    @Test func theCatalogueGivesNullabilityLengthsAliasesDomainsAndTheDescription() async throws {
+        let url = try #require(PostGISServer.url)
+        _ = try await PostGISServer.fixture()
+        let options = try PostGISConnectionOptions(url: url + "?table=described")
+        let configuration = PostgresConnection.Configuration(
+            host: options.host, port: options.port, username: options.user, password: options.password, database: options.database, tls: .disable)
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 9, logger: Logger(label: "test"))
+        for sql in [
+            "DROP TABLE IF EXISTS described", "DROP TYPE IF EXISTS road_class",
+            "CREATE TYPE road_class AS ENUM ('motorway', 'primary', 'track')",
+            "CREATE TABLE described (gid integer PRIMARY KEY, code varchar(12) NOT NULL, kind road_class, note text, lanes int2, geom geometry(LineString, 4326))",
+            "COMMENT ON TABLE described IS 'Roads, as surveyed'", "COMMENT ON COLUMN described.code IS 'Road code'",
+            "COMMENT ON COLUMN described.gid IS 'Road ID'",
+            "INSERT INTO described VALUES (1, 'A1', 'motorway', NULL, 4, 'SRID=4326;LINESTRING(0 0, 1 1)'), (2, 'B7', 'track', 'x', NULL, NULL)",
+        ] {
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "test"))
+        }
+        try await connection.close()
+        let source = try await PostGISFeatureSource.open(options)
+        defer { Task { await source.close() } }
+        let schema = source.schema
+        #expect(source.table.description == "Roads, as surveyed")
+        #expect(schema.fields.map(\.name) == ["gid", "code", "kind", "note", "lanes"])
+        #expect(schema.fields.map(\.alias) == ["Road ID", "Road code", "kind", "note", "lanes"])
+        #expect(schema.fields.map(\.nullable) == [false, false, true, true, true])
+        #expect(schema.fields.map(\.length) == [nil, 12, nil, nil, nil])
+        #expect(schema.fields[4].type == .smallInteger)
+        #expect(
+            schema.fields[2].domain
+                == .codedValue(name: "road_class", codes: ["motorway", "primary", "track"].map { CodedValue(name: $0, code: .string($0)) }))
+        // The enum's values read as strings, and select as strings.
+        #expect(try await source.queryFeatureCount(QueryParameters(whereClause: "kind = 'track'")) == 1)
     }
 }
 #endif

@@ -436,6 +436,9 @@ extension ServiceConfigurationFile {
         public var save: TableSaver?
         /// Whether the source keeps attachments.
         public var hasAttachments: Bool
+        /// What the source says of itself (a database table's comment), the layer's description
+        /// when the configuration gives none.
+        public var description: String = ""
 
         /// What a source read into memory gives.
         public init(table: FeatureTable, name: String, save: TableSaver? = nil, hasAttachments: Bool = false) {
@@ -446,13 +449,15 @@ extension ServiceConfigurationFile {
             self.hasAttachments = hasAttachments
         }
 
-        /// A source that answers where its data lives, served read-only.
-        public init(source: any FeatureSource, name: String) {
+        /// A source that answers where its data lives, served read-only; `description` is what
+        /// it says of itself.
+        public init(source: any FeatureSource, name: String, description: String = "") {
             table = nil
             self.source = source
             self.name = name
             save = nil
             hasAttachments = false
+            self.description = description
         }
     }
 
@@ -530,7 +535,8 @@ extension ServiceConfigurationFile {
         }
         let schema = opened.source.schema
         try checkFields(spec, schema: schema)
-        let settings = try settings(spec, schema: schema, name: opened.name)
+        var settings = try settings(spec, schema: schema, name: opened.name)
+        if settings.description.isEmpty { settings.description = opened.description }
         do {
             return try await ServedTable.publishing(id: collection(spec, of: service), source: opened.source, settings: settings)
         } catch let error as ServerRequestError {
