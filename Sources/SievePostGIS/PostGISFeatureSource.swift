@@ -260,13 +260,23 @@ public final class PostGISFeatureSource: Sendable {
     /// Runs `statement` on a pooled connection, handing each row to `body` as it arrives. When
     /// the calling task is cancelled, the statement is cancelled in the database.
     private func run(_ statement: PostGISStatement, _ body: (PostgresRow) throws -> Void) async throws {
-        try await client.withConnection { connection in
-            let process = try await self.process(of: connection)
-            try await withTaskCancellationHandler {
-                try await Self.run(statement, connection: connection, logger: self.logger, each: body)
-            } onCancel: {
-                self.cancel(process)
+        do {
+            try await client.withConnection { connection in
+                let process = try await self.process(of: connection)
+                try await withTaskCancellationHandler {
+                    try await Self.run(statement, connection: connection, logger: self.logger, each: body)
+                } onCancel: {
+                    self.cancel(process)
+                }
             }
+        } catch let error as PostGISError {
+            throw error
+        } catch is CancellationError {
+            throw PostGISError(.cancelled, "the query was cancelled before PostgreSQL answered")
+        } catch {
+            // The pool's own failures: no connection could be made (the server is down or
+            // refuses), or the pool gave up making them for a while.
+            throw PostGISError(.connection, "no connection to PostgreSQL for the table \(table.name): \(error)")
         }
     }
 

@@ -233,6 +233,26 @@ public struct GeoSieveServer: Sendable {
     ///   work the same way.
     ///
     /// Neither path schedules anything through Dispatch.
+    /// Runs `work`, which a source answers elsewhere (a database), within the query timeout: past
+    /// it the work's task is cancelled — which cancels its statement in the database — and the
+    /// request answered 503. (The database's own statement timeout, of the same length, bounds
+    /// the statement; this bounds the wait for a connection too.)
+    func timedRemote<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        guard let seconds = configuration.queryTimeout else { return try await work() }
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw ServerRequestError(.serviceUnavailable, "the query did not finish within \(seconds) s")
+            }
+            return value
+        }
+    }
+
     func timed<T: Sendable>(_ size: EngineWorkSize = .large, _ work: @escaping @Sendable () throws -> T) async throws -> T {
         if size == .small { return try work() }
         let cancellation = QueryCancellation()

@@ -19,12 +19,7 @@ enum PostGISSource {
         -> (source: any FeatureSource, name: String, description: String)
     {
         #if RemoteSources
-        let options: PostGISConnectionOptions
-        do {
-            options = try PostGISConnectionOptions(url: url)
-        } catch {
-            throw CommandFailure("", error)
-        }
+        let options = try connectionOptions(url)
         let source = try await PostGISFeatureSource.open(
             options, pool: PostGISPoolOptions(maximumConnections: connections, statementTimeout: timeout))
         opened.withLock { $0.append({ await source.close() }) }
@@ -57,16 +52,22 @@ enum PostGISSource {
     /// Writes `table` as the PostGIS table `url` names, replacing one of that name.
     static func write(_ table: FeatureTable, to url: String) async throws {
         #if RemoteSources
-        let options: PostGISConnectionOptions
-        do {
-            options = try PostGISConnectionOptions(url: url)
-        } catch {
-            throw CommandFailure("", error)
-        }
+        let options = try connectionOptions(url)
         let source = try await PostGISFeatureSource.write(table, to: options, replace: true)
         await source.close()
         #else
         throw CommandFailure("", SourceLocatorError.withoutRemoteSources(.postGIS(url: url)))
         #endif
     }
+
+    #if RemoteSources
+    /// The connection options of `url`, its errors as the command's.
+    private static func connectionOptions(_ url: String) throws -> PostGISConnectionOptions {
+        do {
+            return try PostGISConnectionOptions(url: url)
+        } catch {
+            throw CommandFailure("", error)
+        }
+    }
+    #endif
 }

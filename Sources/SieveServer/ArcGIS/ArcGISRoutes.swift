@@ -64,7 +64,7 @@ struct ArcGISRoutes {
                         let query = prepared.request.parameters
                         guard let snapshot = served.snapshot else {
                             // A database runs the query; its statement timeout bounds it.
-                            return try await ArcGISQuery.respond(prepared, on: served)
+                            return try await server.timedRemote { try await ArcGISQuery.respond(prepared, on: served) }
                         }
                         let size = EngineWorkSize.query(
                             query, declaresBox: prepared.declaresBox, table: snapshot, configuration: configuration,

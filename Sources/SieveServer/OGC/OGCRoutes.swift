@@ -64,7 +64,9 @@ struct OGCRoutes {
                 let html = OGCHTML.wanted(parameters, accept: request.headers[.accept])
                 guard let snapshot = served.snapshot else {
                     // A database runs the queries; its statement timeout bounds them.
-                    return try await OGCItems.items(parameters, served: served, base: base, path: path, configuration: configuration, html: html)
+                    return try await server.timedRemote {
+                        try await OGCItems.items(parameters, served: served, base: base, path: path, configuration: configuration, html: html)
+                    }
                 }
                 let size = EngineWorkSize.ogcItems(
                     parameters, table: snapshot, configuration: configuration, indexed: server.spatialIndexes.isReady(served.id))
@@ -79,9 +81,11 @@ struct OGCRoutes {
         }
         router.get("/ogc/collections/{collection}/items/{feature}") { request, context in
             await respond(request) { parameters, base in
-                try await OGCItems.item(
-                    context.parameters.get("feature") ?? "", parameters, served: try collection(context), base: base, path: request.uri.path,
-                    html: OGCHTML.wanted(parameters, accept: request.headers[.accept]))
+                let (feature, served, path) = (context.parameters.get("feature") ?? "", try collection(context), request.uri.path)
+                let html = OGCHTML.wanted(parameters, accept: request.headers[.accept])
+                return try await server.timedRemote {
+                    try await OGCItems.item(feature, parameters, served: served, base: base, path: path, html: html)
+                }
             }
         }
         // OGC API – Tiles: the grid, and each collection's vector tiles.
