@@ -11,25 +11,7 @@
 # listens on 127.0.0.1 only, and has the postgis extension in the database `geosieve`.
 set -euo pipefail
 
-bindir() {
-    local dir
-    for dir in /usr/lib/postgresql/*/bin; do
-        if [ -x "$dir/initdb" ]; then
-            echo "$dir"
-            return 0
-        fi
-    done
-    return 1
-}
-
-# Runs a command as the server's owner.
-as_owner() {
-    if [ "$(id -u)" = 0 ]; then
-        runuser -u postgres -- "$@"
-    else
-        "$@"
-    fi
-}
+. "$(dirname "$0")/pg-lib.sh"
 
 # A certificate authority and a server certificate it signed, for localhost (not 127.0.0.1), in
 # folder $1 (ca.crt, server.crt, server.key), valid two days; and other.crt, an authority that
@@ -50,13 +32,13 @@ make_certificates() {
 
 case "${1:-}" in
 start)
-    bin=$(bindir) || { echo "postgis-server: PostgreSQL is not installed" >&2; exit 1; }
+    bin=$(pg_bindir) || { echo "postgis-server: PostgreSQL is not installed" >&2; exit 1; }
     dir=$(mktemp -d /tmp/geosieve-postgis.XXXXXX)
     chmod 755 "$dir"
     if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
     # A free port: ask the kernel for one.
-    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    as_owner "$bin/initdb" -D "$dir/data" -U geosieve --auth=trust --encoding=UTF8 --locale=C.UTF-8 > "$dir/initdb.log" 2>&1 \
+    port=$(free_port)
+    as_postgres_owner "$bin/initdb" -D "$dir/data" -U geosieve --auth=trust --encoding=UTF8 --locale=C.UTF-8 > "$dir/initdb.log" 2>&1 \
         || { echo "postgis-server: initdb failed (see $dir/initdb.log)" >&2; exit 1; }
     # TLS with a certificate of a throwaway certificate authority (for localhost, not 127.0.0.1),
     # for the sslmode tests; without openssl the server offers no TLS and they are skipped.
@@ -65,13 +47,13 @@ start)
         if [ "$(id -u)" = 0 ]; then chown -R postgres "$dir/tls"; fi
         tls_options="-c ssl=on -c ssl_cert_file=$dir/tls/server.crt -c ssl_key_file=$dir/tls/server.key"
     fi
-    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
+    as_postgres_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
         -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off $tls_options" start > /dev/null \
         || { echo "postgis-server: the server did not start (see $dir/server.log)" >&2; exit 1; }
     "$bin/createdb" -h 127.0.0.1 -p "$port" -U geosieve geosieve
     if ! "$bin/psql" -h 127.0.0.1 -p "$port" -U geosieve -d geosieve -q -c "CREATE EXTENSION postgis" > /dev/null 2>"$dir/postgis.log"; then
         echo "postgis-server: CREATE EXTENSION postgis failed (see $dir/postgis.log)" >&2
-        as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate stop > /dev/null || true
+        as_postgres_owner "$bin/pg_ctl" -D "$dir/data" -m immediate stop > /dev/null || true
         exit 1
     fi
     echo "postgis-server: PostgreSQL with PostGIS on 127.0.0.1:$port ($dir)" >&2
@@ -81,8 +63,8 @@ start)
     ;;
 stop)
     dir=${2:?usage: postgis-server.sh stop DIR}
-    bin=$(bindir) || exit 0
-    as_owner "$bin/pg_ctl" -D "$dir/data" -m fast stop > /dev/null 2>&1 || true
+    bin=$(pg_bindir) || exit 0
+    as_postgres_owner "$bin/pg_ctl" -D "$dir/data" -m fast stop > /dev/null 2>&1 || true
     rm -rf "$dir"
     ;;
 *)
