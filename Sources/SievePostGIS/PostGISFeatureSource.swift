@@ -287,7 +287,13 @@ public final class PostGISFeatureSource: Sendable {
         try await Self.run(PostGISStatement(sql: "SELECT pg_backend_pid()", parameters: []), connection: connection, logger: logger) {
             process = try $0.decode(Int32.self)
         }
-        processes.withLock { $0[connection.id] = process }
+        let bound = 4 * pool.maximumConnections
+        processes.withLock { processes in
+            // The pool replaces idle connections with new ones (new IDs): the entries of closed
+            // ones are forgotten in a while, and an open one's asked again.
+            if processes.count >= bound { processes.removeAll(keepingCapacity: true) }
+            processes[connection.id] = process
+        }
         return process
     }
 

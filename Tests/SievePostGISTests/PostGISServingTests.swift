@@ -252,6 +252,33 @@ struct PostGISServingTests {
         }
     }
 
+    @Test func aConfiguredDatabaseLayerIsCheckedWhereTheFileSaysIt() async throws {
+        let fixture = try await PostGISServer.fixture()
+        let source = try #require(fixture.sources["naturalearth_lowres"])
+        let text = """
+            services:
+              world:
+                layers:
+                  - source: postgresql://db/countries
+                    definitionExpression: nmae = 'France'
+            """
+        let file = try ServiceConfigurationFile.parse(text, path: "services.yaml")
+        do {
+            _ = try await file.catalog { _ in ServiceConfigurationFile.OpenedSource(source: source, name: "countries") }
+            Issue.record("a definition over a field the table lacks was taken")
+        } catch {
+            // Line 5, at the definition's value: 8 spaces and "definitionExpression: " (22) before it.
+            #expect(error.description.hasPrefix("services.yaml:5:31: services.world.layers[0].definitionExpression: "), "\(error)")
+            #expect(error.description.contains("nmae"))
+        }
+        // Taken, the layer is published read-only with the table's comment as its description.
+        let good = try ServiceConfigurationFile.parse(text.replacingOccurrences(of: "nmae", with: "name"), path: "services.yaml")
+        let catalog = try await good.catalog { _ in ServiceConfigurationFile.OpenedSource(source: source, name: "countries") }
+        let served = try #require(catalog.tables.first)
+        #expect(served.table == nil)
+        #expect(served.capabilities == [.query])
+    }
+
     static func names(_ body: [UInt8]) throws -> [String] {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
         let features = object["features"] as? [[String: Any]] ?? []

@@ -523,8 +523,14 @@ extension ServiceConfigurationFile {
         do {
             return try ServedTable(id: collection(spec, of: service), table: editable, settings: settings, save: opened.save)
         } catch {
-            throw spec.place(spec.hiddenFields.isEmpty ? "" : "hiddenFields").error(path, "\(error)")
+            throw publishingError(spec, error)
         }
+    }
+
+    /// Where a table that does not take `spec`'s settings is wrong: its hidden fields (the one
+    /// setting checked there that the file's own checks leave), else the layer.
+    private func publishingError(_ spec: LayerSpec, _ error: any Error) -> ConfigurationError {
+        spec.place(spec.hiddenFields.isEmpty ? "" : "hiddenFields").error(path, "\(error)")
     }
 
     /// The served table of layer `spec` whose source answers where its data lives (a PostGIS
@@ -537,14 +543,24 @@ extension ServiceConfigurationFile {
         try checkFields(spec, schema: schema)
         var settings = try settings(spec, schema: schema, name: opened.name)
         if settings.description.isEmpty { settings.description = opened.description }
-        do {
-            return try await ServedTable.publishing(id: collection(spec, of: service), source: opened.source, settings: settings)
-        } catch let error as ServerRequestError {
-            let key = spec.places["definitionExpression"] != nil && error.message.contains("definition") ? "definitionExpression" : "hiddenFields"
-            throw spec.place(spec.hiddenFields.isEmpty && key == "hiddenFields" ? "" : key).error(path, "\(error)")
-        } catch {
-            throw spec.place(spec.places["definitionExpression"] != nil ? "definitionExpression" : "source").error(path, "\(error)")
+        if !spec.definitionExpression.allSatisfy(\.isWhitespace) {
+            do {
+                _ = try CompiledWhereClause(spec.definitionExpression, schema: schema)
+            } catch {
+                throw spec.place("definitionExpression").error(path, "\(error)")
+            }
         }
+        let served: ServedTable
+        do {
+            // What is checked here: the settings (as for a table in memory); what the measuring
+            // queries can fail with: the database.
+            served = try await ServedTable.publishing(id: collection(spec, of: service), source: opened.source, settings: settings)
+        } catch let error as ServerRequestError {
+            throw publishingError(spec, error)
+        } catch {
+            throw spec.place("source").error(path, "\(error)")
+        }
+        return served
     }
 
     /// The layer's collection id: its own, else the service's name for a service of one layer,
