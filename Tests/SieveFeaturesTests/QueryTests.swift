@@ -236,6 +236,29 @@ struct QuerySemanticsTests {
         return try FeatureTable.load(geoJSON: text)
     }
 
+    @Test func aStringFieldOfNullsAloneOrders() throws {
+        // A text field no feature has a value in (common in real layers, and in a page of a
+        // database ordered by it): NULLs tie, and the object ID orders them.
+        let schema = try Schema(fields: [Field(name: "oid", type: .oid), Field(name: "city", type: .string)], objectIdFieldName: "oid")
+        for cities in [[String?](repeating: nil, count: 4), [nil, nil, "b", "a"]] {
+            let table = try FeatureTable(
+                schema: schema, columns: [.integer(Int64Column(values: [4, 3, 2, 1])), .string(StringColumn(cities))])
+            var query = QueryParameters(outFields: ["oid"], orderBy: [SortField("city", ascending: true)])
+            query.returnGeometry = false
+            let ascending = try table.queryFeatures(query).objectIDs
+            query.orderBy = [SortField("city", ascending: false)]
+            let descending = try table.queryFeatures(query).objectIDs
+            if cities.allSatisfy({ $0 == nil }) {
+                #expect(ascending == [1, 2, 3, 4])
+                #expect(descending == [1, 2, 3, 4])
+            } else {
+                // NULLs first ascending (3, 4), then "a" (1), "b" (2); descending the reverse, NULLs last.
+                #expect(ascending == [3, 4, 1, 2])
+                #expect(descending == [2, 1, 3, 4])
+            }
+        }
+    }
+
     @Test func objectIDOrderNotRowOrder() throws {
         let table = try Self.table()
         #expect(try table.queryFeatures(QueryParameters()).objectIDs == [10, 20, 30, 40, 50])

@@ -224,7 +224,12 @@ struct SortKey {
         switch column.encoding {
         case .dictionary(let codes, let dictionary):
             let ranks = ranks(of: (0..<dictionary.count).map { key(dictionary, $0) })
-            return rows.map { ranks[Int(codes[$0])] }
+            // A NULL's code is 0, which a column of NULLs alone has no entry for (its rank is
+            // never read: NULLs order by themselves).
+            return rows.map { row in
+                let code = Int(codes[row])
+                return code < ranks.count ? ranks[code] : 0
+            }
         case .plain(let strings):
             return ranks(of: rows.map { key(strings, $0) })
         }
