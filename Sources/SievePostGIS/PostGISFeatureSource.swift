@@ -175,8 +175,12 @@ public final class PostGISFeatureSource: Sendable {
     /// The features `query` selects, ordered and paged by the database, in the shape
     /// ``/SieveFeatures/FeatureTable/queryFeatures(_:)`` gives.
     public func queryFeatures(_ query: QueryParameters) async throws -> FeatureQueryResult {
-        // The statement asks for one row past the page: its arrival says rows were left off.
-        let (page, exceeded) = try await fetch(PostGISQueryBuilder(table: table).featuresStatement(query), limit: query.maxFeatures)
+        // Only the columns the page writes, when the out fields name them (a page of the object
+        // IDs of a wide table reads no text), and one row past the page: its arrival says rows
+        // were left off.
+        let columns = try pageColumns(query)
+        let (page, exceeded) = try await fetch(
+            PostGISQueryBuilder(table: table).featuresStatement(query, reading: columns), limit: query.maxFeatures, columns: columns)
         // The page in database order; out fields, geometry and the output reference as in memory.
         var local = QueryParameters(
             outFields: query.outFields, returnGeometry: query.returnGeometry, orderBy: query.orderBy,
@@ -223,6 +227,35 @@ public final class PostGISFeatureSource: Sendable {
         return result
     }
 
+    /// The table's columns a page of `query` writes or is ordered by: the out fields, the order's
+    /// fields, the object ID and the geometry (when returned); the whole table for all fields,
+    /// or when one of them is not one of the table's (the in-memory check then names it among
+    /// all fields).
+    private func pageColumns(_ query: QueryParameters) throws -> PostGISTable {
+        let schema = table.schema
+        guard let fields = query.outFields, !fields.contains(where: { $0.trimmingCharacters(in: .whitespaces) == "*" }) else { return table }
+        var indices = Set([schema.objectIdFieldIndex])
+        // The order's fields too: the page is ordered again in memory, as an in-memory table orders it.
+        for name in fields + query.orderBy.map(\.field) {
+            guard let index = schema.index(ofField: name.trimmingCharacters(in: .whitespaces)) else { return table }
+            indices.insert(index)
+        }
+        guard indices.count < schema.fields.count else { return table }
+        return try narrowed(to: indices.sorted(), geometry: query.returnGeometry)
+    }
+
+    /// This table reduced to the fields at `indices` (ascending, the object ID among them),
+    /// with its geometry or without.
+    private func narrowed(to indices: [Int], geometry: Bool) throws -> PostGISTable {
+        let schema = table.schema
+        return PostGISTable(
+            namespace: table.namespace, name: table.name, columns: indices.map { table.columns[$0] },
+            geometryColumn: geometry ? table.geometryColumn : nil, srid: table.srid,
+            schema: try Schema(
+                fields: indices.map { schema.fields[$0] }, objectIdFieldName: schema.objectIdFieldName,
+                geometryType: schema.geometryType, spatialReference: schema.spatialReference))
+    }
+
     /// The values of `fields` (names the schema has, any case; others are left to the aggregate
     /// to refuse) and the object ID of the rows `query` selects, in object-ID order, without
     /// geometries: what an aggregate computed in memory reads, and nothing more.
@@ -230,11 +263,7 @@ public final class PostGISFeatureSource: Sendable {
         let schema = table.schema
         var indices = Set([schema.objectIdFieldIndex])
         for name in fields { if let index = schema.index(ofField: name) { indices.insert(index) } }
-        let kept = indices.sorted()
-        let narrow = PostGISTable(
-            namespace: table.namespace, name: table.name, columns: kept.map { table.columns[$0] }, geometryColumn: nil, srid: table.srid,
-            schema: try Schema(
-                fields: kept.map { schema.fields[$0] }, objectIdFieldName: schema.objectIdFieldName, spatialReference: schema.spatialReference))
+        let narrow = try narrowed(to: indices.sorted(), geometry: false)
         var parameters = PostgreSQLParameters()
         let builder = PostGISQueryBuilder(table: table)
         let condition = try builder.condition(query, parameters: &parameters)
@@ -344,8 +373,8 @@ public final class PostGISFeatureSource: Sendable {
     /// The rows of a feature `SELECT` (``PostGISQueryBuilder/selectList()``) as a table of the
     /// source's schema, decoded into typed columns as they arrive; with a `limit`, the rows past
     /// it are not kept, and `exceeded` says whether there were any.
-    private func fetch(_ statement: PostGISStatement, limit: Int?) async throws -> (table: FeatureTable, exceeded: Bool) {
-        var builder = FeatureRows(table: table)
+    private func fetch(_ statement: PostGISStatement, limit: Int?, columns: PostGISTable? = nil) async throws -> (table: FeatureTable, exceeded: Bool) {
+        var builder = FeatureRows(table: columns ?? table)
         var exceeded = false
         try await run(statement) { row in
             if let limit, builder.count >= limit {

@@ -149,9 +149,17 @@ public struct PostGISQueryBuilder: Sendable {
     /// The statement selecting `query`'s features, ordered and paged, one row past the page to
     /// tell whether rows were left off.
     public func featuresStatement(_ query: QueryParameters) throws -> PostGISStatement {
+        try featuresStatement(query, reading: table)
+    }
+
+    /// ``featuresStatement(_:)`` reading only the columns of `columns`, a table of some of this
+    /// table's columns (its own description, as ``PostGISFeatureSource`` makes it for the
+    /// fields a page writes).
+    func featuresStatement(_ query: QueryParameters, reading columns: PostGISTable) throws -> PostGISStatement {
         var parameters = PostgreSQLParameters()
         let condition = try condition(query, parameters: &parameters)
-        var sql = "SELECT \(try selectList()) FROM \(try table.qualifiedName()) WHERE \(condition) ORDER BY \(try orderBy(query))"
+        let select = try PostGISQueryBuilder(table: columns).selectList()
+        var sql = "SELECT \(select) FROM \(try table.qualifiedName()) WHERE \(condition) ORDER BY \(try orderBy(query))"
         if let limit = query.maxFeatures { sql += " LIMIT \(parameters.add(.integer(Int64(limit) + 1)))::int8" }
         if let offset = query.resultOffset, offset > 0 { sql += " OFFSET \(parameters.add(.integer(Int64(offset))))::int8" }
         return PostGISStatement(sql: sql, parameters: parameters.values)

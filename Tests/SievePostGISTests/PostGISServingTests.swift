@@ -86,6 +86,9 @@ struct PostGISServingTests {
             query + "where=\(encoded("name LIKE 'B%'"))&outFields=*&f=geojson",
             query + "where=\(encoded("name LIKE 'B%'"))&outFields=*&f=pbf",
             query + "objectIds=3,5,8,400&outFields=name&returnGeometry=false&f=json",
+            // A page of some fields ordered by another (the database reads only those it needs).
+            query + "where=1%3D1&outFields=name&orderByFields=pop_est%20DESC,continent&resultRecordCount=20&f=json",
+            query + "where=1%3D1&outFields=name,nmae&f=json",
             cities + "where=1%3D1&outFields=*&outSR=3857&resultRecordCount=50&f=json",
             cities + "geometry=" + encoded(#"{"x":2.35,"y":48.85,"spatialReference":{"wkid":4326}}"#)
                 + "&geometryType=esriGeometryPoint&distance=500&units=esriSRUnit_Kilometer&outFields=name&f=json",
