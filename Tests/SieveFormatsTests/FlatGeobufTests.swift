@@ -84,6 +84,59 @@ struct FlatGeobufTests {
         }
     }
 
+    /// A file of point features (geometry type 1), built field by field: the header says `hasZ`,
+    /// each feature's `Geometry` table holds `xy` and, when given, `z`.
+    static func pointFile(hasZ: Bool, features: [(xy: [Double], z: [Double]?)]) -> [UInt8] {
+        var header = FlatBufferBuilder()
+        var headerFields: [(id: Int, value: FlatBufferBuilder.Value)] = [(2, .uint8(1))]
+        if hasZ { headerFields.append((3, .uint8(1))) }
+        headerFields.append((8, .uint64(UInt64(features.count))))
+        headerFields.append((9, .uint16(0)))  // no index (its default is 16)
+        let headerRoot = header.table(headerFields)
+        let headerBytes = header.finish(root: headerRoot)
+        var out = LittleEndianWriter()
+        out.bytes = [0x66, 0x67, 0x62, 0x03, 0x66, 0x67, 0x62, 0x01]
+        out.uint32(UInt32(headerBytes.count))
+        out.bytes += headerBytes
+        for feature in features {
+            var builder = FlatBufferBuilder()
+            let geometry: (inout FlatBufferBuilder) -> Int = { builder in
+                var fields: [(id: Int, value: FlatBufferBuilder.Value)] = [(1, .offset { $0.doubles(feature.xy) })]
+                if let z = feature.z { fields.append((2, .offset { $0.doubles(z) })) }
+                return builder.table(fields)
+            }
+            let root = builder.table([(0, .offset(geometry))])
+            let bytes = builder.finish(root: root)
+            out.uint32(UInt32(bytes.count))
+            out.bytes += bytes
+        }
+        return out.bytes
+    }
+
+    @Test("a point of NaN coordinates reads as no geometry (POINT EMPTY), so it writes and reads back the same")
+    func emptyPointIsNoGeometry() throws {
+        let file = Self.pointFile(hasZ: false, features: [(xy: [.nan, .nan], z: nil), (xy: [1, 2], z: nil)])
+        let table = try FlatGeobuf.read(bytes: file).table
+        #expect(table.count == 2)
+        #expect(table.geometry(row: 0) == nil)
+        #expect(table.geometry(row: 1) == .point(Point(x: 1, y: 2)))
+        let back = try FlatGeobuf.read(bytes: try FlatGeobuf.encode(table, options: FlatGeobufWriteOptions(index: false))).table
+        #expect(back.geometry(row: 0) == nil)
+        #expect(back.geometry(row: 1) == .point(Point(x: 1, y: 2)))
+    }
+
+    @Test("a geometry without the z values its file's header promises is corrupt: an error at its feature, as GDAL reads it")
+    func missingZIsAnError() throws {
+        let good = try FlatGeobuf.read(bytes: Self.pointFile(hasZ: true, features: [(xy: [1, 2], z: [3])])).table
+        #expect(good.geometry(row: 0) == .point(Point(x: 1, y: 2, z: 3)))
+        let error = try #require(throws: FileFormatError.self) {
+            try FlatGeobuf.read(bytes: Self.pointFile(hasZ: true, features: [(xy: [1, 2], z: [3]), (xy: [4, 5], z: nil)]))
+        }
+        #expect(error.kind == .invalidGeometry)
+        #expect(error.record == 2)
+        #expect(error.message.contains("Z values"))
+    }
+
     @Test("a box read through the index finds exactly the features whose boxes meet it")
     func boxReads() throws {
         let countries = try FeatureTable.load(contentsOf: fixtureURL("naturalearth_lowres.geojson"))

@@ -207,6 +207,22 @@ struct GeoParquetTests {
         #expect(back.value(row: 1, field: "ON") == .null)
     }
 
+    @Test("a layer of no geometry (no rows, or rows without one) keeps its geometry type: geometry_types declares it", arguments: [GeometryType.point, .multipoint, .polyline, .polygon])
+    func typeWithoutGeometries(_ type: GeometryType) throws {
+        for rows in [0, 2] {
+            let schema = try Schema(fields: [Field(name: "ID", type: .oid)], objectIdFieldName: "ID", geometryType: type, spatialReference: SpatialReference(wkid: 4326))
+            let table = try FeatureTable(
+                schema: schema, columns: [.integer(Int64Column(values: (0..<Int64(rows)).map { $0 + 1 }))],
+                geometryColumn: GeometryColumn(Array(repeating: nil, count: rows)))
+            let bytes = try GeoParquet.encode(table)
+            let back = try GeoParquet.read(bytes: bytes).table
+            #expect(back.count == rows)
+            #expect(back.schema.geometryType == type, "\(rows) rows")
+            // Written again, the same bytes.
+            #expect(try GeoParquet.encode(back) == bytes)
+        }
+    }
+
     @Test("a spatial reference other than WGS 84 is written as PROJJSON and read back as its EPSG code")
     func spatialReference() throws {
         let table = try FeatureTable.load(

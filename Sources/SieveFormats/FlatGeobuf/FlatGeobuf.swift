@@ -307,7 +307,8 @@ enum FlatGeobufGeometry {
         guard !points.isEmpty else { return nil }
         let ends = try self.ends(geometry, count: points.count)
         switch type {
-        case 1: return .point(points[0])
+        // A point of NaN coordinates is POINT EMPTY: no geometry, as the writer writes it.
+        case 1: return points[0].isEmpty ? nil : .point(points[0])
         case 4: return try make(geometry) { () throws(GeometryError) in .multipoint(try Multipoint(points: points, layout: layout)) }
         case 2, 5:
             let paths = split(points, ends)
@@ -339,6 +340,10 @@ enum FlatGeobufGeometry {
         let n = count / 2
         let z = layout.hasZ ? try geometry.vector(2, elementSize: 8) : nil
         let m = layout.hasM ? try geometry.vector(3, elementSize: 8) : nil
+        // The header's dimensions bind every geometry (a Z file's geometry without z values is
+        // corrupt, as GDAL reads it too).
+        if layout.hasZ, z == nil { throw FileFormatError(.invalidGeometry, "the file's geometries have Z values; this one has none", byteOffset: geometry.position) }
+        if layout.hasM, m == nil { throw FileFormatError(.invalidGeometry, "the file's geometries have M values; this one has none", byteOffset: geometry.position) }
         if let z, z.count != n { throw FileFormatError(.invalidGeometry, "\(z.count) z values for \(n) points", byteOffset: z.start - 4) }
         if let m, m.count != n { throw FileFormatError(.invalidGeometry, "\(m.count) m values for \(n) points", byteOffset: m.start - 4) }
         var points: [Point] = []

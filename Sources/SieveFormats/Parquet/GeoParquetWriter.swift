@@ -214,6 +214,9 @@ struct GeoParquetWriter {
                     meta.schema.append(child)
                 }
             }
+            // A table of no geometry (no rows, or none with a geometry) declares its schema's
+            // type, so that it reads back as a layer of that type.
+            if geometryTypes.isEmpty { geometryTypes = Self.declaredTypeNames(table.schema.geometryType) }
             meta.keyValues = [("geo", try geoMetadata(geometryName: geometryName, types: geometryTypes, extent: extent))]
         }
         let footer = meta.encoded()
@@ -233,6 +236,17 @@ struct GeoParquetWriter {
         let base = Int(code % 1000)
         guard (1...6).contains(base) else { return "Unknown" }
         return names[base - 1] + (code / 1000 == 1 || code / 1000 == 3 ? " Z" : "")
+    }
+
+    /// The GeoParquet type names a layer of `type` may hold (what GeoSieve writes for it).
+    static func declaredTypeNames(_ type: GeometryType?) -> Set<String> {
+        switch type {
+        case .point: ["Point"]
+        case .multipoint: ["MultiPoint"]
+        case .polyline: ["LineString", "MultiLineString"]
+        case .polygon, .envelope: ["Polygon", "MultiPolygon"]
+        case nil: []
+        }
     }
 
     /// The `geo` document.
