@@ -288,7 +288,7 @@ public final class PostGISFeatureSource: Sendable {
 
     /// Runs `statement` on a pooled connection, handing each row to `body` as it arrives. When
     /// the calling task is cancelled, the statement is cancelled in the database.
-    private func run(_ statement: PostGISStatement, _ body: (PostgresRow) throws -> Void) async throws {
+    func run(_ statement: PostGISStatement, _ body: (PostgresRow) throws -> Void) async throws {
         do {
             try await client.withConnection { connection in
                 let process = try await self.process(of: connection)

@@ -80,6 +80,16 @@ struct PostGISServingTests {
                 + "&groupByFieldsForStatistics=continent&havingClause=\(encoded("COUNT(name) > 5"))&orderByFields=people%20DESC&f=json",
             query + "where=1%3D1&outStatistics=" + encoded(
                 #"[{"statisticType":"percentile_cont","onStatisticField":"pop_est","outStatisticFieldName":"median","statisticParameters":{"value":0.5}}]"#) + "&f=json",
+            // Grouped in the database: counts, integer sums, averages, minimums and maximums.
+            query + "where=1%3D1&outStatistics=" + encoded(
+                #"[{"statisticType":"count","onStatisticField":"OBJECTID","outStatisticFieldName":"n"},{"statisticType":"sum","onStatisticField":"OBJECTID","outStatisticFieldName":"s"},{"statisticType":"avg","onStatisticField":"OBJECTID","outStatisticFieldName":"a"},{"statisticType":"min","onStatisticField":"OBJECTID","outStatisticFieldName":"lo"},{"statisticType":"max","onStatisticField":"OBJECTID","outStatisticFieldName":"hi"},{"statisticType":"count","onStatisticField":"pop_est","outStatisticFieldName":"c"}]"#)
+                + "&groupByFieldsForStatistics=continent&havingClause=\(encoded("COUNT(OBJECTID) > 3 AND MAX(OBJECTID) > 10"))&orderByFields=s%20DESC&f=json",
+            query + "where=\(encoded("pop_est > 1e7"))&outStatistics=" + encoded(
+                #"[{"statisticType":"count","onStatisticField":"OBJECTID","outStatisticFieldName":"n"},{"statisticType":"max","onStatisticField":"OBJECTID","outStatisticFieldName":"hi"}]"#)
+                + "&f=json",
+            query + "where=\(encoded("1=0"))&outStatistics=" + encoded(
+                #"[{"statisticType":"count","onStatisticField":"OBJECTID","outStatisticFieldName":"n"},{"statisticType":"min","onStatisticField":"OBJECTID","outStatisticFieldName":"lo"},{"statisticType":"sum","onStatisticField":"OBJECTID","outStatisticFieldName":"s"}]"#)
+                + "&groupByFieldsForStatistics=continent,iso_a3&f=json",
             query + box + "&geometryType=esriGeometryEnvelope&spatialRel=esriSpatialRelIntersects&outFields=name&f=json",
             query + box + "&geometryType=esriGeometryEnvelope&spatialRel=esriSpatialRelContains&returnIdsOnly=true&f=json",
             query + box + "&geometryType=esriGeometryEnvelope&spatialRel=esriSpatialRelWithin&returnCountOnly=true&f=json",

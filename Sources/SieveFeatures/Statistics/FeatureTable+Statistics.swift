@@ -269,6 +269,12 @@ struct StatisticsPlan {
             for (r, value) in column.enumerated() { values[r].append(value) }
         }
 
+        return try finish(fields: fields, values: values)
+    }
+
+    /// Keeps the groups the having clause keeps, orders them and drops the hidden outputs:
+    /// what every way of computing the groups ends with.
+    private func finish(fields: [Field], values: [[ScalarValue]]) throws(FeatureTableError) -> StatisticsResult {
         var kept = Array(values.indices)
         if let having {
             kept = try having.keptRows(fields: fields, rows: values, collation: collation)
@@ -289,6 +295,58 @@ struct StatisticsPlan {
             }
         }
         return StatisticsResult(fields: Array(fields.prefix(visible)), rows: kept.map { Array(values[$0].prefix(visible)) })
+    }
+
+    /// What each field's statistics need from a database that aggregates the groups itself,
+    /// or `nil` when one of them is not computed there exactly as here: only counts, and sums,
+    /// averages, minimums and maximums of integer and date fields (no double: PostgreSQL sums
+    /// doubles uncompensated and orders NaN above numbers), grouped by integer, date or string
+    /// fields (strings by their bytes: the binary collation), the having clause's aggregates
+    /// among them.
+    func preaggregationNeeds(schema: Schema) -> [Int: AggregateNeeds]? {
+        guard collation == .binary else { return nil }
+        for index in groupFields where schema.fields[index].columnType == .double { return nil }
+        var needs: [Int: AggregateNeeds] = [:]
+        for output in outputs {
+            var need = needs[output.fieldIndex] ?? AggregateNeeds()
+            let columnType = schema.fields[output.fieldIndex].columnType
+            let integral = columnType == .integer || columnType == .date
+            switch output.definition.type {
+            case .count: break
+            case .sum, .avg:
+                guard columnType == .integer else { return nil }
+                need.sum = true
+            case .min, .max:
+                guard integral else { return nil }
+                need.minMax = true
+            case .stddev, .var, .percentileCont, .percentileDisc: return nil
+            }
+            needs[output.fieldIndex] = need
+        }
+        return needs
+    }
+
+    /// The result of groups a database aggregated: `groups`' keys (the group fields' values, in
+    /// order) and each field's partial aggregates, typed, ordered and filtered as ``run(rows:table:)``
+    /// does.
+    func run(_ groups: PreaggregatedGroups, schema: Schema) throws(FeatureTableError) -> StatisticsResult {
+        let slots = Array(groups.keys.indices)
+        var fields = groupFields.map { index -> Field in
+            let field = schema.fields[index]
+            return Field(name: field.name, type: Self.valueType(field), alias: field.alias, length: field.length)
+        }
+        var values = groups.keys
+        for output in outputs {
+            guard let partial = groups.fields[output.fieldIndex] else {
+                throw FeatureTableError(.invalidQuery, "no aggregates of \(JSONKey.quoted(output.definition.onField)) were computed")
+            }
+            let field = schema.fields[output.fieldIndex]
+            let column: Column = field.columnType == .date ? .date(Int64Column(values: [])) : .integer(Int64Column(values: []))
+            let (type, computed) = Self.values(output.definition, field: field, column: column, FieldAggregates(partial), slots: slots)
+            fields.append(Field(name: output.definition.outputAlias, type: type))
+            for (r, value) in computed.enumerated() { values[r].append(value) }
+        }
+        return try finish(fields: fields, values: values)
     }
 
     /// One statistic's output type and its value for each of `slots`.
@@ -352,5 +410,90 @@ struct StatisticsPlan {
                 return isDouble ? .double(a.sortedDoubles[at(k - 1)]) : box(integer: a.sortedIntegers[at(k - 1)])
             })
         }
+    }
+}
+
+/// Groups aggregated elsewhere (a database): each group's key, and per field the partial
+/// aggregates of every group.
+package struct PreaggregatedGroups: Sendable {
+    /// One field's aggregates per group.
+    package struct Partial: Sendable {
+        /// The non-NULL values.
+        package var counts: [Int64]
+        /// Exact sums (integer fields; empty when not asked).
+        package var sums: [Int64] = []
+        /// Smallest and largest values (integers, or dates as epoch milliseconds; empty when not
+        /// asked; any value where the count is 0).
+        package var minimums: [Int64] = []
+        package var maximums: [Int64] = []
+
+        package init(counts: [Int64], sums: [Int64] = [], minimums: [Int64] = [], maximums: [Int64] = []) {
+            self.counts = counts
+            self.sums = sums
+            self.minimums = minimums
+            self.maximums = maximums
+        }
+    }
+
+    /// Each group's values of the group fields, in their order.
+    package var keys: [[ScalarValue]]
+    /// The partial aggregates, by field index.
+    package var fields: [Int: Partial]
+
+    package init(keys: [[ScalarValue]], fields: [Int: Partial]) {
+        self.keys = keys
+        self.fields = fields
+    }
+}
+
+extension FieldAggregates {
+    /// The accumulations of a field a database aggregated.
+    init(_ partial: PreaggregatedGroups.Partial) {
+        counts = partial.counts
+        integerSums = partial.sums
+        overflowed = Array(repeating: false, count: partial.sums.count)
+        means = zip(partial.sums, partial.counts).map { sum, count in count > 0 ? Double(sum) / Double(count) : 0 }
+        integerMin = partial.minimums
+        integerMax = partial.maximums
+    }
+}
+
+extension FeatureTable {
+    /// What a database must compute per group for `parameters` over a table of `schema` to give,
+    /// through ``statistics(_:schema:preaggregated:)``, the answer an in-memory table gives —
+    /// the needs of each field by index, the group fields' indices — or `nil` when it cannot
+    /// (see the statistics' documentation: only counts, and integer sums, averages, minimums
+    /// and maximums qualify).
+    /// - Throws: ``FeatureTableError`` as ``statistics(_:rows:)`` throws for invalid parameters.
+    package static func preaggregation(_ parameters: StatisticsQueryParameters, schema: Schema) throws(FeatureTableError)
+        -> (groupFields: [Int], sums: Set<Int>, minMax: Set<Int>, counts: Set<Int>)?
+    {
+        let plan = try StatisticsPlan(parameters, table: try FeatureTable.empty(schema))
+        guard let needs = plan.preaggregationNeeds(schema: schema) else { return nil }
+        return (
+            plan.groupFields, Set(needs.filter { $0.value.sum }.keys), Set(needs.filter { $0.value.minMax }.keys), Set(needs.keys)
+        )
+    }
+
+    /// The statistics of `parameters` over groups a database aggregated, as ``statistics(_:rows:)``
+    /// would give them over the rows.
+    /// - Throws: ``FeatureTableError`` for invalid parameters.
+    package static func statistics(
+        _ parameters: StatisticsQueryParameters, schema: Schema, preaggregated groups: PreaggregatedGroups
+    ) throws(FeatureTableError) -> StatisticsResult {
+        try StatisticsPlan(parameters, table: try FeatureTable.empty(schema)).run(groups, schema: schema)
+    }
+
+    /// A table of `schema` without rows.
+    static func empty(_ schema: Schema) throws(FeatureTableError) -> FeatureTable {
+        let columns: [Column] = schema.fields.map { field in
+            switch field.columnType {
+            case .integer: .integer(Int64Column(values: []))
+            case .date: .date(Int64Column(values: []))
+            case .double: .double(DoubleColumn(values: []))
+            case .string: .string(StringColumn([]))
+            }
+        }
+        return try FeatureTable(schema: schema, columns: columns)
     }
 }
