@@ -167,7 +167,7 @@ let package = Package(
         .target(
             name: "SievePostGIS",
             dependencies: [
-                "SieveBase", "SieveCQL", "SieveColumns", "SieveFeatures", "SieveGeometry", "SieveSQL",
+                "SieveBase", "SieveCQL", "SieveColumns", "SieveEditing", "SieveFeatures", "SieveGeometry", "SieveSQL",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -111,6 +111,9 @@ public struct EditError: GeoSieveKindedError, Hashable {
         /// An edit that was valid but not applied because another edit of the batch failed and
         /// the batch rolled back.
         public static let rolledBack = Kind(rawValue: "rolled back")
+        /// A valid edit the store holding the features refused (a database's constraint or
+        /// trigger, say): its reason in the description.
+        public static let refusedByStore = Kind(rawValue: "refused by the store")
     }
 
     /// What went wrong.

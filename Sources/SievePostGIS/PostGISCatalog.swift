@@ -4,7 +4,8 @@ import SieveFeatures
 import SieveGeometry
 import SieveSQL
 
-/// Reads a table's description from the PostgreSQL catalogue and PostGIS's `geometry_columns`.
+/// Reads a table's description from the PostgreSQL catalogue (the geometry column's type and
+/// SRID from its type modifier, as PostGIS's `geometry_columns` view reads them).
 ///
 /// What the catalogue says becomes the layer's schema: each column's type, `NOT NULL` (the
 /// field is not nullable), the length of a `varchar(n)` or `char(n)`, the column's comment
@@ -18,19 +19,20 @@ enum PostGISCatalog {
         let qualified = "\(options.namespace).\(options.table)"
 
         // Columns in order: type name, NOT NULL, the type modifier (a varchar's length + 4), the
-        // comment, an enum type's labels in order.
+        // comment, an enum type's labels in order, the type as a cast names it.
         let columnsSQL = """
             SELECT a.attname::text, t.typname::text, a.attnotnull, a.atttypmod::int8, col_description(c.oid, a.attnum)::text,
-                   CASE WHEN t.typtype = 'e' THEN ARRAY(SELECT e.enumlabel::text FROM pg_enum e WHERE e.enumtypid = t.oid ORDER BY e.enumsortorder) END
+                   CASE WHEN t.typtype = 'e' THEN ARRAY(SELECT e.enumlabel::text FROM pg_enum e WHERE e.enumtypid = t.oid ORDER BY e.enumsortorder) END,
+                   format_type(a.atttypid, NULL)::text
             FROM pg_attribute a
             JOIN pg_class c ON a.attrelid = c.oid JOIN pg_namespace n ON c.relnamespace = n.oid
             JOIN pg_type t ON a.atttypid = t.oid
             WHERE n.nspname = $1 AND c.relname = $2 AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
             """
-        var columns: [(name: String, type: String, notNull: Bool, modifier: Int64, comment: String?, labels: [String]?)] = []
+        var columns: [(name: String, type: String, notNull: Bool, modifier: Int64, comment: String?, labels: [String]?, typeName: String)] = []
         try await PostGISFeatureSource.run(
             PostGISStatement(sql: columnsSQL, parameters: [.text(namespace), .text(name)]), connection: connection, logger: logger
-        ) { columns.append(try $0.decode((String, String, Bool, Int64, String?, [String]?).self)) }
+        ) { columns.append(try $0.decode((String, String, Bool, Int64, String?, [String]?, String).self)) }
         guard !columns.isEmpty else { throw PostGISError(.notFound, "no table \(qualified) in the database \(options.database)") }
         var description: String?
         try await PostGISFeatureSource.run(
@@ -52,15 +54,22 @@ enum PostGISCatalog {
             PostGISStatement(sql: keySQL, parameters: [.text(namespace), .text(name)]), connection: connection, logger: logger
         ) { keys.append(try $0.decode(String.self)) }
 
-        // Geometry columns with SRID and type.
+        // Geometry columns with SRID and type, from the columns' type modifiers. Not through the
+        // geometry_columns view: it reads every table of the database, and so waits for any
+        // other session's uncommitted DDL (an export replacing another table, say) to finish.
         let geometrySQL = """
-            SELECT f_geometry_column::text, srid::int8, type::text FROM geometry_columns
-            WHERE f_table_schema = $1 AND f_table_name = $2 ORDER BY f_geometry_column
+            SELECT a.attname::text, postgis_typmod_srid(a.atttypmod)::int8, upper(postgis_typmod_type(a.atttypmod))::text
+            FROM pg_attribute a JOIN pg_class c ON a.attrelid = c.oid JOIN pg_namespace n ON c.relnamespace = n.oid
+            WHERE n.nspname = $1 AND c.relname = $2 AND a.attnum > 0 AND NOT a.attisdropped AND a.atttypid = 'geometry'::regtype
+            ORDER BY a.attname
             """
         var geometries: [(column: String, srid: Int64, type: String)] = []
         try await PostGISFeatureSource.run(
             PostGISStatement(sql: geometrySQL, parameters: [.text(namespace), .text(name)]), connection: connection, logger: logger
-        ) { geometries.append(try $0.decode((String, Int64, String).self)) }
+        ) { row in
+            let (column, srid, type) = try row.decode((String, Int64, String).self)
+            geometries.append((column, srid, Self.baseType(type)))
+        }
 
         let geometry: (column: String, srid: Int64, type: String)?
         if let wanted = options.geometryColumn {
@@ -89,14 +98,16 @@ enum PostGISCatalog {
             throw PostGISError(.unsupported, "the object-ID column \"\(idName)\" of \(qualified) is not an integer column")
         }
 
-        var tableColumns: [PostGISTable.Column] = [PostGISTable.Column(name: idName, kind: .integer)]
+        var tableColumns: [PostGISTable.Column] = [
+            PostGISTable.Column(name: idName, kind: .integer, typeName: columns.first { $0.name == idName }?.typeName ?? "")
+        ]
         var fields: [Field] = [Field(name: idName, type: .oid)]
         if let comment = columns.first(where: { $0.name == idName })?.comment, !comment.isEmpty {
             fields[0] = Field(name: idName, type: .oid, alias: comment)
         }
         for column in columns where column.name != idName && column.type != "geometry" && column.name != geometry?.column {
             let (kind, type) = column.labels == nil ? Self.kind(ofType: column.type) : (.text, .string)
-            tableColumns.append(PostGISTable.Column(name: column.name, kind: kind))
+            tableColumns.append(PostGISTable.Column(name: column.name, kind: kind, typeName: column.typeName))
             // varchar(n) and char(n) keep n + 4 in their modifier.
             let length = ["varchar", "bpchar"].contains(column.type) && column.modifier > 4 ? Int(column.modifier - 4) : nil
             let domain = column.labels.map { labels in
@@ -118,7 +129,14 @@ enum PostGISCatalog {
             spatialReference: srid > 0 ? SpatialReference(wkid: srid) : .wgs84)
         return PostGISTable(
             namespace: namespace, name: name, columns: tableColumns, geometryColumn: geometry?.column, srid: srid, schema: schema,
-            description: description ?? "")
+            description: description ?? "", geometryTypeName: geometry?.type.uppercased() ?? "GEOMETRY")
+    }
+
+    /// A type modifier's geometry type without its dimensions (`POINTZ` → `POINT`,
+    /// `MULTIPOLYGONZM` → `MULTIPOLYGON`): no base type name ends in Z or M.
+    static func baseType(_ type: String) -> String {
+        for suffix in ["ZM", "Z", "M"] where type.hasSuffix(suffix) { return String(type.dropLast(suffix.count)) }
+        return type
     }
 
     /// How a column of PostgreSQL type `type` is read, and its field type.

@@ -34,7 +34,7 @@ public final class PostGISFeatureSource: Sendable {
     private let running: Task<Void, Never>
     /// Each pooled connection's server process, by connection ID, for cancelling its query.
     private let processes = Locked([PostgresConnection.ID: Int32]())
-    private let logger: Logger
+    let logger: Logger
 
     private init(table: PostGISTable, client: PostgresClient, pool: PostGISPoolOptions, logger: Logger) {
         self.table = table
@@ -51,7 +51,7 @@ public final class PostGISFeatureSource: Sendable {
 
     /// Connects and reads the table's description from the catalogue: its columns
     /// (`pg_attribute`), its integer primary key (or the column `options.idColumn` names) and
-    /// its geometry column with SRID and type (`geometry_columns`). The first connection is made
+    /// its geometry column with SRID and type (its type modifier). The first connection is made
     /// here, so that an unreachable server or a refused login fails now; the pool then makes
     /// connections as queries need them.
     /// - Throws: ``PostGISError`` when the server cannot be reached, the table does not exist,
@@ -253,7 +253,8 @@ public final class PostGISFeatureSource: Sendable {
             geometryColumn: geometry ? table.geometryColumn : nil, srid: table.srid,
             schema: try Schema(
                 fields: indices.map { schema.fields[$0] }, objectIdFieldName: schema.objectIdFieldName,
-                geometryType: schema.geometryType, spatialReference: schema.spatialReference))
+                geometryType: schema.geometryType, spatialReference: schema.spatialReference),
+            geometryTypeName: table.geometryTypeName)
     }
 
     /// The values of `fields` (names the schema has, any case; others are left to the aggregate
@@ -305,6 +306,39 @@ public final class PostGISFeatureSource: Sendable {
         } catch {
             // The pool's own failures: no connection could be made (the server is down or
             // refuses), or the pool gave up making them for a while.
+            throw PostGISError(.connection, "no connection to PostgreSQL for the table \(table.name): \(error)")
+        }
+    }
+
+    /// Runs `body` in a transaction on one pooled connection: `BEGIN`, `body`, then `COMMIT`
+    /// when it says so and `ROLLBACK` when it does not or throws. A cancelled task cancels the
+    /// running statement, as ``run(_:_:)`` does; errors are mapped as it maps them.
+    func inTransaction<T: Sendable>(_ body: (PostgresConnection) async throws -> (result: T, commit: Bool)) async throws -> T {
+        do {
+            return try await client.withConnection { connection in
+                let process = try await self.process(of: connection)
+                return try await withTaskCancellationHandler {
+                    try await Self.run(PostGISStatement(sql: "BEGIN", parameters: []), connection: connection, logger: self.logger)
+                    do {
+                        let (result, commit) = try await body(connection)
+                        try await Self.run(
+                            PostGISStatement(sql: commit ? "COMMIT" : "ROLLBACK", parameters: []), connection: connection, logger: self.logger)
+                        return result
+                    } catch {
+                        _ = try? await connection.query("ROLLBACK", logger: self.logger)
+                        throw error
+                    }
+                } onCancel: {
+                    self.cancel(process)
+                }
+            }
+        } catch let error as PostGISError {
+            throw error
+        } catch let error as FeatureTableError {
+            throw error
+        } catch is CancellationError {
+            throw PostGISError(.cancelled, "the edits were cancelled before PostgreSQL answered")
+        } catch {
             throw PostGISError(.connection, "no connection to PostgreSQL for the table \(table.name): \(error)")
         }
     }
@@ -388,7 +422,7 @@ public final class PostGISFeatureSource: Sendable {
 }
 
 /// The rows of a feature `SELECT` decoded into one array per field (no value boxed per row).
-private struct FeatureRows {
+struct FeatureRows {
     let table: PostGISTable
     private let kinds: [PostGISTable.ColumnKind]
     private var integers: [[Int64]]

@@ -35,11 +35,16 @@ public struct PostGISTable: Sendable, Hashable {
         public let name: String
         /// How its values are read.
         public let kind: ColumnKind
+        /// The PostgreSQL type, as `format_type` names it without its modifier (`integer`,
+        /// `character varying`, `uuid`, an enum's name…); edits cast text values to it. Empty
+        /// when unknown (values are then written as their kind's type).
+        public let typeName: String
 
         /// A column.
-        public init(name: String, kind: ColumnKind) {
+        public init(name: String, kind: ColumnKind, typeName: String = "") {
             self.name = name
             self.kind = kind
+            self.typeName = typeName
         }
     }
 
@@ -57,10 +62,14 @@ public struct PostGISTable: Sendable, Hashable {
     public let schema: Schema
     /// The table's comment (`COMMENT ON TABLE`); empty for none.
     public let description: String
+    /// The geometry column's declared type, without dimensions (`POINT`,
+    /// `MULTIPOLYGON`, `GEOMETRY`…); edits make a geometry multi for a `MULTI…` column.
+    public let geometryTypeName: String
 
     /// A description from catalogue facts.
     public init(
-        namespace: String, name: String, columns: [Column], geometryColumn: String?, srid: Int, schema: Schema, description: String = ""
+        namespace: String, name: String, columns: [Column], geometryColumn: String?, srid: Int, schema: Schema, description: String = "",
+        geometryTypeName: String = "GEOMETRY"
     ) {
         self.namespace = namespace
         self.name = name
@@ -69,6 +78,7 @@ public struct PostGISTable: Sendable, Hashable {
         self.srid = srid
         self.schema = schema
         self.description = description
+        self.geometryTypeName = geometryTypeName
     }
 
     /// `"namespace"."name"`.

@@ -1,0 +1,235 @@
+import PostgresNIO
+import SieveColumns
+import SieveEditing
+import SieveFeatures
+import SieveGeometry
+import SieveSQL
+
+extension PostGISFeatureSource {
+    /// Applies a batch of edits to the table where it lives, in one transaction, with the answers
+    /// an in-memory ``/SieveEditing/EditableFeatureTable`` with the same `options` gives.
+    ///
+    /// The features the updates and deletes name are read and locked first (`SELECT … FOR
+    /// UPDATE`, in object-ID order, so that two batches wait for each other instead of
+    /// deadlocking); the batch is checked against them exactly as in memory (values, domains,
+    /// geometries, capabilities, ownership, the definition expression, editor tracking); then
+    /// each valid edit is one statement: an `INSERT` whose object ID the table's identity or
+    /// sequence gives (`RETURNING` it), an `UPDATE` writing every field, a `DELETE`.
+    ///
+    /// With `rollbackOnFailure` (the default) a failed edit — one the checks refuse, or one the
+    /// database refuses (a constraint, a trigger: ``/SieveEditing/EditError/Kind/refusedByStore``)
+    /// — rolls the transaction back: the failed edit reports its error and the others
+    /// ``/SieveEditing/EditError/Kind/rolledBack``. Without it, each edit runs under a savepoint:
+    /// a refused one is undone alone and the others are committed.
+    ///
+    /// A concurrent batch on the same features (another server on the same table) waits for this
+    /// one's transaction and then sees its outcome: an update applies to the committed values,
+    /// a feature deleted meanwhile is missing (1019). No update is lost.
+    /// - Parameters:
+    ///   - request: The adds, updates and deletes.
+    ///   - options: What the layer allows and fills in (capabilities, editor tracking, the
+    ///     definition expression, geometry checks).
+    ///   - rollbackOnFailure: Overrides the request's `rollbackOnFailure` (default: yes).
+    ///   - user: The editing user, for editor tracking and ownership (`nil`: anonymous).
+    /// - Returns: Each edit's result, as ArcGIS REST reports it.
+    /// - Throws: ``PostGISError`` when the connection fails or the database refuses a statement
+    ///   outside the edits (nothing is then committed);
+    ///   ``/SieveFeatures/FeatureTableError`` when the options' definition expression does not
+    ///   compile against the table.
+    public func applyEdits(
+        _ request: ApplyEditsRequest, options: EditingOptions = EditingOptions(), rollbackOnFailure: Bool? = nil, user: String? = nil
+    ) async throws -> ApplyEditsResult {
+        let rollback = (rollbackOnFailure ?? request.rollbackOnFailure ?? true) || !options.supportsRollbackOnFailureParameter
+        let table = self.table
+        let schema = table.schema
+        let logger = self.logger
+        return try await inTransaction { connection in
+            // The features the batch names, locked until the transaction ends.
+            var named: [Int64] = request.deletes
+            for update in request.updates {
+                if let id = try? update.namedObjectID(in: schema) { named.append(id) }
+            }
+            let locked = try await Self.lockedFeatures(Array(Set(named)).sorted(), table: table, connection: connection, logger: logger)
+            let checked = try CheckedEditBatch(
+                adds: request.adds, updates: request.updates, deletes: request.deletes, against: locked, options: options, user: user)
+            if checked.hasFailures, rollback { return (checked.rolledBack(), false) }
+
+            var addResults: [FeatureEditResult] = []
+            var updateResults: [FeatureEditResult] = []
+            var deleteResults: [FeatureEditResult] = []
+            // The edits the database refused (with rollback, the first ends the batch).
+            var failures: (adds: [Int: EditError], updates: [Int: EditError], deletes: [Int: EditError]) = ([:], [:], [:])
+            // One edit's statement; a value the column cannot take, or the database's refusal,
+            // is that edit's error (with rollback, the batch's).
+            func apply(_ make: () throws -> PostGISStatement) async throws -> (id: Int64?, error: EditError?) {
+                let statement: PostGISStatement
+                do {
+                    statement = try make()
+                } catch let error as EditError {
+                    return (nil, error)
+                }
+                if !rollback { try await Self.run(PostGISStatement(sql: "SAVEPOINT edit", parameters: []), connection: connection, logger: logger) }
+                do {
+                    var id: Int64?
+                    try await Self.run(statement, connection: connection, logger: logger) { id = try $0.decode(Int64.self) }
+                    if !rollback {
+                        try await Self.run(PostGISStatement(sql: "RELEASE SAVEPOINT edit", parameters: []), connection: connection, logger: logger)
+                    }
+                    return (id, nil)
+                } catch let error as PostGISError where error.kind == .queryRefused {
+                    if !rollback {
+                        try await Self.run(PostGISStatement(sql: "ROLLBACK TO SAVEPOINT edit", parameters: []), connection: connection, logger: logger)
+                    }
+                    return (nil, EditError(.refusedByStore, error.message))
+                }
+            }
+            for (k, add) in checked.adds.enumerated() {
+                guard let row = add.row else {
+                    addResults.append(FeatureEditResult(objectID: -1, error: add.error))
+                    continue
+                }
+                let (id, error) = try await apply { try Self.insertStatement(row, table: table) }
+                if let error { failures.adds[k] = error }
+                // A refused statement aborts the transaction: nothing after it can run.
+                if rollback, error != nil { return (checked.rolledBack(addFailures: failures.adds), false) }
+                addResults.append(FeatureEditResult(objectID: id ?? -1, globalID: error == nil ? row.globalID : nil, error: error))
+            }
+            for (k, update) in checked.updates.enumerated() {
+                guard let row = update.row else {
+                    updateResults.append(FeatureEditResult(objectID: update.objectID, globalID: update.globalID, error: update.error))
+                    continue
+                }
+                let (_, error) = try await apply { try Self.updateStatement(row, table: table) }
+                if let error { failures.updates[k] = error }
+                if rollback, error != nil { return (checked.rolledBack(updateFailures: failures.updates), false) }
+                updateResults.append(FeatureEditResult(objectID: update.objectID, globalID: update.globalID, error: error))
+            }
+            for (k, delete) in checked.deletes.enumerated() {
+                guard delete.error == nil else {
+                    deleteResults.append(FeatureEditResult(objectID: delete.objectID, globalID: delete.globalID, error: delete.error))
+                    continue
+                }
+                let (_, error) = try await apply { try Self.deleteStatement(delete.objectID, table: table) }
+                if let error { failures.deletes[k] = error }
+                if rollback, error != nil { return (checked.rolledBack(deleteFailures: failures.deletes), false) }
+                deleteResults.append(FeatureEditResult(objectID: delete.objectID, globalID: delete.globalID, error: error))
+            }
+            return (ApplyEditsResult(addResults: addResults, updateResults: updateResults, deleteResults: deleteResults), true)
+        }
+    }
+
+    /// The features of `objectIDs` as they are now, locked for the transaction (`FOR UPDATE`,
+    /// in object-ID order), as a table of the source's schema.
+    private static func lockedFeatures(
+        _ objectIDs: [Int64], table: PostGISTable, connection: PostgresConnection, logger: Logger
+    ) async throws -> FeatureTable {
+        var rows = FeatureRows(table: table)
+        if !objectIDs.isEmpty {
+            let id = try postgreSQLIdentifier(table.columns[table.schema.objectIdFieldIndex].name)
+            let sql = "SELECT \(try PostGISQueryBuilder(table: table).selectList()) FROM \(try table.qualifiedName()) "
+                + "WHERE \(id) = ANY($1::int8[]) ORDER BY \(id) FOR UPDATE"
+            try await run(PostGISStatement(sql: sql, parameters: [.integers(objectIDs)]), connection: connection, logger: logger) {
+                try rows.append($0)
+            }
+        }
+        return try rows.featureTable()
+    }
+
+    /// `INSERT` of a new feature's row (the object ID left to the table), returning its object ID.
+    private static func insertStatement(_ row: CheckedEditBatch.Row, table: PostGISTable) throws -> PostGISStatement {
+        var parameters = PostgreSQLParameters()
+        var names: [String] = []
+        var values: [String] = []
+        let objectIDIndex = table.schema.objectIdFieldIndex
+        for (i, column) in table.columns.enumerated() where i != objectIDIndex {
+            names.append(try postgreSQLIdentifier(column.name))
+            values.append(try value(row.values[i], column: column, field: table.schema.fields[i], parameters: &parameters))
+        }
+        if let geometryColumn = table.geometryColumn {
+            names.append(try postgreSQLIdentifier(geometryColumn))
+            values.append(geometry(row.geometry, table: table, parameters: &parameters))
+        }
+        let id = try postgreSQLIdentifier(table.columns[objectIDIndex].name)
+        let sql = names.isEmpty
+            ? "INSERT INTO \(try table.qualifiedName()) DEFAULT VALUES RETURNING (\(id))::int8"
+            : "INSERT INTO \(try table.qualifiedName()) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", "))) RETURNING (\(id))::int8"
+        return PostGISStatement(sql: sql, parameters: parameters.values)
+    }
+
+    /// `UPDATE` of a feature's row: every field but the object ID, and the geometry.
+    private static func updateStatement(_ row: CheckedEditBatch.Row, table: PostGISTable) throws -> PostGISStatement {
+        var parameters = PostgreSQLParameters()
+        var assignments: [String] = []
+        let objectIDIndex = table.schema.objectIdFieldIndex
+        for (i, column) in table.columns.enumerated() where i != objectIDIndex {
+            let value = try value(row.values[i], column: column, field: table.schema.fields[i], parameters: &parameters)
+            assignments.append("\(try postgreSQLIdentifier(column.name)) = \(value)")
+        }
+        if let geometryColumn = table.geometryColumn {
+            assignments.append("\(try postgreSQLIdentifier(geometryColumn)) = \(geometry(row.geometry, table: table, parameters: &parameters))")
+        }
+        let id = try postgreSQLIdentifier(table.columns[objectIDIndex].name)
+        let placeholder = parameters.add(.integer(row.objectID))
+        // A table of the object ID alone has nothing to set: the statement only finds the row.
+        let sql = assignments.isEmpty
+            ? "SELECT (\(id))::int8 FROM \(try table.qualifiedName()) WHERE \(id) = \(placeholder)"
+            : "UPDATE \(try table.qualifiedName()) SET \(assignments.joined(separator: ", ")) WHERE \(id) = \(placeholder)"
+        return PostGISStatement(sql: sql, parameters: parameters.values)
+    }
+
+    /// `DELETE` of a feature.
+    private static func deleteStatement(_ objectID: Int64, table: PostGISTable) throws -> PostGISStatement {
+        let id = try postgreSQLIdentifier(table.columns[table.schema.objectIdFieldIndex].name)
+        return PostGISStatement(sql: "DELETE FROM \(try table.qualifiedName()) WHERE \(id) = $1", parameters: [.integer(objectID)])
+    }
+
+    /// The SQL of a checked value for `column`: a bound parameter in the column's type. Integers
+    /// as `int8` (booleans from 0 and 1), numbers as `float8`, dates as UTC instants (the session's
+    /// time zone is UTC, so a `date` column takes the day), text cast to the column's type (a
+    /// `uuid`, an enum).
+    private static func value(
+        _ value: ScalarValue, column: PostGISTable.Column, field: Field, parameters: inout PostgreSQLParameters
+    ) throws -> String {
+        switch value {
+        case .null:
+            return "NULL"
+        case .integer(let x), .date(let x):
+            switch column.kind {
+            case .boolean:
+                guard x == 0 || x == 1 else {
+                    throw EditError(.outOfRange, "field \(field.name) is a boolean column: 0 or 1, not \(x)", fieldName: field.name)
+                }
+                return "(\(parameters.add(.integer(x)))::int4)::boolean"
+            case .instant:
+                return "(TIMESTAMPTZ 'epoch' + \(parameters.add(.integer(x)))::int8 * INTERVAL '1 millisecond')"
+            case .double, .numeric:
+                return "\(parameters.add(.double(Double(x))))::float8"
+            case .integer:
+                return "\(parameters.add(.integer(x)))::int8"
+            case .text:
+                return cast("\(parameters.add(.text(String(x))))::text", to: column)
+            }
+        case .double(let x):
+            return "\(parameters.add(.double(x)))::float8"
+        case .string(let text):
+            return cast("\(parameters.add(.text(text)))::text", to: column)
+        case .boolean(let b):
+            return "\(parameters.add(.integer(b ? 1 : 0)))::int8"
+        }
+    }
+
+    /// `expression` cast to the column's own type, unless it is text already.
+    private static func cast(_ expression: String, to column: PostGISTable.Column) -> String {
+        // The catalogue names the type (`format_type`): an identifier PostgreSQL wrote, not input.
+        let type = column.typeName
+        guard !type.isEmpty, !["text", "character varying", "character"].contains(type) else { return expression }
+        return "CAST(\(expression) AS \(type))"
+    }
+
+    /// The SQL of a geometry: EWKB with the column's SRID, made multi for a `MULTI…` column.
+    private static func geometry(_ geometry: Geometry?, table: PostGISTable, parameters: inout PostgreSQLParameters) -> String {
+        guard let geometry, !geometry.isEmpty, let ewkb = CopyText.ewkb(geometry, srid: table.srid) else { return "NULL" }
+        let expression = "ST_GeomFromEWKB(\(parameters.add(.bytes(ewkb))))"
+        return table.geometryTypeName.hasPrefix("MULTI") ? "ST_Multi(\(expression))" : expression
+    }
+}

@@ -1,0 +1,310 @@
+#if RemoteSources
+import Foundation
+import Logging
+import PostgresNIO
+import SieveColumns
+import SieveEditing
+import SieveFeatures
+import SieveGeometry
+import SievePostGIS
+import SieveTestSupport
+import Testing
+
+/// Edits applied where the features live: every batch goes both to a PostGIS table and to an
+/// in-memory ``EditableFeatureTable`` holding the same features, with the same options, and
+/// both must give the same results and end with the same features. Then what only a database
+/// does: a constraint refusing an edit (rolled back alone or with its batch), and two sources
+/// editing one table at once.
+@Suite("Edits in place on PostGIS", .tags(.postgis), .enabled(if: PostGISServer.url != nil, "no PostGIS server (GEOSIEVE_POSTGIS_URL)"))
+struct PostGISEditingTests {
+    static let instant: Int64 = 1_700_000_000_123
+
+    /// Twenty points with every kind of field, editor-tracking fields among them, written into
+    /// the table `name` (replaced).
+    static func makeTable(_ name: String) async throws -> (PostGISConnectionOptions, FeatureTable) {
+        let url = try #require(PostGISServer.url)
+        let n = 20
+        let schema = try Schema(
+            fields: [
+                Field(name: "oid", type: .oid), Field(name: "name", type: .string), Field(name: "n", type: .integer),
+                Field(name: "x", type: .double), Field(name: "day", type: .dateOnly), Field(name: "stamp", type: .date),
+                Field(name: "creator", type: .string), Field(name: "created", type: .date), Field(name: "editor", type: .string),
+                Field(name: "edited", type: .date),
+            ],
+            objectIdFieldName: "oid", geometryType: .point, spatialReference: .wgs84)
+        let ids = (1...Int64(n)).map { $0 }
+        let table = try FeatureTable(
+            schema: schema,
+            columns: [
+                .integer(Int64Column(values: ids)), .string(StringColumn(ids.map { "feature \($0)" })),
+                .integer(Int64Column(values: ids.map { $0 * 10 })), .double(DoubleColumn(values: ids.map { Double($0) / 4 })),
+                .date(Int64Column(values: ids.map { $0 * 86_400_000 })), .date(Int64Column(values: ids.map { $0 * 1_000_003 })),
+                .string(StringColumn(ids.map { $0 % 2 == 0 ? "ann" : nil })), .date(Int64Column(values: ids.map { $0 * 1000 })),
+                .string(StringColumn(ids.map { _ in nil })), .date(Int64Column(values: ids.map { _ in 0 }, validity: ValidityBitmap(count: n, allValid: false))),
+            ],
+            geometries: ids.map { .point(Point(x: Double($0), y: -Double($0) / 2)) })
+        var options = try PostGISConnectionOptions(url: url + "?table=" + name)
+        options.table = name
+        let source = try await PostGISFeatureSource.write(table, to: options, replace: true)
+        let back = try await source.readTable()
+        await source.close()
+        return (options, back)
+    }
+
+    /// Every feature of `table`, in object-ID order: its values and geometry as text.
+    static func features(_ table: FeatureTable) -> [String] {
+        let rows = (0..<table.count).filter { !table.isDeleted(row: $0) }.sorted { table.objectID(row: $0) < table.objectID(row: $1) }
+        return rows.map { row in
+            (0..<table.schema.fields.count).map { "\(table.value(row: row, fieldIndex: $0))" }.joined(separator: " | ")
+                + " | " + (table.geometry(row: row).map { "\($0)" } ?? "no geometry")
+        }
+    }
+
+    static func sql(_ options: PostGISConnectionOptions, _ statements: [String]) async throws {
+        let configuration = PostgresConnection.Configuration(
+            host: options.host, port: options.port, username: options.user, password: options.password, database: options.database, tls: .disable)
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 11, logger: Logger(label: "test"))
+        for sql in statements { try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "test")) }
+        try await connection.close()
+    }
+
+    static let point = Geometry.point(Point(x: 3.5, y: 4.5))
+
+    /// The batches, each a request and whether it rolls back on failure.
+    static let batches: [(String, ApplyEditsRequest)] = [
+        (
+            "all valid: an add, an update of values and geometry, an update named by its attribute, a delete",
+            ApplyEditsRequest(
+                adds: [FeatureEdit(attributes: ["name": .string("new"), "n": .integer(7), "day": .date(86_400_000 * 3)], geometry: point)],
+                updates: [
+                    FeatureEdit(objectID: 2, attributes: ["name": .string("renamed"), "x": .double(-1.25)], geometry: .point(Point(x: 9, y: 9))),
+                    FeatureEdit(attributes: ["OID": .integer(3), "stamp": .date(-123_456), "n": .null]),
+                ],
+                deletes: [4])
+        ),
+        (
+            "rolled back: an unknown field fails the batch",
+            ApplyEditsRequest(
+                adds: [FeatureEdit(attributes: ["name": .string("never")], geometry: point)],
+                updates: [FeatureEdit(objectID: 5, attributes: ["nmae": .string("typo")])], deletes: [6])
+        ),
+        (
+            "without rollback: a missing feature, a repeated one, a wrong type, a polygon for a point, a value too large fail alone",
+            ApplyEditsRequest(
+                adds: [
+                    FeatureEdit(attributes: ["name": .string("kept")], geometry: point),
+                    FeatureEdit(attributes: ["name": .string("polygon")], geometry: try? Geometry(wkt: "POLYGON ((0 0, 1 0, 1 1, 0 0))")),
+                    FeatureEdit(attributes: ["n": .integer(1 << 40)]),
+                ],
+                updates: [
+                    FeatureEdit(objectID: 999, attributes: ["name": .string("missing")]), FeatureEdit(objectID: 7, attributes: ["n": .string("seven")]),
+                    FeatureEdit(objectID: 8, attributes: ["name": .string("first")]), FeatureEdit(objectID: 8, attributes: ["name": .string("second")]),
+                ],
+                deletes: [4, 9], rollbackOnFailure: false)
+        ),
+        (
+            "a geometry in another spatial reference is projected; NULL geometry; an empty add",
+            ApplyEditsRequest(
+                adds: [
+                    FeatureEdit(geometry: .point(Point(x: 1_113_194.9079327357, y: 0)), spatialReference: SpatialReference(wkid: 3857)),
+                    FeatureEdit(),
+                ],
+                updates: [FeatureEdit(objectID: 10, attributes: ["name": .null])])
+        ),
+    ]
+
+    @Test("every batch gives the results an in-memory editable table gives, and leaves the same features")
+    func differential() async throws {
+        let (options, start) = try await Self.makeTable("edit_differential")
+        let editing = EditingOptions(
+            editorTracking: EditorTracking(creatorField: "creator", creationDateField: "created", editorField: "editor", editDateField: "edited"),
+            now: { Self.instant })
+        let memory = try EditableFeatureTable(start, options: editing)
+        try await PostGISFeatureSource.using(options) { source in
+            for (label, request) in Self.batches {
+                let expected = memory.applyEdits(request, user: "bob")
+                let result = try await source.applyEdits(request, options: editing, user: "bob")
+                #expect(result == expected, "\(label)")
+                #expect(Self.features(try await source.readTable()) == Self.features(memory.snapshot), "\(label)")
+            }
+            // New object IDs continue from the largest written.
+            #expect(try await source.queryObjectIDs(QueryParameters()).max() == 24)
+        }
+    }
+
+    @Test("the definition expression, capabilities and ownership refuse as in memory")
+    func rulesAsInMemory() async throws {
+        let (options, start) = try await Self.makeTable("edit_rules")
+        let tracking = EditorTracking(
+            creatorField: "creator", creationDateField: "created", editorField: "editor", editDateField: "edited", ownershipBasedAccessControl: true,
+            allowOthersToUpdate: false, allowOthersToDelete: false)
+        let cases: [(EditingOptions, ApplyEditsRequest, String?)] = [
+            // Feature 3 is outside (n = 30); updating 2 to n = 30 would leave it.
+            (
+                EditingOptions(definitionExpression: "n <> 30"),
+                ApplyEditsRequest(
+                    adds: [FeatureEdit(attributes: ["n": .integer(30)], geometry: Self.point)],
+                    updates: [FeatureEdit(objectID: 3, attributes: ["name": .string("hidden")]), FeatureEdit(objectID: 2, attributes: ["n": .integer(30)])],
+                    deletes: [3, 5], rollbackOnFailure: false),
+                nil
+            ),
+            (
+                EditingOptions(capabilities: [.query, .update], allowGeometryUpdates: false),
+                ApplyEditsRequest(
+                    adds: [FeatureEdit(geometry: Self.point)], updates: [FeatureEdit(objectID: 2, geometry: Self.point), FeatureEdit(objectID: 4, attributes: ["n": .integer(1)])],
+                    deletes: [6], rollbackOnFailure: false),
+                nil
+            ),
+            // Even features belong to ann; odd ones to nobody.
+            (
+                EditingOptions(editorTracking: tracking, now: { Self.instant }),
+                ApplyEditsRequest(
+                    updates: [FeatureEdit(objectID: 2, attributes: ["n": .integer(1)]), FeatureEdit(objectID: 4, attributes: ["n": .integer(2)])],
+                    deletes: [6, 8], rollbackOnFailure: false),
+                "ann"
+            ),
+            (
+                EditingOptions(editorTracking: tracking, now: { Self.instant }),
+                ApplyEditsRequest(updates: [FeatureEdit(objectID: 10, attributes: ["n": .integer(1)])], deletes: [12], rollbackOnFailure: false),
+                "bob"
+            ),
+        ]
+        try await PostGISFeatureSource.using(options) { source in
+            for (k, (editing, request, user)) in cases.enumerated() {
+                let memory = try EditableFeatureTable(try await source.readTable(), options: editing)
+                let expected = memory.applyEdits(request, user: user)
+                let result = try await source.applyEdits(request, options: editing, user: user)
+                #expect(result == expected, "case \(k)")
+                #expect(result.allSucceeded == (k == 2), "case \(k): only ann's edits of her own features all succeed")
+                #expect(Self.features(try await source.readTable()) == Self.features(memory.snapshot), "case \(k)")
+            }
+        }
+        _ = start
+    }
+
+    @Test("an edit the database refuses (a CHECK constraint) rolls back its batch, or alone without rollbackOnFailure")
+    func databaseRefusal() async throws {
+        let (options, _) = try await Self.makeTable("edit_refused")
+        try await Self.sql(options, ["ALTER TABLE edit_refused ADD CONSTRAINT small_n CHECK (n < 1000)"])
+        try await PostGISFeatureSource.using(options) { source in
+            let before = Self.features(try await source.readTable())
+            let request = ApplyEditsRequest(
+                adds: [FeatureEdit(attributes: ["n": .integer(5)], geometry: Self.point)],
+                updates: [FeatureEdit(objectID: 1, attributes: ["n": .integer(5000)]), FeatureEdit(objectID: 2, attributes: ["n": .integer(6)])], deletes: [3])
+            let rolledBack = try await source.applyEdits(request)
+            #expect(rolledBack.updateResults[0].error?.kind == .refusedByStore)
+            #expect(rolledBack.updateResults[0].error?.message.contains("small_n") == true)
+            #expect(rolledBack.addResults.map(\.error?.kind) == [.rolledBack])
+            #expect(rolledBack.updateResults[1].error?.kind == .rolledBack)
+            #expect(rolledBack.deleteResults.map(\.error?.kind) == [.rolledBack])
+            #expect(Self.features(try await source.readTable()) == before)
+
+            let partial = try await source.applyEdits(request, rollbackOnFailure: false)
+            #expect(partial.updateResults[0].error?.kind == .refusedByStore)
+            #expect(partial.addResults[0].success && partial.updateResults[1].success && partial.deleteResults[0].success)
+            let after = try await source.readTable()
+            #expect(after.count == 20)
+            let ids = Set((0..<after.count).map { after.objectID(row: $0) })
+            // The rolled-back batch took object ID 21 from the table's sequence (sequences are not
+            // transactional): the add got the next.
+            #expect(!ids.contains(3) && ids.contains(22))
+            let row1 = try #require((0..<after.count).first { after.objectID(row: $0) == 1 })
+            #expect(after.value(row: row1, field: "n") == .integer(10))
+        }
+    }
+
+    @Test("values are written in each column's own type: an enum, a uuid, a boolean, numeric, varchar(n), date, timestamp, a MULTIPOLYGON column")
+    func columnTypes() async throws {
+        let url = try #require(PostGISServer.url)
+        var options = try PostGISConnectionOptions(url: url + "?table=edit_typed")
+        options.table = "edit_typed"
+        try await Self.sql(options, [
+            "DROP TABLE IF EXISTS edit_typed", "DROP TYPE IF EXISTS edit_kind", "CREATE TYPE edit_kind AS ENUM ('road', 'track')",
+            "CREATE TABLE edit_typed (gid serial PRIMARY KEY, kind edit_kind, ref uuid, flag boolean, amount numeric, code varchar(5), day date, at timestamp, geom geometry(MultiPolygon, 4326))",
+        ])
+        try await PostGISFeatureSource.using(options) { source in
+            let polygon = try Geometry(wkt: "POLYGON ((0 0, 2 0, 2 2, 0 0))")
+            let added = try await source.applyEdits(ApplyEditsRequest(adds: [
+                FeatureEdit(
+                    attributes: [
+                        "kind": .string("track"), "ref": .string("{8C4B6F7E-1A2B-4C3D-9E8F-0123456789AB}"), "flag": .integer(1),
+                        "amount": .double(2.5), "code": .string("abcde"), "day": .date(86_400_000 * 10), "at": .date(1_234_567),
+                    ], geometry: polygon)
+            ]))
+            #expect(added.allSucceeded, "\(added)")
+            let id = try #require(added.addResults.first?.objectID)
+            var table = try await source.readTable()
+            #expect(table.value(row: 0, field: "kind") == .string("track"))
+            #expect(table.value(row: 0, field: "ref") == .string("8c4b6f7e-1a2b-4c3d-9e8f-0123456789ab"))
+            #expect(table.value(row: 0, field: "flag") == .integer(1))
+            #expect(table.value(row: 0, field: "amount") == .double(2.5))
+            #expect(table.value(row: 0, field: "day") == .date(86_400_000 * 10))
+            #expect(table.value(row: 0, field: "at") == .date(1_234_567))
+            // The column holds multipolygons: the polygon was made one, of one part.
+            #expect(table.geometry(row: 0) == polygon)
+
+            // A value outside the enum, too long for varchar(5), 2 for a boolean: each refused.
+            let refused = try await source.applyEdits(
+                ApplyEditsRequest(
+                    updates: [
+                        FeatureEdit(objectID: id, attributes: ["kind": .string("lane")]), FeatureEdit(objectID: id, attributes: ["code": .string("abcdef")]),
+                    ], rollbackOnFailure: false))
+            #expect(refused.updateResults[0].error?.kind == .outsideDomain)
+            #expect(refused.updateResults[1].error?.kind == .repeatedObjectID)
+            let tooLong = try await source.applyEdits(ApplyEditsRequest(updates: [FeatureEdit(objectID: id, attributes: ["code": .string("abcdef")])]))
+            #expect(tooLong.updateResults[0].error?.kind == .tooLong)
+            let boolean = try await source.applyEdits(ApplyEditsRequest(updates: [FeatureEdit(objectID: id, attributes: ["flag": .integer(2)])]))
+            #expect(boolean.updateResults[0].error?.kind == .outOfRange)
+            let cleared = try await source.applyEdits(
+                ApplyEditsRequest(updates: [FeatureEdit(objectID: id, attributes: ["flag": .integer(0), "kind": .null, "day": .null])]))
+            #expect(cleared.allSucceeded)
+            table = try await source.readTable()
+            #expect(table.value(row: 0, field: "flag") == .integer(0))
+            #expect(table.value(row: 0, field: "kind") == .null && table.value(row: 0, field: "day") == .null)
+            #expect(table.value(row: 0, field: "code") == .string("abcde"))
+        }
+    }
+
+    @Test("two sources editing one table at once: batches on the same features in opposite orders serialize, none is lost or half applied")
+    func concurrentBatches() async throws {
+        let (options, _) = try await Self.makeTable("edit_concurrent")
+        let first = try await PostGISFeatureSource.open(options)
+        let second = try await PostGISFeatureSource.open(options)
+        let rounds = 25
+        // Each batch renames features 1…10 (one in ascending order, the other descending) and
+        // adds one feature.
+        func run(_ source: PostGISFeatureSource, label: String, ids: [Int64]) async throws -> [ApplyEditsResult] {
+            var results: [ApplyEditsResult] = []
+            for round in 0..<rounds {
+                let request = ApplyEditsRequest(
+                    adds: [FeatureEdit(attributes: ["name": .string("\(label) add \(round)")], geometry: Self.point)],
+                    updates: ids.map { FeatureEdit(objectID: $0, attributes: ["name": .string("\(label) \(round)")]) })
+                results.append(try await source.applyEdits(request))
+            }
+            return results
+        }
+        async let a = run(first, label: "a", ids: Array(1...10))
+        async let b = run(second, label: "b", ids: Array((1...10).reversed()))
+        let (resultsA, resultsB) = try await (a, b)
+        #expect(resultsA.allSatisfy(\.allSucceeded) && resultsB.allSatisfy(\.allSucceeded))
+        let table = try await first.readTable()
+        #expect(table.count == 20 + 2 * rounds)
+        // The last batch renamed all ten: one writer's last round, on every one of them.
+        let names = Set((0..<table.count).filter { table.objectID(row: $0) <= 10 }.map { table.value(row: $0, field: "name") })
+        #expect(names.count == 1 && (names == [.string("a \(rounds - 1)")] || names == [.string("b \(rounds - 1)")]), "\(names)")
+        // Every add got its own object ID.
+        let added = (resultsA + resultsB).flatMap(\.addResults).map(\.objectID)
+        #expect(Set(added).count == 2 * rounds && added.allSatisfy { $0 > 20 })
+
+        // An update and a delete of one feature at once: the delete wins or comes second.
+        async let update = first.applyEdits(ApplyEditsRequest(updates: [FeatureEdit(objectID: 15, attributes: ["n": .integer(1)])]))
+        async let delete = second.applyEdits(ApplyEditsRequest(deletes: [15]))
+        let (updated, deleted) = try await (update, delete)
+        #expect(deleted.allSucceeded)
+        #expect(updated.allSucceeded || updated.updateResults[0].error?.code == 1019)
+        #expect(try await first.queryFeatureCount(QueryParameters(objectIDs: [15])) == 0)
+        await first.close()
+        await second.close()
+    }
+}
+#endif
