@@ -290,44 +290,38 @@ public final class PostGISFeatureSource: Sendable {
     /// Runs `statement` on a pooled connection, handing each row to `body` as it arrives. When
     /// the calling task is cancelled, the statement is cancelled in the database.
     func run(_ statement: PostGISStatement, _ body: (PostgresRow) throws -> Void) async throws {
-        do {
-            try await client.withConnection { connection in
-                let process = try await self.process(of: connection)
-                try await withTaskCancellationHandler {
-                    try await Self.run(statement, connection: connection, logger: self.logger, each: body)
-                } onCancel: {
-                    self.cancel(process)
-                }
-            }
-        } catch let error as PostGISError {
-            throw error
-        } catch is CancellationError {
-            throw PostGISError(.cancelled, "the query was cancelled before PostgreSQL answered")
-        } catch {
-            // The pool's own failures: no connection could be made (the server is down or
-            // refuses), or the pool gave up making them for a while.
-            throw PostGISError(.connection, "no connection to PostgreSQL for the table \(table.name): \(error)")
+        try await withPooledConnection { connection in
+            try await Self.run(statement, connection: connection, logger: self.logger, each: body)
         }
     }
 
     /// Runs `body` in a transaction on one pooled connection: `BEGIN`, `body`, then `COMMIT`
-    /// when it says so and `ROLLBACK` when it does not or throws. A cancelled task cancels the
-    /// running statement, as ``run(_:_:)`` does; errors are mapped as it maps them.
+    /// when it says so and `ROLLBACK` when it does not or throws.
     func inTransaction<T: Sendable>(_ body: (PostgresConnection) async throws -> (result: T, commit: Bool)) async throws -> T {
+        try await withPooledConnection { connection in
+            try await Self.run(PostGISStatement(sql: "BEGIN", parameters: []), connection: connection, logger: self.logger)
+            do {
+                let (result, commit) = try await body(connection)
+                try await Self.run(
+                    PostGISStatement(sql: commit ? "COMMIT" : "ROLLBACK", parameters: []), connection: connection, logger: self.logger)
+                return result
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: self.logger)
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` on a pooled connection; when the calling task is cancelled, the statement
+    /// running is cancelled in the database. The pool's own failures become
+    /// ``PostGISError/Kind/connection`` errors, a cancellation before PostgreSQL answered
+    /// ``PostGISError/Kind/cancelled``.
+    private func withPooledConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         do {
             return try await client.withConnection { connection in
                 let process = try await self.process(of: connection)
                 return try await withTaskCancellationHandler {
-                    try await Self.run(PostGISStatement(sql: "BEGIN", parameters: []), connection: connection, logger: self.logger)
-                    do {
-                        let (result, commit) = try await body(connection)
-                        try await Self.run(
-                            PostGISStatement(sql: commit ? "COMMIT" : "ROLLBACK", parameters: []), connection: connection, logger: self.logger)
-                        return result
-                    } catch {
-                        _ = try? await connection.query("ROLLBACK", logger: self.logger)
-                        throw error
-                    }
+                    try await body(connection)
                 } onCancel: {
                     self.cancel(process)
                 }
@@ -337,8 +331,10 @@ public final class PostGISFeatureSource: Sendable {
         } catch let error as FeatureTableError {
             throw error
         } catch is CancellationError {
-            throw PostGISError(.cancelled, "the edits were cancelled before PostgreSQL answered")
+            throw PostGISError(.cancelled, "the query was cancelled before PostgreSQL answered")
         } catch {
+            // The pool's own failures: no connection could be made (the server is down or
+            // refuses), or the pool gave up making them for a while.
             throw PostGISError(.connection, "no connection to PostgreSQL for the table \(table.name): \(error)")
         }
     }
