@@ -5,7 +5,7 @@ import SieveFeatures
 import SieveGeometry
 import SieveSQL
 
-extension PostGISFeatureSource {
+extension PostGISFeatureSource: EditableFeatureSource {
     /// Applies a batch of edits to the table where it lives, in one transaction, with the answers
     /// an in-memory ``/SieveEditing/EditableFeatureTable`` with the same `options` gives.
     ///
@@ -38,6 +38,24 @@ extension PostGISFeatureSource {
     ///   compile against the table.
     public func applyEdits(
         _ request: ApplyEditsRequest, options: EditingOptions = EditingOptions(), rollbackOnFailure: Bool? = nil, user: String? = nil
+    ) async throws -> ApplyEditsResult {
+        try await applyEdits(request, options: options, rollbackOnFailure: rollbackOnFailure, user: user, dryRun: false)
+    }
+
+    /// What ``applyEdits(_:options:rollbackOnFailure:user:)`` with `rollbackOnFailure` would
+    /// answer now: the batch runs in a transaction that is then rolled back (the object IDs
+    /// adds would get are answered as -1; the table's sequence advances, as sequences do).
+    /// - Throws: As ``applyEdits(_:options:rollbackOnFailure:user:)`` throws.
+    public func checkEdits(_ request: ApplyEditsRequest, options: EditingOptions = EditingOptions(), user: String? = nil) async throws
+        -> ApplyEditsResult
+    {
+        var result = try await applyEdits(request, options: options, rollbackOnFailure: true, user: user, dryRun: true)
+        for k in result.addResults.indices { result.addResults[k].objectID = -1 }
+        return result
+    }
+
+    private func applyEdits(
+        _ request: ApplyEditsRequest, options: EditingOptions, rollbackOnFailure: Bool?, user: String?, dryRun: Bool
     ) async throws -> ApplyEditsResult {
         let rollback = (rollbackOnFailure ?? request.rollbackOnFailure ?? true) || !options.supportsRollbackOnFailureParameter
         let table = self.table
@@ -114,7 +132,7 @@ extension PostGISFeatureSource {
                 if rollback, error != nil { return (checked.rolledBack(deleteFailures: failures.deletes), false) }
                 deleteResults.append(FeatureEditResult(objectID: delete.objectID, globalID: delete.globalID, error: error))
             }
-            return (ApplyEditsResult(addResults: addResults, updateResults: updateResults, deleteResults: deleteResults), true)
+            return (ApplyEditsResult(addResults: addResults, updateResults: updateResults, deleteResults: deleteResults), !dryRun)
         }
     }
 

@@ -18,7 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
             SOURCE:NAME (a GeoPackage as FILE.gpkg:LAYER:NAME). Files are read into memory at \
             start; a PostGIS table (postgresql://…?table=NAME) is never loaded: every query runs \
             in the database, on a pool of --pg-connections connections, each statement bounded \
-            by --query-timeout, and the table is served read-only (also with --allow-edits). When the server accepts connections it prints one line, \
+            by --query-timeout; with --allow-edits, its edits run in the database, each batch one transaction. When the server accepts connections it prints one line, \
             'serving http://HOST:PORT', on standard output (with --port 0, the port picked), and \
             the pages to open on standard error: the ArcGIS REST services directory, the OGC API \
             landing page and each table's layer and items. \
@@ -229,16 +229,20 @@ struct ServeCommand: AsyncParsableCommand {
         try await serve(catalog, configuration: configuration, reloading: nil)
     }
 
-    /// The PostGIS table `url` names, served where it lives (never loaded), read-only.
+    /// The PostGIS table `url` names, served where it lives (never loaded); with
+    /// `--allow-edits`, edited there (each batch one transaction).
     func servedDatabaseTable(
         _ url: String, name: String?, timeFields: (String, String?)?, configuration: ServerConfiguration
     ) async throws -> ServedTable {
         let (source, tableName, description) = try await PostGISSource.openForServing(
             url, connections: pgConnections, timeout: configuration.queryTimeout)
         let time = timeFields.flatMap { fields in try? LayerTime(startField: fields.0, endField: fields.1, schema: source.schema) }
-        return try await ServedTable.publishing(
-            id: name ?? ServedTable.sanitizedID(tableName), source: source,
-            settings: LayerSettings(name: tableName, description: description, time: time))
+        let id = name ?? ServedTable.sanitizedID(tableName)
+        let settings = LayerSettings(name: tableName, description: description, time: time)
+        if configuration.allowEdits, let editable = source as? any EditableFeatureSource {
+            return try await ServedTable.publishing(id: id, source: editable, settings: settings, editing: EditingOptions())
+        }
+        return try await ServedTable.publishing(id: id, source: source, settings: settings)
     }
 
     /// Serves `catalog` until SIGTERM or SIGINT; with a configuration file, SIGHUP reloads its

@@ -65,14 +65,17 @@ struct PostGISCLITests {
         }
         let items = try await ServeCLITests.fetch(server.base + "/ogc/collections/pg/items?filter=pop_est%20%3E%201e8&limit=100")
         #expect(items.contains("\"numberMatched\":14"))
-        // Served where it lives: read-only, also with --allow-edits (which the file beside it takes).
+        // Served where it lives: read-only without --allow-edits, edited in the database with it.
+        let layer = try await ServeCLITests.fetch(server.base + "/arcgis/rest/services/pg/FeatureServer/0?f=json")
+        #expect(layer.contains("\"capabilities\":\"Query\""))
         let editing = try ServeCLITests.Server([url + ":pg", "--allow-edits"])
         defer { _ = editing.stop() }
-        let layer = try await ServeCLITests.fetch(editing.base + "/arcgis/rest/services/pg/FeatureServer/0?f=json")
-        #expect(layer.contains("\"capabilities\":\"Query\""))
-        let refused = try await ServeCLITests.fetch(
-            editing.base + "/arcgis/rest/services/pg/FeatureServer/0/deleteFeatures", form: "where=1%3D1&f=json")
-        #expect(refused.contains("read-only"))
+        let editable = try await ServeCLITests.fetch(editing.base + "/arcgis/rest/services/pg/FeatureServer/0?f=json")
+        #expect(editable.contains("\"capabilities\":\"Create,Delete,Query,Update,Editing\""))
+        // A batch with a missing feature rolls back (other tests read this table: nothing may change).
+        let batch = "adds=%5B%7B%22attributes%22%3A%7B%22name%22%3A%22never%22%7D%7D%5D&deletes=999999&f=json"
+        let rolledBack = try await ServeCLITests.fetch(editing.base + "/arcgis/rest/services/pg/FeatureServer/0/applyEdits", form: batch)
+        #expect(rolledBack.contains("1003") && rolledBack.contains("1019"), "\(rolledBack)")
         let count = try await ServeCLITests.fetch(editing.base + "/arcgis/rest/services/pg/FeatureServer/0/query?where=1%3D1&returnCountOnly=true")
         #expect(count == "{\"count\":177}")
     }

@@ -17,8 +17,10 @@ import Testing
 /// `geosieve serve` over a PostGIS table, never loaded, against the same table served from
 /// memory: every answer kind of the ArcGIS `query` route and of the OGC API items routes, and
 /// the layer documents, must be the same bytes (once the time stamps are set aside), with and
-/// without a definition expression; what a table served from a database does not do (edits,
-/// vector tiles) is refused with a reason, and a statement past the query timeout answers 503.
+/// without a definition expression; edits through either server give the same answers and leave
+/// the same features; what a table served from a database does not do (edits when published
+/// read-only, vector tiles) is refused with a reason, and a statement past the query timeout
+/// answers 503.
 @Suite("Serving a PostGIS table where it lives, against serving it from memory", .tags(.postgis), .enabled(if: PostGISServer.url != nil, "no PostGIS server (GEOSIEVE_POSTGIS_URL)"))
 struct PostGISServingTests {
     /// Two servers of the countries and cities: one from memory, one from the database.
@@ -138,6 +140,76 @@ struct PostGISServingTests {
             servers.database)
         let names = try Self.names(body)
         #expect(names == ["Germany", "Sweden"])
+    }
+
+    /// `body` sent to `uri` with `method` as `contentType`.
+    static func send(_ uri: String, _ server: GeoSieveServer, method: HTTPRequest.Method, body: String?, contentType: String) async throws -> (Int, [UInt8]) {
+        let app = Application(router: server.router(logRequests: false))
+        return try await app.test(.router) { client in
+            let response = try await client.executeRequest(
+                uri: uri, method: method, headers: [.contentType: contentType], body: body.map { ByteBuffer(string: $0) })
+            return (Int(response.status.code), Array(response.body.readableBytesView))
+        }
+    }
+
+    @Test("edits through the server (applyEdits, add, update, delete, the service's applyEdits, OGC create, replace, delete) answer as in memory and leave the same features")
+    func editsThroughTheServerAnswerAsInMemory() async throws {
+        let (options, start) = try await PostGISEditingTests.makeTable("edit_served")
+        let source = try await PostGISFeatureSource.open(options)
+        let settings = LayerSettings(name: "places")
+        var configuration = ServerConfiguration()
+        configuration.allowEdits = true
+        let memory = try GeoSieveServer(
+            catalog: ServedCatalog([try ServedTable(id: "places", table: try EditableFeatureTable(start), settings: settings)]), configuration: configuration)
+        let database = try GeoSieveServer(
+            catalog: ServedCatalog([try await ServedTable.publishing(id: "places", source: source, settings: settings, editing: EditingOptions())]),
+            configuration: configuration)
+        let layer = "/arcgis/rest/services/places/FeatureServer/0/"
+        let forms: [(String, String)] = [
+            (
+                "applyEdits",
+                "adds=" + encoded(#"[{"attributes":{"name":"added","n":5},"geometry":{"x":1.5,"y":2.5}}]"#) + "&updates="
+                    + encoded(#"[{"attributes":{"oid":2,"name":"renamed","x":-0.5},"geometry":{"x":9,"y":9}}]"#) + "&deletes=3&f=json"
+            ),
+            ("applyEdits", "updates=" + encoded(#"[{"attributes":{"oid":5,"nmae":"typo"}}]"#) + "&deletes=6&f=json"),
+            ("applyEdits", "updates=" + encoded(#"[{"attributes":{"oid":999,"name":"missing"}},{"attributes":{"oid":7,"n":"seven"}}]"#) + "&deletes=8&rollbackOnFailure=false&f=json"),
+            ("addFeatures", "features=" + encoded(#"[{"attributes":{"name":"second add"},"geometry":{"x":3,"y":4}},{"attributes":{"name":"no geometry"}}]"#) + "&f=json"),
+            ("updateFeatures", "features=" + encoded(#"[{"attributes":{"oid":9,"stamp":86400000}}]"#) + "&f=json"),
+            ("deleteFeatures", "where=" + encoded("n > 150") + "&f=json"),
+            ("deleteFeatures", "objectIds=10,999&f=json"),
+        ]
+        for (operation, form) in forms {
+            let a = try await Self.get(layer + operation, memory, method: .post, form: form)
+            let b = try await Self.get(layer + operation, database, method: .post, form: form)
+            #expect(a.0 == b.0, "\(operation) \(form)")
+            #expect(String(decoding: b.1, as: UTF8.self) == String(decoding: a.1, as: UTF8.self), "\(operation) \(form)")
+        }
+        // The service's applyEdits: a failure in the batch rolls every edit back.
+        let service = "/arcgis/rest/services/places/FeatureServer/applyEdits"
+        let serviceForm = "edits=" + encoded(#"[{"id":0,"adds":[{"attributes":{"name":"never"}}],"deletes":[999]}]"#) + "&f=json"
+        let serviceA = try await Self.get(service, memory, method: .post, form: serviceForm)
+        let serviceB = try await Self.get(service, database, method: .post, form: serviceForm)
+        #expect(String(decoding: serviceB.1, as: UTF8.self) == String(decoding: serviceA.1, as: UTF8.self))
+        #expect(String(decoding: serviceB.1, as: UTF8.self).contains("1003"))
+        // OGC API Part 4: create (the new item's location), replace, delete, a missing item.
+        let feature = #"{"type":"Feature","properties":{"name":"from OGC","n":11},"geometry":{"type":"Point","coordinates":[5,6]}}"#
+        for (method, path, body) in [
+            (HTTPRequest.Method.post, "/ogc/collections/places/items", feature as String?), (.put, "/ogc/collections/places/items/11", feature),
+            (.delete, "/ogc/collections/places/items/12", nil), (.delete, "/ogc/collections/places/items/999", nil),
+            (.put, "/ogc/collections/places/items/3", feature),
+        ] {
+            let a = try await Self.send(path, memory, method: method, body: body, contentType: "application/geo+json")
+            let b = try await Self.send(path, database, method: method, body: body, contentType: "application/geo+json")
+            #expect(a.0 == b.0, "\(method) \(path)")
+        }
+        // The same features at the end, and the layer says it is editable.
+        let all = layer + "query?where=1%3D1&outFields=*&orderByFields=oid&f=json"
+        let (fromMemory, fromDatabase) = try await Self.both(all, (memory, database))
+        #expect(Self.comparable(fromDatabase.1) == Self.comparable(fromMemory.1))
+        #expect(try await source.queryFeatureCount(QueryParameters()) == 15)
+        let (_, document) = try await Self.get(layer + "?f=json", database)
+        #expect(String(decoding: document, as: UTF8.self).contains(#""capabilities":"Create,Delete,Query,Update,Editing""#))
+        await source.close()
     }
 
     @Test func editsAndTilesOfADatabaseLayerAreRefusedWithAReason() async throws {
@@ -284,12 +356,18 @@ struct PostGISServingTests {
             #expect(error.description.hasPrefix("services.yaml:5:31: services.world.layers[0].definitionExpression: "), "\(error)")
             #expect(error.description.contains("nmae"))
         }
-        // Taken, the layer is published read-only with the table's comment as its description.
+        // Taken, the layer is published where it lives, editable as the service's capabilities
+        // say (all by default; the server's allowEdits decides whether edits are taken).
         let good = try ServiceConfigurationFile.parse(text.replacingOccurrences(of: "nmae", with: "name"), path: "services.yaml")
         let catalog = try await good.catalog { _ in ServiceConfigurationFile.OpenedSource(source: source, name: "countries") }
         let served = try #require(catalog.tables.first)
         #expect(served.table == nil)
-        #expect(served.capabilities == [.query])
+        #expect(served.capabilities == .all)
+        let queryOnly = try ServiceConfigurationFile.parse(
+            text.replacingOccurrences(of: "nmae", with: "name").replacingOccurrences(of: "  world:\n", with: "  world:\n    capabilities: [Query]\n"),
+            path: "services.yaml")
+        let readOnly = try await queryOnly.catalog { _ in ServiceConfigurationFile.OpenedSource(source: source, name: "countries") }
+        #expect(try #require(readOnly.tables.first).capabilities == [.query])
     }
 
     static func names(_ body: [UInt8]) throws -> [String] {

@@ -28,7 +28,7 @@ enum ArcGISEdits {
     static func run(_ operation: Operation, _ parameters: RequestParameters, on served: ServedTable) async throws(ServerRequestError)
         -> ServiceResponse
     {
-        _ = try served.requireEditor()
+        try served.requireEditing()
         let schema = served.layer.schema
         let rollback = try ArcGISQuery.flag(parameters, "rollbackOnFailure", default: true)
         /// Applies `request`, once it names no hidden field.
@@ -65,8 +65,11 @@ enum ArcGISEdits {
             }
             try served.restrictToVisibleFields(&selection)
             let query = selection
-            let ids = try ServerRequestError.catching(.badRequest, message: "Unable to complete operation.") {
-                try served.layer.queryObjectIDs(query)
+            let answer = try await ServerRequestError.catching(.badRequest, message: "Unable to complete operation.") {
+                try await served.layer.query(QueryRequest(query, answer: .objectIDs))
+            }
+            guard case .objectIDs(let ids, _) = answer else {
+                throw ServerRequestError(.internalError, "the source answered an object-ID request in another kind")
             }
             let result = try await apply(ApplyEditsRequest(deletes: ids), rollback: rollback, on: served)
             return ServiceResponse.json(.object(JSONObject([("deleteResults", .array(result.deleteResults.map(\.jsonValue)))])))
@@ -99,16 +102,15 @@ enum ArcGISEdits {
                 throw invalid("edits[\(i)]: \(error.message)")
             }
             guard !batches.contains(where: { $0.served.layerID == id }) else { throw invalid("edits lists layer \(id) more than once") }
-            _ = try served.requireEditor()
+            try served.requireEditing()
             let request = try edits(nil, JSONWriter.string(layer), schema: served.layer.schema, parameter: "edits[\(i)]")
             try served.checkVisibleFields(request.adds + request.updates)
             batches.append((served, request))
         }
         var results: [ApplyEditsResult] = []
         if rollback, batches.count > 1 {
-            let checks = try batches.map { batch throws(ServerRequestError) in
-                try batch.served.requireEditor().table.checkEdits(adds: batch.request.adds, updates: batch.request.updates, deletes: batch.request.deletes)
-            }
+            var checks: [ApplyEditsResult] = []
+            for batch in batches { checks.append(try await batch.served.checkEdits(batch.request)) }
             if checks.contains(where: { !$0.allSucceeded }) {
                 results = checks.map { $0.allSucceeded ? rolledBack($0) : $0 }
             }
@@ -137,11 +139,10 @@ enum ArcGISEdits {
             deleteResults: result.deleteResults.map { FeatureEditResult(objectID: $0.objectID, globalID: $0.globalID, error: error) })
     }
 
-    /// Applies `request` as one batch through the table's editor.
+    /// Applies `request` as one batch: through the table's editor, or by the source where its
+    /// features live.
     static func apply(_ request: ApplyEditsRequest, rollback: Bool, on served: ServedTable) async throws(ServerRequestError) -> ApplyEditsResult {
-        try await served.requireEditor().run { table in
-            table.applyEdits(adds: request.adds, updates: request.updates, deletes: request.deletes, rollbackOnFailure: rollback)
-        }
+        try await served.applyEdits(request, rollbackOnFailure: rollback)
     }
 
     /// The edits of parameter `key` (`adds`, `updates` or `deletes`; `nil`: a whole

@@ -114,6 +114,9 @@ public struct ServedTable: Sendable {
     /// Runs edits one batch at a time, each saved (when a saver is given) before the next;
     /// `nil` for a source served read-only.
     let editor: TableEditor?
+    /// What edits of a source that applies them where its features live (a database) allow and
+    /// fill in; `nil` when the source is not edited so (held in memory, or read-only).
+    let sourceEditing: EditingOptions?
     /// What was measured of a source not held in memory when it was published.
     let published: PublishedSummary?
     /// A number drawn when the table is published, in its tiles' cache keys and the entity tags
@@ -165,7 +168,32 @@ public struct ServedTable: Sendable {
     /// - Throws: What ``init(id:table:settings:save:)`` throws; ``/SieveFeatures/QueryError`` when
     ///   the source fails to answer.
     public static func publishing(id: String, source: any FeatureSource, settings: LayerSettings) async throws -> ServedTable {
+        try await publishing(id: id, source: source, settings: settings, editing: nil)
+    }
+
+    /// Publishes `source`, which applies edits where its features live, as
+    /// ``publishing(id:source:settings:)`` does, editable as `editing` allows (with the server's
+    /// ``ServerConfiguration/allowEdits``): each batch is applied by the source
+    /// (``/SieveEditing/EditableFeatureSource/applyEdits(_:options:rollbackOnFailure:user:)``),
+    /// under the layer's definition expression. Attachments are not kept.
+    /// - Throws: What ``publishing(id:source:settings:)`` throws.
+    public static func publishing(
+        id: String, source: any EditableFeatureSource, settings: LayerSettings, editing: EditingOptions
+    ) async throws -> ServedTable {
+        try await publishing(id: id, source: source as any FeatureSource, settings: settings, editing: editing)
+    }
+
+    private static func publishing(
+        id: String, source: any FeatureSource, settings: LayerSettings, editing: EditingOptions?
+    ) async throws -> ServedTable {
         if let table = source as? EditableFeatureTable { return try ServedTable(id: id, table: table, settings: settings) }
+        var editing = editing
+        if editing != nil {
+            // Edits are held to the layer's definition expression, as an in-memory table's are.
+            let definition = settings.definitionExpression
+            editing?.definitionExpression = definition.allSatisfy(\.isWhitespace) ? nil : definition
+            editing?.hasAttachments = false
+        }
         let unmeasured = try ServedTable(id: id, source: source, table: nil, settings: settings, editor: nil, published: nil)
         let layer = unmeasured.layer
         guard case .extent(let count, let extent, _) = try await layer.query(QueryRequest(answer: .extent)) else {
@@ -189,13 +217,13 @@ public struct ServedTable: Sendable {
                 summary.timeExtent = (instant(row[0]), instant(row[1]))
             }
         }
-        return try ServedTable(id: id, source: source, table: nil, settings: settings, editor: nil, published: summary)
+        return try ServedTable(id: id, source: source, table: nil, settings: settings, editor: nil, published: summary, sourceEditing: editing)
     }
 
     /// The one initializer: the settings checked against `source`'s schema.
     private init(
         id: String, source: any FeatureSource, table: EditableFeatureTable?, settings: LayerSettings, editor: TableEditor?,
-        published: PublishedSummary?
+        published: PublishedSummary?, sourceEditing: EditingOptions? = nil
     ) throws {
         guard Self.isValidID(id) else {
             throw ServerRequestError(
@@ -235,6 +263,7 @@ public struct ServedTable: Sendable {
         time = settings.time
         self.editor = editor
         self.published = published
+        self.sourceEditing = sourceEditing
     }
 
     /// The table's fields, all of them (hidden ones too), its object-ID field, geometry type and
@@ -247,7 +276,7 @@ public struct ServedTable: Sendable {
 
     /// What the layer lets clients do: its editing options' capabilities, `Query` for a source
     /// served read-only.
-    public var capabilities: TableCapabilities { table?.options.capabilities ?? [.query] }
+    public var capabilities: TableCapabilities { table?.options.capabilities ?? sourceEditing?.capabilities ?? [.query] }
 
     /// Whether the layer keeps attachments (never for a source served read-only).
     public var hasAttachments: Bool { table?.options.hasAttachments ?? false }
@@ -293,14 +322,76 @@ public struct ServedTable: Sendable {
         return count
     }
 
-    /// The editor, or the refusal a layer served read-only answers edits with.
-    /// - Throws: ``ServerRequestError`` (method not allowed) for a source served read-only.
+    /// The editor of a table in memory, or the refusal a layer served read-only answers edits
+    /// with (a layer edited where its features live keeps no attachments).
+    /// - Throws: ``ServerRequestError`` (forbidden) for a source served read-only.
     func requireEditor() throws(ServerRequestError) -> TableEditor {
         guard let editor else {
-            throw ServerRequestError(
-                .forbidden, "layer \(RequestParameters.quoted(id)) is served read-only from its source: it takes no edits")
+            if sourceEditing != nil {
+                throw ServerRequestError(
+                    .forbidden, "layer \(RequestParameters.quoted(id)) is edited where its features live, which keeps no attachments")
+            }
+            throw Self.readOnly(id)
         }
         return editor
+    }
+
+    /// Throws the refusal a layer served read-only answers edits with; nothing for an editable
+    /// layer (in memory, or edited where its features live).
+    func requireEditing() throws(ServerRequestError) {
+        if editor == nil, sourceEditing == nil { throw Self.readOnly(id) }
+    }
+
+    private static func readOnly(_ id: String) -> ServerRequestError {
+        ServerRequestError(.forbidden, "layer \(RequestParameters.quoted(id)) is served read-only from its source: it takes no edits")
+    }
+
+    /// Applies `request` as one batch: through the editor of a table in memory, or by the
+    /// source where its features live.
+    /// - Throws: ``ServerRequestError``: forbidden for a layer served read-only; the source's
+    ///   error (by its category: 502 for a lost connection, 503 for a timeout) when it fails.
+    func applyEdits(_ request: ApplyEditsRequest, rollbackOnFailure: Bool) async throws(ServerRequestError) -> ApplyEditsResult {
+        if let editor {
+            return try await editor.run { table in
+                table.applyEdits(adds: request.adds, updates: request.updates, deletes: request.deletes, rollbackOnFailure: rollbackOnFailure)
+            }
+        }
+        guard let sourceEditing, let source = source as? any EditableFeatureSource else { throw Self.readOnly(id) }
+        do {
+            return try await source.applyEdits(request, options: sourceEditing, rollbackOnFailure: rollbackOnFailure, user: nil)
+        } catch {
+            throw Self.failure(error, "the edits were not applied")
+        }
+    }
+
+    /// What ``applyEdits(_:rollbackOnFailure:)`` with rollback would answer now, changing nothing.
+    /// - Throws: As ``applyEdits(_:rollbackOnFailure:)`` throws.
+    func checkEdits(_ request: ApplyEditsRequest) async throws(ServerRequestError) -> ApplyEditsResult {
+        if let editor { return editor.table.checkEdits(adds: request.adds, updates: request.updates, deletes: request.deletes) }
+        guard let sourceEditing, let source = source as? any EditableFeatureSource else { throw Self.readOnly(id) }
+        do {
+            return try await source.checkEdits(request, options: sourceEditing, user: nil)
+        } catch {
+            throw Self.failure(error, "the edits could not be checked")
+        }
+    }
+
+    /// Whether the layer has feature `objectID` (within its definition expression), asked of
+    /// the source when it is not held in memory.
+    func containsFeature(_ objectID: Int64) async throws(ServerRequestError) -> Bool {
+        if snapshot != nil { return contains(objectID: objectID) }
+        do {
+            return try await count(QueryParameters(objectIDs: [objectID])) > 0
+        } catch {
+            throw Self.failure(error, "the feature could not be looked up")
+        }
+    }
+
+    /// `error` of a source as a request error of its category.
+    private static func failure(_ error: any Error, _ what: String) -> ServerRequestError {
+        if let error = error as? ServerRequestError { return error }
+        let category = (error as? any GeoSieveError)?.category ?? .internal
+        return ServerRequestError(ServerRequestError.Kind(category), "\(what): \(error)")
     }
 
     /// Publishes `table` under `id` as the service `id`'s layer 0, titled `title` (default

@@ -537,7 +537,7 @@ extension ServiceConfigurationFile {
     /// table): read-only, so it takes no types, templates or editor tracking.
     private func remoteTable(_ spec: LayerSpec, of service: ServiceSpec, opened: OpenedSource) async throws(ConfigurationError) -> ServedTable {
         for key in ["types", "templates", "typeIdField", "editorTracking"] where spec.places[key] != nil {
-            throw spec.place(key).error(path, "\(key) applies to layers held in memory: this source is served read-only where it lives")
+            throw spec.place(key).error(path, "\(key) applies to layers held in memory, not to a source served where it lives")
         }
         let schema = opened.source.schema
         try checkFields(spec, schema: schema)
@@ -553,8 +553,15 @@ extension ServiceConfigurationFile {
         let served: ServedTable
         do {
             // What is checked here: the settings (as for a table in memory); what the measuring
-            // queries can fail with: the database.
-            served = try await ServedTable.publishing(id: collection(spec, of: service), source: opened.source, settings: settings)
+            // queries can fail with: the database. A source that edits where its data lives is
+            // editable as the service's capabilities say (with the server's allowEdits).
+            let id = collection(spec, of: service)
+            if let editable = opened.source as? any EditableFeatureSource {
+                served = try await ServedTable.publishing(
+                    id: id, source: editable, settings: settings, editing: EditingOptions(capabilities: service.capabilities ?? .all))
+            } else {
+                served = try await ServedTable.publishing(id: id, source: opened.source, settings: settings)
+            }
         } catch let error as ServerRequestError {
             throw publishingError(spec, error)
         } catch {

@@ -25,7 +25,7 @@ enum OGCTransactions {
     static func create(_ body: [UInt8], served: ServedTable, base: String) async throws(ServerRequestError) -> ServiceResponse {
         let edit = try feature(body, schema: served.layer.schema)
         try served.checkVisibleFields([edit])
-        let result = try await served.requireEditor().run { table in table.addFeatures([edit]) }
+        let result = try await served.applyEdits(ApplyEditsRequest(adds: [edit]), rollbackOnFailure: true).addResults
         guard let first = result.first else { throw ServerRequestError(.internalError, "the table answered no result") }
         if let error = first.error { throw ServerRequestError(ServerRequestError.Kind(error.category), "the feature was not added: \(error)") }
         let location = base + "/ogc/collections/" + served.id + "/items/" + String(first.objectID)
@@ -35,7 +35,7 @@ enum OGCTransactions {
     /// `PUT …/items/{featureId}`.
     static func replace(_ featureID: String, _ body: [UInt8], served: ServedTable) async throws(ServerRequestError) -> ServiceResponse {
         let schema = served.layer.schema
-        let id = try existing(featureID, served: served)
+        let id = try await existing(featureID, served: served)
         var edit = try feature(body, schema: schema)
         try served.checkVisibleFields([edit])
         edit.objectID = id
@@ -45,22 +45,22 @@ enum OGCTransactions {
             if !edit.attributes.keys.contains(where: { $0.lowercased() == field.name.lowercased() }) { edit.attributes[field.name] = .null }
         }
         let replacement = edit
-        let result = try await served.requireEditor().run { table in table.updateFeatures([replacement]) }
+        let result = try await served.applyEdits(ApplyEditsRequest(updates: [replacement]), rollbackOnFailure: true).updateResults
         if let error = result.first?.error { throw ServerRequestError(ServerRequestError.Kind(error.category), "feature \(id) was not replaced: \(error)") }
         return ServiceResponse(status: 204, contentType: ServiceResponse.jsonType, body: [])
     }
 
     /// `DELETE …/items/{featureId}`.
     static func delete(_ featureID: String, served: ServedTable) async throws(ServerRequestError) -> ServiceResponse {
-        let id = try existing(featureID, served: served)
-        let result = try await served.requireEditor().run { table in table.deleteFeatures(objectIDs: [id]) }
+        let id = try await existing(featureID, served: served)
+        let result = try await served.applyEdits(ApplyEditsRequest(deletes: [id]), rollbackOnFailure: true).deleteResults
         if let error = result.first?.error { throw ServerRequestError(ServerRequestError.Kind(error.category), "feature \(id) was not deleted: \(error)") }
         return ServiceResponse(status: 204, contentType: ServiceResponse.jsonType, body: [])
     }
 
     /// The object ID of `featureID`, a feature of the collection.
-    static func existing(_ featureID: String, served: ServedTable) throws(ServerRequestError) -> Int64 {
-        guard let id = Int64(featureID), served.contains(objectID: id) else {
+    static func existing(_ featureID: String, served: ServedTable) async throws(ServerRequestError) -> Int64 {
+        guard let id = Int64(featureID), try await served.containsFeature(id) else {
             throw ServerRequestError(.notFound, "feature \(RequestParameters.quoted(featureID)) does not exist in collection \(RequestParameters.quoted(served.id))")
         }
         return id
