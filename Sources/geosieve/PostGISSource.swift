@@ -14,16 +14,29 @@ enum PostGISSource {
 
     /// Opens the PostGIS table `url` names to be served where it lives: a pool of at most
     /// `connections` connections, statements bound by `timeout` seconds; with the table's name
-    /// and comment.
-    static func openForServing(_ url: String, connections: Int, timeout: Double?) async throws
+    /// and comment. With `primary` (`HOST[:PORT]`), `url` names a hot-standby replica, which
+    /// answers the queries, and the same table on the primary takes the edits
+    /// (``PostGISReplicatedSource``).
+    static func openForServing(_ url: String, connections: Int, timeout: Double?, primary: String? = nil) async throws
         -> (source: any FeatureSource, name: String, description: String)
     {
         #if RemoteSources
         let options = try connectionOptions(url)
-        let source = try await PostGISFeatureSource.open(
-            options, pool: PostGISPoolOptions(maximumConnections: connections, statementTimeout: timeout))
+        let pool = PostGISPoolOptions(maximumConnections: connections, statementTimeout: timeout)
+        let source = try await PostGISFeatureSource.open(options, pool: pool)
         opened.withLock { $0.append({ await source.close() }) }
-        return (source, options.table, source.table.description)
+        guard let primary else { return (source, options.table, source.table.description) }
+        var primaryOptions = options
+        let parts = primary.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), !parts[0].isEmpty, parts.count == 1 || Int(parts[1]).map({ (1...65_535).contains($0) }) == true else {
+            throw CommandFailure("--primary: \(primary) is not HOST or HOST:PORT")
+        }
+        primaryOptions.host = String(parts[0])
+        if parts.count == 2, let port = Int(parts[1]) { primaryOptions.port = port }
+        let writer = try await PostGISFeatureSource.open(primaryOptions, pool: pool)
+        opened.withLock { $0.append({ await writer.close() }) }
+        let replicated = PostGISReplicatedSource(replica: source, primary: writer, replayTimeout: timeout ?? 30)
+        return (replicated, options.table, source.table.description)
         #else
         throw CommandFailure("", SourceLocatorError.withoutRemoteSources(.postGIS(url: url)))
         #endif

@@ -99,6 +99,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("pg-connections"), help: "Connections to PostgreSQL each PostGIS source may open at once (default 4).")
     var pgConnections: Int = 4
 
+    @Option(
+        name: .customLong("primary"),
+        help: "HOST[:PORT] of the primary server when a PostGIS source's URL names a hot-standby replica: queries run on the replica, edits (with --allow-edits) on the primary, each answered once the replica has replayed it.")
+    var primary: String?
+
     @Option(name: .customLong("header-timeout"), help: "Seconds a client has to send a request head before it is closed.")
     var headerTimeout: Double = 20
 
@@ -174,6 +179,10 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = serverConfiguration(file)
         let allowEdits = configuration.allowEdits
         guard pgConnections >= 1 else { throw CommandFailure("--pg-connections must be 1 or more, not \(pgConnections)") }
+        if primary != nil {
+            guard allowEdits else { throw CommandFailure("--primary sends edits to the primary: it needs --allow-edits") }
+            guard file == nil else { throw CommandFailure("--primary applies to PostGIS sources on the command line, not to --config") }
+        }
         if let file {
             let catalog = try await Self.catalog(file, allowEdits: allowEdits, pgConnections: pgConnections, timeout: configuration.queryTimeout)
             try await serve(catalog, configuration: configuration, reloading: file.path)
@@ -235,7 +244,7 @@ struct ServeCommand: AsyncParsableCommand {
         _ url: String, name: String?, timeFields: (String, String?)?, configuration: ServerConfiguration
     ) async throws -> ServedTable {
         let (source, tableName, description) = try await PostGISSource.openForServing(
-            url, connections: pgConnections, timeout: configuration.queryTimeout)
+            url, connections: pgConnections, timeout: configuration.queryTimeout, primary: configuration.allowEdits ? primary : nil)
         let time = timeFields.flatMap { fields in try? LayerTime(startField: fields.0, endField: fields.1, schema: source.schema) }
         let id = name ?? ServedTable.sanitizedID(tableName)
         let settings = LayerSettings(name: tableName, description: description, time: time)
