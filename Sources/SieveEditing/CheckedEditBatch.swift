@@ -83,7 +83,7 @@ package struct CheckedEditBatch: Sendable {
     package func rolledBack(
         addFailures: [Int: EditError] = [:], updateFailures: [Int: EditError] = [:], deleteFailures: [Int: EditError] = [:]
     ) -> ApplyEditsResult {
-        let rolledBack = EditError(.rolledBack, "Operation rolled back: another edit of the batch failed.")
+        let rolledBack = EditError.batchRolledBack
         return ApplyEditsResult(
             addResults: adds.indices.map { FeatureEditResult(objectID: -1, error: addFailures[$0] ?? adds[$0].error ?? rolledBack) },
             updateResults: updates.indices.map {

@@ -138,6 +138,10 @@ public struct EditError: GeoSieveKindedError, Hashable {
         }
     }
 
+    /// What a valid edit reports when another edit of its batch failed and the batch rolled back
+    /// (code 1003).
+    package static let batchRolledBack = EditError(.rolledBack, "Operation rolled back: another edit of the batch failed.")
+
     /// How the error is reported when an edit is answered on its own (not as one result of a
     /// batch): ``/SieveBase/ErrorCategory/notFound`` for an object ID or attachment the table does
     /// not have, ``/SieveBase/ErrorCategory/forbidden`` for an edit the capabilities or ownership

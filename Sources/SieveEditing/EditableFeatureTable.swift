@@ -226,7 +226,7 @@ public final class EditableFeatureTable: Sendable {
                 preparedAdds.contains { $0.error != nil } || preparedUpdates.contains { $0.error != nil }
                 || preparedDeletes.contains { $0.error != nil }
             if failed, rollbackOnFailure || !options.supportsRollbackOnFailureParameter {
-                let rolledBack = EditError(.rolledBack, "Operation rolled back: another edit of the batch failed.")
+                let rolledBack = EditError.batchRolledBack
                 return ApplyEditsResult(
                     addResults: preparedAdds.map { FeatureEditResult(objectID: -1, error: $0.error ?? rolledBack) },
                     updateResults: preparedUpdates.map { FeatureEditResult(objectID: $0.objectID, globalID: $0.row?.globalID, error: $0.error ?? rolledBack) },

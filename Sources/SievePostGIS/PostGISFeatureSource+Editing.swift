@@ -72,13 +72,9 @@ extension PostGISFeatureSource: EditableFeatureSource {
                 adds: request.adds, updates: request.updates, deletes: request.deletes, against: locked, options: options, user: user)
             if checked.hasFailures, rollback { return (checked.rolledBack(), false) }
 
-            var addResults: [FeatureEditResult] = []
-            var updateResults: [FeatureEditResult] = []
-            var deleteResults: [FeatureEditResult] = []
-            // The edits the database refused (with rollback, the first ends the batch).
-            var failures: (adds: [Int: EditError], updates: [Int: EditError], deletes: [Int: EditError]) = ([:], [:], [:])
             // One edit's statement; a value the column cannot take, or the database's refusal,
-            // is that edit's error (with rollback, the batch's).
+            // is that edit's error. Without rollback the edit runs under a savepoint, undone alone
+            // when refused; with it, a refusal has aborted the transaction, which ends the batch.
             func apply(_ make: () throws -> PostGISStatement) async throws -> (id: Int64?, error: EditError?) {
                 let statement: PostGISStatement
                 do {
@@ -86,50 +82,46 @@ extension PostGISFeatureSource: EditableFeatureSource {
                 } catch let error as EditError {
                     return (nil, error)
                 }
-                if !rollback { try await Self.run(PostGISStatement(sql: "SAVEPOINT edit", parameters: []), connection: connection, logger: logger) }
+                func run(_ sql: String) async throws {
+                    try await Self.run(PostGISStatement(sql: sql, parameters: []), connection: connection, logger: logger)
+                }
+                if !rollback { try await run("SAVEPOINT edit") }
                 do {
                     var id: Int64?
                     try await Self.run(statement, connection: connection, logger: logger) { id = try $0.decode(Int64.self) }
-                    if !rollback {
-                        try await Self.run(PostGISStatement(sql: "RELEASE SAVEPOINT edit", parameters: []), connection: connection, logger: logger)
-                    }
+                    if !rollback { try await run("RELEASE SAVEPOINT edit") }
                     return (id, nil)
                 } catch let error as PostGISError where error.kind == .queryRefused {
-                    if !rollback {
-                        try await Self.run(PostGISStatement(sql: "ROLLBACK TO SAVEPOINT edit", parameters: []), connection: connection, logger: logger)
-                    }
+                    if !rollback { try await run("ROLLBACK TO SAVEPOINT edit") }
                     return (nil, EditError(.refusedByStore, error.message))
                 }
             }
+            var addResults: [FeatureEditResult] = []
             for (k, add) in checked.adds.enumerated() {
                 guard let row = add.row else {
                     addResults.append(FeatureEditResult(objectID: -1, error: add.error))
                     continue
                 }
                 let (id, error) = try await apply { try Self.insertStatement(row, table: table) }
-                if let error { failures.adds[k] = error }
-                // A refused statement aborts the transaction: nothing after it can run.
-                if rollback, error != nil { return (checked.rolledBack(addFailures: failures.adds), false) }
+                if rollback, let error { return (checked.rolledBack(addFailures: [k: error]), false) }
                 addResults.append(FeatureEditResult(objectID: id ?? -1, globalID: error == nil ? row.globalID : nil, error: error))
             }
+            var updateResults: [FeatureEditResult] = []
             for (k, update) in checked.updates.enumerated() {
-                guard let row = update.row else {
-                    updateResults.append(FeatureEditResult(objectID: update.objectID, globalID: update.globalID, error: update.error))
-                    continue
+                var error = update.error
+                if let row = update.row {
+                    error = try await apply { try Self.updateStatement(row, table: table) }.error
+                    if rollback, let error { return (checked.rolledBack(updateFailures: [k: error]), false) }
                 }
-                let (_, error) = try await apply { try Self.updateStatement(row, table: table) }
-                if let error { failures.updates[k] = error }
-                if rollback, error != nil { return (checked.rolledBack(updateFailures: failures.updates), false) }
                 updateResults.append(FeatureEditResult(objectID: update.objectID, globalID: update.globalID, error: error))
             }
+            var deleteResults: [FeatureEditResult] = []
             for (k, delete) in checked.deletes.enumerated() {
-                guard delete.error == nil else {
-                    deleteResults.append(FeatureEditResult(objectID: delete.objectID, globalID: delete.globalID, error: delete.error))
-                    continue
+                var error = delete.error
+                if error == nil {
+                    error = try await apply { try Self.deleteStatement(delete.objectID, table: table) }.error
+                    if rollback, let error { return (checked.rolledBack(deleteFailures: [k: error]), false) }
                 }
-                let (_, error) = try await apply { try Self.deleteStatement(delete.objectID, table: table) }
-                if let error { failures.deletes[k] = error }
-                if rollback, error != nil { return (checked.rolledBack(deleteFailures: failures.deletes), false) }
                 deleteResults.append(FeatureEditResult(objectID: delete.objectID, globalID: delete.globalID, error: error))
             }
             return (ApplyEditsResult(addResults: addResults, updateResults: updateResults, deleteResults: deleteResults), !dryRun)
@@ -156,43 +148,42 @@ extension PostGISFeatureSource: EditableFeatureSource {
     /// `INSERT` of a new feature's row (the object ID left to the table), returning its object ID.
     private static func insertStatement(_ row: CheckedEditBatch.Row, table: PostGISTable) throws -> PostGISStatement {
         var parameters = PostgreSQLParameters()
-        var names: [String] = []
-        var values: [String] = []
-        let objectIDIndex = table.schema.objectIdFieldIndex
-        for (i, column) in table.columns.enumerated() where i != objectIDIndex {
-            names.append(try postgreSQLIdentifier(column.name))
-            values.append(try value(row.values[i], column: column, field: table.schema.fields[i], parameters: &parameters))
-        }
-        if let geometryColumn = table.geometryColumn {
-            names.append(try postgreSQLIdentifier(geometryColumn))
-            values.append(geometry(row.geometry, table: table, parameters: &parameters))
-        }
-        let id = try postgreSQLIdentifier(table.columns[objectIDIndex].name)
-        let sql = names.isEmpty
+        let columns = try columnValues(row, table: table, parameters: &parameters)
+        let id = try postgreSQLIdentifier(table.columns[table.schema.objectIdFieldIndex].name)
+        let sql = columns.isEmpty
             ? "INSERT INTO \(try table.qualifiedName()) DEFAULT VALUES RETURNING (\(id))::int8"
-            : "INSERT INTO \(try table.qualifiedName()) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", "))) RETURNING (\(id))::int8"
+            : "INSERT INTO \(try table.qualifiedName()) (\(columns.map(\.name).joined(separator: ", "))) "
+                + "VALUES (\(columns.map(\.value).joined(separator: ", "))) RETURNING (\(id))::int8"
         return PostGISStatement(sql: sql, parameters: parameters.values)
     }
 
     /// `UPDATE` of a feature's row: every field but the object ID, and the geometry.
     private static func updateStatement(_ row: CheckedEditBatch.Row, table: PostGISTable) throws -> PostGISStatement {
         var parameters = PostgreSQLParameters()
-        var assignments: [String] = []
-        let objectIDIndex = table.schema.objectIdFieldIndex
-        for (i, column) in table.columns.enumerated() where i != objectIDIndex {
-            let value = try value(row.values[i], column: column, field: table.schema.fields[i], parameters: &parameters)
-            assignments.append("\(try postgreSQLIdentifier(column.name)) = \(value)")
-        }
-        if let geometryColumn = table.geometryColumn {
-            assignments.append("\(try postgreSQLIdentifier(geometryColumn)) = \(geometry(row.geometry, table: table, parameters: &parameters))")
-        }
-        let id = try postgreSQLIdentifier(table.columns[objectIDIndex].name)
+        let columns = try columnValues(row, table: table, parameters: &parameters)
+        let id = try postgreSQLIdentifier(table.columns[table.schema.objectIdFieldIndex].name)
         let placeholder = parameters.add(.integer(row.objectID))
         // A table of the object ID alone has nothing to set: the statement only finds the row.
-        let sql = assignments.isEmpty
+        let sql = columns.isEmpty
             ? "SELECT (\(id))::int8 FROM \(try table.qualifiedName()) WHERE \(id) = \(placeholder)"
-            : "UPDATE \(try table.qualifiedName()) SET \(assignments.joined(separator: ", ")) WHERE \(id) = \(placeholder)"
+            : "UPDATE \(try table.qualifiedName()) SET \(columns.map { "\($0.name) = \($0.value)" }.joined(separator: ", ")) WHERE \(id) = \(placeholder)"
         return PostGISStatement(sql: sql, parameters: parameters.values)
+    }
+
+    /// Each column a row writes (every field but the object ID, then the geometry): its
+    /// identifier and the SQL of its value.
+    private static func columnValues(
+        _ row: CheckedEditBatch.Row, table: PostGISTable, parameters: inout PostgreSQLParameters
+    ) throws -> [(name: String, value: String)] {
+        var columns: [(name: String, value: String)] = []
+        for (i, column) in table.columns.enumerated() where i != table.schema.objectIdFieldIndex {
+            columns.append(
+                (try postgreSQLIdentifier(column.name), try value(row.values[i], column: column, field: table.schema.fields[i], parameters: &parameters)))
+        }
+        if let geometryColumn = table.geometryColumn {
+            columns.append((try postgreSQLIdentifier(geometryColumn), geometry(row.geometry, table: table, parameters: &parameters)))
+        }
+        return columns
     }
 
     /// `DELETE` of a feature.

@@ -132,7 +132,7 @@ enum ArcGISEdits {
     /// `result`, each edit rolled back: what a layer whose edits were valid answers when
     /// another layer's failed.
     static func rolledBack(_ result: ApplyEditsResult) -> ApplyEditsResult {
-        let error = EditError(.rolledBack, "Operation rolled back: another edit of the batch failed.")
+        let error = EditError.batchRolledBack
         return ApplyEditsResult(
             addResults: result.addResults.map { _ in FeatureEditResult(objectID: -1, error: error) },
             updateResults: result.updateResults.map { FeatureEditResult(objectID: $0.objectID, globalID: $0.globalID, error: error) },
