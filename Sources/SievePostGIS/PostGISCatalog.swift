@@ -11,7 +11,8 @@ import SieveSQL
 /// field is not nullable), the length of a `varchar(n)` or `char(n)`, the column's comment
 /// (`COMMENT ON COLUMN`: the field's alias), an enum type's labels (a coded-value domain whose
 /// codes are the labels, in the enum's order), and the table's comment (the layer's
-/// description when the service sets none).
+/// description when the service sets none). The global-ID field is the `uuid` column the URL
+/// names (`globalid=`), else the `uuid` column named `globalid` in any case, if there is one.
 enum PostGISCatalog {
     /// The ``PostGISTable`` of `options`' table.
     static func describe(_ options: PostGISConnectionOptions, connection: PostgresConnection, logger: Logger) async throws -> PostGISTable {
@@ -98,6 +99,20 @@ enum PostGISCatalog {
             throw PostGISError(.unsupported, "the object-ID column \"\(idName)\" of \(qualified) is not an integer column")
         }
 
+        // The global-ID column: the one the URL names, else a uuid column named globalid.
+        let globalIdName: String?
+        if let wanted = options.globalIdColumn {
+            guard let column = columns.first(where: { $0.name == wanted }) else {
+                throw PostGISError(.notFound, "\(qualified) has no column \"\(wanted)\"")
+            }
+            guard column.type == "uuid", wanted != idName else {
+                throw PostGISError(.unsupported, "the global-ID column \"\(wanted)\" of \(qualified) is not a uuid column")
+            }
+            globalIdName = wanted
+        } else {
+            globalIdName = columns.first { $0.type == "uuid" && $0.name.lowercased() == "globalid" && $0.name != idName }?.name
+        }
+
         var tableColumns: [PostGISTable.Column] = [
             PostGISTable.Column(name: idName, kind: .integer, typeName: columns.first { $0.name == idName }?.typeName ?? "")
         ]
@@ -106,7 +121,8 @@ enum PostGISCatalog {
             fields[0] = Field(name: idName, type: .oid, alias: comment)
         }
         for column in columns where column.name != idName && column.type != "geometry" && column.name != geometry?.column {
-            let (kind, type) = column.labels == nil ? Self.kind(ofType: column.type) : (.text, .string)
+            var (kind, type) = column.labels == nil ? Self.kind(ofType: column.type) : (.text, .string)
+            if column.name == globalIdName { type = .globalID }
             tableColumns.append(PostGISTable.Column(name: column.name, kind: kind, typeName: column.typeName))
             // varchar(n) and char(n) keep n + 4 in their modifier.
             let length = ["varchar", "bpchar"].contains(column.type) && column.modifier > 4 ? Int(column.modifier - 4) : nil
@@ -125,7 +141,7 @@ enum PostGISCatalog {
         }
         let srid = Int(geometry?.srid ?? 0)
         let schema = try Schema(
-            fields: fields, objectIdFieldName: idName, geometryType: geometryType,
+            fields: fields, objectIdFieldName: idName, globalIdFieldName: globalIdName, geometryType: geometryType,
             spatialReference: srid > 0 ? SpatialReference(wkid: srid) : .wgs84)
         return PostGISTable(
             namespace: namespace, name: name, columns: tableColumns, geometryColumn: geometry?.column, srid: srid, schema: schema,

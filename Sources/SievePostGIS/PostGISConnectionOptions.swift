@@ -4,7 +4,8 @@ import Foundation
 /// are the object ID and the geometry.
 ///
 /// Written as a URL: `postgresql://[USER[:PASSWORD]@][HOST][:PORT][/DATABASE]?table=[SCHEMA.]TABLE`
-/// with optional `&id=COLUMN`, `&geometry=COLUMN`, `&sslmode=MODE` and `&sslrootcert=FILE`
+/// with optional `&id=COLUMN`, `&geometry=COLUMN`, `&globalid=COLUMN`, `&sslmode=MODE` and
+/// `&sslrootcert=FILE`
 /// (`postgres://` also reads). Parts are percent-decoded; the schema defaults to `public`. What
 /// the URL leaves out comes from the environment as libpq takes it: `PGHOST` (else
 /// `localhost`), `PGPORT` (else 5432), `PGUSER` (else the login name, `USER`), `PGDATABASE`
@@ -52,6 +53,9 @@ public struct PostGISConnectionOptions: Sendable, Hashable {
     public var idColumn: String?
     /// The geometry column, when the table has several.
     public var geometryColumn: String?
+    /// The global-ID column (a `uuid` column), when it is not the one named `globalid` (in any
+    /// case). Edits fill it with a new global ID for each feature added.
+    public var globalIdColumn: String?
     /// How connections are encrypted.
     public var sslMode: SSLMode = .prefer
     /// The root certificate (PEM) the server's certificate must be signed by: a file, or
@@ -118,6 +122,7 @@ public struct PostGISConnectionOptions: Sendable, Hashable {
         var table: String?
         var idColumn: String?
         var geometryColumn: String?
+        var globalIdColumn: String?
         var modeText = variable("PGSSLMODE")
         var rootCertificate = variable("PGSSLROOTCERT")
         for item in components.queryItems ?? [] {
@@ -125,11 +130,12 @@ public struct PostGISConnectionOptions: Sendable, Hashable {
             case "table": table = item.value
             case "id": idColumn = item.value
             case "geometry": geometryColumn = item.value
+            case "globalid": globalIdColumn = item.value.flatMap { $0.isEmpty ? nil : $0 }
             case "sslmode": modeText = item.value
             case "sslrootcert": rootCertificate = item.value.flatMap { $0.isEmpty ? nil : $0 }
             default:
                 throw PostGISError(
-                    .invalidOptions, "unknown PostgreSQL URL parameter \"\(item.name)\" (table, id, geometry, sslmode and sslrootcert are read)")
+                    .invalidOptions, "unknown PostgreSQL URL parameter \"\(item.name)\" (table, id, geometry, globalid, sslmode and sslrootcert are read)")
             }
         }
         var sslMode = SSLMode.prefer
@@ -165,6 +171,7 @@ public struct PostGISConnectionOptions: Sendable, Hashable {
         self.init(
             host: host, port: port, user: user, password: password, database: database,
             namespace: namespace, table: name, idColumn: idColumn, geometryColumn: geometryColumn)
+        self.globalIdColumn = globalIdColumn
         self.sslMode = sslMode
         sslRootCertificate = rootCertificate
     }

@@ -10,7 +10,9 @@ import SieveSQL
 /// integer fields, `boolean` as a small integer 0/1 (GeoSieve stores booleans so), `real` and
 /// `double precision` as doubles, `numeric` as a double (rounded to the nearest double),
 /// `date` as a date-only field (a day), `timestamp` and `timestamptz` as dates (instants read in
-/// UTC), `uuid` as a GUID, and
+/// UTC), `uuid` as a GUID (written as Esri writes one: `{8C4B6F7E-…}`, upper case in braces;
+/// the global-ID field when the URL names it with `globalid=` or it is named `globalid` in any
+/// case), and
 /// `text`, `varchar`, `char` and any other type as text (its PostgreSQL text form).
 public struct PostGISTable: Sendable, Hashable {
     /// How a column's values are read.
@@ -95,7 +97,7 @@ public struct PostGISTable: Sendable, Hashable {
         case .integer, .double, .instant: return identifier
         case .boolean: return "(\(identifier))::int"
         case .numeric: return "(\(identifier))::float8"
-        case .text: return "(\(identifier))::text"
+        case .text: return Self.text(identifier, column)
         }
     }
 
@@ -108,8 +110,14 @@ public struct PostGISTable: Sendable, Hashable {
         case .boolean: return "(\(identifier))::int::int8"
         case .double, .numeric: return "(\(identifier))::float8"
         case .instant: return "(round(extract(epoch FROM \(identifier)) * 1000))::int8"
-        case .text: return "(\(identifier))::text"
+        case .text: return Self.text(identifier, column)
         }
+    }
+
+    /// A text column as text; a `uuid` as Esri writes GUIDs and global IDs (upper case, in
+    /// braces), so that answers and where clauses see the values an in-memory table holds.
+    private static func text(_ identifier: String, _ column: Column) -> String {
+        column.typeName == "uuid" ? "('{' || upper((\(identifier))::text) || '}')" : "(\(identifier))::text"
     }
 
     /// The geometry column's identifier.

@@ -10,16 +10,17 @@ extension PostGISFeatureSource {
     /// Writes `table` into a new PostGIS table (the export): one column per field — the object
     /// ID as the `bigint` primary key (an identity column numbering on from the largest object ID
     /// written, so that features added later get new ones), integers as `smallint`/`integer`/`bigint`, doubles as
-    /// `real`/`double precision`, text (GUIDs too) as `text`, dates as `timestamptz`, date-only
-    /// fields as `date` — and the
+    /// `real`/`double precision`, text as `text`, GUIDs and the global ID as `uuid`, dates as
+    /// `timestamptz`, date-only fields as `date` — and the
     /// geometries in a `geom` column of type `geometry` with the table's WKID as SRID. The rows
     /// stream through `COPY … FROM STDIN` (geometries as hexadecimal EWKB), then the GiST index
     /// is built over them (faster than growing it row by row), all in one transaction, and the
     /// table analyzed.
     /// - Parameters:
     ///   - table: The features.
-    ///   - options: Where to write: the server, database and table name (`id` and `geometry`
-    ///     are ignored: the columns are named after the fields and `geom`).
+    ///   - options: Where to write: the server, database and table name (`id`, `geometry` and
+    ///     `globalid` are ignored: the columns are named after the fields and `geom`; the source
+    ///     returned reads the table's global-ID field as its own).
     ///   - replace: Whether to drop a table of that name first; otherwise an existing table is an
     ///     error.
     ///   - logger: Where the connection logs.
@@ -39,7 +40,11 @@ extension PostGISFeatureSource {
             throw error
         }
         try? await connection.close()
-        return try await open(options, logger: logger)
+        var written = options
+        written.idColumn = nil
+        written.geometryColumn = nil
+        written.globalIdColumn = table.schema.globalIdFieldName
+        return try await open(written, logger: logger)
     }
 
     private static func insert(
@@ -59,7 +64,8 @@ extension PostGISFeatureSource {
             case .bigInteger: type = "bigint"
             case .single: type = "real"
             case .double: type = "double precision"
-            case .string, .guid, .globalID: type = "text"
+            case .string: type = "text"
+            case .guid, .globalID: type = "uuid"
             case .date: type = "timestamptz"
             case .dateOnly: type = "date"
             }

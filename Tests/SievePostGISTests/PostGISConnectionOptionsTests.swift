@@ -21,6 +21,14 @@ import Testing
         #expect(throws: PostGISError.self) { try PostGISConnectionOptions(url: "postgresql://?table=t", environment: ["USER": "a", "PGHOST": "/run/postgresql"]) }
     }
 
+    @Test func columnsNamedInTheURL() throws {
+        let named = try PostGISConnectionOptions(url: "postgresql://me@db/gis?table=gis.roads&id=fid&geometry=shape&globalid=guid", environment: [:])
+        #expect([named.namespace, named.table, named.idColumn, named.geometryColumn, named.globalIdColumn] == ["gis", "roads", "fid", "shape", "guid"])
+        let bare = try PostGISConnectionOptions(url: "postgresql://me@db/gis?table=roads&globalid=", environment: [:])
+        #expect(bare.globalIdColumn == nil && bare.idColumn == nil && bare.namespace == "public")
+        #expect(throws: PostGISError.self) { try PostGISConnectionOptions(url: "postgresql://me@db/gis?table=roads&global_id=g", environment: [:]) }
+    }
+
     @Test func thePasswordFileGivesTheFirstMatchingLine() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

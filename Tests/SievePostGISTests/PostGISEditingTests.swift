@@ -1,6 +1,7 @@
 #if RemoteSources
 import Foundation
 import Logging
+import Synchronization
 import PostgresNIO
 import SieveColumns
 import SieveEditing
@@ -29,9 +30,9 @@ struct PostGISEditingTests {
                 Field(name: "oid", type: .oid), Field(name: "name", type: .string), Field(name: "n", type: .integer),
                 Field(name: "x", type: .double), Field(name: "day", type: .dateOnly), Field(name: "stamp", type: .date),
                 Field(name: "creator", type: .string), Field(name: "created", type: .date), Field(name: "editor", type: .string),
-                Field(name: "edited", type: .date),
+                Field(name: "edited", type: .date), Field(name: "GlobalID", type: .globalID),
             ],
-            objectIdFieldName: "oid", geometryType: .point, spatialReference: .wgs84)
+            objectIdFieldName: "oid", globalIdFieldName: "GlobalID", geometryType: .point, spatialReference: .wgs84)
         let ids = (1...Int64(n)).map { $0 }
         let table = try FeatureTable(
             schema: schema,
@@ -41,6 +42,7 @@ struct PostGISEditingTests {
                 .date(Int64Column(values: ids.map { $0 * 86_400_000 })), .date(Int64Column(values: ids.map { $0 * 1_000_003 })),
                 .string(StringColumn(ids.map { $0 % 2 == 0 ? "ann" : nil })), .date(Int64Column(values: ids.map { $0 * 1000 })),
                 .string(StringColumn(ids.map { _ in nil })), .date(Int64Column(values: ids.map { _ in 0 }, validity: ValidityBitmap(count: n, allValid: false))),
+                .string(StringColumn(ids.map { GlobalIDs.format($0 + 1000) })),
             ],
             geometries: ids.map { .point(Point(x: Double($0), y: -Double($0) / 2)) })
         var options = try PostGISConnectionOptions(url: url + "?table=" + name)
@@ -57,6 +59,24 @@ struct PostGISEditingTests {
         return rows.map { row in
             (0..<table.schema.fields.count).map { "\(table.value(row: row, fieldIndex: $0))" }.joined(separator: " | ")
                 + " | " + (table.geometry(row: row).map { "\($0)" } ?? "no geometry")
+        }
+    }
+
+    /// Global IDs numbered from 1, as Esri writes them: one sequence per editing table, so that
+    /// an in-memory table and a PostGIS table given the same edits give the same IDs.
+    final class GlobalIDs: Sendable {
+        private let next = Mutex<Int64>(1)
+
+        static func format(_ n: Int64) -> String {
+            let digits = String(n)
+            return "{00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - digits.count) + digits + "}"
+        }
+
+        /// The options' global IDs from this sequence.
+        func options(_ options: EditingOptions) -> EditingOptions {
+            var options = options
+            options.makeGlobalID = { Self.format(self.next.withLock { n in defer { n += 1 }; return n }) }
+            return options
         }
     }
 
@@ -119,16 +139,21 @@ struct PostGISEditingTests {
         let editing = EditingOptions(
             editorTracking: EditorTracking(creatorField: "creator", creationDateField: "created", editorField: "editor", editDateField: "edited"),
             now: { Self.instant })
-        let memory = try EditableFeatureTable(start, options: editing)
+        #expect(start.schema.globalIdFieldName == "GlobalID" && start.schema.fields[10].type == .globalID)
+        #expect(start.value(row: 0, field: "GlobalID") == .string("{00000000-0000-4000-8000-000000001001}"))
+        let memory = try EditableFeatureTable(start, options: GlobalIDs().options(editing))
+        let sourceEditing = GlobalIDs().options(editing)
         try await PostGISFeatureSource.using(options) { source in
             for (label, request) in Self.batches {
                 let expected = memory.applyEdits(request, user: "bob")
-                let result = try await source.applyEdits(request, options: editing, user: "bob")
+                let result = try await source.applyEdits(request, options: sourceEditing, user: "bob")
                 #expect(result == expected, "\(label)")
                 #expect(Self.features(try await source.readTable()) == Self.features(memory.snapshot), "\(label)")
             }
-            // New object IDs continue from the largest written.
+            // New object IDs continue from the largest written; adds got global IDs, found by
+            // a where clause run by PostgreSQL.
             #expect(try await source.queryObjectIDs(QueryParameters()).max() == 24)
+            #expect(try await source.queryObjectIDs(QueryParameters(whereClause: "GlobalID = '{00000000-0000-4000-8000-000000000001}'")) == [21])
         }
     }
 
@@ -235,7 +260,10 @@ struct PostGISEditingTests {
             let id = try #require(added.addResults.first?.objectID)
             var table = try await source.readTable()
             #expect(table.value(row: 0, field: "kind") == .string("track"))
-            #expect(table.value(row: 0, field: "ref") == .string("8c4b6f7e-1a2b-4c3d-9e8f-0123456789ab"))
+            // A uuid reads as Esri writes a GUID, in where clauses too.
+            #expect(table.value(row: 0, field: "ref") == .string("{8C4B6F7E-1A2B-4C3D-9E8F-0123456789AB}"))
+            #expect(table.schema.field(named: "ref")?.type == .guid && table.schema.globalIdFieldName == nil)
+            #expect(try await source.queryObjectIDs(QueryParameters(whereClause: "ref LIKE '{8C4B6F7E-%'")) == [id])
             #expect(table.value(row: 0, field: "flag") == .integer(1))
             #expect(table.value(row: 0, field: "amount") == .double(2.5))
             #expect(table.value(row: 0, field: "day") == .date(86_400_000 * 10))
@@ -262,6 +290,45 @@ struct PostGISEditingTests {
             #expect(table.value(row: 0, field: "flag") == .integer(0))
             #expect(table.value(row: 0, field: "kind") == .null && table.value(row: 0, field: "day") == .null)
             #expect(table.value(row: 0, field: "code") == .string("abcde"))
+        }
+    }
+
+    @Test("the global-ID field: the uuid column named globalid, or the one the URL names; adds fill it and answer it")
+    func globalIDColumns() async throws {
+        let url = try #require(PostGISServer.url)
+        var options = try PostGISConnectionOptions(url: url + "?table=edit_global")
+        options.table = "edit_global"
+        try await Self.sql(options, [
+            "DROP TABLE IF EXISTS edit_global",
+            "CREATE TABLE edit_global (gid serial PRIMARY KEY, name text, GlobalID uuid, other uuid, geom geometry(Point, 4326))",
+            "INSERT INTO edit_global (name, globalid, other) VALUES ('old', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', NULL)",
+        ])
+        // Unquoted, the column is named globalid: found by its name in any case.
+        try await PostGISFeatureSource.using(options) { source in
+            #expect(source.schema.globalIdFieldName == "globalid")
+            #expect(source.schema.field(named: "globalid")?.type == .globalID && source.schema.field(named: "other")?.type == .guid)
+            #expect(try await source.readTable().value(row: 0, field: "globalid") == .string("{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}"))
+            let editing = GlobalIDs().options(EditingOptions())
+            let added = try await source.applyEdits(
+                ApplyEditsRequest(adds: [FeatureEdit(attributes: ["name": .string("new")], geometry: Self.point)]), options: editing)
+            #expect(added.addResults.map(\.globalID) == ["{00000000-0000-4000-8000-000000000001}"])
+            let id = try #require(added.addResults.first?.objectID)
+            #expect(try await source.queryObjectIDs(QueryParameters(whereClause: "globalid = '{00000000-0000-4000-8000-000000000001}'")) == [id])
+            // Clients do not set a global ID; a delete answers the feature's.
+            let refused = try await source.applyEdits(
+                ApplyEditsRequest(updates: [FeatureEdit(objectID: id, attributes: ["globalid": .string("{00000000-0000-4000-8000-000000000009}")])]))
+            #expect(refused.updateResults.first?.error != nil)
+            let deleted = try await source.applyEdits(ApplyEditsRequest(deletes: [1]), options: editing)
+            #expect(deleted.deleteResults.map(\.globalID) == ["{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}"])
+        }
+        // Another uuid column named in the URL; a column that is not a uuid, or none, refused.
+        options.globalIdColumn = "other"
+        try await PostGISFeatureSource.using(options) { source in
+            #expect(source.schema.globalIdFieldName == "other" && source.schema.field(named: "globalid")?.type == .guid)
+        }
+        for (column, kind) in [("name", PostGISError.Kind.unsupported), ("missing", .notFound)] {
+            options.globalIdColumn = column
+            await #expect { try await PostGISFeatureSource.using(options) { _ in } } throws: { ($0 as? PostGISError)?.kind == kind }
         }
     }
 

@@ -159,10 +159,17 @@ struct PostGISServingTests {
         let settings = LayerSettings(name: "places")
         var configuration = ServerConfiguration()
         configuration.allowEdits = true
+        // Editor tracking on a fixed clock, global IDs from a sequence each: the same on both.
+        let editing = EditingOptions(
+            editorTracking: EditorTracking(creatorField: "creator", creationDateField: "created", editorField: "editor", editDateField: "edited"),
+            now: { PostGISEditingTests.instant })
+        let memoryTable = try EditableFeatureTable(start, options: PostGISEditingTests.GlobalIDs().options(editing))
         let memory = try GeoSieveServer(
-            catalog: ServedCatalog([try ServedTable(id: "places", table: try EditableFeatureTable(start), settings: settings)]), configuration: configuration)
+            catalog: ServedCatalog([try ServedTable(id: "places", table: memoryTable, settings: settings)]), configuration: configuration)
         let database = try GeoSieveServer(
-            catalog: ServedCatalog([try await ServedTable.publishing(id: "places", source: source, settings: settings, editing: EditingOptions())]),
+            catalog: ServedCatalog([
+                try await ServedTable.publishing(id: "places", source: source, settings: settings, editing: PostGISEditingTests.GlobalIDs().options(editing))
+            ]),
             configuration: configuration)
         let layer = "/arcgis/rest/services/places/FeatureServer/0/"
         let forms: [(String, String)] = [
@@ -208,7 +215,13 @@ struct PostGISServingTests {
         #expect(Self.comparable(fromDatabase.1) == Self.comparable(fromMemory.1))
         #expect(try await source.queryFeatureCount(QueryParameters()) == 15)
         let (_, document) = try await Self.get(layer + "?f=json", database)
-        #expect(String(decoding: document, as: UTF8.self).contains(#""capabilities":"Create,Delete,Query,Update,Editing""#))
+        let text = String(decoding: document, as: UTF8.self)
+        #expect(text.contains(#""capabilities":"Create,Delete,Query,Update,Editing""#))
+        #expect(text.contains(#""editFieldsInfo":{"creationDateField":"created","creatorField":"creator","editDateField":"edited","editorField":"editor"}"#))
+        #expect(text.contains(#""globalIdField":"GlobalID""#))
+        // The adds were stamped by the tracking clock.
+        let stamped = try await source.queryFeatureCount(QueryParameters(whereClause: "created = TIMESTAMP '2023-11-14 22:13:20.123'"))
+        #expect(stamped == 4)
         await source.close()
     }
 
@@ -368,6 +381,24 @@ struct PostGISServingTests {
             path: "services.yaml")
         let readOnly = try await queryOnly.catalog { _ in ServiceConfigurationFile.OpenedSource(source: source, name: "countries") }
         #expect(try #require(readOnly.tables.first).capabilities == [.query])
+        // Editor tracking holds the database's edits as a table's in memory; types are kept
+        // with a table in memory, and refused here.
+        let tracked = try ServiceConfigurationFile.parse(
+            text.replacingOccurrences(of: "nmae", with: "name") + "\n        editorTracking: {editDateField: last_edit, editorField: name}", path: "services.yaml")
+        do {
+            _ = try await tracked.catalog { _ in ServiceConfigurationFile.OpenedSource(source: source, name: "countries") }
+            Issue.record("a tracking field the table lacks was taken")
+        } catch {
+            #expect(error.description.contains("last_edit"), "\(error)")
+        }
+        let trackedWell = try ServiceConfigurationFile.parse(
+            text.replacingOccurrences(of: "nmae", with: "name") + "\n        editorTracking: {editorField: name}", path: "services.yaml")
+        let trackedCatalog = try await trackedWell.catalog { _ in ServiceConfigurationFile.OpenedSource(source: source, name: "countries") }
+        #expect(try #require(trackedCatalog.tables.first).editorTracking == EditorTracking(editorField: "name"))
+        let typed = try ServiceConfigurationFile.parse(text.replacingOccurrences(of: "nmae", with: "name") + "\n        typeIdField: name", path: "services.yaml")
+        await #expect { _ = try await typed.catalog { _ in ServiceConfigurationFile.OpenedSource(source: source, name: "countries") } } throws: {
+            "\($0)".contains("applies to layers held in memory")
+        }
     }
 
     static func names(_ body: [UInt8]) throws -> [String] {

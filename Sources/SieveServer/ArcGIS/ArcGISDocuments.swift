@@ -169,6 +169,7 @@ enum ArcGISDocuments {
         root.append("objectIdField", .string(schema.objectIdFieldName))
         root.append("globalIdField", .string(schema.globalIdFieldName ?? ""))
         root.append("displayField", .string(served.displayField))
+        if let tracking = served.editorTracking, kind == .featureServer { appendEditorTracking(tracking, to: &root) }
         root.append("fields", .array(served.visibleSchema.fields.map { $0.esriJSONValue(types: configuration.arcgisVersion.fieldTypes) }))
         root.append("indexes", .array([]))
         if let types = try JSONReader.parse(schema.esriTypesJSON).objectValue {
@@ -190,6 +191,31 @@ enum ArcGISDocuments {
                     "esriSpatialRelRelation",
                 ].map { .string($0) }))
         return .object(root)
+    }
+
+    /// A layer's editor tracking, as Esri layer JSON describes it: `editFieldsInfo` (the fields
+    /// set; dates in UTC, `dateFieldsTimeReference` null) and, with ownership-based access
+    /// control, `ownershipBasedAccessControlForFeatures`.
+    static func appendEditorTracking(_ tracking: EditorTracking, to root: inout JSONObject) {
+        var fields = JSONObject()
+        for (key, name) in [
+            ("creationDateField", tracking.creationDateField), ("creatorField", tracking.creatorField),
+            ("editDateField", tracking.editDateField), ("editorField", tracking.editorField),
+        ] {
+            if let name { fields.append(key, .string(name)) }
+        }
+        root.append("editFieldsInfo", .object(fields))
+        root.append("dateFieldsTimeReference", .null())
+        guard tracking.ownershipBasedAccessControl else { return }
+        root.append(
+            "ownershipBasedAccessControlForFeatures",
+            .object(
+                JSONObject(
+                    [
+                        ("allowOthersToQuery", tracking.allowOthersToQuery), ("allowOthersToUpdate", tracking.allowOthersToUpdate),
+                        ("allowOthersToDelete", tracking.allowOthersToDelete), ("allowAnonymousToUpdate", tracking.allowAnonymousToUpdate),
+                        ("allowAnonymousToDelete", tracking.allowAnonymousToDelete),
+                    ].map { ($0.0, JSONValue.bool($0.1)) })))
     }
 
     /// The layer's `timeInfo`: its time fields and the extent of their values (epoch ms; null

@@ -278,6 +278,9 @@ public struct ServedTable: Sendable {
     /// served read-only.
     public var capabilities: TableCapabilities { table?.options.capabilities ?? sourceEditing?.capabilities ?? [.query] }
 
+    /// The layer's editor tracking and ownership rules, when its edits have them.
+    public var editorTracking: EditorTracking? { table?.options.editorTracking ?? sourceEditing?.editorTracking }
+
     /// Whether the layer keeps attachments (never for a source served read-only).
     public var hasAttachments: Bool { table?.options.hasAttachments ?? false }
 

@@ -534,13 +534,18 @@ extension ServiceConfigurationFile {
     }
 
     /// The served table of layer `spec` whose source answers where its data lives (a PostGIS
-    /// table): read-only, so it takes no types, templates or editor tracking.
+    /// table): it takes no types or templates (they are kept with a table in memory); editor
+    /// tracking applies to the edits of a source that edits in place.
     private func remoteTable(_ spec: LayerSpec, of service: ServiceSpec, opened: OpenedSource) async throws(ConfigurationError) -> ServedTable {
-        for key in ["types", "templates", "typeIdField", "editorTracking"] where spec.places[key] != nil {
+        for key in ["types", "templates", "typeIdField"] where spec.places[key] != nil {
             throw spec.place(key).error(path, "\(key) applies to layers held in memory, not to a source served where it lives")
         }
         let schema = opened.source.schema
         try checkFields(spec, schema: schema)
+        let editable = opened.source as? any EditableFeatureSource
+        if editable == nil, spec.places["editorTracking"] != nil {
+            throw spec.place("editorTracking").error(path, "editorTracking applies to a layer that takes edits, and this source is read-only")
+        }
         var settings = try settings(spec, schema: schema, name: opened.name)
         if settings.description.isEmpty { settings.description = opened.description }
         if !spec.definitionExpression.allSatisfy(\.isWhitespace) {
@@ -556,9 +561,9 @@ extension ServiceConfigurationFile {
             // queries can fail with: the database. A source that edits where its data lives is
             // editable as the service's capabilities say (with the server's allowEdits).
             let id = collection(spec, of: service)
-            if let editable = opened.source as? any EditableFeatureSource {
-                served = try await ServedTable.publishing(
-                    id: id, source: editable, settings: settings, editing: EditingOptions(capabilities: service.capabilities ?? .all))
+            if let editable {
+                let editing = EditingOptions(capabilities: service.capabilities ?? .all, editorTracking: spec.editorTracking)
+                served = try await ServedTable.publishing(id: id, source: editable, settings: settings, editing: editing)
             } else {
                 served = try await ServedTable.publishing(id: id, source: opened.source, settings: settings)
             }
