@@ -39,7 +39,7 @@ extension EditableFeatureTable {
     ) -> FeatureEditResult {
         editAttachments(objectID: objectID, user: user) { store, _ throws(EditError) in
             guard var attachment = store.attachment(attachmentID, of: objectID) else {
-                throw EditError(.missingAttachment, "feature \(objectID) has no attachment \(attachmentID)")
+                throw AttachmentRules.missing(attachmentID, of: objectID)
             }
             attachment.data = data
             attachment.info.size = data.count
@@ -57,8 +57,7 @@ extension EditableFeatureTable {
         let results = editAttachments(objectID: objectID, user: user) { store, _ throws(EditError) in
             attachmentIDs.map { id in
                 guard store.attachment(id, of: objectID) != nil else {
-                    return FeatureEditResult(
-                        objectID: id, error: EditError(.missingAttachment, "feature \(objectID) has no attachment \(id)"))
+                    return FeatureEditResult(objectID: id, error: AttachmentRules.missing(id, of: objectID))
                 }
                 store.remove(id)
                 return FeatureEditResult(objectID: id)
@@ -66,7 +65,7 @@ extension EditableFeatureTable {
         }
         // A failure of the feature itself (missing, not permitted) answers for every ID.
         if results.count == 1, attachmentIDs.count != 1, let error = results[0].error {
-            return attachmentIDs.map { FeatureEditResult(objectID: $0, error: error) }
+            return AttachmentRules.failedDeletes(attachmentIDs, error)
         }
         return results
     }

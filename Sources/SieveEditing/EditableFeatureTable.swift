@@ -488,14 +488,7 @@ public final class EditableFeatureTable: Sendable {
         writer.withLock { writer in
             let table = writer.current
             do throws(EditError) {
-                guard options.hasAttachments else { throw EditError(.notAllowed, "the table has no attachments") }
-                guard options.capabilities.contains(.update) else {
-                    throw EditError(.notAllowed, "the table does not allow updating features (capabilities: \(options.capabilities))")
-                }
-                guard let row = table.row(forObjectID: objectID) else {
-                    throw EditError(.missingObjectID, "Object ID \(objectID) does not exist.")
-                }
-                if let denial = ownershipDenial(row: row, table: table, user: user, update: true) { throw denial }
+                if let denial = AttachmentRules.denial(objectID: objectID, in: table, options: options, user: user) { throw denial }
                 var store = table.attachments
                 var next = writer.nextAttachmentID
                 let results = try body(&store, &next)

@@ -145,7 +145,36 @@ enum PostGISCatalog {
             spatialReference: srid > 0 ? SpatialReference(wkid: srid) : .wgs84)
         return PostGISTable(
             namespace: namespace, name: name, columns: tableColumns, geometryColumn: geometry?.column, srid: srid, schema: schema,
-            description: description ?? "", geometryTypeName: geometry?.type.uppercased() ?? "GEOMETRY")
+            description: description ?? "", geometryTypeName: geometry?.type.uppercased() ?? "GEOMETRY",
+            attachmentTable: try await attachmentTable(of: options, connection: connection, logger: logger))
+    }
+
+    /// The columns of an attachments table, as `PostGISFeatureSource.attachmentTableSQL` makes it.
+    static let attachmentColumns = ["attachmentid", "rel_objectid", "content_type", "att_name", "data_size", "data"]
+
+    /// The companion table keeping the attachments of `options`' table: `NAME__attach` (or
+    /// `NAME__ATTACH`, as Esri names it) in the same schema, which must have the columns of
+    /// ``attachmentColumns``.
+    static func attachmentTable(of options: PostGISConnectionOptions, connection: PostgresConnection, logger: Logger) async throws -> String? {
+        let sql = """
+            SELECT c.relname::text, ARRAY(SELECT a.attname::text FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped)
+            FROM pg_class c JOIN pg_namespace n ON c.relnamespace = n.oid
+            WHERE n.nspname = $1 AND c.relname IN ($2 || '__attach', $2 || '__ATTACH') AND c.relkind IN ('r', 'p')
+            ORDER BY c.relname DESC LIMIT 1
+            """
+        var found: (name: String, columns: [String])?
+        try await PostGISFeatureSource.run(
+            PostGISStatement(sql: sql, parameters: [.text(options.namespace), .text(options.table)]), connection: connection, logger: logger
+        ) { found = try $0.decode((String, [String]).self) }
+        guard let found else { return nil }
+        let missing = attachmentColumns.filter { !found.columns.contains($0) }
+        guard missing.isEmpty else {
+            throw PostGISError(
+                .unsupported,
+                "the attachments table \(options.namespace).\(found.name) has no column \(missing.joined(separator: ", ")) "
+                    + "(it needs \(attachmentColumns.joined(separator: ", ")))")
+        }
+        return found.name
     }
 
     /// A type modifier's geometry type without its dimensions (`POINTZ` → `POINT`,

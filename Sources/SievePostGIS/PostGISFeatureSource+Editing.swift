@@ -130,7 +130,7 @@ extension PostGISFeatureSource: EditableFeatureSource {
 
     /// The features of `objectIDs` as they are now, locked for the transaction (`FOR UPDATE`,
     /// in object-ID order), as a table of the source's schema.
-    private static func lockedFeatures(
+    static func lockedFeatures(
         _ objectIDs: [Int64], table: PostGISTable, connection: PostgresConnection, logger: Logger
     ) async throws -> FeatureTable {
         var rows = FeatureRows(table: table)

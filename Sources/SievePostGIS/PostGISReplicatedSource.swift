@@ -49,10 +49,7 @@ public final class PostGISReplicatedSource: EditableFeatureSource {
         -> ApplyEditsResult
     {
         let result = try await primary.applyEdits(request, options: options, rollbackOnFailure: rollbackOnFailure, user: user)
-        let changed = (result.addResults + result.updateResults + result.deleteResults).contains(where: \.success)
-        if changed, let position = try await primary.walPosition() {
-            _ = try await replica.waitForReplay(of: position, timeout: replayTimeout)
-        }
+        _ = try await replayed(result.addResults + result.updateResults + result.deleteResults)
         return result
     }
 
@@ -94,5 +91,60 @@ extension PostGISFeatureSource {
             if clock.now >= deadline { return false }
             try await Task.sleep(for: .milliseconds(10))
         }
+    }
+}
+
+extension PostGISReplicatedSource: AttachmentKeepingSource {
+    /// Whether the table has a companion table of attachments (on the replica, as on the primary).
+    public var keepsAttachments: Bool { replica.keepsAttachments && primary.keepsAttachments }
+
+    /// The replica's list of the attachments of feature `objectID`.
+    /// - Throws: As ``PostGISFeatureSource/attachmentInfos(objectID:)`` throws.
+    public func attachmentInfos(objectID: Int64) async throws -> [AttachmentInfo] {
+        try await replica.attachmentInfos(objectID: objectID)
+    }
+
+    /// The replica's attachment `attachmentID` of feature `objectID`.
+    /// - Throws: As ``PostGISFeatureSource/attachment(objectID:attachmentID:)`` throws.
+    public func attachment(objectID: Int64, attachmentID: Int64) async throws -> (info: AttachmentInfo, data: [UInt8])? {
+        try await replica.attachment(objectID: objectID, attachmentID: attachmentID)
+    }
+
+    /// Adds the attachment on the primary, answered once the replica has replayed it.
+    /// - Throws: As ``PostGISFeatureSource/addAttachment(objectID:name:contentType:data:options:user:)`` throws.
+    public func addAttachment(objectID: Int64, name: String, contentType: String, data: [UInt8], options: EditingOptions, user: String?)
+        async throws -> FeatureEditResult
+    {
+        try await replayed(
+            [try await primary.addAttachment(objectID: objectID, name: name, contentType: contentType, data: data, options: options, user: user)]
+        )[0]
+    }
+
+    /// Replaces the attachment on the primary, answered once the replica has replayed it.
+    /// - Throws: As ``PostGISFeatureSource/updateAttachment(objectID:attachmentID:name:contentType:data:options:user:)`` throws.
+    public func updateAttachment(
+        objectID: Int64, attachmentID: Int64, name: String?, contentType: String?, data: [UInt8], options: EditingOptions, user: String?
+    ) async throws -> FeatureEditResult {
+        try await replayed([
+            try await primary.updateAttachment(
+                objectID: objectID, attachmentID: attachmentID, name: name, contentType: contentType, data: data, options: options, user: user)
+        ])[0]
+    }
+
+    /// Deletes the attachments on the primary, answered once the replica has replayed it.
+    /// - Throws: As ``PostGISFeatureSource/deleteAttachments(objectID:attachmentIDs:options:user:)`` throws.
+    public func deleteAttachments(objectID: Int64, attachmentIDs: [Int64], options: EditingOptions, user: String?) async throws
+        -> [FeatureEditResult]
+    {
+        try await replayed(try await primary.deleteAttachments(objectID: objectID, attachmentIDs: attachmentIDs, options: options, user: user))
+    }
+
+    /// `results`, once the replica has replayed the primary's log (at most ``replayTimeout``)
+    /// when one of them changed something.
+    private func replayed(_ results: [FeatureEditResult]) async throws -> [FeatureEditResult] {
+        if results.contains(where: \.success), let position = try await primary.walPosition() {
+            _ = try await replica.waitForReplay(of: position, timeout: replayTimeout)
+        }
+        return results
     }
 }

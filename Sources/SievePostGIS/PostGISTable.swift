@@ -67,12 +67,16 @@ public struct PostGISTable: Sendable, Hashable {
     /// The geometry column's declared type, without dimensions (`POINT`,
     /// `MULTIPOLYGON`, `GEOMETRY`…); edits make a geometry multi for a `MULTI…` column.
     public let geometryTypeName: String
+    /// The companion table keeping the features' attachments (`NAME__attach` or `NAME__ATTACH`
+    /// in the same schema), if there is one.
+    public let attachmentTable: String?
 
     /// A description from catalogue facts.
     public init(
         namespace: String, name: String, columns: [Column], geometryColumn: String?, srid: Int, schema: Schema, description: String = "",
-        geometryTypeName: String = "GEOMETRY"
+        geometryTypeName: String = "GEOMETRY", attachmentTable: String? = nil
     ) {
+        self.attachmentTable = attachmentTable
         self.namespace = namespace
         self.name = name
         self.columns = columns

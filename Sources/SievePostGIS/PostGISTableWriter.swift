@@ -15,7 +15,9 @@ extension PostGISFeatureSource {
     /// geometries in a `geom` column of type `geometry` with the table's WKID as SRID. The rows
     /// stream through `COPY … FROM STDIN` (geometries as hexadecimal EWKB), then the GiST index
     /// is built over them (faster than growing it row by row), all in one transaction, and the
-    /// table analyzed.
+    /// table analyzed. The features' attachments, if they have any, go into the companion table
+    /// `NAME__attach` (``attachmentTableSQL(for:objectIDColumn:)``); replacing a table replaces
+    /// its companion too.
     /// - Parameters:
     ///   - table: The features.
     ///   - options: Where to write: the server, database and table name (`id`, `geometry` and
@@ -73,7 +75,9 @@ extension PostGISFeatureSource {
         }
         if hasGeometry { definitions.append("\"geom\" geometry(Geometry, \(srid))") }
         var statements: [String] = ["BEGIN"]
-        if replace { statements.append("DROP TABLE IF EXISTS \(qualified)") }
+        // A replaced table's attachments (its companion table) go with it.
+        let companion = try postgreSQLIdentifier(options.namespace) + "." + postgreSQLIdentifier(options.table + "__attach")
+        if replace { statements += ["DROP TABLE IF EXISTS \(companion)", "DROP TABLE IF EXISTS \(qualified)"] }
         statements.append("CREATE TABLE \(qualified) (\(definitions.joined(separator: ", ")))")
         for sql in statements { try await run(PostGISStatement(sql: sql, parameters: []), connection: connection, logger: logger) }
 
@@ -120,8 +124,36 @@ extension PostGISFeatureSource {
                 sql: "SELECT setval(pg_get_serial_sequence($1, $2), coalesce(max(\(id)), 0) + 1, false) FROM \(qualified)",
                 parameters: [.text(qualified), .text(schema.objectIdFieldName)]),
             connection: connection, logger: logger)
+        if !table.attachments.isEmpty { try await insertAttachments(of: table, options: options, connection: connection, logger: logger) }
         try await run(PostGISStatement(sql: "COMMIT", parameters: []), connection: connection, logger: logger)
         try await run(PostGISStatement(sql: "ANALYZE \(qualified)", parameters: []), connection: connection, logger: logger)
+    }
+
+    /// The attachments of `table`'s features, into a new companion table
+    /// (``attachmentTableSQL(for:objectIDColumn:)``) keeping their IDs; new ones number on.
+    private static func insertAttachments(
+        of table: FeatureTable, options: PostGISConnectionOptions, connection: PostgresConnection, logger: Logger
+    ) async throws {
+        for sql in try attachmentTableSQL(for: options, objectIDColumn: table.schema.objectIdFieldName) {
+            try await run(PostGISStatement(sql: sql, parameters: []), connection: connection, logger: logger)
+        }
+        let companion = try postgreSQLIdentifier(options.namespace) + "." + postgreSQLIdentifier(options.table + "__attach")
+        for row in table.liveRows {
+            let objectID = table.objectID(row: row)
+            for info in table.queryAttachmentInfos(objectID: objectID) {
+                guard let data = table.fetchAttachment(objectID: objectID, attachmentID: info.id) else { continue }
+                try await run(
+                    PostGISStatement(
+                        sql: "INSERT INTO \(companion) (attachmentid, rel_objectid, content_type, att_name, data_size, data) VALUES ($1, $2, $3, $4, $5, $6)",
+                        parameters: [.integer(info.id), .integer(objectID), .text(info.contentType), .text(info.name), .integer(Int64(data.count)), .bytes(data)]),
+                    connection: connection, logger: logger)
+            }
+        }
+        try await run(
+            PostGISStatement(
+                sql: "SELECT setval(pg_get_serial_sequence($1, 'attachmentid'), coalesce(max(attachmentid), 0) + 1, false) FROM \(companion)",
+                parameters: [.text(companion)]),
+            connection: connection, logger: logger)
     }
 }
 

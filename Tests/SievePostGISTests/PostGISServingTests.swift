@@ -225,6 +225,83 @@ struct PostGISServingTests {
         await source.close()
     }
 
+    @Test("attachments of a PostGIS layer, kept in its companion table: listed, read, added, replaced, deleted as in memory, and gone with their feature")
+    func attachmentsAnswerAsInMemory() async throws {
+        let (options, start) = try await PostGISEditingTests.makeTable("attach_served")
+        try await PostGISEditingTests.sql(
+            options, ["DROP TABLE IF EXISTS attach_served__attach"] + PostGISFeatureSource.attachmentTableSQL(for: options, objectIDColumn: "oid"))
+        let source = try await PostGISFeatureSource.open(options)
+        #expect(source.keepsAttachments && source.table.attachmentTable == "attach_served__attach")
+        let settings = LayerSettings(name: "places")
+        var configuration = ServerConfiguration()
+        configuration.allowEdits = true
+        let memoryTable = try EditableFeatureTable(start, options: EditingOptions(hasAttachments: true))
+        let memory = try GeoSieveServer(
+            catalog: ServedCatalog([try ServedTable(id: "places", table: memoryTable, settings: settings)]), configuration: configuration)
+        let database = try GeoSieveServer(
+            catalog: ServedCatalog([try await ServedTable.publishing(id: "places", source: source, settings: settings, editing: EditingOptions())]),
+            configuration: configuration)
+        let boundary = "----geosieve-test-boundary"
+        func multipart(_ fields: [(String, String)], file: (name: String, type: String, data: String)?) -> String {
+            var body = ""
+            for (name, value) in fields { body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n" }
+            if let file {
+                body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"attachment\"; filename=\"\(file.name)\"\r\n"
+                    + "Content-Type: \(file.type)\r\n\r\n\(file.data)\r\n"
+            }
+            return body + "--\(boundary)--\r\n"
+        }
+        let layer = "/arcgis/rest/services/places/FeatureServer/0/"
+        let form = "multipart/form-data; boundary=\(boundary)"
+        let steps: [(HTTPRequest.Method, String, String?, String)] = [
+            (.post, "1/addAttachment", multipart([("f", "json")], file: ("notes/field.txt", "text/plain", "line one\r\nline two")), form),
+            (.post, "1/addAttachment", multipart([("f", "json")], file: ("photo.jpg", "image/jpeg", "JPEG")), form),
+            (.post, "2/addAttachment", multipart([], file: ("b\u{e9}b\u{e9}.bin", "application/octet-stream", "\u{0}\u{1}")), form),
+            (.post, "999/addAttachment", multipart([], file: ("x.txt", "text/plain", "x")), form),
+            (.post, "1/addAttachment", multipart([("f", "json")], file: nil), form),
+            (.get, "1/attachments?f=json", nil, ""), (.get, "2/attachments", nil, ""), (.get, "3/attachments", nil, ""),
+            (.get, "1/attachments/1", nil, ""), (.get, "1/attachments/2", nil, ""), (.get, "1/attachments/3", nil, ""), (.get, "1/attachments/x", nil, ""),
+            (.post, "1/updateAttachment", multipart([("attachmentId", "2")], file: ("photo2.png", "image/png", "PNG")), form),
+            (.post, "1/updateAttachment", multipart([("attachmentId", "3")], file: ("p.png", "image/png", "PNG")), form),
+            (.post, "1/updateAttachment", multipart([], file: ("p.png", "image/png", "PNG")), form),
+            (.get, "1/attachments/2", nil, ""), (.get, "1/attachments", nil, ""),
+            (.post, "1/deleteAttachments", "attachmentIds=1,3,1&f=json", "application/x-www-form-urlencoded"),
+            (.post, "999/deleteAttachments", "attachmentIds=1,2&f=json", "application/x-www-form-urlencoded"),
+            (.post, "1/deleteAttachments", "f=json", "application/x-www-form-urlencoded"),
+            (.get, "1/attachments", nil, ""),
+            // The feature's deletion takes its attachments with it.
+            (.post, "deleteFeatures", "objectIds=2&f=json", "application/x-www-form-urlencoded"),
+            (.get, "2/attachments", nil, ""), (.get, "2/attachments/3", nil, ""),
+            (.post, "1/addAttachment", multipart([("f", "json")], file: ("again.txt", "text/plain", "again")), form),
+            (.get, "1/attachments", nil, ""),
+        ]
+        for (method, path, body, contentType) in steps {
+            let a = try await Self.send(layer + path, memory, method: method, body: body, contentType: contentType)
+            let b = try await Self.send(layer + path, database, method: method, body: body, contentType: contentType)
+            #expect(a.0 == b.0, "\(method) \(path)")
+            #expect(String(decoding: b.1, as: UTF8.self) == String(decoding: a.1, as: UTF8.self), "\(method) \(path)")
+        }
+        // What the companion table holds: the attachments left, of feature 1 only.
+        let left = try await source.attachmentInfos(objectID: 1).map(\.id)
+        #expect(left == [2, 4], "\(left)")
+        #expect(try await source.attachmentInfos(objectID: 2).isEmpty)
+        #expect(try await source.attachment(objectID: 1, attachmentID: 2)?.data == Array("PNG".utf8))
+        // The layer says it has attachments.
+        let (_, document) = try await Self.get(layer + "?f=json", database)
+        #expect(String(decoding: document, as: UTF8.self).contains(#""hasAttachments":true"#))
+        await source.close()
+
+        // Export: the table in memory, attachments and all, written over the database's (its
+        // companion replaced too); new attachments number on from the largest written.
+        let exported = try await PostGISFeatureSource.write(memoryTable.snapshot, to: options, replace: true)
+        #expect(try await exported.attachmentInfos(objectID: 1) == memoryTable.snapshot.queryAttachmentInfos(objectID: 1))
+        #expect(try await exported.attachment(objectID: 1, attachmentID: 4)?.data == Array("again".utf8))
+        let next = try await exported.addAttachment(
+            objectID: 5, name: "n.txt", contentType: "text/plain", data: [1], options: EditingOptions(hasAttachments: true), user: nil)
+        #expect(next.objectID == 5 && next.success)
+        await exported.close()
+    }
+
     @Test func editsAndTilesOfADatabaseLayerAreRefusedWithAReason() async throws {
         let fixture = try await PostGISServer.fixture()
         let source = try #require(fixture.sources["naturalearth_lowres"])

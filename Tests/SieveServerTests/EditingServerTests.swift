@@ -194,6 +194,20 @@ import SieveTestSupport
             #expect((deleted["deleteAttachmentResults"] as? [[String: Any]])?.map { $0["success"] as? Bool } == [true, false])
             #expect(try await client.get("\(Self.layer)/2/attachments/1").arcGISErrorCode == 404)
             #expect(log.calls.withLock { $0.map(\.written) } == [[2], [2], [2]])
+            // A file name in UTF-8, as browsers send it (RFC 7578 §4.2), is kept; the download's
+            // header carries it reduced to ASCII.
+            let accented = try await client.send(
+                "\(Self.layer)/2/addAttachment", method: .post, headers: type,
+                body: multipart([("f", "json")], file: ("b\u{e9}b\u{e9}.txt", "text/plain", "x")))
+            let accentedID = try #require((accented.object["addAttachmentResult"] as? [String: Any])?["objectId"] as? Int)
+            let names = (try await client.get("\(Self.layer)/2/attachments").object["attachmentInfos"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+            #expect(names == ["b\u{e9}b\u{e9}.txt"])
+            #expect(try await client.get("\(Self.layer)/2/attachments/\(accentedID)").headers[.contentDisposition] == "inline; filename=\"b_b_.txt\"")
+            // A control character in a part header is malformed.
+            #expect(
+                try await client.send(
+                    "\(Self.layer)/2/addAttachment", method: .post, headers: type,
+                    body: multipart([], file: ("a\u{1}.txt", "text/plain", "x"))).arcGISErrorCode == 400)
             // Malformed: no file part, no boundary, broken body, unknown feature.
             #expect(try await client.send("\(Self.layer)/2/addAttachment", method: .post, headers: type, body: multipart([("f", "json")], file: nil)).arcGISErrorCode == 400)
             #expect(try await client.send("\(Self.layer)/2/addAttachment", method: .post, headers: [.contentType: "multipart/form-data"], body: "x").arcGISErrorCode == 400)

@@ -18,27 +18,48 @@ import SieveJSON
 ///
 /// The three edits need ``ServerConfiguration/allowEdits`` and, when one is set, the token.
 enum ArcGISAttachments {
-    /// The feature the path names, which must exist.
-    static func objectID(_ text: String, in served: ServedTable) throws(ServerRequestError) -> Int64 {
+    /// The feature the path names, which must exist (within the layer's definition).
+    static func objectID(_ text: String, in served: ServedTable) async throws(ServerRequestError) -> Int64 {
         guard served.hasAttachments else {
             throw ServerRequestError(.badRequest, "Unable to complete operation.", details: ["the layer has no attachments"])
         }
-        guard let id = Int64(text), served.contains(objectID: id) else {
+        guard let id = Int64(text), try await served.containsFeature(id) else {
             throw ServerRequestError(.notFound, "Feature \(RequestParameters.quoted(text)) does not exist")
         }
         return id
     }
 
     /// The attachment infos of a feature.
-    static func infos(_ objectID: Int64, in served: ServedTable) -> ServiceResponse {
-        ServiceResponse.json(text: AttachmentInfo.json(served.snapshot?.queryAttachmentInfos(objectID: objectID) ?? []))
+    static func infos(_ objectID: Int64, in served: ServedTable) async throws(ServerRequestError) -> ServiceResponse {
+        if let table = served.snapshot { return ServiceResponse.json(text: AttachmentInfo.json(table.queryAttachmentInfos(objectID: objectID))) }
+        let source = try keeper(served)
+        do {
+            return ServiceResponse.json(text: AttachmentInfo.json(try await source.attachmentInfos(objectID: objectID)))
+        } catch {
+            throw ServedTable.failure(error, "the attachments could not be listed")
+        }
     }
 
     /// The bytes of an attachment.
-    static func download(_ objectID: Int64, _ attachment: String, in served: ServedTable) throws(ServerRequestError) -> ServiceResponse {
-        guard let table = served.snapshot, let id = Int64(attachment), let data = table.fetchAttachment(objectID: objectID, attachmentID: id),
-            let info = table.queryAttachmentInfos(objectID: objectID).first(where: { $0.id == id })
-        else {
+    static func download(_ objectID: Int64, _ attachment: String, in served: ServedTable) async throws(ServerRequestError) -> ServiceResponse {
+        var found: (info: AttachmentInfo, data: [UInt8])?
+        if let id = Int64(attachment) {
+            if let table = served.snapshot {
+                if let data = table.fetchAttachment(objectID: objectID, attachmentID: id),
+                    let info = table.queryAttachmentInfos(objectID: objectID).first(where: { $0.id == id })
+                {
+                    found = (info, data)
+                }
+            } else {
+                let source = try keeper(served)
+                do {
+                    found = try await source.attachment(objectID: objectID, attachmentID: id)
+                } catch {
+                    throw ServedTable.failure(error, "the attachment could not be read")
+                }
+            }
+        }
+        guard let (info, data) = found else {
             throw ServerRequestError(.notFound, "Attachment \(RequestParameters.quoted(attachment)) of feature \(objectID) does not exist")
         }
         // The stored name, reduced to characters that cannot break the header.
@@ -57,17 +78,34 @@ enum ArcGISAttachments {
         }
         let name = String(filename.split(separator: "/").last ?? "attachment")
         let type = part.contentType ?? "application/octet-stream"
-        let result: FeatureEditResult
+        var attachment: Int64?
         if update {
-            guard let text = parameters.nonEmpty("attachmentId"), let attachment = Int64(text) else {
+            guard let text = parameters.nonEmpty("attachmentId"), let id = Int64(text) else {
                 throw ServerRequestError(.badRequest, "Unable to complete operation.", details: ["updateAttachment needs an integer attachmentId"])
             }
-            result = try await served.requireEditor().run { table in
-                table.updateAttachment(objectID: objectID, attachmentID: attachment, name: name, contentType: type, data: part.data)
+            attachment = id
+        }
+        let result: FeatureEditResult
+        if served.snapshot != nil {
+            let editor = try served.requireEditor()
+            if let attachment {
+                result = try await editor.run { table in
+                    table.updateAttachment(objectID: objectID, attachmentID: attachment, name: name, contentType: type, data: part.data)
+                }
+            } else {
+                result = try await editor.run { table in table.addAttachment(objectID: objectID, name: name, contentType: type, data: part.data) }
             }
         } else {
-            result = try await served.requireEditor().run { table in
-                table.addAttachment(objectID: objectID, name: name, contentType: type, data: part.data)
+            let (source, options) = try editableKeeper(served)
+            do {
+                if let attachment {
+                    result = try await source.updateAttachment(
+                        objectID: objectID, attachmentID: attachment, name: name, contentType: type, data: part.data, options: options, user: nil)
+                } else {
+                    result = try await source.addAttachment(objectID: objectID, name: name, contentType: type, data: part.data, options: options, user: nil)
+                }
+            } catch {
+                throw ServedTable.failure(error, "the attachment was not stored")
             }
         }
         return ServiceResponse.json(.object(JSONObject([(update ? "updateAttachmentResult" : "addAttachmentResult", result.jsonValue)])))
@@ -84,7 +122,33 @@ enum ArcGISAttachments {
         } catch {
             throw ServerRequestError(.badRequest, "Unable to complete operation.", details: [error.message])
         }
-        let results = try await served.requireEditor().run { table in table.deleteAttachments(objectID: objectID, attachmentIDs: ids) }
+        let results: [FeatureEditResult]
+        if served.snapshot != nil {
+            results = try await served.requireEditor().run { table in table.deleteAttachments(objectID: objectID, attachmentIDs: ids) }
+        } else {
+            let (source, options) = try editableKeeper(served)
+            do {
+                results = try await source.deleteAttachments(objectID: objectID, attachmentIDs: ids, options: options, user: nil)
+            } catch {
+                throw ServedTable.failure(error, "the attachments were not deleted")
+            }
+        }
         return ServiceResponse.json(.object(JSONObject([("deleteAttachmentResults", .array(results.map(\.jsonValue)))])))
+    }
+
+    /// The source keeping the attachments of a layer not held in memory.
+    private static func keeper(_ served: ServedTable) throws(ServerRequestError) -> any AttachmentKeepingSource {
+        guard let source = served.source as? any AttachmentKeepingSource, source.keepsAttachments else {
+            throw ServerRequestError(.badRequest, "Unable to complete operation.", details: ["the layer has no attachments"])
+        }
+        return source
+    }
+
+    /// The source keeping the attachments of a layer not held in memory, and the options its
+    /// edits are held to.
+    private static func editableKeeper(_ served: ServedTable) throws(ServerRequestError) -> (any AttachmentKeepingSource, EditingOptions) {
+        try served.requireEditing()
+        guard let options = served.sourceEditing else { throw ServerRequestError(.forbidden, "the layer takes no edits") }
+        return (try keeper(served), options)
     }
 }

@@ -92,14 +92,15 @@ struct ArcGISRoutes {
             router.on(RouterPath(layer + "/{feature}/attachments"), method: method) { request, context in
                 await respond(request, context) { _, service in
                     let served = try self.layer(context, of: service)
-                    return ArcGISAttachments.infos(try ArcGISAttachments.objectID(context.parameters.get("feature") ?? "", in: served), in: served)
+                    let id = try await ArcGISAttachments.objectID(context.parameters.get("feature") ?? "", in: served)
+                    return try await ArcGISAttachments.infos(id, in: served)
                 }
             }
             router.on(RouterPath(layer + "/{feature}/attachments/{attachment}"), method: method) { request, context in
                 await respond(request, context) { _, service in
                     let served = try self.layer(context, of: service)
-                    let id = try ArcGISAttachments.objectID(context.parameters.get("feature") ?? "", in: served)
-                    return try ArcGISAttachments.download(id, context.parameters.get("attachment") ?? "", in: served)
+                    let id = try await ArcGISAttachments.objectID(context.parameters.get("feature") ?? "", in: served)
+                    return try await ArcGISAttachments.download(id, context.parameters.get("attachment") ?? "", in: served)
                 }
             }
         }
@@ -141,7 +142,7 @@ struct ArcGISRoutes {
             router.post(RouterPath(layer + "/{feature}/" + name)) { request, context in
                 await respond(request, context, edit: true) { input, service in
                     let served = try self.layer(context, of: service)
-                    let id = try ArcGISAttachments.objectID(context.parameters.get("feature") ?? "", in: served)
+                    let id = try await ArcGISAttachments.objectID(context.parameters.get("feature") ?? "", in: served)
                     guard let form = input.form else {
                         throw ServerRequestError(.badRequest, "Unable to complete operation.", details: ["\(name) needs a multipart/form-data body"])
                     }
@@ -152,7 +153,7 @@ struct ArcGISRoutes {
         router.post(RouterPath(layer + "/{feature}/deleteAttachments")) { request, context in
             await respond(request, context, edit: true) { input, service in
                 let served = try self.layer(context, of: service)
-                let id = try ArcGISAttachments.objectID(context.parameters.get("feature") ?? "", in: served)
+                let id = try await ArcGISAttachments.objectID(context.parameters.get("feature") ?? "", in: served)
                 return try await ArcGISAttachments.delete(id, parameters: input.parameters, in: served)
             }
         }

@@ -175,7 +175,8 @@ public struct ServedTable: Sendable {
     /// ``publishing(id:source:settings:)`` does, editable as `editing` allows (with the server's
     /// ``ServerConfiguration/allowEdits``): each batch is applied by the source
     /// (``/SieveEditing/EditableFeatureSource/applyEdits(_:options:rollbackOnFailure:user:)``),
-    /// under the layer's definition expression. Attachments are not kept.
+    /// under the layer's definition expression. Its features have attachments when the source
+    /// keeps them (``/SieveEditing/AttachmentKeepingSource``).
     /// - Throws: What ``publishing(id:source:settings:)`` throws.
     public static func publishing(
         id: String, source: any EditableFeatureSource, settings: LayerSettings, editing: EditingOptions
@@ -192,7 +193,7 @@ public struct ServedTable: Sendable {
             // Edits are held to the layer's definition expression, as an in-memory table's are.
             let definition = settings.definitionExpression
             editing?.definitionExpression = definition.allSatisfy(\.isWhitespace) ? nil : definition
-            editing?.hasAttachments = false
+            editing?.hasAttachments = (source as? any AttachmentKeepingSource)?.keepsAttachments ?? false
         }
         let unmeasured = try ServedTable(id: id, source: source, table: nil, settings: settings, editor: nil, published: nil)
         let layer = unmeasured.layer
@@ -282,7 +283,7 @@ public struct ServedTable: Sendable {
     public var editorTracking: EditorTracking? { table?.options.editorTracking ?? sourceEditing?.editorTracking }
 
     /// Whether the layer keeps attachments (never for a source served read-only).
-    public var hasAttachments: Bool { table?.options.hasAttachments ?? false }
+    public var hasAttachments: Bool { table?.options.hasAttachments ?? sourceEditing?.hasAttachments ?? false }
 
     /// The table's version, which every edit batch advances, for entity tags and tile cache keys;
     /// `nil` for a source whose data may change without this server knowing (a database):
@@ -391,7 +392,7 @@ public struct ServedTable: Sendable {
     }
 
     /// `error` of a source as a request error of its category.
-    private static func failure(_ error: any Error, _ what: String) -> ServerRequestError {
+    static func failure(_ error: any Error, _ what: String) -> ServerRequestError {
         if let error = error as? ServerRequestError { return error }
         let category = (error as? any GeoSieveError)?.category ?? .internal
         return ServerRequestError(ServerRequestError.Kind(category), "\(what): \(error)")

@@ -51,8 +51,12 @@ struct MultipartForm {
             if headerEnd > position - 2 {
                 for line in body[position..<headerEnd].split(separator: 10, omittingEmptySubsequences: false) {
                     let text = line.last == 13 ? line.dropLast() : line[...]
-                    guard text.allSatisfy({ $0 >= 32 && $0 < 127 || $0 == 9 }), let colon = text.firstIndex(of: 58) else {
-                        throw malformed("a part header is not an ASCII 'Name: value' line")
+                    // The name ASCII; the value UTF-8 (RFC 7578 §4.2: a file name as browsers send
+                    // it); no control characters.
+                    guard !text.contains(where: { $0 < 32 && $0 != 9 || $0 == 127 }), let colon = text.firstIndex(of: 58),
+                        text[..<colon].allSatisfy({ $0 < 128 }), String(validating: text, as: UTF8.self) != nil
+                    else {
+                        throw malformed("a part header is not a 'Name: value' line (an ASCII name, a UTF-8 value)")
                     }
                     let name = String(decoding: text[text.startIndex..<colon], as: UTF8.self).trimmingWhitespace().lowercased()
                     let value = String(String(decoding: text[(colon + 1)...], as: UTF8.self).trimmingWhitespace())
