@@ -6,7 +6,7 @@ import SieveSQL
 
 extension PostGISFeatureSource: AttachmentKeepingSource {
     /// Whether the table has a companion table of attachments (``PostGISTable/attachmentTable``:
-    /// `NAME__attach`, as ``attachmentTableSQL(for:)`` makes it).
+    /// `NAME__attach`, as ``attachmentTableSQL(for:objectIDColumn:)`` makes it).
     public var keepsAttachments: Bool { table.attachmentTable != nil }
 
     /// The statements making the companion table that keeps the attachments of `options`' table
@@ -14,7 +14,9 @@ extension PostGISFeatureSource: AttachmentKeepingSource {
     /// on), `rel_objectid` (the feature's object ID; the feature's deletion deletes its
     /// attachments), `content_type`, `att_name`, `data_size` and `data` (`bytea`), indexed by
     /// feature. A source opened on the table afterwards keeps attachments there.
-    /// - Parameter options: The feature table, whose object-ID column is `objectIDColumn`.
+    /// - Parameters:
+    ///   - options: The feature table.
+    ///   - objectIDColumn: Its object-ID column, which the attachments reference.
     /// - Throws: ``/SieveSQL/PostgreSQLRenderingError`` for a name that cannot be an identifier.
     public static func attachmentTableSQL(for options: PostGISConnectionOptions, objectIDColumn: String) throws -> [String] {
         let features = try postgreSQLIdentifier(options.namespace) + "." + postgreSQLIdentifier(options.table)
