@@ -183,10 +183,12 @@ public struct GeoSieveServer: Sendable {
     /// checks the token when one is required: for edits when a token is set, for reads too with
     /// ``ServerConfiguration/tokenRequiredForRead``. The token is the service's when it has one,
     /// else the server's; it comes as `token=` or `Authorization: Bearer …` and is compared in
-    /// constant time.
+    /// constant time. A user's token (``ServerConfiguration/users``) passes too.
+    /// - Returns: The user whose token the request bears, `nil` for none (anonymous).
+    @discardableResult
     func authorize(
         _ request: Request, _ parameters: RequestParameters, edit: Bool, service: ServedService? = nil
-    ) throws(ServerRequestError) {
+    ) throws(ServerRequestError) -> String? {
         if edit, !configuration.allowEdits {
             throw ServerRequestError(
                 .forbidden, "Requested operation is not supported by this service.",
@@ -197,18 +199,28 @@ public struct GeoSieveServer: Sendable {
                 .forbidden, "Requested operation is not supported by this service.",
                 details: ["the service \(RequestParameters.quoted(service.name)) is read-only (its capabilities are Query)"])
         }
-        guard let token = service?.token ?? configuration.token, edit || configuration.tokenRequiredForRead else { return }
         var given = parameters["token"]
         if given == nil, let header = request.headers[.authorization] {
             let prefix = "bearer "
             if header.lowercased().hasPrefix(prefix) { given = String(header.dropFirst(prefix.count)) }
         }
+        // Every user's token is compared (in constant time each), so that the time does not say
+        // which matched.
+        var user: String?
+        if let given, !configuration.users.isEmpty {
+            for (name, token) in configuration.users.sorted(by: { $0.key < $1.key })
+            where Self.constantTimeEqual(Array(given.utf8), Array(token.utf8)) && user == nil {
+                user = name
+            }
+        }
+        guard let token = service?.token ?? configuration.token, edit || configuration.tokenRequiredForRead, user == nil else { return user }
         guard let given else {
             throw ServerRequestError(.unauthorized, "this operation needs a token (token= or Authorization: Bearer)")
         }
         guard Self.constantTimeEqual(Array(given.utf8), Array(token.utf8)) else {
             throw ServerRequestError(.unauthorized, "the token is not valid", tokenGiven: true)
         }
+        return nil
     }
 
     /// The value of engine work — a query — run where its size says, within

@@ -31,6 +31,11 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var token: String?
     /// Whether reads need ``token`` too.
     public var tokenRequiredForRead: Bool
+    /// The editing users, by name, each with the token that identifies them (given as ``token``
+    /// is): a request bearing a user's token is theirs — editor tracking records their name and
+    /// ownership-based access control lets them change what they created — and passes where
+    /// ``token`` (or a service's) is needed. Empty by default: every editor is anonymous.
+    public var users: [String: String] = [:]
     /// The origin allowed to call from a browser (CORS), `*` for any; `nil` sends no CORS
     /// headers.
     public var corsOrigin: String?

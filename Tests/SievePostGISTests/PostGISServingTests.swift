@@ -302,6 +302,79 @@ struct PostGISServingTests {
         await exported.close()
     }
 
+    @Test("editing users: the token names the user whose edits they are (editor tracking, ownership), in the database as in memory")
+    func editingUsersAsInMemory() async throws {
+        let (options, start) = try await PostGISEditingTests.makeTable("edit_users")
+        let source = try await PostGISFeatureSource.open(options)
+        let tracking = EditorTracking(
+            creatorField: "creator", creationDateField: "created", editorField: "editor", editDateField: "edited", ownershipBasedAccessControl: true,
+            allowOthersToUpdate: false, allowOthersToDelete: false, allowAnonymousToUpdate: false, allowAnonymousToDelete: false)
+        let editing = EditingOptions(editorTracking: tracking, now: { PostGISEditingTests.instant })
+        var configuration = ServerConfiguration(allowEdits: true, token: "shared")
+        configuration.users = ["ann": "t-ann", "bob": "t-bob"]
+        let settings = LayerSettings(name: "places")
+        let memoryTable = try EditableFeatureTable(start, options: PostGISEditingTests.GlobalIDs().options(editing))
+        let memory = try GeoSieveServer(
+            catalog: ServedCatalog([try ServedTable(id: "places", table: memoryTable, settings: settings)]), configuration: configuration)
+        let database = try GeoSieveServer(
+            catalog: ServedCatalog([
+                try await ServedTable.publishing(id: "places", source: source, settings: settings, editing: PostGISEditingTests.GlobalIDs().options(editing))
+            ]),
+            configuration: configuration)
+        let layer = "/arcgis/rest/services/places/FeatureServer/0/"
+        // Features with an even object ID were created by ann, the others by nobody.
+        let steps: [(String, String)] = [
+            ("addFeatures", "token=t-ann&features=" + encoded(#"[{"attributes":{"name":"ann's"},"geometry":{"x":1,"y":1}}]"#)),
+            ("addFeatures", "token=shared&features=" + encoded(#"[{"attributes":{"name":"nobody's"},"geometry":{"x":2,"y":2}}]"#)),
+            ("updateFeatures", "token=t-bob&features=" + encoded(#"[{"attributes":{"oid":21,"name":"bob was here"}}]"#)),
+            ("updateFeatures", "token=t-ann&features=" + encoded(#"[{"attributes":{"oid":21,"name":"ann again"}},{"attributes":{"oid":2,"n":-2}}]"#)),
+            ("updateFeatures", "token=shared&features=" + encoded(#"[{"attributes":{"oid":2,"n":-3}}]"#)),
+            ("updateFeatures", "token=t-bob&features=" + encoded(#"[{"attributes":{"oid":1,"n":-1}},{"attributes":{"oid":22,"n":-22}}]"#)),
+            ("applyEdits", "token=t-bob&rollbackOnFailure=false&deletes=4,5"),
+            ("deleteFeatures", "token=shared&objectIds=6"),
+            ("deleteFeatures", "token=t-ann&objectIds=21,6"),
+            ("deleteFeatures", "token=nobody&objectIds=8"),
+        ]
+        for (operation, form) in steps {
+            let a = try await Self.get(layer + operation, memory, method: .post, form: form + "&f=json")
+            let b = try await Self.get(layer + operation, database, method: .post, form: form + "&f=json")
+            #expect(a.0 == b.0, "\(operation) \(form)")
+            #expect(String(decoding: b.1, as: UTF8.self) == String(decoding: a.1, as: UTF8.self), "\(operation) \(form)")
+        }
+        // OGC API Part 4 with the token as a bearer: bob may not replace ann's feature; ann may.
+        let feature = #"{"type":"Feature","properties":{"name":"replaced"},"geometry":{"type":"Point","coordinates":[5,6]}}"#
+        for token in ["t-bob", "t-ann"] {
+            var statuses: [Int] = []
+            for server in [memory, database] {
+                let app = Application(router: server.router(logRequests: false))
+                statuses.append(
+                    try await app.test(.router) { client in
+                        Int(
+                            try await client.executeRequest(
+                                uri: "/ogc/collections/places/items/10", method: .put,
+                                headers: [.contentType: "application/geo+json", .authorization: "Bearer \(token)"], body: ByteBuffer(string: feature)
+                            ).status.code)
+                    })
+            }
+            #expect(statuses[0] == statuses[1] && (token == "t-ann") == (200..<300).contains(statuses[1]), "\(token): \(statuses)")
+        }
+        // The same features at the end, each edit stamped with its user.
+        let all = layer + "query?where=1%3D1&outFields=*&orderByFields=oid&f=json"
+        let (fromMemory, fromDatabase) = try await Self.both(all, (memory, database))
+        #expect(Self.comparable(fromDatabase.1) == Self.comparable(fromMemory.1))
+        let table = try await source.readTable()
+        func row(_ id: Int64) throws -> Int { try #require((0..<table.count).first { table.objectID(row: $0) == id }) }
+        let (two, one, four, ten, twentyTwo) = (try row(2), try row(1), try row(4), try row(10), try row(22))
+        #expect(table.value(row: two, field: "editor") == .string("ann"))
+        #expect(table.value(row: two, field: "n") == .integer(-2))
+        #expect(table.value(row: twentyTwo, field: "creator") == .null)
+        #expect(table.value(row: ten, field: "name") == .string("replaced"))
+        #expect((0..<table.count).allSatisfy { table.objectID(row: $0) != 21 && table.objectID(row: $0) != 6 })
+        #expect(table.value(row: one, field: "n") == .integer(10))
+        #expect(table.value(row: four, field: "n") == .integer(40))
+        await source.close()
+    }
+
     @Test func editsAndTilesOfADatabaseLayerAreRefusedWithAReason() async throws {
         let fixture = try await PostGISServer.fixture()
         let source = try #require(fixture.sources["naturalearth_lowres"])

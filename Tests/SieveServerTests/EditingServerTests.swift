@@ -47,6 +47,20 @@ import SieveTestSupport
         return (reply.object["features"] as? [[String: Any]])?.compactMap { ($0["attributes"] as? [String: Any])?["name"] as? String } ?? []
     }
 
+    /// The server does not filter queries by user: a table whose ownership rules would hide
+    /// others' features is refused, not served unfiltered.
+    @Test func ownershipHidingOthersFeaturesIsRefused() throws {
+        var tracking = EditorTracking(creatorField: "name", ownershipBasedAccessControl: true)
+        tracking.allowOthersToQuery = false
+        let table = try EditableFeatureTable(FeatureTable.load(geoJSON: Self.places), options: EditingOptions(editorTracking: tracking))
+        #expect { try ServedTable(id: "places", table: table, settings: LayerSettings()) } throws: {
+            "\($0)".contains("does not filter queries by user")
+        }
+        tracking.allowOthersToQuery = true
+        let shown = try EditableFeatureTable(FeatureTable.load(geoJSON: Self.places), options: EditingOptions(editorTracking: tracking))
+        #expect(try ServedTable(id: "places", table: shown, settings: LayerSettings()).editorTracking == tracking)
+    }
+
     @Test func readOnlyServersRefuseEdits() async throws {
         let log = SaveLog()
         try await TestServer.withClient(try Self.server(log, configuration: ServerConfiguration())) { client async throws in

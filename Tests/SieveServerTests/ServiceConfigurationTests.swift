@@ -287,6 +287,15 @@ import Testing
         }
     }
 
+    /// The server section's users: each name with its own token, applied to the server's
+    /// configuration.
+    @Test func usersAndTheirTokens() throws {
+        let file = try ServiceConfigurationFile.parse("server:\n  users:\n    ann: t-ann\n    bob: 't b'\nservices:\n  world:\n    layers:\n      - source: a.geojson\n", path: "services.yaml")
+        #expect(file.server.users == ["ann": "t-ann", "bob": "t b"])
+        #expect(file.server.applied(to: ServerConfiguration()).users == ["ann": "t-ann", "bob": "t b"])
+        #expect(ServerConfiguration().users.isEmpty)
+    }
+
     /// The README's example is `Examples/services.yaml`, word for word, and it serves its two
     /// services and three layers.
     @Test func theReadmesExampleServes() async throws {
@@ -321,6 +330,10 @@ import Testing
          #"unknown capability "Erase""#),
         ("services:\n  wo rld:\n    layers:\n      - source: a.geojson\n", 3, 5, "services.wo rld", "is not a usable service name"),
         ("server:\n  port: 99999\nservices: {}\n", 2, 9, "server.port", "must be 0 to 65535, not 99999"),
+        ("server:\n  users: {ann: t1, bob: t1}\nservices: {}\n", 2, 25, "server.users.bob", "two users have this token"),
+        ("server:\n  users: [ann]\nservices: {}\n", 2, 10, "server.users", "users must be a mapping"),
+        ("services:\n  world:\n    layers:\n      - source: a.geojson\n        editorTracking: {ownershipBasedAccessControl: true, allowOthersToQuery: false}\n",
+         5, 81, "services.world.layers[0].editorTracking.allowOthersToQuery", "the server does not filter queries by user"),
         // A repeated key is reported where its mapping starts (world's, 3:5).
         ("services:\n  world:\n    layers:\n      - source: a.geojson\n    layers: []\n", 3, 5, "", #"has the key "layers" more than once"#),
         ("services:\n  world: [\n", 3, 1, "", "is not valid YAML"),

@@ -90,19 +90,22 @@ enum ArcGISAttachments {
             let editor = try served.requireEditor()
             if let attachment {
                 result = try await editor.run { table in
-                    table.updateAttachment(objectID: objectID, attachmentID: attachment, name: name, contentType: type, data: part.data)
+                    table.updateAttachment(
+                        objectID: objectID, attachmentID: attachment, name: name, contentType: type, data: part.data, user: served.editingUser)
                 }
             } else {
-                result = try await editor.run { table in table.addAttachment(objectID: objectID, name: name, contentType: type, data: part.data) }
+                result = try await editor.run { table in
+                    table.addAttachment(objectID: objectID, name: name, contentType: type, data: part.data, user: served.editingUser)
+                }
             }
         } else {
             let (source, options) = try editableKeeper(served)
             do {
                 if let attachment {
                     result = try await source.updateAttachment(
-                        objectID: objectID, attachmentID: attachment, name: name, contentType: type, data: part.data, options: options, user: nil)
+                        objectID: objectID, attachmentID: attachment, name: name, contentType: type, data: part.data, options: options, user: served.editingUser)
                 } else {
-                    result = try await source.addAttachment(objectID: objectID, name: name, contentType: type, data: part.data, options: options, user: nil)
+                    result = try await source.addAttachment(objectID: objectID, name: name, contentType: type, data: part.data, options: options, user: served.editingUser)
                 }
             } catch {
                 throw ServedTable.failure(error, "the attachment was not stored")
@@ -124,11 +127,13 @@ enum ArcGISAttachments {
         }
         let results: [FeatureEditResult]
         if served.snapshot != nil {
-            results = try await served.requireEditor().run { table in table.deleteAttachments(objectID: objectID, attachmentIDs: ids) }
+            results = try await served.requireEditor().run { table in
+                table.deleteAttachments(objectID: objectID, attachmentIDs: ids, user: served.editingUser)
+            }
         } else {
             let (source, options) = try editableKeeper(served)
             do {
-                results = try await source.deleteAttachments(objectID: objectID, attachmentIDs: ids, options: options, user: nil)
+                results = try await source.deleteAttachments(objectID: objectID, attachmentIDs: ids, options: options, user: served.editingUser)
             } catch {
                 throw ServedTable.failure(error, "the attachments were not deleted")
             }

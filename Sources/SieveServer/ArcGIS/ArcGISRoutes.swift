@@ -188,8 +188,9 @@ struct ArcGISRoutes {
     ) async -> Response {
         do {
             let (parameters, form) = try await server.read(request, caseInsensitiveNames: true)
-            let service = try lookUp()
-            try server.authorize(request, parameters, edit: edit, service: service)
+            let looked = try lookUp()
+            let user = try server.authorize(request, parameters, edit: edit, service: looked)
+            let service = user == nil ? looked : looked?.acting(as: user)
             let pretty = parameters.nonEmpty("f")?.lowercased() == "pjson"
             return try await ResponseEncoding.answer(request, server: server) {
                 try await body(Input(parameters: parameters, form: form, pretty: pretty), service)

@@ -30,6 +30,13 @@ public struct ServedService: Sendable {
     /// The layers and tables, in the order given, with distinct layer IDs.
     public internal(set) var layers: [ServedTable]
 
+    /// The service with every layer's edits made as `user` (``ServedTable/acting(as:)``).
+    public func acting(as user: String?) -> ServedService {
+        var copy = self
+        copy.layers = layers.map { $0.acting(as: user) }
+        return copy
+    }
+
     /// A service named `name` of `layers`.
     /// - Throws: ``ServerRequestError`` (bad request) for a name that cannot name a service, no
     ///   layer, two layers with one ID, an empty token, or a record count out of 1…1000000.

@@ -119,6 +119,9 @@ public struct ServedTable: Sendable {
     let sourceEditing: EditingOptions?
     /// What was measured of a source not held in memory when it was published.
     let published: PublishedSummary?
+    /// The user the layer's edits are made as (editor tracking, ownership): the one the
+    /// request's token names (``acting(as:)``); `nil` for anonymous.
+    public private(set) var editingUser: String?
     /// A number drawn when the table is published, in its tiles' cache keys and the entity tags
     /// of every answer: a layer published anew (a reloaded configuration that may change its
     /// definition or renderer) never answers with what its former self made.
@@ -148,7 +151,8 @@ public struct ServedTable: Sendable {
     ///   other characters than letters, digits, `_`, `-`, `.` (or is `.`/`..`); a negative layer
     ///   ID, a scale range with `maxScale` above `minScale`, a display field the table does not
     ///   have, a definition expression that does not bind, or one the table's editing options do
-    ///   not hold edits to.
+    ///   not hold edits to; ownership rules hiding others' features from queries
+    ///   (`allowOthersToQuery` off: the server does not filter queries by user).
     public init(id: String, table: EditableFeatureTable, settings: LayerSettings, save: TableSaver? = nil) throws {
         let definition = settings.definitionExpression.allSatisfy(\.isWhitespace) ? "" : settings.definitionExpression
         let held = table.options.definitionExpression.map { $0.allSatisfy(\.isWhitespace) ? "" : $0 } ?? ""
@@ -238,6 +242,10 @@ public struct ServedTable: Sendable {
             throw ServerRequestError(
                 .badRequest,
                 "the scale range must have 0 <= maxScale <= minScale (0 for no bound), not minScale \(settings.minScale), maxScale \(settings.maxScale)")
+        }
+        let tracking = table?.options.editorTracking ?? sourceEditing?.editorTracking
+        if let tracking, tracking.ownershipBasedAccessControl, !tracking.allowOthersToQuery {
+            throw ServerRequestError(.badRequest, Self.unfilteredQueries)
         }
         let schema = source.schema
         if let field = settings.displayField, schema.index(ofField: field) == nil {
@@ -350,19 +358,31 @@ public struct ServedTable: Sendable {
         ServerRequestError(.forbidden, "layer \(RequestParameters.quoted(id)) is served read-only from its source: it takes no edits")
     }
 
-    /// Applies `request` as one batch: through the editor of a table in memory, or by the
-    /// source where its features live.
+    /// Why a layer whose ownership rules hide others' features is not served.
+    static let unfilteredQueries =
+        "the server does not filter queries by user: allowOthersToQuery must be true (its default); ownership limits updates and deletes"
+
+    /// The layer with its edits made as `user` (``editingUser``).
+    public func acting(as user: String?) -> ServedTable {
+        var copy = self
+        copy.editingUser = user
+        return copy
+    }
+
+    /// Applies `request` as one batch, as ``editingUser``: through the editor of a table in
+    /// memory, or by the source where its features live.
     /// - Throws: ``ServerRequestError``: forbidden for a layer served read-only; the source's
     ///   error (by its category: 502 for a lost connection, 503 for a timeout) when it fails.
     func applyEdits(_ request: ApplyEditsRequest, rollbackOnFailure: Bool) async throws(ServerRequestError) -> ApplyEditsResult {
         if let editor {
             return try await editor.run { table in
-                table.applyEdits(adds: request.adds, updates: request.updates, deletes: request.deletes, rollbackOnFailure: rollbackOnFailure)
+                table.applyEdits(
+                    adds: request.adds, updates: request.updates, deletes: request.deletes, rollbackOnFailure: rollbackOnFailure, user: editingUser)
             }
         }
         guard let sourceEditing, let source = source as? any EditableFeatureSource else { throw Self.readOnly(id) }
         do {
-            return try await source.applyEdits(request, options: sourceEditing, rollbackOnFailure: rollbackOnFailure, user: nil)
+            return try await source.applyEdits(request, options: sourceEditing, rollbackOnFailure: rollbackOnFailure, user: editingUser)
         } catch {
             throw Self.failure(error, "the edits were not applied")
         }
@@ -371,10 +391,12 @@ public struct ServedTable: Sendable {
     /// What ``applyEdits(_:rollbackOnFailure:)`` with rollback would answer now, changing nothing.
     /// - Throws: As ``applyEdits(_:rollbackOnFailure:)`` throws.
     func checkEdits(_ request: ApplyEditsRequest) async throws(ServerRequestError) -> ApplyEditsResult {
-        if let editor { return editor.table.checkEdits(adds: request.adds, updates: request.updates, deletes: request.deletes) }
+        if let editor {
+            return editor.table.checkEdits(adds: request.adds, updates: request.updates, deletes: request.deletes, user: editingUser)
+        }
         guard let sourceEditing, let source = source as? any EditableFeatureSource else { throw Self.readOnly(id) }
         do {
-            return try await source.checkEdits(request, options: sourceEditing, user: nil)
+            return try await source.checkEdits(request, options: sourceEditing, user: editingUser)
         } catch {
             throw Self.failure(error, "the edits could not be checked")
         }

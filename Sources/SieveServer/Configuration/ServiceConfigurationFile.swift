@@ -19,6 +19,8 @@ import Yams
 /// server:                       # optional: what the command-line flags also set
 ///   port: 8080
 ///   allowEdits: true
+///   users:                      # editing users and their tokens (editor tracking, ownership)
+///     ann: t0ken-of-ann
 /// services:
 ///   world:                      # the service name: /arcgis/rest/services/world/FeatureServer
 ///     description: Natural Earth countries and cities
@@ -84,6 +86,8 @@ public struct ServiceConfigurationFile: Sendable {
         public var compression: Bool?
         public var queryTimeout: Double?
         public var arcgisVersion: ArcGISVersion?
+        /// The editing users and their tokens (``ServerConfiguration/users``).
+        public var users: [String: String]?
 
         /// `configuration` with what the section sets.
         public func applied(to configuration: ServerConfiguration) -> ServerConfiguration {
@@ -98,6 +102,7 @@ public struct ServiceConfigurationFile: Sendable {
             if let title { result.title = title }
             if let metrics { result.metrics = metrics }
             if let compression { result.compression = compression }
+            if let users { result.users = users }
             if let queryTimeout { result.queryTimeout = queryTimeout == 0 ? nil : queryTimeout }
             if let arcgisVersion { result.arcgisVersion = arcgisVersion }
             return result
@@ -244,7 +249,7 @@ public struct ServiceConfigurationFile: Sendable {
         var settings = ServerSettings()
         let keys = [
             "host", "port", "allowEdits", "maxRecordCount", "token", "tokenRequiredForRead", "cors", "title", "metrics", "compression",
-            "queryTimeout", "arcgisVersion",
+            "queryTimeout", "arcgisVersion", "users",
         ]
         for (name, value) in try node.members(allowed: keys, what: "server") {
             switch name {
@@ -259,6 +264,15 @@ public struct ServiceConfigurationFile: Sendable {
             case "metrics": settings.metrics = try value.bool()
             case "compression": settings.compression = try value.bool()
             case "queryTimeout": settings.queryTimeout = try value.double(in: 0...86_400)
+            case "users":
+                var users: [String: String] = [:]
+                var tokens: Set<String> = []
+                for (user, token) in try value.members(allowed: [], anyKey: true, what: "users") {
+                    let text = try nonEmpty(token)
+                    guard tokens.insert(text).inserted else { throw token.error("two users have this token: each user's must be their own") }
+                    users[user] = text
+                }
+                settings.users = users
             default:
                 let text = try value.string()
                 guard let version = ArcGISVersion(rawValue: text) else { throw value.error("must be 11.1 or 11.2, not \(JSONKey.quoted(text))") }
@@ -400,7 +414,9 @@ public struct ServiceConfigurationFile: Sendable {
             case "ownershipBasedAccessControl": tracking.ownershipBasedAccessControl = try value.bool()
             case "allowOthersToUpdate": tracking.allowOthersToUpdate = try value.bool()
             case "allowOthersToDelete": tracking.allowOthersToDelete = try value.bool()
-            case "allowOthersToQuery": tracking.allowOthersToQuery = try value.bool()
+            case "allowOthersToQuery":
+                tracking.allowOthersToQuery = try value.bool()
+                if !tracking.allowOthersToQuery { throw value.error(ServedTable.unfilteredQueries) }
             case "allowAnonymousToUpdate": tracking.allowAnonymousToUpdate = try value.bool()
             default: tracking.allowAnonymousToDelete = try value.bool()
             }

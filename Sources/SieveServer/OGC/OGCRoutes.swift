@@ -134,18 +134,19 @@ struct OGCRoutes {
         // them 405, as methods its routes do not take).
         guard server.configuration.allowEdits else { return }
         router.post("/ogc/collections/{collection}/items") { request, context in
-            await respond(request, edit: true) { _, base in
-                try await OGCTransactions.create(try await feature(request), served: try collection(context), base: base)
+            await respond(request, edit: true) { _, base, user in
+                try await OGCTransactions.create(try await feature(request), served: try collection(context).acting(as: user), base: base)
             }
         }
         router.put("/ogc/collections/{collection}/items/{feature}") { request, context in
-            await respond(request, edit: true) { _, _ in
-                try await OGCTransactions.replace(context.parameters.get("feature") ?? "", try await feature(request), served: try collection(context))
+            await respond(request, edit: true) { _, _, user in
+                try await OGCTransactions.replace(
+                    context.parameters.get("feature") ?? "", try await feature(request), served: try collection(context).acting(as: user))
             }
         }
         router.delete("/ogc/collections/{collection}/items/{feature}") { request, context in
-            await respond(request, edit: true) { _, _ in
-                try await OGCTransactions.delete(context.parameters.get("feature") ?? "", served: try collection(context))
+            await respond(request, edit: true) { _, _, user in
+                try await OGCTransactions.delete(context.parameters.get("feature") ?? "", served: try collection(context).acting(as: user))
             }
         }
     }
@@ -167,10 +168,19 @@ struct OGCRoutes {
         _ request: Request, only: Set<String>? = nil, edit: Bool = false,
         _ body: (RequestParameters, _ base: String) async throws -> ServiceResponse
     ) async -> Response {
+        await respond(request, only: only, edit: edit) { parameters, base, _ in try await body(parameters, base) }
+    }
+
+    /// ``respond(_:only:edit:_:)`` whose `body` also takes the user the request's token names
+    /// (`nil`: anonymous).
+    private func respond(
+        _ request: Request, only: Set<String>? = nil, edit: Bool = false,
+        _ body: (RequestParameters, _ base: String, _ user: String?) async throws -> ServiceResponse
+    ) async -> Response {
         do {
             // OGC API reads parameters from the query string only; bodies are features.
             let parameters = try RequestParameters(query: request.uri.query.map { Substring($0) }, caseInsensitiveNames: false)
-            try server.authorize(request, parameters, edit: edit, service: server.service(atPath: request.uri.path))
+            let user = try server.authorize(request, parameters, edit: edit, service: server.service(atPath: request.uri.path))
             if let only {
                 for name in parameters.names where !only.contains(name) && name != "token" {
                     throw ServerRequestError(.badRequest, "unknown parameter \(RequestParameters.quoted(name))")
@@ -178,7 +188,7 @@ struct OGCRoutes {
                 try OGCItems.checkFormat(parameters)
             }
             let host = request.head.authority ?? "\(server.configuration.host):\(server.configuration.port)"
-            return try await ResponseEncoding.answer(request, server: server) { try await body(parameters, "http://" + host) }
+            return try await ResponseEncoding.answer(request, server: server) { try await body(parameters, "http://" + host, user) }
         } catch {
             let error = ServerRequestError(error, fallback: .internalError)
             return ServiceResponse(status: error.status, contentType: ServiceResponse.jsonType, headers: error.headers, body: Array(error.ogcJSON.utf8)).response
