@@ -7,6 +7,7 @@
 #
 #   Benchmarks/run_postgis.sh [--points 1000000] [--big 10000000] [--rounds 3] [--duration 10]
 #                             [--connections 8] [--box-deg 0.5] [--geosieve BIN] [--keep-work DIR]
+#                             [--no-pygeoapi] [--pygeoapi-workers 2]
 #
 # 1. builds geosieve in release mode (not with --geosieve BIN);
 # 2. postgis.export.*: DATA/points.gpkg (Benchmarks/serve_data.py, --points seeded points of
@@ -21,6 +22,12 @@
 #    Benchmarks/serve_paths.lua) over C connections; then pgbench runs the statement GeoSieve
 #    sends for such a box (from the server's statement log) with a random box, C clients, for
 #    the same time: the database's own ceiling;
+#    postgis.ogc.*: the same boxes as OGC API items requests (bbox, limit 2000, f=json) through
+#    the same server and through pygeoapi's PostgreSQL provider on the same table (gunicorn,
+#    --pygeoapi-workers sync workers; pygeoapi, gunicorn, psycopg2-binary, SQLAlchemy,
+#    GeoAlchemy2 and pygeofilter from PyPI into POSTGIS_VENV, default .build/postgis-venv;
+#    skipped with --no-pygeoapi), alternately --rounds times, each answer's feature count
+#    checked equal for the first boxes;
 # 4. postgis.stats.*: `outStatistics` count and avg of value grouped by category over the big
 #    table through the server (GeoSieve aggregates the rows it reads: a double's average), and
 #    postgis.stats_exact.*: count, min, max and sum of id grouped by category (grouped by
@@ -39,6 +46,8 @@ connections=8
 box_deg=0.5
 geosieve=""
 keep_work=""
+pygeoapi=1
+py_workers=2
 while [[ $# -gt 0 ]]; do
     case "$1" in
     --points) points=$2; shift 2 ;;
@@ -49,6 +58,8 @@ while [[ $# -gt 0 ]]; do
     --box-deg) box_deg=$2; shift 2 ;;
     --geosieve) geosieve=$2; shift 2 ;;
     --keep-work) keep_work=$2; shift 2 ;;
+    --no-pygeoapi) pygeoapi=0; shift ;;
+    --pygeoapi-workers) py_workers=$2; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -65,10 +76,12 @@ mkdir -p "$work"
 results="$work/results.jsonl"
 : > "$results"
 server_pid=""
+py_pid=""
 cleanup() {
     [[ -n "$server_pid" ]] && kill "$server_pid" 2> /dev/null || true
+    [[ -n "$py_pid" ]] && kill "$py_pid" 2> /dev/null || true
     [[ -n "${GEOSIEVE_POSTGIS_DIR:-}" ]] && Scripts/postgis-server.sh stop "$GEOSIEVE_POSTGIS_DIR"
-    [[ -z "$keep_work" ]] && rm -rf "$work"
+    if [[ -z "$keep_work" ]]; then rm -rf "$work"; fi
 }
 trap cleanup EXIT
 eval "$(Scripts/postgis-server.sh start)"
@@ -156,6 +169,86 @@ tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$work/pgbench.log" | head -1)
 latency=$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' "$work/pgbench.log" | head -1)
 emit "{\"workload\":\"postgis.serve.pgbench\",\"connections\":$connections,\"tps\":${tps:-0},\"latency_avg_ms\":${latency:-0}}"
 
+# The same boxes as OGC API items, through GeoSieve and through pygeoapi's PostgreSQL provider.
+if [[ $pygeoapi == 1 ]]; then
+    venv="${POSTGIS_VENV:-.build/postgis-venv}"
+    if ! "$venv/bin/python" -c "import pygeoapi, gunicorn, psycopg2, sqlalchemy, geoalchemy2, pygeofilter" 2> /dev/null; then
+        echo "== setting up $venv (pip install pygeoapi gunicorn psycopg2-binary sqlalchemy geoalchemy2 pygeofilter)" >&2
+        python3 -m venv "$venv"
+        "$venv/bin/pip" install --quiet --disable-pip-version-check pygeoapi==0.21.0 gunicorn psycopg2-binary sqlalchemy geoalchemy2 pygeofilter >&2
+    fi
+    py_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    cat > "$work/pygeoapi.yml" <<YML
+server:
+  bind: {host: 127.0.0.1, port: $py_port}
+  url: http://127.0.0.1:$py_port
+  mimetype: application/json; charset=UTF-8
+  encoding: utf-8
+  gzip: false
+  languages: [en-US]
+  pretty_print: false
+  limits: {default_items: 10, max_items: 10000}
+  map: {url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', attribution: OpenStreetMap}
+logging: {level: ERROR}
+metadata:
+  identification: {title: GeoSieve PostGIS benchmark peer, description: seeded points, keywords: [benchmark], keywords_type: theme, terms_of_service: https://creativecommons.org/licenses/by/4.0/, url: https://example.org}
+  license: {name: CC-BY 4.0, url: https://creativecommons.org/licenses/by/4.0/}
+  provider: {name: GeoSieve, url: https://example.org}
+  contact: {name: GeoSieve, position: none, address: none, city: none, stateorprovince: none, postalcode: none, country: none, phone: none, fax: none, email: none, url: https://example.org, hours: none, instructions: none, role: pointOfContact}
+resources:
+  big:
+    type: collection
+    title: big
+    description: seeded points
+    keywords: [benchmark]
+    extents:
+      spatial: {bbox: [-180, -90, 180, 90], crs: http://www.opengis.net/def/crs/OGC/1.3/CRS84}
+    providers:
+      - type: feature
+        name: PostgreSQL
+        data: {host: 127.0.0.1, port: $port, dbname: geosieve, user: geosieve, search_path: [public]}
+        id_field: id
+        table: big
+        geom_field: geom
+YML
+    PYGEOAPI_CONFIG="$work/pygeoapi.yml" "$venv/bin/pygeoapi" openapi generate "$work/pygeoapi.yml" --output-file "$work/openapi.yml" > /dev/null 2>&1
+    PYGEOAPI_CONFIG="$work/pygeoapi.yml" PYGEOAPI_OPENAPI="$work/openapi.yml" \
+        "$venv/bin/gunicorn" --workers "$py_workers" --bind "127.0.0.1:$py_port" --log-level warning pygeoapi.flask_app:APP \
+        > "$work/gunicorn.log" 2>&1 &
+    py_pid=$!
+    for _ in $(seq 300); do curl -sf -o /dev/null "http://127.0.0.1:$py_port/collections/big" && break; sleep 0.1; done
+    py_version=$("$venv/bin/python" -c 'import pygeoapi; print(pygeoapi.__version__)')
+    python3 - "$work/boxes.txt" "$work/ogc_geosieve.txt" "$work/ogc_pygeoapi.txt" <<'PY'
+import sys
+with open(sys.argv[1]) as boxes, open(sys.argv[2], "w") as ours, open(sys.argv[3], "w") as theirs:
+    for line in boxes:
+        box = line.strip()
+        ours.write(f"/ogc/collections/big/items?bbox={box}&limit=2000&f=json\n")
+        theirs.write(f"/collections/big/items?bbox={box}&limit=2000&f=json\n")
+PY
+    # The first boxes: the same features from both.
+    python3 - "$base" "http://127.0.0.1:$py_port" "$work/ogc_geosieve.txt" "$work/ogc_pygeoapi.txt" <<'PY'
+import json, sys, urllib.request
+ours, theirs = open(sys.argv[3]).read().split("\n")[:20], open(sys.argv[4]).read().split("\n")[:20]
+for a, b in zip(ours, theirs):
+    x = sorted(f["id"] for f in json.load(urllib.request.urlopen(sys.argv[1] + a))["features"])
+    y = sorted(f["id"] for f in json.load(urllib.request.urlopen(sys.argv[2] + b))["features"])
+    if x != y:
+        sys.exit(f"GeoSieve and pygeoapi answer {a} differently: {len(x)} and {len(y)} features")
+PY
+    for round in $(seq "$rounds"); do
+        for engine in geosieve pygeoapi; do
+            target=$base
+            [[ $engine == pygeoapi ]] && target="http://127.0.0.1:$py_port"
+            wrk -t2 -c"$connections" -d2s -s Benchmarks/serve_paths.lua "$target" -- "$work/ogc_$engine.txt" > /dev/null
+            line=$(wrk -t2 -c"$connections" -d"${duration}s" -s Benchmarks/serve_paths.lua "$target" -- "$work/ogc_$engine.txt" | sed -n 's/^WRK_JSON //p')
+            emit "{\"workload\":\"postgis.ogc.$engine\",\"round\":$round,\"connections\":$connections,\"pygeoapi\":\"$py_version\",\"workers\":$py_workers,\"wrk\":$line}"
+        done
+    done
+    kill "$py_pid" 2> /dev/null || true
+    py_pid=""
+fi
+
 # 4. Grouped statistics: a double's average (computed by GeoSieve over the rows it reads, for its
 # compensated sum) and aggregates PostgreSQL computes exactly as GeoSieve does (grouped there).
 stat() { printf '{"statisticType":"%s","onStatisticField":"%s","outStatisticFieldName":"%s"}' "$1" "$2" "$3"; }
@@ -203,6 +296,10 @@ print(f"| export features/s (median) | {export:,.0f} | ogr2ogr {ogr:,.0f} | >= 3
 print(f"| serve p50 / p99 ms, {serve['connections']} connections | {wrk['p50_us']/1000:.2f} / {wrk['p99_us']/1000:.2f} | | <= 2 / <= 10 | {'yes' if wrk['p50_us'] <= 2000 and wrk['p99_us'] <= 10000 else 'no'} |")
 print(f"| serve requests/s | {wrk['rps']:,.0f} | pgbench {pgbench['tps']:,.0f} | | |")
 print(f"| grouped statistics s (median), count + double average | {stats:.3f} | psql {psql:.3f} | <= 1.5x | {'yes' if stats <= 1.5 * psql else 'no'} ({stats / psql:.1f}x) |")
+ogc = [l["wrk"]["rps"] for l in lines if l["workload"] == "postgis.ogc.geosieve"]
+py = [l["wrk"]["rps"] for l in lines if l["workload"] == "postgis.ogc.pygeoapi"]
+if ogc and py:
+    print(f"| OGC items requests/s (median), {serve['connections']} connections | {statistics.median(ogc):,.0f} | pygeoapi PostgreSQL provider {statistics.median(py):,.0f} | | ({statistics.median(ogc) / statistics.median(py):.1f}x) |")
 exact = median("postgis.stats_exact.geosieve", "seconds")
 exact_psql = median("postgis.stats_exact.psql", "seconds")
 print(f"| grouped statistics s (median), count/min/max/sum of an integer | {exact:.3f} | psql {exact_psql:.3f} | <= 1.5x | {'yes' if exact <= 1.5 * exact_psql else 'no'} ({exact / exact_psql:.2f}x) |")
