@@ -13,8 +13,10 @@ extension PostGISFeatureSource: EditableFeatureSource {
     /// UPDATE`, in object-ID order, so that two batches wait for each other instead of
     /// deadlocking); the batch is checked against them exactly as in memory (values, domains,
     /// geometries, capabilities, ownership, the definition expression, editor tracking); then
-    /// each valid edit is one statement: an `INSERT` whose object ID the table's identity or
-    /// sequence gives (`RETURNING` it), an `UPDATE` writing every field, a `DELETE`.
+    /// the valid adds are inserted together (multi-row `INSERT`s, their object IDs drawn from the
+    /// table's identity or sequence in the adds' order), and each update and delete is one
+    /// statement: an `UPDATE` writing every field, a `DELETE`. When the database refuses one of
+    /// the adds, they are inserted one by one instead, which tells which.
     ///
     /// With `rollbackOnFailure` (the default) a failed edit — one the checks refuse, or one the
     /// database refuses (a constraint, a trigger: ``/SieveEditing/EditError/Kind/refusedByStore``)
@@ -96,15 +98,21 @@ extension PostGISFeatureSource: EditableFeatureSource {
                     return (nil, EditError(.refusedByStore, error.message))
                 }
             }
+            // The adds in a few statements when they can be; else (or when the database refuses
+            // one of them) one by one, which tells which.
             var addResults: [FeatureEditResult] = []
-            for (k, add) in checked.adds.enumerated() {
-                guard let row = add.row else {
-                    addResults.append(FeatureEditResult(objectID: -1, error: add.error))
-                    continue
+            if let inserted = try await Self.insertTogether(checked.adds, table: table, connection: connection, logger: logger) {
+                addResults = inserted
+            } else {
+                for (k, add) in checked.adds.enumerated() {
+                    guard let row = add.row else {
+                        addResults.append(FeatureEditResult(objectID: -1, error: add.error))
+                        continue
+                    }
+                    let (id, error) = try await apply { try Self.insertStatement(row, table: table) }
+                    if rollback, let error { return (checked.rolledBack(addFailures: [k: error]), false) }
+                    addResults.append(FeatureEditResult(objectID: id ?? -1, globalID: error == nil ? row.globalID : nil, error: error))
                 }
-                let (id, error) = try await apply { try Self.insertStatement(row, table: table) }
-                if rollback, let error { return (checked.rolledBack(addFailures: [k: error]), false) }
-                addResults.append(FeatureEditResult(objectID: id ?? -1, globalID: error == nil ? row.globalID : nil, error: error))
             }
             var updateResults: [FeatureEditResult] = []
             for (k, update) in checked.updates.enumerated() {
@@ -143,6 +151,66 @@ extension PostGISFeatureSource: EditableFeatureSource {
             }
         }
         return try rows.featureTable()
+    }
+
+    /// Inserts the rows of `adds` that passed their checks with a few multi-row `INSERT`s, their
+    /// object IDs drawn from the object-ID column's sequence beforehand, in the adds' order (as
+    /// one `INSERT` each would number them); the results in the adds' order (an add that
+    /// failed its checks keeps its error). `nil`, with nothing inserted, when there are fewer
+    /// than two rows, the column has no sequence, or a value or the database refuses a row:
+    /// the adds are then inserted one by one, which tells which (the IDs drawn are left unused,
+    /// as a rolled-back insert leaves its own).
+    private static func insertTogether(
+        _ adds: [CheckedEditBatch.Outcome], table: PostGISTable, connection: PostgresConnection, logger: Logger
+    ) async throws -> [FeatureEditResult]? {
+        let rows = adds.compactMap(\.row)
+        guard rows.count >= 2 else { return nil }
+        let idName = table.columns[table.schema.objectIdFieldIndex].name
+        var sequence: String?
+        try await run(
+            PostGISStatement(sql: "SELECT pg_get_serial_sequence($1, $2)", parameters: [.text(try table.qualifiedName()), .text(idName)]),
+            connection: connection, logger: logger
+        ) { sequence = try $0.decode(String?.self) }
+        guard let sequence else { return nil }
+        var ids: [Int64] = []
+        try await run(
+            PostGISStatement(
+                sql: "SELECT nextval($1::regclass) FROM generate_series(1, $2::int8)", parameters: [.text(sequence), .integer(Int64(rows.count))]),
+            connection: connection, logger: logger
+        ) { ids.append(try $0.decode(Int64.self)) }
+        guard ids.count == rows.count else { return nil }
+        ids.sort()
+
+        func statement(_ sql: String) -> PostGISStatement { PostGISStatement(sql: sql, parameters: []) }
+        try await run(statement("SAVEPOINT adds"), connection: connection, logger: logger)
+        do {
+            // Chunks well under PostgreSQL's 65,535 parameters a statement.
+            let perRow = table.columns.count + 1
+            let chunk = max(1, 30_000 / perRow)
+            for start in stride(from: 0, to: rows.count, by: chunk) {
+                var parameters = PostgreSQLParameters()
+                var names: [String] = [try postgreSQLIdentifier(idName)]
+                var tuples: [String] = []
+                for k in start..<min(rows.count, start + chunk) {
+                    let columns = try columnValues(rows[k], table: table, parameters: &parameters)
+                    if tuples.isEmpty { names += columns.map(\.name) }
+                    tuples.append("(" + ([parameters.add(.integer(ids[k])) + "::int8"] + columns.map(\.value)).joined(separator: ", ") + ")")
+                }
+                let sql = "INSERT INTO \(try table.qualifiedName()) (\(names.joined(separator: ", "))) OVERRIDING SYSTEM VALUE VALUES "
+                    + tuples.joined(separator: ", ")
+                try await run(PostGISStatement(sql: sql, parameters: parameters.values), connection: connection, logger: logger)
+            }
+            try await run(statement("RELEASE SAVEPOINT adds"), connection: connection, logger: logger)
+        } catch let error where error is EditError || (error as? PostGISError)?.kind == .queryRefused {
+            try await run(statement("ROLLBACK TO SAVEPOINT adds"), connection: connection, logger: logger)
+            return nil
+        }
+        var next = 0
+        return adds.map { add in
+            guard let row = add.row else { return FeatureEditResult(objectID: -1, error: add.error) }
+            defer { next += 1 }
+            return FeatureEditResult(objectID: ids[next], globalID: row.globalID)
+        }
     }
 
     /// `INSERT` of a new feature's row (the object ID left to the table), returning its object ID.

@@ -238,6 +238,41 @@ struct PostGISEditingTests {
         }
     }
 
+    @Test("many adds go in a few multi-row statements, numbered in their order as in memory; one the database refuses is found one by one")
+    func addsTogether() async throws {
+        let (options, start) = try await Self.makeTable("edit_together")
+        let memory = try EditableFeatureTable(start, options: GlobalIDs().options(EditingOptions()))
+        let editing = GlobalIDs().options(EditingOptions())
+        // 3,000 adds: more than one statement's worth of parameters.
+        let adds = (1...3000).map { k in
+            FeatureEdit(attributes: ["name": .string("added \(k)"), "n": .integer(Int64(k)), "x": .double(Double(k) / 8)], geometry: .point(Point(x: Double(k % 90), y: 1)))
+        }
+        let request = ApplyEditsRequest(adds: adds + [FeatureEdit(attributes: ["nmae": .string("typo")])], rollbackOnFailure: false)
+        try await PostGISFeatureSource.using(options) { source in
+            let expected = memory.applyEdits(request)
+            let result = try await source.applyEdits(request, options: editing)
+            #expect(result == expected)
+            #expect(result.addResults.prefix(3000).map(\.objectID) == Array(21...3020))
+            #expect(result.addResults.last?.error?.kind == .unknownField)
+            #expect(Self.features(try await source.readTable()) == Self.features(memory.snapshot))
+
+            // A CHECK constraint refusing the second of three adds: without rollback it alone
+            // fails (the others are inserted one by one, after the IDs the try drew); with it,
+            // none is inserted.
+            try await Self.sql(options, ["ALTER TABLE edit_together ADD CONSTRAINT small_n CHECK (n < 100000)"])
+            let three = [1, 200_000, 3].map { FeatureEdit(attributes: ["n": .integer(Int64($0))], geometry: Self.point) }
+            let before = try await source.queryFeatureCount(QueryParameters())
+            let rolledBack = try await source.applyEdits(ApplyEditsRequest(adds: three), options: editing)
+            #expect(rolledBack.addResults.map(\.error?.kind) == [.rolledBack, .refusedByStore, .rolledBack])
+            #expect(try await source.queryFeatureCount(QueryParameters()) == before)
+            let partial = try await source.applyEdits(ApplyEditsRequest(adds: three, rollbackOnFailure: false), options: editing)
+            #expect(partial.addResults.map(\.success) == [true, false, true])
+            #expect(partial.addResults[1].error?.kind == .refusedByStore)
+            #expect(partial.addResults[0].objectID > 3020 && partial.addResults[2].objectID > partial.addResults[0].objectID)
+            #expect(try await source.queryFeatureCount(QueryParameters()) == before + 2)
+        }
+    }
+
     @Test("values are written in each column's own type: an enum, a uuid, a boolean, numeric, varchar(n), date, timestamp, a MULTIPOLYGON column")
     func columnTypes() async throws {
         let url = try #require(PostGISServer.url)
