@@ -79,4 +79,42 @@ struct PostGISCLITests {
         let count = try await ServeCLITests.fetch(editing.base + "/arcgis/rest/services/pg/FeatureServer/0/query?where=1%3D1&returnCountOnly=true")
         #expect(count == "{\"count\":177}")
     }
+
+    /// One service of a PostGIS table and a file side by side, configured: layers 0 and 1 of one
+    /// FeatureServer, listed by `/layers`, each answering as the file.
+    @Test func aServiceOfADatabaseLayerAndAFileLayer() async throws {
+        let url = try Self.table.get()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geosieve-mixed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let yaml = """
+            services:
+              mixed:
+                layers:
+                  - source: \(url)
+                    name: from the database
+                  - source: \(CLI.packageRoot.appendingPathComponent(Self.file).path)
+                    name: from the file
+                    definitionExpression: pop_est > 1e8
+            """
+        try Data(yaml.utf8).write(to: folder.appendingPathComponent("services.yaml"))
+        let server = try ServeCLITests.Server(["--config", folder.appendingPathComponent("services.yaml").path])
+        defer { _ = server.stop() }
+        let service = server.base + "/arcgis/rest/services/mixed/FeatureServer"
+        let layers = try JSONSerialization.jsonObject(with: Data(try await ServeCLITests.fetch(service + "/layers?f=json").utf8)) as? [String: Any]
+        let entries = try #require(layers?["layers"] as? [[String: Any]])
+        #expect(entries.map { $0["id"] as? Int } == [0, 1])
+        #expect(entries.map { $0["name"] as? String } == ["from the database", "from the file"])
+        #expect(try await ServeCLITests.fetch(service + "/0/query?where=1%3D1&returnCountOnly=true") == "{\"count\":177}")
+        #expect(try await ServeCLITests.fetch(service + "/1/query?where=1%3D1&returnCountOnly=true") == "{\"count\":14}")
+        let big = "/query?where=pop_est%3E1e8&outFields=name&orderByFields=name&returnGeometry=false&f=json"
+        let fromDatabase = try await ServeCLITests.fetch(service + "/0" + big)
+        let fromFile = try await ServeCLITests.fetch(service + "/1" + big)
+        #expect(Self.names(fromDatabase) == Self.names(fromFile) && Self.names(fromFile).count == 14)
+    }
+
+    static func names(_ json: String) -> [String] {
+        let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any]
+        return (object?["features"] as? [[String: Any]] ?? []).compactMap { ($0["attributes"] as? [String: Any])?["name"] as? String }
+    }
 }
