@@ -142,6 +142,20 @@ struct PostGISServingTests {
         #expect(names == ["Germany", "Sweden"])
     }
 
+    /// A server of `start` in memory and one of `source` (the same features in PostGIS), each
+    /// editing with `editing` and global IDs from a sequence of its own: edits through both
+    /// must give the same bytes.
+    static func editingServers(
+        _ start: FeatureTable, _ source: PostGISFeatureSource, settings: LayerSettings, editing: EditingOptions, configuration: ServerConfiguration
+    ) async throws -> (memory: GeoSieveServer, database: GeoSieveServer) {
+        let memoryTable = try EditableFeatureTable(start, options: PostGISEditingTests.GlobalIDs().options(editing))
+        let memory = try GeoSieveServer(
+            catalog: ServedCatalog([try ServedTable(id: "places", table: memoryTable, settings: settings)]), configuration: configuration)
+        let published = try await ServedTable.publishing(
+            id: "places", source: source, settings: settings, editing: PostGISEditingTests.GlobalIDs().options(editing))
+        return (memory, try GeoSieveServer(catalog: ServedCatalog([published]), configuration: configuration))
+    }
+
     /// `body` sent to `uri` with `method` as `contentType`.
     static func send(_ uri: String, _ server: GeoSieveServer, method: HTTPRequest.Method, body: String?, contentType: String) async throws -> (Int, [UInt8]) {
         let app = Application(router: server.router(logRequests: false))
@@ -163,14 +177,7 @@ struct PostGISServingTests {
         let editing = EditingOptions(
             editorTracking: EditorTracking(creatorField: "creator", creationDateField: "created", editorField: "editor", editDateField: "edited"),
             now: { PostGISEditingTests.instant })
-        let memoryTable = try EditableFeatureTable(start, options: PostGISEditingTests.GlobalIDs().options(editing))
-        let memory = try GeoSieveServer(
-            catalog: ServedCatalog([try ServedTable(id: "places", table: memoryTable, settings: settings)]), configuration: configuration)
-        let database = try GeoSieveServer(
-            catalog: ServedCatalog([
-                try await ServedTable.publishing(id: "places", source: source, settings: settings, editing: PostGISEditingTests.GlobalIDs().options(editing))
-            ]),
-            configuration: configuration)
+        let (memory, database) = try await Self.editingServers(start, source, settings: settings, editing: editing, configuration: configuration)
         let layer = "/arcgis/rest/services/places/FeatureServer/0/"
         let forms: [(String, String)] = [
             (
@@ -313,14 +320,7 @@ struct PostGISServingTests {
         var configuration = ServerConfiguration(allowEdits: true, token: "shared")
         configuration.users = ["ann": "t-ann", "bob": "t-bob"]
         let settings = LayerSettings(name: "places")
-        let memoryTable = try EditableFeatureTable(start, options: PostGISEditingTests.GlobalIDs().options(editing))
-        let memory = try GeoSieveServer(
-            catalog: ServedCatalog([try ServedTable(id: "places", table: memoryTable, settings: settings)]), configuration: configuration)
-        let database = try GeoSieveServer(
-            catalog: ServedCatalog([
-                try await ServedTable.publishing(id: "places", source: source, settings: settings, editing: PostGISEditingTests.GlobalIDs().options(editing))
-            ]),
-            configuration: configuration)
+        let (memory, database) = try await Self.editingServers(start, source, settings: settings, editing: editing, configuration: configuration)
         let layer = "/arcgis/rest/services/places/FeatureServer/0/"
         // Features with an even object ID were created by ann, the others by nobody.
         let steps: [(String, String)] = [
