@@ -146,12 +146,10 @@ extension PostGISFeatureSource: AttachmentKeepingSource {
     ) async throws -> [FeatureEditResult] {
         let table = self.table
         let logger = self.logger
-        let companion = try attachmentsName()
+        guard let companion = try attachmentsName() else { return failure(EditError(.notAllowed, "the table has no attachments")) }
         return try await inTransaction { connection in
             let locked = try await Self.lockedFeatures([objectID], table: table, connection: connection, logger: logger)
-            var denial = AttachmentRules.denial(objectID: objectID, in: locked, options: options, user: user)
-            if denial == nil, companion == nil { denial = EditError(.notAllowed, "the table has no attachments") }
-            guard let companion, denial == nil else { return (failure(denial ?? EditError.batchRolledBack), false) }
+            if let denial = AttachmentRules.denial(objectID: objectID, in: locked, options: options, user: user) { return (failure(denial), false) }
             return (try await body(companion, connection), true)
         }
     }

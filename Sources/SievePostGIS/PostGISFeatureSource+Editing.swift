@@ -84,9 +84,7 @@ extension PostGISFeatureSource: EditableFeatureSource {
                 } catch let error as EditError {
                     return (nil, error)
                 }
-                func run(_ sql: String) async throws {
-                    try await Self.run(PostGISStatement(sql: sql, parameters: []), connection: connection, logger: logger)
-                }
+                func run(_ sql: String) async throws { try await Self.run(sql, connection: connection, logger: logger) }
                 if !rollback { try await run("SAVEPOINT edit") }
                 do {
                     var id: Int64?
@@ -181,8 +179,7 @@ extension PostGISFeatureSource: EditableFeatureSource {
         guard ids.count == rows.count else { return nil }
         ids.sort()
 
-        func statement(_ sql: String) -> PostGISStatement { PostGISStatement(sql: sql, parameters: []) }
-        try await run(statement("SAVEPOINT adds"), connection: connection, logger: logger)
+        try await run("SAVEPOINT adds", connection: connection, logger: logger)
         do {
             // Chunks well under PostgreSQL's 65,535 parameters a statement.
             let perRow = table.columns.count + 1
@@ -200,9 +197,9 @@ extension PostGISFeatureSource: EditableFeatureSource {
                     + tuples.joined(separator: ", ")
                 try await run(PostGISStatement(sql: sql, parameters: parameters.values), connection: connection, logger: logger)
             }
-            try await run(statement("RELEASE SAVEPOINT adds"), connection: connection, logger: logger)
+            try await run("RELEASE SAVEPOINT adds", connection: connection, logger: logger)
         } catch let error where error is EditError || (error as? PostGISError)?.kind == .queryRefused {
-            try await run(statement("ROLLBACK TO SAVEPOINT adds"), connection: connection, logger: logger)
+            try await run("ROLLBACK TO SAVEPOINT adds", connection: connection, logger: logger)
             return nil
         }
         var next = 0

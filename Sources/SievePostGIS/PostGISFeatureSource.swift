@@ -368,6 +368,11 @@ public final class PostGISFeatureSource: Sendable {
         }
     }
 
+    /// Runs `sql`, a statement without parameters (`SAVEPOINT`, `COMMIT`, DDL), on `connection`.
+    static func run(_ sql: String, connection: PostgresConnection, logger: Logger) async throws {
+        try await run(PostGISStatement(sql: sql, parameters: []), connection: connection, logger: logger)
+    }
+
     /// Runs `statement`, handing each row to `each` as it arrives (rows are not held); the
     /// server's errors, also those sent while rows arrive, become ``PostGISError``s with the
     /// server's message.

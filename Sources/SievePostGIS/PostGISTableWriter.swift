@@ -135,7 +135,7 @@ extension PostGISFeatureSource {
         of table: FeatureTable, options: PostGISConnectionOptions, connection: PostgresConnection, logger: Logger
     ) async throws {
         for sql in try attachmentTableSQL(for: options, objectIDColumn: table.schema.objectIdFieldName) {
-            try await run(PostGISStatement(sql: sql, parameters: []), connection: connection, logger: logger)
+            try await run(sql, connection: connection, logger: logger)
         }
         let companion = try postgreSQLIdentifier(options.namespace) + "." + postgreSQLIdentifier(options.table + "__attach")
         for row in table.liveRows {
