@@ -23,7 +23,6 @@ struct PostGISEditingTests {
     /// Twenty points with every kind of field, editor-tracking fields among them, written into
     /// the table `name` (replaced).
     static func makeTable(_ name: String) async throws -> (PostGISConnectionOptions, FeatureTable) {
-        let url = try #require(PostGISServer.url)
         let n = 20
         let schema = try Schema(
             fields: [
@@ -45,8 +44,7 @@ struct PostGISEditingTests {
                 .string(StringColumn(ids.map { GlobalIDs.format($0 + 1000) })),
             ],
             geometries: ids.map { .point(Point(x: Double($0), y: -Double($0) / 2)) })
-        var options = try PostGISConnectionOptions(url: url + "?table=" + name)
-        options.table = name
+        let options = try Self.options(name)
         let source = try await PostGISFeatureSource.write(table, to: options, replace: true)
         let back = try await source.readTable()
         await source.close()
@@ -78,6 +76,11 @@ struct PostGISEditingTests {
             options.makeGlobalID = { Self.format(self.next.withLock { n in defer { n += 1 }; return n }) }
             return options
         }
+    }
+
+    /// The test server's table `name`.
+    static func options(_ name: String) throws -> PostGISConnectionOptions {
+        try PostGISConnectionOptions(url: try #require(PostGISServer.url) + "?table=" + name)
     }
 
     static func sql(_ options: PostGISConnectionOptions, _ statements: [String]) async throws {
@@ -275,9 +278,7 @@ struct PostGISEditingTests {
 
     @Test("values are written in each column's own type: an enum, a uuid, a boolean, numeric, varchar(n), date, timestamp, a MULTIPOLYGON column")
     func columnTypes() async throws {
-        let url = try #require(PostGISServer.url)
-        var options = try PostGISConnectionOptions(url: url + "?table=edit_typed")
-        options.table = "edit_typed"
+        let options = try Self.options("edit_typed")
         try await Self.sql(options, [
             "DROP TABLE IF EXISTS edit_typed", "DROP TYPE IF EXISTS edit_kind", "CREATE TYPE edit_kind AS ENUM ('road', 'track')",
             "CREATE TABLE edit_typed (gid serial PRIMARY KEY, kind edit_kind, ref uuid, flag boolean, amount numeric, code varchar(5), day date, at timestamp, geom geometry(MultiPolygon, 4326))",
@@ -330,9 +331,7 @@ struct PostGISEditingTests {
 
     @Test("the global-ID field: the uuid column named globalid, or the one the URL names; adds fill it and answer it")
     func globalIDColumns() async throws {
-        let url = try #require(PostGISServer.url)
-        var options = try PostGISConnectionOptions(url: url + "?table=edit_global")
-        options.table = "edit_global"
+        var options = try Self.options("edit_global")
         try await Self.sql(options, [
             "DROP TABLE IF EXISTS edit_global",
             "CREATE TABLE edit_global (gid serial PRIMARY KEY, name text, GlobalID uuid, other uuid, geom geometry(Point, 4326))",
