@@ -1,25 +1,34 @@
 #!/usr/bin/env python3
-"""Peers of GeoSieve's load workload on the files `geosieve-bench load --emit-data DIR` wrote.
+"""The load workload's engines on the files `geosieve-bench load --emit-data DIR` wrote.
 
-    python3 Benchmarks/load_peers.py DIR --geosieve PATH [--rounds 3]
+    python3 Benchmarks/load_peers.py DIR --geosieve PATH [--bench PATH] [--rounds 3]
 
-Each measurement runs a whole process per round (rounds of the engines interleaved) and reads
-its wall time and peak resident memory (wait4), printing one JSON line in geosieve-bench's form:
+Each case is a process per round (the cases interleaved within a round); its peak resident
+memory comes from wait4. One JSON line per case, in geosieve-bench's form:
 
     {"workload":"load.points.geojson","engine":"duckdb-1","median_ms":…,"min_ms":…,"max_ms":…,
      "features":…,"result":…,"bytes":…,"mb_per_s":…,"peak_rss_mb":…}
 
-Engines (each when it is installed):
-  duckdb-1, duckdb   DuckDB (`pip install duckdb`) with SET threads=1 / its default threads:
-                     count(*) of read_json_auto over the GeoJSONSeq file and over the
-                     FeatureCollection (which DuckDB reads as one row per feature).
+Times are taken inside the process, around the read, as geosieve-bench's own load child takes
+them (the start of the process and its imports excluded); ogrinfo, a C program, and the end-to-end
+`geosieve query` are timed as whole processes (their start included).
+
+Cases (each when its engine is installed):
+  geosieve, geosieve-2  (with --bench) `geosieve-bench load --measure-file F --measure-threads T`
+                     on 1 thread and on 2: FeatureTable.load of each file.
+  duckdb-1, duckdb   DuckDB with SET threads=1 / its default threads: count(*) of read_json_auto
+                     over the GeoJSONSeq file and over the FeatureCollection (which DuckDB reads
+                     as one row per feature).
   ogrinfo            GDAL's `ogrinfo -so -al` (reads the whole GeoJSON to report the count).
-  pyogrio            `pyogrio.raw.read` (GDAL through Python) of the FeatureCollection.
+  pyogrio            `pyogrio.raw.read_arrow` (GDAL's columnar Arrow stream, pyogrio's fastest
+                     path) of the FeatureCollection.
   query              end to end: `geosieve query points.geojson --where "POP > 100000"
-                     --return count` against DuckDB (threads=1) counting the same rows.
-Then prints the ratios the issue's targets name. Notes go to stderr.
+                     --return count` (a whole process) against DuckDB (threads=1) counting the
+                     same rows (connect and query, timed inside its process).
+Notes go to stderr.
 """
 import argparse
+import importlib.util
 import json
 import os
 import re
@@ -27,6 +36,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 
@@ -35,91 +45,125 @@ def log(message):
 
 
 def run(command):
-    """Runs `command`; returns (seconds, peak RSS in MB, stdout)."""
-    start = time.monotonic()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out = process.stdout.read()
-    err = process.stderr.read()
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.monotonic() - start
-    if status != 0:
-        raise RuntimeError(f"{command[0]} failed ({status}): {err.decode(errors='replace')[:400]}")
-    return seconds, usage.ru_maxrss / 1024.0, out.decode().strip()
+    """Runs `command`; returns (seconds, peak RSS in MB, stdout). A command whose output is
+    "TIMED <seconds> <count>" timed itself: those seconds replace the process's."""
+    with tempfile.TemporaryFile() as errors:
+        start = time.monotonic()
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors)
+        out = process.stdout.read()
+        process.stdout.close()
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.monotonic() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode:
+            errors.seek(0)
+            raise RuntimeError(f"{command[0]} failed ({process.returncode}): {errors.read().decode(errors='replace')[:400]}")
+    peak = usage.ru_maxrss / 1024.0
+    text = out.decode().strip()
+    if text.startswith("TIMED "):
+        _, inner, text = text.split(" ", 2)
+        seconds = float(inner)
+    return seconds, peak, text
+
+
+def timed_python(module, code):
+    """A Python command that imports `module`, then runs `code` (which sets `n`) between two
+    clock readings."""
+    return [sys.executable, "-c", f"import sys, time, {module}\nstart = time.perf_counter()\n" + code
+            + "print('TIMED', time.perf_counter() - start, n)\n"]
 
 
 def duckdb_command(threads, sql):
-    setting = "SET threads=1;" if threads == 1 else ""
-    code = (
-        "import duckdb, sys\n"
-        "c = duckdb.connect()\n"
-        f"c.execute({setting!r}) if {bool(setting)} else None\n"
-        "print(c.execute(sys.argv[1]).fetchone()[0])\n"
-    )
-    return [sys.executable, "-c", code, sql]
+    setting = "c.execute('SET threads=1')\n" if threads == 1 else ""
+    return timed_python("duckdb", "c = duckdb.connect()\n" + setting + "n = c.execute(sys.argv[1]).fetchone()[0]\n") + [sql]
+
+
+class Case:
+    """One engine reading one file, a process per round."""
+
+    def __init__(self, workload, engine, command, path, parse=None):
+        self.workload, self.engine, self.command, self.path = workload, engine, command, path
+        self.parse = parse
+
+    def measure(self):
+        """One round: the JSON line's fields (median, min and max are this round's time)."""
+        seconds, peak, text = run(self.command)
+        if self.parse:
+            seconds, count = self.parse(text)
+        elif text.startswith("{"):
+            count = json.loads(text)["count"]
+        else:
+            match = re.search(r"Feature Count: (\d+)", text) or re.search(r"(\d+)\s*$", text)
+            count = int(match.group(1)) if match else -1
+        ms = seconds * 1000
+        size = os.path.getsize(self.path)
+        return {"workload": self.workload, "engine": self.engine, "median_ms": round(ms, 3), "min_ms": round(ms, 3),
+                "max_ms": round(ms, 3), "features": count, "result": count, "bytes": size,
+                "mb_per_s": round(size / 1e6 / seconds, 3), "peak_rss_mb": round(peak, 3)}
+
+
+def bench_report(text):
+    """geosieve-bench load's child report: nanoseconds, features, table bytes."""
+    nanoseconds, features, _ = text.split()
+    return int(nanoseconds) / 1e9, int(features)
+
+
+def cases(directory, geosieve, bench=None, threads=2):
+    """The load cases on DIR's files: GeoSieve's (with `bench`), then each installed peer's."""
+    fc = os.path.join(directory, "points.geojson")
+    seq = os.path.join(directory, "points.geojsonl")
+    found = []
+    if bench:
+        for path in (fc, seq):
+            for n in (1, threads) if threads > 1 else (1,):
+                found.append(Case(f"load.{os.path.basename(path)}", "geosieve" if n == 1 else f"geosieve-{n}",
+                                  [bench, "load", "--measure-file", path, "--measure-threads", str(n)], path,
+                                  parse=bench_report))
+    if importlib.util.find_spec("duckdb"):
+        for n, name in ((1, "duckdb-1"), (0, "duckdb")):
+            found.append(Case("load.points.geojsonl", name,
+                              duckdb_command(n, f"SELECT count(*) FROM read_json_auto('{seq}')"), seq))
+            found.append(Case("load.points.geojson", name,
+                              duckdb_command(n, f"SELECT count(*) FROM read_json_auto('{fc}')"), fc))
+        found.append(Case("query.points.geojson", "duckdb-1", duckdb_command(
+            1, f"SELECT count(*) FROM read_json_auto('{fc}') WHERE POP > 100000"), fc))
+    else:
+        log("load_peers: duckdb is not installed (pip install -r Benchmarks/requirements.txt)")
+    if shutil.which("ogrinfo"):
+        found.append(Case("load.points.geojson", "ogrinfo", ["ogrinfo", "-so", "-al", "-ro", fc], fc))
+    else:
+        log("load_peers: ogrinfo is not on PATH (apt-get install gdal-bin)")
+    if importlib.util.find_spec("pyogrio") and importlib.util.find_spec("pyarrow"):
+        found.append(Case("load.points.geojson", "pyogrio", timed_python(
+            "pyogrio.raw, pyarrow", "meta, table = pyogrio.raw.read_arrow(sys.argv[1])\nn = table.num_rows\n") + [fc], fc))
+    else:
+        log("load_peers: pyogrio or pyarrow is not installed (pip install -r Benchmarks/requirements.txt)")
+    found.append(Case("query.points.geojson", "geosieve",
+                      [geosieve, "query", fc, "--where", "POP > 100000", "--return", "count"], fc))
+    return found
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("directory")
-    parser.add_argument("--geosieve", required=True)
+    parser.add_argument("--geosieve", required=True, help="the geosieve executable (for the end-to-end query)")
+    parser.add_argument("--bench", help="the geosieve-bench executable (adds GeoSieve's own loads)")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    d = args.directory
-    fc = os.path.join(d, "points.geojson")
-    seq = os.path.join(d, "points.geojsonl")
-    size = {p: os.path.getsize(p) for p in (fc, seq)}
-
-    cases = []  # (workload, engine, command, file)
-    try:
-        import duckdb  # noqa: F401
-
-        for threads, name in ((1, "duckdb-1"), (0, "duckdb")):
-            cases.append(("load.points.geojsonl", name,
-                          duckdb_command(threads, f"SELECT count(*) FROM read_json_auto('{seq}')"), seq))
-            # DuckDB reads a GeoJSON FeatureCollection as one row per feature (its properties
-            # as columns, the geometry as GEOMETRY).
-            cases.append(("load.points.geojson", name,
-                          duckdb_command(threads, f"SELECT count(*) FROM read_json_auto('{fc}')"), fc))
-        cases.append(("query.points.geojson", "duckdb-1", duckdb_command(
-            1, f"SELECT count(*) FROM read_json_auto('{fc}') WHERE POP > 100000"), fc))
-    except ImportError:
-        log("duckdb not installed: pip install duckdb")
-    if shutil.which("ogrinfo"):
-        cases.append(("load.points.geojson", "ogrinfo", ["ogrinfo", "-so", "-al", "-ro", fc], fc))
-    try:
-        import pyogrio  # noqa: F401
-
-        code = "import pyogrio.raw, sys\nm, *_ = pyogrio.raw.read(sys.argv[1])\nprint(len(_[-1][0]) if _[-1] else 0)\n"
-        cases.append(("load.points.geojson", "pyogrio", [sys.executable, "-c", code, fc], fc))
-    except ImportError:
-        log("pyogrio not installed: pip install pyogrio")
-    cases.append(("query.points.geojson", "geosieve",
-                  [args.geosieve, "query", fc, "--where", "POP > 100000", "--return", "count"], fc))
-
-    samples = {i: [] for i in range(len(cases))}
-    peaks = {i: 0.0 for i in range(len(cases))}
-    results = {}
+    found = cases(args.directory, args.geosieve, args.bench)
+    rounds = {i: [] for i in range(len(found))}
     for r in range(args.rounds):
-        for i, (workload, engine, command, path) in enumerate(cases):
-            seconds, peak, out = run(command)
-            samples[i].append(seconds)
-            peaks[i] = max(peaks[i], peak)
-            results[i] = out
-            log(f"round {r + 1}: {workload} {engine} {seconds:.3f} s")
-    lines = []
-    for i, (workload, engine, command, path) in enumerate(cases):
-        ms = sorted(s * 1000 for s in samples[i])
-        median = statistics.median(ms)
-        text = results[i]
-        if text.startswith("{"):
-            count = json.loads(text)["count"]
-        else:
-            match = re.search(r"Feature Count: (\d+)", text) or re.search(r"(\d+)\s*$", text)
-            count = int(match.group(1)) if match else 0
-        line = (f'{{"workload":"{workload}","engine":"{engine}","median_ms":{median:.3f},"min_ms":{ms[0]:.3f},'
-                f'"max_ms":{ms[-1]:.3f},"features":{count},"result":{count},"bytes":{size[path]},'
-                f'"mb_per_s":{size[path] / 1e6 / (median / 1000):.3f},"peak_rss_mb":{peaks[i]:.3f}}}')
-        print(line, flush=True)
+        for i, case in enumerate(found):
+            rounds[i].append(case.measure())
+            log(f"round {r + 1}: {case.workload} {case.engine} {rounds[i][-1]['median_ms']:.1f} ms")
+    for i in range(len(found)):
+        lines = rounds[i]
+        ms = sorted(line["median_ms"] for line in lines)
+        line = dict(lines[-1])
+        line.update(median_ms=round(statistics.median(ms), 3), min_ms=ms[0], max_ms=ms[-1],
+                    mb_per_s=round(line["bytes"] / 1e6 / (statistics.median(ms) / 1000), 3),
+                    peak_rss_mb=max(x["peak_rss_mb"] for x in lines))
+        print(json.dumps(line, separators=(",", ":")), flush=True)
 
 
 if __name__ == "__main__":

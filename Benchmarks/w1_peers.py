@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Peer engines for GeoSieve's where-clause workload w1: SQLite and DuckDB on the same rows.
 
-    python3 Benchmarks/w1_peers.py DIR [--rounds 5] [--engines sqlite,duckdb]
+    python3 Benchmarks/w1_peers.py DIR [--rounds 5] [--engines duckdb-1,duckdb,sqlite]
 
 DIR holds what `geosieve-bench where --emit-data DIR` wrote: w1.csv (header
 OBJECTID,POP,NAME,CATEGORY,SCORE,CREATED; empty field = NULL) and w1_queries.sql (one where
@@ -19,8 +19,9 @@ Engines:
           case-sensitive; SQLite's default is not, which would change Q4), columns
           INTEGER/INTEGER/TEXT/TEXT/REAL/TEXT, no index: every query is a full scan. Rows are
           parsed with the csv module and inserted with executemany (load time includes parsing).
-  duckdb  `pip install duckdb`; ":memory:", SET threads=1, CREATE TABLE t AS SELECT * FROM
-          read_csv(…) with explicit types (CREATED as DATE). DuckDB's LIKE is case-sensitive.
+  duckdb-1  `pip install duckdb`; ":memory:", SET threads=1, CREATE TABLE t AS SELECT * FROM
+            read_csv(…) with explicit types (CREATED as DATE). DuckDB's LIKE is case-sensitive.
+  duckdb    the same with DuckDB's default threads (every core).
 
 Notes go to stderr.
 """
@@ -87,13 +88,14 @@ def load_sqlite(csv_path):
     return lambda sql: con.execute(sql).fetchone()[0]
 
 
-def load_duckdb(csv_path):
+def load_duckdb(csv_path, threads):
     try:
         import duckdb
     except ImportError:
-        sys.exit("w1_peers: DuckDB is missing: pip install duckdb (Benchmarks/run_w1.sh sets up a venv)")
+        sys.exit("w1_peers: DuckDB is missing: pip install -r Benchmarks/requirements.txt (Benchmarks/compare.sh sets up a venv)")
     con = duckdb.connect(":memory:")
-    con.execute("SET threads=1")
+    if threads:
+        con.execute(f"SET threads={threads}")
     con.execute(
         "CREATE TABLE t AS SELECT * FROM read_csv(?, header=true, nullstr='', columns={"
         "'OBJECTID':'INTEGER','POP':'INTEGER','NAME':'VARCHAR','CATEGORY':'VARCHAR',"
@@ -103,7 +105,11 @@ def load_duckdb(csv_path):
     return lambda sql: con.execute(sql).fetchone()[0]
 
 
-LOADERS = {"sqlite": load_sqlite, "duckdb": load_duckdb}
+LOADERS = {
+    "sqlite": load_sqlite,
+    "duckdb-1": lambda path: load_duckdb(path, threads=1),
+    "duckdb": lambda path: load_duckdb(path, threads=None),
+}
 
 
 def measure(engine, directory, queries, rounds):
@@ -134,7 +140,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("directory", metavar="DIR", help="folder holding w1.csv and w1_queries.sql")
     parser.add_argument("--rounds", type=int, default=5, help="measured rounds after one warm-up (default 5)")
-    parser.add_argument("--engines", default="duckdb,sqlite", help="comma-separated: duckdb, sqlite")
+    parser.add_argument("--engines", default="duckdb-1,duckdb,sqlite", help="comma-separated: duckdb-1, duckdb, sqlite")
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")

@@ -21,7 +21,12 @@ struct EditCommand: ParsableCommand {
             while a writer applies batches of 100 mixed edits without pause; median_ms is during \
             the edits; with "alone_ms" and "slowdown"), "edit.compaction" (deleting every other \
             feature and compacting; with the table's byteCount and its quadtree's, before and \
-            after, and "ratio", their sum after over before).
+            after, and "ratio", their sum after over before). The single adds are the same \
+            --adds features every round, each round on a fresh copy of the table. The lines of \
+            single adds and batches carry "pop_sum", the sum of POP over the table after, a \
+            checksum another engine can reproduce. With --emit-data DIR, DIR/edit_table.tsv, \
+            DIR/edit_adds.tsv and DIR/edit_batches.tsv (every batch applied) are written for \
+            Benchmarks/peers/edit_sqlite.c.
             """
     )
 
@@ -47,6 +52,13 @@ struct EditCommand: ParsableCommand {
             valueName: "STAGE"))
     var only: [String] = []
 
+    @Option(
+        name: .customLong("emit-data"),
+        help: ArgumentHelp(
+            "Write the table, the single adds and every batch to DIR (tab-separated) for other engines.",
+            valueName: "DIR"))
+    var emitData: String?
+
     func validate() throws {
         guard rows >= 10, adds >= 1, batch >= 10, rounds >= 1 else {
             throw ValidationError("--rows must be at least 10, --batch at least 10, --adds and --rounds at least 1")
@@ -57,8 +69,14 @@ struct EditCommand: ParsableCommand {
         let base = try Self.table(rows: rows, seed: seed)
         note("built \(rows) rows")
         func runs(_ stage: String) -> Bool { only.isEmpty || only.contains(stage) }
+        var export = try emitData.map { directory in
+            var random = SplitMix64(seed: seed)
+            let adds = (0..<adds).map { Self.add(&random, tag: $0) }
+            return try EditExport(directory: URL(fileURLWithPath: directory, isDirectory: true), table: base, adds: adds)
+        }
         if runs("single_adds") { try singleAdds(base) }
-        if runs("batch") { try batches(base) }
+        if runs("batch") { try batches(base, export: &export) }
+        try export?.close()
         if runs("reads") { try readsDuringEdits(base) }
         if runs("compaction") { try compaction(base) }
     }
@@ -106,10 +124,11 @@ struct EditCommand: ParsableCommand {
     private func singleAdds(to base: FeatureTable, workload: String) throws {
         var samples: [UInt64] = []
         var final = 0
+        var popSum: Int64 = 0
         for round in 0...rounds {
             let editable = try EditableFeatureTable(base)
             _ = editable.snapshot.spatialIndex  // built before timing: the adds maintain it
-            var random = SplitMix64(seed: seed &+ UInt64(round))
+            var random = SplitMix64(seed: seed)
             let edits = (0..<adds).map { Self.add(&random, tag: $0) }
             let timed = MonotonicClock.measure {
                 var ok = 0
@@ -118,12 +137,13 @@ struct EditCommand: ParsableCommand {
             }
             guard timed.result == adds else { throw ValidationError("only \(timed.result) of \(adds) adds succeeded") }
             final = editable.snapshot.featureCount
+            if round == rounds { popSum = editable.snapshot.integerSum("POP") }
             if round > 0 { samples.append(timed.nanoseconds) }
         }
         let timing = TimingSummary(nanoseconds: samples)
         emit(ResultLine(
             workload: workload, timing: timing, rows: base.count, result: final,
-            extras: [("adds_per_s", "\(Int(Double(adds) / (timing.medianMilliseconds / 1000)))")]))
+            extras: [("adds_per_s", "\(Int(Double(adds) / (timing.medianMilliseconds / 1000)))"), ("pop_sum", "\(popSum)")]))
     }
 
     /// A mixed batch of `size` edits on `table`: adds, updates of live features, deletes of others.
@@ -149,7 +169,7 @@ struct EditCommand: ParsableCommand {
         return (adds, updates, deletes)
     }
 
-    private func batches(_ base: FeatureTable) throws {
+    private func batches(_ base: FeatureTable, export: inout EditExport?) throws {
         let editable = try EditableFeatureTable(base)
         _ = editable.snapshot.spatialIndex
         var random = SplitMix64(seed: seed &+ 99)
@@ -157,12 +177,15 @@ struct EditCommand: ParsableCommand {
         for round in 0...rounds {
             let edits = Self.mixedBatch(editable.snapshot, size: batch, random: &random, tag: round * batch)
             let timed = MonotonicClock.measure {
-                editable.applyEdits(adds: edits.adds, updates: edits.updates, deletes: edits.deletes).allSucceeded
+                editable.applyEdits(adds: edits.adds, updates: edits.updates, deletes: edits.deletes)
             }
-            guard timed.result else { throw ValidationError("a batch failed") }
+            guard timed.result.allSucceeded else { throw ValidationError("a batch failed") }
+            try export?.append(batch: round, edits: edits, results: timed.result)
             if round > 0 { samples.append(timed.nanoseconds) }
         }
-        emit(ResultLine(workload: "edit.batch", timing: TimingSummary(nanoseconds: samples), rows: rows, result: editable.snapshot.featureCount))
+        emit(ResultLine(
+            workload: "edit.batch", timing: TimingSummary(nanoseconds: samples), rows: rows, result: editable.snapshot.featureCount,
+            extras: [("pop_sum", "\(editable.snapshot.integerSum("POP"))")]))
     }
 
     private func readsDuringEdits(_ base: FeatureTable) throws {
