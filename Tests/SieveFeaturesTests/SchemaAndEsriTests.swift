@@ -220,8 +220,12 @@ struct FieldsJSONTests {
             objectIdFieldName: "OBJECTID")
         #expect(schema.objectIdFieldName == "ObjectID")
         #expect(schema.index(ofField: "popest") == 1)
+        #expect(schema.index(ofField: "PopEst") == 1)
+        #expect(schema.index(ofField: "pOPeST") == 1)
+        #expect(schema.index(ofField: "objectid") == 0)
         #expect(schema.field(named: "POPEST")?.name == "PopEst")
         #expect(schema.field(named: "nope") == nil)
+        #expect(schema.fieldNames == ["ObjectID", "PopEst"])
         let duplicate = featureTableError {
             _ = try Schema(fields: [Field(name: "a", type: .oid), Field(name: "A", type: .string)], objectIdFieldName: "a")
         }

@@ -244,6 +244,37 @@ struct MapIdentifyTests {
         #expect(try map.identify(tap).last.flatMap(name) == "Algeria")
     }
 
+    @Test("identify's renderer binding follows a new renderer and an edited table")
+    func boundRendererFollowsChanges() throws {
+        func only(_ continent: String) throws -> Renderer {
+            try Renderer(
+                esriJSON: #"{"type":"uniqueValue","field1":"continent","uniqueValueInfos":[{"value":""# + continent
+                    + #"","symbol":{"type":"esriSFS","style":"esriSFSSolid","color":[1,2,3,255]}}]}"#)
+        }
+        let countries = try LayerFixtures.countries.get()
+        let editable = try EditableFeatureTable(countries)
+        var map = Map(layers: [FeatureLayer(source: editable, name: "countries")])
+        var tap = parisTap(.all, tolerance: 1)
+        tap.point = Point(x: 2.6, y: 28.0)  // the Algerian Sahara
+        map.layers[0].renderer = try only("Europe")
+        #expect(try map.identify(tap).first?.results.isEmpty == true)
+        map.layers[0].renderer = try only("Africa")
+        #expect(try map.identify(tap).first.flatMap(name) == "Algeria")
+        map.layers[0].renderer = try only("Europe")
+        #expect(try map.identify(tap).first?.results.isEmpty == true)
+        // Algeria moved to Europe: the layer's table is a new snapshot, bound anew.
+        let row = try #require((0..<countries.count).first { countries.value(row: $0, field: "name") == .string("Algeria") })
+        let moved = editable.applyEdits(
+            updates: [FeatureEdit(objectID: countries.objectID(row: row), attributes: ["continent": .string("Europe")])])
+        #expect(moved.allSucceeded)
+        #expect(try map.identify(tap).first.flatMap(name) == "Algeria")
+        // A copy of the layer shares the kept binding and still answers for its own renderer.
+        var copy = map
+        copy.layers[0].renderer = try only("Africa")
+        #expect(try copy.identify(tap).first?.results.isEmpty == true)
+        #expect(try map.identify(tap).first.flatMap(name) == "Algeria")
+    }
+
     @Test("a display value shows a date-only field's day, a date field's instant")
     func displayTextOfDates() {
         // 2022-04-16 is 19,098 days after 1970-01-01.

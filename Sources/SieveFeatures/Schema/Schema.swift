@@ -28,8 +28,10 @@ public struct Schema: Hashable, Sendable {
     public let types: [FeatureType]
     /// The layer's own templates (Esri `templates`, used when there are no types).
     public let templates: [FeatureTemplate]
-    /// Lower-cased name → index.
+    /// Each lower-cased name, and each name as written, → its index.
     private let indexByName: [String: Int]
+    /// ``displayFieldIndex``, decided once (identify labels every hit with it).
+    private let displayIndex: Int?
 
     /// The most fields a schema, and so a table, may have: 1,999.
     ///
@@ -71,6 +73,10 @@ public struct Schema: Hashable, Sendable {
             }
             indexByName[key] = i
         }
+        // The names as written too, so that a look-up by a field's own name (the usual case)
+        // finds it without lowercasing. No such name is another field's key: names are unique
+        // ignoring case.
+        for (i, field) in fields.enumerated() where indexByName[field.name] == nil { indexByName[field.name] = i }
         guard let oidIndex = indexByName[objectIdFieldName.lowercased()] else {
             throw FeatureTableError(
                 .invalidSchema, "the object-ID field \(JSONKey.quoted(objectIdFieldName)) is not among the fields",
@@ -125,6 +131,7 @@ public struct Schema: Hashable, Sendable {
         self.types = types
         self.templates = templates
         self.indexByName = indexByName
+        self.displayIndex = Self.displayFieldIndex(fields: fields, displayFieldName: resolvedDisplay, indexByName: indexByName)
     }
 
     /// The field names, in column order.
@@ -151,8 +158,11 @@ public struct Schema: Hashable, Sendable {
     /// named `name` (ignoring case), else the first whose name contains `name`, else the first
     /// whose name contains `title` or `label`, else the first string field — as ArcGIS Pro and
     /// QGIS guess a layer's display field; `nil` when there is no string field.
-    public var displayFieldIndex: Int? {
-        if let displayFieldName, let index = index(ofField: displayFieldName) { return index }
+    public var displayFieldIndex: Int? { displayIndex }
+
+    /// ``displayFieldIndex`` of a schema with these fields.
+    private static func displayFieldIndex(fields: [Field], displayFieldName: String?, indexByName: [String: Int]) -> Int? {
+        if let displayFieldName, let index = indexByName[displayFieldName.lowercased()] { return index }
         let strings = fields.indices.filter { fields[$0].type == .string }
         let lowered = strings.map { ($0, fields[$0].name.lowercased()) }
         if let exact = lowered.first(where: { $0.1 == "name" }) { return exact.0 }

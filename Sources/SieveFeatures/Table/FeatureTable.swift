@@ -88,6 +88,10 @@ public struct FeatureTable: Sendable {
 
     /// The fields, object-ID field, geometry type and spatial reference.
     public var schema: Schema { storage.schema }
+
+    /// Whether `other` is this very table (the same stored rows, not merely equal ones): what a
+    /// cache of something derived from a table checks before reusing it.
+    package func isIdentical(to other: FeatureTable) -> Bool { storage === other.storage }
     /// One column per field of ``schema``, in the same order.
     public var columns: [Column] { storage.columns }
     /// The rows' geometries, stored by column (see ``/SieveGeometry/GeometryColumn``), one per row:

@@ -52,8 +52,9 @@ extension FeatureTable {
             candidates = clause.matchingRows(in: columns, rowCount: count, candidates: candidates)
         }
         let limit = parameters.maxResults
+        let envelopes = EnvelopeColumns(geometryColumn)
         if limit > 0, candidates.count > limit {
-            candidates = nearestFirst(candidates, x: x, y: y)
+            candidates = Self.nearestFirst(candidates, x: x, y: y, envelopes: envelopes)
         }
         /// The `limit` smallest distances hit so far, ascending (with a limit only).
         var nearest: [Double] = []
@@ -65,7 +66,7 @@ extension FeatureTable {
         let pointXs = column.pointX, pointYs = column.pointY
         let shapes = column.shapes
         let coordinates = shapes?.xy ?? ColumnBuffer<Double>()
-        let xmins = column.xmin
+        let xmins = envelopes.xmin
         try coordinates.withUnsafeBufferPointer { xy throws(FeatureTableError) in
             try GEOSContext.withCurrent { context throws(FeatureTableError) in
                 var point: GEOSGeometry?
@@ -73,15 +74,24 @@ extension FeatureTable {
                     let row = Int(candidate)
                     // With a limit, candidates come nearest envelope first: once an envelope is
                     // farther than the limit-th hit (by more than any rounding), so are the rest.
-                    if limit > 0, nearest.count == limit, lowerBound(row: row, x: x, y: y) > nearest[limit - 1] { break }
+                    if limit > 0, nearest.count == limit, Self.lowerBound(row: row, x: x, y: y, envelopes: envelopes) > nearest[limit - 1] { break }
                     // Rows without geometry or with an empty one have no envelope.
                     guard !xmins[row].isNaN else { continue }
                     let distance: Double
-                    if let p = SpatialFilter.point(row: row, pointXs: pointXs, pointYs: pointYs, shapes: shapes) {
-                        distance = Self.distance(dx: p.x - x, dy: p.y - y)
-                    } else if let shapes, let kind = shapes.kind(row: row),
-                        let measured = ShapeDistance.measure(x: x, y: y, row: row, kind: kind, shapes: shapes, xy: xy)
-                    {
+                    var measured: Double?
+                    if let shapes {
+                        if let kind = shapes.kind(row: row) {
+                            if kind == .point {
+                                let p = shapes.positions(row: row).lowerBound
+                                measured = Self.distance(dx: shapes.x(p) - x, dy: shapes.y(p) - y)
+                            } else {
+                                measured = ShapeDistance.measure(x: x, y: y, row: row, kind: kind, shapes: shapes, xy: xy)
+                            }
+                        }
+                    } else {
+                        measured = Self.distance(dx: pointXs[row] - x, dy: pointYs[row] - y)
+                    }
+                    if let measured {
                         distance = measured
                     } else {
                         guard let geometry = column[row] else { continue }
@@ -115,17 +125,16 @@ extension FeatureTable {
         if parameters.maxResults > 0, hits.count > parameters.maxResults {
             hits.removeSubrange(parameters.maxResults...)
         }
-        let names = schema.fields.map(\.name)
+        let fields = schema.fields
+        let names = fields.map(\.name)
         let columns = columns
+        let displayName = displayIndex.map { names[$0] }
+        let displayDateOnly = displayIndex.map { fields[$0].type == .dateOnly } ?? false
         let results = hits.map { hit in
             IdentifyResult(
-                row: hit.row, objectID: ids[hit.row], distance: hit.distance,
-                displayFieldName: displayIndex.map { names[$0] },
-                displayValue: displayIndex.map {
-                    Self.displayText(of: columns[$0][hit.row], dateOnly: schema.fields[$0].type == .dateOnly)
-                } ?? "",
-                attributes: names.indices.map { (names[$0], columns[$0][hit.row]) },
-                geometry: parameters.returnGeometry ? geometry(row: hit.row) : nil)
+                row: hit.row, objectID: ids[hit.row], distance: hit.distance, displayFieldName: displayName,
+                displayValue: displayIndex.map { Self.displayText(of: columns[$0][hit.row], dateOnly: displayDateOnly) } ?? "",
+                fieldNames: names, columns: columns, geometry: parameters.returnGeometry ? geometry(row: hit.row) : nil)
         }
         return IdentifyResults(table: self, results: results)
     }
@@ -134,18 +143,24 @@ extension FeatureTable {
     /// above any rounding of a measured distance: the larger offset from the point to the row's
     /// envelope, minus 10⁻⁹ of the largest magnitude of the point and the envelope (every vertex
     /// lies in the envelope, so a measured distance is off by far less).
-    private func lowerBound(row: Int, x: Double, y: Double) -> Double {
-        let geometries = geometryColumn
-        let (xmin, ymin, xmax, ymax) = (geometries.xmin[row], geometries.ymin[row], geometries.xmax[row], geometries.ymax[row])
+    private static func lowerBound(row: Int, x: Double, y: Double, envelopes e: EnvelopeColumns) -> Double {
+        let (xmin, ymin, xmax, ymax) = (e.xmin[row], e.ymin[row], e.xmax[row], e.ymax[row])
         guard !xmin.isNaN else { return -.infinity }
         let gap = Swift.max(xmin - x, x - xmax, ymin - y, y - ymax)
         let magnitude = Swift.max(Swift.abs(x), Swift.abs(y), Swift.abs(xmin), Swift.abs(xmax), Swift.abs(ymin), Swift.abs(ymax))
         return gap - 1e-9 * magnitude
     }
 
-    /// `candidates` ordered by ``lowerBound(row:x:y:)``, ascending (ties by row).
-    private func nearestFirst(_ candidates: [UInt32], x: Double, y: Double) -> [UInt32] {
-        let bounds = candidates.map { lowerBound(row: Int($0), x: x, y: y) }
+    /// The rows' envelope bounds, read once per call rather than through the geometry column
+    /// per candidate.
+    private struct EnvelopeColumns {
+        let xmin, ymin, xmax, ymax: ColumnBuffer<Double>
+        init(_ column: GeometryColumn) { (xmin, ymin, xmax, ymax) = (column.xmin, column.ymin, column.xmax, column.ymax) }
+    }
+
+    /// `candidates` ordered by ``lowerBound(row:x:y:envelopes:)``, ascending (ties by row).
+    private static func nearestFirst(_ candidates: [UInt32], x: Double, y: Double, envelopes: EnvelopeColumns) -> [UInt32] {
+        let bounds = candidates.map { lowerBound(row: Int($0), x: x, y: y, envelopes: envelopes) }
         return candidates.indices.sorted { bounds[$0] < bounds[$1] || (bounds[$0] == bounds[$1] && candidates[$0] < candidates[$1]) }
             .map { candidates[$0] }
     }

@@ -120,8 +120,31 @@ public struct IdentifyResult: Sendable {
     /// ``SieveFeatures/FeatureTable/displayText(of:dateOnly:)``); empty when there is no display
     /// field.
     public let displayValue: String
-    /// Every field's value, in schema order.
-    public let attributes: [(name: String, value: ScalarValue)]
+    /// Every field's value, in schema order (read from the table when asked for: a map's
+    /// identify returns a hit per layer and most callers read a few of them).
+    public var attributes: [(name: String, value: ScalarValue)] {
+        var values: [(name: String, value: ScalarValue)] = []
+        values.reserveCapacity(fieldNames.count)
+        for (name, column) in zip(fieldNames, columns) { values.append((name, column[row])) }
+        return values
+    }
     /// The geometry, when the parameters asked for it.
     public let geometry: Geometry?
+    /// The table's field names and columns, for ``attributes``.
+    private let fieldNames: [String]
+    private let columns: [Column]
+
+    init(
+        row: Int, objectID: Int64, distance: Double, displayFieldName: String?, displayValue: String, fieldNames: [String],
+        columns: [Column], geometry: Geometry?
+    ) {
+        self.row = row
+        self.objectID = objectID
+        self.distance = distance
+        self.displayFieldName = displayFieldName
+        self.displayValue = displayValue
+        self.fieldNames = fieldNames
+        self.columns = columns
+        self.geometry = geometry
+    }
 }

@@ -77,6 +77,9 @@ public struct FeatureLayer: Sendable {
     private var displayClauses: [String: CompiledWhereClause] = [:]
     /// The selected object IDs, ascending, each once.
     var selection: [Int64] = []
+    /// The renderer last bound to the layer's table, for identify (shared by copies of the
+    /// layer; each entry says which renderer and table it binds).
+    let boundRenderers = BoundRendererCache()
 
     /// A layer over `source`, drawn with `renderer` (default: ``Renderer/default(for:)`` of the
     /// table's geometry type; a table without geometry gets a simple renderer that is never

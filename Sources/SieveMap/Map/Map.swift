@@ -166,7 +166,7 @@ public struct Map: Sendable {
             if undrawn, !hits.isEmpty {
                 let bound: BoundRenderer
                 do {
-                    bound = try layer.renderer.bind(to: table)
+                    bound = try layer.boundRenderer(to: table)
                 } catch {
                     throw FeatureTableError(.invalidQuery, "layer \(JSONKey.quoted(layer.name)): \(error)")
                 }
