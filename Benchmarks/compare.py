@@ -2,6 +2,7 @@
 """GeoSieve against its peers on identical seeded input: one table, one chart.
 
     Benchmarks/compare.sh [--quick] [--rounds N] [--only WORKLOAD ...] [--with-server] [--out DIR]
+                          [--keep-data DIR]
 
 compare.sh builds the executables, makes the Python venv and compiles the C peers, then runs this
 script with the venv's Python. For each workload, in turn:
@@ -140,18 +141,28 @@ class Workload:
         return []
 
 
-class Where(Workload):
+class BenchWorkload(Workload):
+    """A workload whose GeoSieve side is one `geosieve-bench` subcommand taking --emit-data."""
+
+    def arguments(self, ctx):
+        """The subcommand and its options (without --emit-data)."""
+        return []
+
+    def command(self, ctx, emit=False):
+        return [ctx.bench] + self.arguments(ctx) + (["--emit-data", ctx.data] if emit else [])
+
+    def prepare(self, ctx):
+        return json_lines(self.command(ctx, emit=True))
+
+
+class Where(BenchWorkload):
     name = "where"
     title = "Where-clause scans (w1)"
     describes = ("`SELECT count(*) … WHERE` Q1–Q4 over the w1 rows (an integer range, an IN list, a LIKE "
                  "prefix, a compound predicate); every engine holds the rows in memory, none has an index.")
 
-    def command(self, ctx, emit=False):
-        command = [ctx.bench, "where", "--rows", str(ctx.size(1_000_000)), "--rounds", str(ctx.passes(9))]
-        return command + (["--emit-data", ctx.data] if emit else [])
-
-    def prepare(self, ctx):
-        return json_lines(self.command(ctx, emit=True))
+    def arguments(self, ctx):
+        return ["where", "--rows", str(ctx.size(1_000_000)), "--rounds", str(ctx.passes(9))]
 
     def runs(self, ctx):
         peers = [Run(engine, [ctx.python, f"{ROOT}/Benchmarks/w1_peers.py", ctx.data, "--rounds",
@@ -160,19 +171,15 @@ class Where(Workload):
         return [Run("geosieve", self.command(ctx))] + peers
 
 
-class Spatial(Workload):
+class Spatial(BenchWorkload):
     name = "spatial"
     title = "Quadtree (w2) and spatial filter (w3)"
     describes = ("w2: building the index over 1 M uniform or clustered points, 10,000 small and 1,000 large "
                  "window queries, 10,000 identify clicks (5-pixel tolerance). w3: the points (or 100,000 small "
                  "polygons) intersecting a star or a random walk polygon.")
 
-    def command(self, ctx, emit=False):
-        command = [ctx.bench, "spatial", "--points", str(ctx.size(1_000_000)), "--rounds", str(ctx.passes(3))]
-        return command + (["--emit-data", ctx.data] if emit else [])
-
-    def prepare(self, ctx):
-        return json_lines(self.command(ctx, emit=True))
+    def arguments(self, ctx):
+        return ["spatial", "--points", str(ctx.size(1_000_000)), "--rounds", str(ctx.passes(3))]
 
     def runs(self, ctx):
         passes = str(ctx.passes(3))
@@ -184,16 +191,15 @@ class Spatial(Workload):
         ]
 
 
-class Load(Workload):
+class Load(BenchWorkload):
     name = "load"
     title = "Loading GeoJSON, and a query end to end"
     describes = ("Reading a FeatureCollection and the same features as GeoJSONSeq (1 M points, the w1 "
                  "attributes) into a queryable table, each a fresh process; and `geosieve query FILE --where` "
                  "against DuckDB's `read_json_auto … WHERE` counting the same rows.")
 
-    def prepare(self, ctx):
-        return json_lines([ctx.bench, "load", "--points", str(ctx.size(1_000_000)), "--polygons",
-                           str(ctx.size(200_000)), "--rounds", "1", "--emit-data", ctx.data])
+    def arguments(self, ctx):
+        return ["load", "--points", str(ctx.size(1_000_000)), "--polygons", str(ctx.size(200_000)), "--rounds", "1"]
 
     def runs(self, ctx):
         return [Run(f"{case.engine} {case.workload}", call=lambda case=case: [case.measure()])
@@ -229,18 +235,14 @@ class GeoPackage(Workload):
         ]
 
 
-class Stats(Workload):
+class Stats(BenchWorkload):
     name = "stats"
     title = "Grouped statistics"
     describes = ("count, sum, average and standard deviation of 1 M rows, grouped by a 10-value category "
                  "(stats.grouped) and over the whole table (stats.all).")
 
-    def command(self, ctx, emit=False):
-        command = [ctx.bench, "stats", "--rows", str(ctx.size(1_000_000)), "--rounds", str(ctx.passes(7))]
-        return command + (["--emit-data", ctx.data] if emit else [])
-
-    def prepare(self, ctx):
-        return json_lines(self.command(ctx, emit=True))
+    def arguments(self, ctx):
+        return ["stats", "--rows", str(ctx.size(1_000_000)), "--rounds", str(ctx.passes(7))]
 
     def runs(self, ctx):
         peers = [Run(f"duckdb-{t}", [ctx.python, f"{ROOT}/Benchmarks/stats_peers.py", ctx.data, "--rounds",
@@ -248,21 +250,16 @@ class Stats(Workload):
         return [Run("geosieve", self.command(ctx))] + peers
 
 
-class Edits(Workload):
+class Edits(BenchWorkload):
     name = "edits"
     title = "Edits with the spatial index maintained"
     describes = ("100,000 single adds to a 1 M-row point table, each its own transaction, and mixed batches of "
                  "10,000 edits (40 % adds, 40 % updates of an attribute and the point, 20 % deletes), each one "
                  "transaction. SQLite keeps the points in an R*Tree, as a GeoPackage does.")
 
-    def command(self, ctx, emit=False):
-        command = [ctx.bench, "edit", "--rows", str(ctx.size(1_000_000)), "--adds", str(ctx.size(100_000)),
-                   "--batch", str(ctx.size(10_000)), "--rounds", str(ctx.passes(5)),
-                   "--only", "single_adds", "--only", "batch"]
-        return command + (["--emit-data", ctx.data] if emit else [])
-
-    def prepare(self, ctx):
-        return json_lines(self.command(ctx, emit=True))
+    def arguments(self, ctx):
+        return ["edit", "--rows", str(ctx.size(1_000_000)), "--adds", str(ctx.size(100_000)), "--batch",
+                str(ctx.size(10_000)), "--rounds", str(ctx.passes(5)), "--only", "single_adds", "--only", "batch"]
 
     def runs(self, ctx):
         return [Run("geosieve", self.command(ctx)),
@@ -287,6 +284,39 @@ class Identify(Workload):
 
 WORKLOADS = [Where(), Spatial(), Load(), GeoPackage(), Stats(), Edits(), Identify()]
 
+
+class Server(Workload):
+    """Run by compare.sh --with-server (Benchmarks/run_serve.sh, which checks the answers
+    against the file itself); its wrk lines are read here."""
+
+    name = "server"
+    title = "The server (with --with-server)"
+    describes = ("`geosieve serve` over 1 M points in a GeoPackage under wrk on loopback: small ArcGIS queries "
+                 "(a category and a box, `outFields=*`, 16 connections), and OGC API items of a box (`limit=10`, "
+                 "32 connections) against pygeoapi (gunicorn, 2 sync workers, its OGR provider) on the same file. "
+                 "Times here are per request, 1 / throughput; the engine column gives the requests per second "
+                 "and the latency percentiles.")
+
+
+SERVER = Server()
+
+
+def server_lines(path):
+    """run_serve.sh's wrk lines as measurements: median_ms is 1000 / requests per second."""
+    lines = []
+    with open(path) as f:
+        for text in f:
+            if not text.strip().startswith("{"):
+                continue
+            line = json.loads(text)
+            if line.get("workload") in ("serve.arcgis_query", "serve.ogc_items") and "rps" in line:
+                rps = float(line["rps"])
+                lines.append({"workload": line["workload"], "engine": line["engine"], "round": int(line["round"]),
+                              "median_ms": round(1000.0 / rps, 4), "rps": rps, "p50_us": line.get("p50_us"),
+                              "p99_us": line.get("p99_us"), "connections": line.get("connections"),
+                              "result": "checked by run_serve.sh"})
+    return lines
+
 # ---------------------------------------------------------------------------------------------
 # What is compared and checked
 
@@ -308,7 +338,9 @@ MEASUREMENTS = (
        ("stats.all", "geosieve", ["duckdb-1", "duckdb"]),
        ("edit.single_adds", "geosieve", ["sqlite-rtree"]),
        ("edit.batch", "geosieve", ["sqlite-rtree"]),
-       ("layer.identify", "geosieve", [])]
+       ("layer.identify", "geosieve", []),
+       ("serve.arcgis_query", "geosieve", []),
+       ("serve.ogc_items", "geosieve", ["pygeoapi"])]
 )
 
 # The answers that must agree, per workload-key prefix (the first match wins).
@@ -338,7 +370,9 @@ TARGETS = (
        ("grouped statistics: DuckDB (1 thread) / GeoSieve ≥ 2×", "ratio", "stats.grouped", "geosieve", "duckdb-1", 2.0, False),
        ("single adds on a 1 M-row table ≥ 200,000/s", "min", "edit.single_adds", "geosieve", "adds_per_s", 200_000, True),
        ("a 10,000-edit mixed batch ≤ 20 ms", "max", "edit.batch", "geosieve", "median_ms", 20.0, True),
-       ("identify across 5 layers: p99 ≤ 50 µs", "max", "layer.identify", "geosieve", "p99_us", 50.0, True)]
+       ("identify across 5 layers: p99 ≤ 50 µs", "max", "layer.identify", "geosieve", "p99_us", 50.0, True),
+       ("server: small ArcGIS queries ≥ 20,000 requests/s", "min", "serve.arcgis_query", "geosieve", "rps", 20_000, True),
+       ("server: OGC API items ≥ 20× pygeoapi's requests/s", "ratio", "serve.ogc_items", "geosieve", "pygeoapi", 20.0, False)]
 )
 
 
@@ -418,7 +452,8 @@ def evaluate(target, by, quick):
     if not samples:
         return None, "not measured"
     median = statistics.median(samples)
-    text = {"median_ms": f"{median:.3f} ms", "p99_us": f"{median:.1f} µs"}.get(other, f"{median:,.0f}/s")
+    text = {"median_ms": f"{median:.3f} ms", "p99_us": f"{median:.1f} µs", "rps": f"{median:,.0f} requests/s"}.get(
+        other, f"{median:,.0f}/s")
     if quick and full_only:
         return None, text + " (at a tenth of the size: the target is for the full size)"
     return (median <= bound) if kind == "max" else (median >= bound), text
@@ -515,7 +550,7 @@ def markdown(by, lines, args, started, finished, ctx):
             continue
         out.append(f"| {target[0]} | {text} | {'—' if met is None else 'yes' if met else '**no**'} |")
     out.append("")
-    for workload in WORKLOADS:
+    for workload in WORKLOADS + [SERVER]:
         keys = [m for m in MEASUREMENTS if any(k == m[0] for k, _ in by) and workload_of(m[0]) == workload.name]
         if not keys:
             continue
@@ -529,10 +564,8 @@ def markdown(by, lines, args, started, finished, ctx):
                 continue
             times = [value(line) for line in mine.values()]
             first = next(iter(mine.values()))
-            answer = f"{first['result']:,}"
-            extra = ""
-            if "p99_us" in first:
-                extra = f" (p99 {statistics.median(float(x['p99_us']) for x in mine.values()):.1f} µs)"
+            answer = f"{first['result']:,}" if isinstance(first["result"], int) else str(first["result"])
+            extra = engine_extra(mine)
             out.append(f"| {key} | {answer} | {ENGINES[own]}{extra} | {ms_text(statistics.median(times))} "
                        f"| {ms_text(min(times))}–{ms_text(max(times))} | | |")
             for peer in peers:
@@ -541,9 +574,7 @@ def markdown(by, lines, args, started, finished, ctx):
                     continue
                 times = [value(line) for line in theirs.values()]
                 rs = ratios(by, key, own, peer)
-                extra = ""
-                if "p99_us" in next(iter(theirs.values())):
-                    extra = f" (p99 {statistics.median(float(x['p99_us']) for x in theirs.values()):.1f} µs)"
+                extra = engine_extra(theirs)
                 out.append(f"| | | {ENGINES[peer]}{extra} | {ms_text(statistics.median(times))} "
                            f"| {ms_text(min(times))}–{ms_text(max(times))} | **{statistics.median(rs):.2f}×** "
                            f"| {', '.join(f'{r:.2f}' for r in rs)} |")
@@ -559,10 +590,22 @@ def markdown(by, lines, args, started, finished, ctx):
     return "\n".join(out) + "\n"
 
 
+def engine_extra(rounds):
+    """What the engine cell adds: the p99 of a latency measurement, a server's requests/s."""
+    lines = list(rounds.values())
+    if "rps" in lines[0]:
+        return (f" ({statistics.median(x['rps'] for x in lines):,.0f} requests/s, "
+                f"p50 {statistics.median(float(x['p50_us']) for x in lines) / 1000:.2f} ms, "
+                f"p99 {statistics.median(float(x['p99_us']) for x in lines) / 1000:.2f} ms)")
+    if "p99_us" in lines[0]:
+        return f" (p99 {statistics.median(float(x['p99_us']) for x in lines):.1f} µs)"
+    return ""
+
+
 def workload_of(key):
     prefix = key.split(".")[0]
     return {"w1": "where", "w2": "spatial", "w3": "spatial", "load": "load", "query": "load", "gpkg": "gpkg",
-            "stats": "stats", "edit": "edits", "layer": "identify"}.get(prefix, prefix)
+            "stats": "stats", "edit": "edits", "layer": "identify", "serve": "server"}.get(prefix, prefix)
 
 
 def svg(by):
@@ -647,6 +690,7 @@ def main():
                         help="run only this workload (repeatable): " + ", ".join(w.name for w in WORKLOADS))
     parser.add_argument("--out", default=os.path.join(ROOT, "Benchmarks", "results"), help="where latest.* go")
     parser.add_argument("--keep-data", metavar="DIR", help="write the workloads' data under DIR and keep it")
+    parser.add_argument("--server-lines", metavar="FILE", help="run_serve.sh's results.jsonl (compare.sh --with-server)")
     parser.add_argument("--passed", nargs=argparse.REMAINDER, default=[], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.quick:
@@ -677,6 +721,8 @@ def main():
     finally:
         if not args.keep_data:
             shutil.rmtree(base, ignore_errors=True)
+    if args.server_lines:
+        record.extend(server_lines(args.server_lines))
     finished = datetime.datetime.now(datetime.timezone.utc)
 
     by = measured(record)

@@ -8,6 +8,10 @@
 #   --only WORKLOAD  where, spatial, load, gpkg, stats, edits, identify (repeatable)
 #   --out DIR        where latest.md, latest.svg and latest.jsonl go (default Benchmarks/results)
 #   --keep-data DIR  write each workload's data under DIR and keep it
+#   --with-server    also run Benchmarks/run_serve.sh (a few minutes): `geosieve serve` under wrk,
+#                    small ArcGIS queries, and OGC API items against pygeoapi on the same file
+#                    (needs wrk, curl, time, python3-gdal and libsqlite3-mod-spatialite from Debian;
+#                    pygeoapi comes from PyPI into its own venv, see run_serve.sh)
 #
 # 1. builds geosieve-bench and geosieve in release mode;
 # 2. makes a Python venv with the pinned peers of Benchmarks/requirements.txt (COMPARE_VENV,
@@ -21,11 +25,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-arguments=("$@")
+arguments=()
+with_server=0
+quick=0
+rounds=5
+previous=""
 for argument in "$@"; do
     case "$argument" in
-        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+        --with-server) with_server=1; continue ;;
+        --quick) quick=1 ;;
     esac
+    if [ "$previous" = --rounds ]; then rounds="$argument"; fi
+    previous="$argument"
+    arguments+=("$argument")
 done
 
 echo "== building geosieve-bench and geosieve (release)" >&2
@@ -51,5 +64,20 @@ cc -O2 -o .build/peers/w3_geos Benchmarks/peers/w3_geos.c $(pkg-config --cflags 
 # shellcheck disable=SC2046
 cc -O2 -o .build/peers/edit_sqlite Benchmarks/peers/edit_sqlite.c $(pkg-config --cflags --libs sqlite3)
 
-exec "$venv/bin/python" Benchmarks/compare.py --bench "$bin/geosieve-bench" --geosieve "$bin/geosieve" \
-    --peers .build/peers "${arguments[@]}" --passed "${arguments[@]}"
+server=()
+if [ "$with_server" = 1 ]; then
+    server_work="$(mktemp -d "${TMPDIR:-/tmp}/geosieve-compare-serve.XXXXXX")"
+    trap 'rm -rf "$server_work"' EXIT
+    if [ "$quick" = 1 ]; then
+        serve_options=(--points 100000 --data .build/serve-data-quick --duration 3 --rounds 1)
+    else
+        serve_options=(--duration 10 --rounds "$rounds")
+    fi
+    echo "== the server: Benchmarks/run_serve.sh ${serve_options[*]} --connections 16 --page-sizes 2000 --no-wide" >&2
+    Benchmarks/run_serve.sh --geosieve "$bin/geosieve" "${serve_options[@]}" --connections 16 --page-sizes 2000 \
+        --no-wide --keep-work "$server_work" > "$server_work/run_serve.out"
+    server=(--server-lines "$server_work/results.jsonl")
+fi
+
+"$venv/bin/python" Benchmarks/compare.py --bench "$bin/geosieve-bench" --geosieve "$bin/geosieve" \
+    --peers .build/peers "${server[@]}" "${arguments[@]}" --passed "$@"

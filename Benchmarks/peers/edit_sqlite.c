@@ -30,23 +30,10 @@
 #include <string.h>
 #include <time.h>
 
+#define PEER_NAME "edit_sqlite"
+#include "peer.h"
+
 static sqlite3 *db;
-
-static void die(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "edit_sqlite: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    exit(1);
-}
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* The lines of a tab-separated file, split in place: line i's fields are fields[i * width ...]. */
 typedef struct {

@@ -25,23 +25,10 @@
 #include <string.h>
 #include <time.h>
 
+#define PEER_NAME "w2_strtree"
+#include "peer.h"
+
 static GEOSContextHandle_t ctx;
-
-static void die(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "w2_strtree: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    exit(1);
-}
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* Reads DIR/NAME as float64 values (little-endian, as this machine); *count = values read. */
 static double *read_f64(const char *dir, const char *name, size_t *count) {

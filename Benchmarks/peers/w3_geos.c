@@ -27,27 +27,14 @@
 #include <string.h>
 #include <time.h>
 
-static GEOSContextHandle_t ctx;
+#define PEER_NAME "w3_geos"
+#include "peer.h"
 
-static void die(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "w3_geos: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    exit(1);
-}
+static GEOSContextHandle_t ctx;
 
 static void geos_message(const char *message, void *userdata) {
     (void)userdata;
     fprintf(stderr, "w3_geos: GEOS: %s\n", message);
-}
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static FILE *open_input(const char *dir, const char *name, const char *mode) {
