@@ -147,6 +147,9 @@ private func narrow(
 private func collect(
     _ input: Rows, _ children: [FilterNode], want: Bool, _ output: UnsafeMutablePointer<UInt32>, _ scratch: [RowBuffer]
 ) -> Int {
+    if case .range(let lower, let upper) = input {
+        return collect(lower..<upper, children, want: want, output, scratch)
+    }
     // scratch[0]: rows still undecided; scratch[1]: this child's hits; scratch[2]: merge space.
     var remaining = input
     var collected = 0
@@ -164,6 +167,67 @@ private func collect(
         }
     }
     return collected
+}
+
+/// ``collect(_:_:want:_:_:)`` over a range of rows (a batch of a full scan), with a bitmap of the
+/// rows taken instead of merging sorted lists: a merge of two children's interleaved hits, or
+/// taking them out of the undecided rows, branches on the data and mispredicts about once a hit;
+/// setting and testing bits does not.
+private func collect(
+    _ rows: Range<Int>, _ children: [FilterNode], want: Bool, _ output: UnsafeMutablePointer<UInt32>, _ scratch: [RowBuffer]
+) -> Int {
+    let lower = rows.lowerBound
+    return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (rows.count + 63) >> 6) { taken in
+        taken.initialize(repeating: 0)
+        /// 1 when `row` is taken, else 0 (a number, so that the loops below add it rather than
+        /// branch on it).
+        @inline(__always) func takenBit(_ row: UInt32) -> Int {
+            let offset = Int(row) &- lower
+            return Int(truncatingIfNeeded: taken[offset &>> 6] &>> UInt64(offset & 63) & 1)
+        }
+        var remaining = Rows.range(lower, rows.upperBound)
+        for (k, child) in children.enumerated() {
+            let hits = scratch[1].pointer
+            let hitCount = child.select(remaining, wantTrue: want, into: hits)
+            guard hitCount > 0 else { continue }
+            for h in 0..<hitCount {
+                let offset = Int(hits[h]) &- lower
+                taken[offset &>> 6] |= 1 &<< UInt64(offset & 63)
+            }
+            guard k < children.count - 1 else { break }
+            // The rows still undecided, written over the last list of them (never ahead of
+            // where it is read).
+            let left = scratch[0].pointer
+            var n = 0
+            switch remaining {
+            case .range(let from, let to):
+                for row in from..<to {
+                    left[n] = UInt32(truncatingIfNeeded: row)
+                    n &+= 1 &- takenBit(UInt32(truncatingIfNeeded: row))
+                }
+            case .list(let ids, let count):
+                for i in 0..<count {
+                    let row = ids[i]
+                    left[n] = row
+                    n &+= 1 &- takenBit(row)
+                }
+            }
+            if n == 0 { break }
+            remaining = .list(UnsafePointer(left), n)
+        }
+        // The rows taken, ascending.
+        var n = 0
+        for w in 0..<taken.count {
+            var word = taken[w]
+            let base = UInt32(truncatingIfNeeded: lower &+ w &<< 6)
+            while word != 0 {
+                output[n] = base &+ UInt32(truncatingIfNeeded: word.trailingZeroBitCount)
+                n &+= 1
+                word &= word &- 1
+            }
+        }
+        return n
+    }
 }
 
 /// `NOT x`: TRUE where x is FALSE and the other way round.
