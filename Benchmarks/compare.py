@@ -21,6 +21,12 @@ the versions), RESULTS/latest.svg (one grouped bar chart of those ratios, log sc
 1×) and RESULTS/latest.jsonl (every line every engine printed, with its round). RESULTS is
 Benchmarks/results unless --out names another folder.
 
+Other processes on the machine slow the engines unevenly (a loaded run measured some GeoSieve
+times 2-3x slower than a quiet one), so the script measures them: the CPU time the whole machine
+spent (/proc/stat) less the CPU time of this script and every process it ran, per second of the
+run, is the "other load" in cores, given per workload and for the run. Above a tenth of a core
+the report says, at its top, that the machine was busy and which workloads it touched.
+
 --quick runs each workload in one round at a tenth of the size (sizes and inner passes smaller
 too): a first look in a minute or two. Targets set in absolute numbers (a p99, adds per second)
 are then marked "full size only".
@@ -33,6 +39,7 @@ import math
 import os
 import platform
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -401,9 +408,58 @@ def check(lines):
 # Running
 
 
-def run_workload(workload, ctx, rounds, record):
+# Other load above this many cores (averaged over a workload) marks the run as busy.
+BUSY_CORES = 0.1
+
+
+class CPUClock:
+    """The machine's busy CPU time and this process tree's, to tell what other processes used.
+
+    /proc/stat counts every core's user, nice, system, irq and softirq time in clock ticks; steal
+    (time the hypervisor gave to other guests) is kept apart. getrusage covers this script and
+    every child it waited for, and their children in turn (each engine's process, and what it ran).
+    """
+
+    def __init__(self):
+        self.tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+        self.start = self.sample()
+
+    def sample(self):
+        busy = steal = 0.0
+        try:
+            with open("/proc/stat") as f:
+                fields = [int(v) for v in f.readline().split()[1:]]
+            # user nice system idle iowait irq softirq steal …
+            busy = sum(fields[i] for i in (0, 1, 2, 5, 6)) / self.tick
+            steal = (fields[7] if len(fields) > 7 else 0) / self.tick
+        except (OSError, ValueError, IndexError):
+            return None
+        own = 0.0
+        for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+            usage = resource.getrusage(who)
+            own += usage.ru_utime + usage.ru_stime
+        return time.monotonic(), busy, steal, own
+
+    def since(self, start):
+        """(other processes' cores, steal in cores) since `start`, or None off Linux."""
+        end = self.sample()
+        if start is None or end is None or end[0] <= start[0]:
+            return None
+        wall = end[0] - start[0]
+        other = max(0.0, (end[1] - start[1]) - (end[3] - start[3]))
+        return other / wall, (end[2] - start[2]) / wall
+
+
+def load_text(load):
+    other, steal = load
+    text = f"{other:.2f} cores"
+    return text + (f", steal {steal:.2f} cores" if steal >= 0.01 else "")
+
+
+def run_workload(workload, ctx, rounds, record, clock, loads):
     log(f"== {workload.title}: writing the data and warming up (GeoSieve)")
     started = time.monotonic()
+    before = clock.sample()
     warm = workload.prepare(ctx)
     for line in warm:
         line["round"] = "warm-up"
@@ -417,7 +473,11 @@ def run_workload(workload, ctx, rounds, record):
                 line["round"] = r
                 lines.append(line)
         check(lines)
-    log(f"   {workload.name}: {time.monotonic() - started:.0f} s, every engine agreed")
+    load = clock.since(before)
+    if load is not None:
+        loads[workload.name] = load
+    busy = f"; BUSY MACHINE: other processes used {load_text(load)}" if load and load[0] > BUSY_CORES else ""
+    log(f"   {workload.name}: {time.monotonic() - started:.0f} s, every engine agreed{busy}")
     record.extend(lines)
 
 
@@ -524,7 +584,7 @@ def ms_text(ms):
     return f"{ms:,.3f}" if ms < 10 else f"{ms:,.1f}" if ms < 1000 else f"{ms:,.0f}"
 
 
-def markdown(by, lines, args, started, finished, ctx):
+def markdown(by, lines, args, started, finished, ctx, loads, run_load):
     out = []
     mode = "quick: one round at a tenth of the size" if args.quick else f"{args.rounds} rounds"
     out.append("# GeoSieve against its peers\n")
@@ -533,12 +593,21 @@ def markdown(by, lines, args, started, finished, ctx):
                "a process per engine per round, the engines interleaved; every engine gave the same answers in "
                "every round. A ratio is the peer's time divided by GeoSieve's in the same round: above 1, GeoSieve "
                "is faster. Each time is the median over rounds of each process's median pass.\n")
+    busy = [name for name, load in loads.items() if load[0] > BUSY_CORES]
+    if busy:
+        out.append(f"> **The machine was busy**: other processes used more than {BUSY_CORES} of a core on average "
+                   f"during {', '.join(busy)} (see Machine). Those times are slower than on a quiet machine, and "
+                   "engines running at different moments were slowed unevenly: run again on a quiet machine.\n")
     out.append("![GeoSieve against its peers: time ratios, log scale](latest.svg)\n")
     out.append("## Machine\n")
     info = machine()
     out.append("| | |\n|---|---|")
     for k, v in info.items():
         out.append(f"| {k} | {v} |")
+    if run_load is not None:
+        out.append(f"| other load (CPU time of other processes per second of the run) | {load_text(run_load)} |")
+        for name, load in loads.items():
+            out.append(f"| other load during {name} | {load_text(load)} |")
     for k, v in versions(ctx).items():
         out.append(f"| {k} | {v} |")
     out.append("")
@@ -705,6 +774,8 @@ def main():
     chosen = [w for w in WORKLOADS if not args.only or w.name in args.only]
 
     started = datetime.datetime.now(datetime.timezone.utc)
+    clock = CPUClock()
+    loads = {}
     record = []
     base = args.keep_data or tempfile.mkdtemp(prefix="geosieve-compare-")
     try:
@@ -712,7 +783,7 @@ def main():
             data = os.path.join(base, workload.name)
             os.makedirs(data, exist_ok=True)
             ctx = Context(args, data)
-            run_workload(workload, ctx, args.rounds, record)
+            run_workload(workload, ctx, args.rounds, record, clock, loads)
             if not args.keep_data:
                 shutil.rmtree(data, ignore_errors=True)
     except Mismatch as error:
@@ -724,12 +795,13 @@ def main():
     if args.server_lines:
         record.extend(server_lines(args.server_lines))
     finished = datetime.datetime.now(datetime.timezone.utc)
+    run_load = clock.since(clock.start)
 
     by = measured(record)
     os.makedirs(args.out, exist_ok=True)
     ctx = Context(args, base)
     with open(os.path.join(args.out, "latest.md"), "w") as f:
-        f.write(markdown(by, record, args, started, finished, ctx))
+        f.write(markdown(by, record, args, started, finished, ctx, loads, run_load))
     chart = svg(by)
     if chart:
         with open(os.path.join(args.out, "latest.svg"), "w") as f:
