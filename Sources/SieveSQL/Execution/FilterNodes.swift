@@ -270,10 +270,35 @@ final class IsNullNode: FilterNode {
         let wantValid = wantTrue == negated
         guard let validity else { return wantValid ? SortedRows.copy(input, into: output) : 0 }
         return validity.withWords { words in
-            scanRows(input, wantTrue: wantValid, validity: nil, into: output) { i in
+            if case .range(let lower, let upper) = input {
+                return Self.rows(lower..<upper, valid: wantValid, words, into: output)
+            }
+            return scanRows(input, wantTrue: wantValid, validity: nil, into: output) { i in
                 words[i &>> 6] &>> UInt64(i & 63) & 1 != 0
             }
         }
+    }
+
+    /// The rows of `range` that are valid (or NULL, when `valid` is false), read a word of the
+    /// bitmap at a time: the time goes with the rows found (a few NULLs among many rows, say)
+    /// rather than with the rows looked at.
+    private static func rows(_ range: Range<Int>, valid: Bool, _ words: ValidityWords, into output: UnsafeMutablePointer<UInt32>) -> Int {
+        guard !range.isEmpty else { return 0 }
+        var n = 0
+        let flip: UInt64 = valid ? 0 : ~0
+        for w in (range.lowerBound &>> 6)...((range.upperBound &- 1) &>> 6) {
+            var bits = words[w] ^ flip
+            let base = w &<< 6
+            // Only the bits of rows in the range.
+            if base < range.lowerBound { bits &= ~0 &<< UInt64(range.lowerBound &- base) }
+            if base &+ 64 > range.upperBound { bits &= ~(~0 &<< UInt64(range.upperBound &- base)) }
+            while bits != 0 {
+                output[n] = UInt32(truncatingIfNeeded: base &+ bits.trailingZeroBitCount)
+                n &+= 1
+                bits &= bits &- 1
+            }
+        }
+        return n
     }
 }
 
