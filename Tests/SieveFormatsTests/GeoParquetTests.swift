@@ -223,6 +223,24 @@ struct GeoParquetTests {
         }
     }
 
+    @Test("a geometry column of no rows and no declared types reads as a table without geometry, so without a spatial reference, and writes back the same")
+    func typelessGeometryColumn() throws {
+        let schema = try Schema(fields: [Field(name: "ID", type: .oid)], objectIdFieldName: "ID", geometryType: .point, spatialReference: SpatialReference(wkid: 2263))
+        let empty = try FeatureTable(schema: schema, columns: [.integer(Int64Column(values: []))], geometryColumn: GeometryColumn([]))
+        // The same file with its geo metadata declaring no types (padded to the same length, so
+        // that the footer's lengths still hold).
+        var bytes = try GeoParquet.encode(empty)
+        let declared = Array(#""geometry_types":["Point"]"#.utf8)
+        let undeclared = Array(#""geometry_types":[       ]"#.utf8)
+        let at = try #require(bytes.indices.first { bytes[$0...].starts(with: declared) })
+        bytes.replaceSubrange(at..<(at + declared.count), with: undeclared)
+        let table = try GeoParquet.read(bytes: bytes).table
+        #expect(table.schema.geometryType == nil)
+        #expect(table.spatialReference.wkid == 0)
+        let back = try GeoParquet.read(bytes: try GeoParquet.encode(table)).table
+        #expect(back.schema.geometryType == nil && back.spatialReference.wkid == 0)
+    }
+
     @Test("a spatial reference other than WGS 84 is written as PROJJSON and read back as its EPSG code")
     func spatialReference() throws {
         let table = try FeatureTable.load(

@@ -310,9 +310,12 @@ struct GeoParquetReader {
             columns.append(column)
         }
         do throws(FeatureTableError) {
+            // A layer whose geometry type stays unknown (no rows with a geometry, no types
+            // declared) is read as a table without geometry, so it has no spatial reference
+            // either: it could not write one back.
             let schema = try Schema(
                 fields: fields, objectIdFieldName: fields[0].name, geometryType: tableType,
-                spatialReference: geometry?.spatialReference ?? SpatialReference(wkid: 0))
+                spatialReference: tableType == nil ? SpatialReference(wkid: 0) : geometry?.spatialReference ?? SpatialReference(wkid: 0))
             let table = try FeatureTable(schema: schema, columns: columns, geometryColumn: tableType == nil ? GeometryColumn() : geometries)
             return GeoParquetLayer(
                 name: name, table: table, rowsInFile: rowsInFile, rowGroups: groups.count, rowGroupsRead: selected.count,
