@@ -800,8 +800,11 @@ def main():
     by = measured(record)
     os.makedirs(args.out, exist_ok=True)
     ctx = Context(args, base)
+    # Made before any file is opened for writing: opening one empties it, and the version
+    # (`git describe --dirty`) would then read the checkout as changed.
+    report = markdown(by, record, args, started, finished, ctx, loads, run_load)
     with open(os.path.join(args.out, "latest.md"), "w") as f:
-        f.write(markdown(by, record, args, started, finished, ctx, loads, run_load))
+        f.write(report)
     chart = svg(by)
     if chart:
         with open(os.path.join(args.out, "latest.svg"), "w") as f:
