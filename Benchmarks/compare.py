@@ -21,8 +21,8 @@ the versions), RESULTS/latest.svg (one grouped bar chart of those ratios, log sc
 1×) and RESULTS/latest.jsonl (every line every engine printed, with its round). RESULTS is
 Benchmarks/results unless --out names another folder.
 
-Other processes on the machine slow the engines unevenly (a loaded run measured some GeoSieve
-times 2-3x slower than a quiet one), so the script measures them: the CPU time the whole machine
+Other processes on the machine slow the engines unevenly (each engine runs at a different
+moment), so the script measures them: the CPU time the whole machine
 spent (/proc/stat) less the CPU time of this script and every process it ran, per second of the
 run, is the "other load" in cores, given per workload and for the run. Above a tenth of a core
 the report says, at its top, that the machine was busy and which workloads it touched.
