@@ -129,8 +129,12 @@ class Context:
         return max(1, full // 10) if self.quick else full
 
     def passes(self, full):
-        """Measured passes inside one process."""
-        return max(1, min(full, 2)) if self.quick else full
+        """Measured passes inside one process, as text for a command line."""
+        return str(max(1, min(full, 2)) if self.quick else full)
+
+    def script(self, name, *arguments):
+        """The command running the Python peer Benchmarks/NAME with the venv's Python."""
+        return [self.python, os.path.join(ROOT, "Benchmarks", name)] + [str(a) for a in arguments]
 
 
 class Workload:
@@ -149,7 +153,10 @@ class Workload:
 
 
 class BenchWorkload(Workload):
-    """A workload whose GeoSieve side is one `geosieve-bench` subcommand taking --emit-data."""
+    """A workload whose GeoSieve side is one `geosieve-bench` subcommand taking --emit-data,
+    measuring `passes` passes (GeoSieve and each peer alike)."""
+
+    passes = 1
 
     def arguments(self, ctx):
         """The subcommand and its options (without --emit-data)."""
@@ -161,6 +168,13 @@ class BenchWorkload(Workload):
     def prepare(self, ctx):
         return json_lines(self.command(ctx, emit=True))
 
+    def peers(self, ctx):
+        """The peers' runs on the data `prepare` wrote."""
+        return []
+
+    def runs(self, ctx):
+        return [Run("geosieve", self.command(ctx))] + self.peers(ctx)
+
 
 class Where(BenchWorkload):
     name = "where"
@@ -168,14 +182,14 @@ class Where(BenchWorkload):
     describes = ("`SELECT count(*) … WHERE` Q1–Q4 over the w1 rows (an integer range, an IN list, a LIKE "
                  "prefix, a compound predicate); every engine holds the rows in memory, none has an index.")
 
-    def arguments(self, ctx):
-        return ["where", "--rows", str(ctx.size(1_000_000)), "--rounds", str(ctx.passes(9))]
+    passes = 9
 
-    def runs(self, ctx):
-        peers = [Run(engine, [ctx.python, f"{ROOT}/Benchmarks/w1_peers.py", ctx.data, "--rounds",
-                              str(ctx.passes(9)), "--engines", engine])
-                 for engine in ("duckdb-1", "duckdb", "sqlite")]
-        return [Run("geosieve", self.command(ctx))] + peers
+    def arguments(self, ctx):
+        return ["where", "--rows", str(ctx.size(1_000_000)), "--rounds", ctx.passes(self.passes)]
+
+    def peers(self, ctx):
+        return [Run(engine, ctx.script("w1_peers.py", ctx.data, "--rounds", ctx.passes(self.passes), "--engines", engine))
+                for engine in ("duckdb-1", "duckdb", "sqlite")]
 
 
 class Spatial(BenchWorkload):
@@ -185,15 +199,16 @@ class Spatial(BenchWorkload):
                  "window queries, 10,000 identify clicks (5-pixel tolerance). w3: the points (or 100,000 small "
                  "polygons) intersecting a star or a random walk polygon.")
 
-    def arguments(self, ctx):
-        return ["spatial", "--points", str(ctx.size(1_000_000)), "--rounds", str(ctx.passes(3))]
+    passes = 3
 
-    def runs(self, ctx):
-        passes = str(ctx.passes(3))
+    def arguments(self, ctx):
+        return ["spatial", "--points", str(ctx.size(1_000_000)), "--rounds", ctx.passes(self.passes)]
+
+    def peers(self, ctx):
+        passes = ctx.passes(self.passes)
         return [
-            Run("geosieve", self.command(ctx)),
             Run("geos-strtree", [f"{ctx.peers}/w2_strtree", ctx.data, passes]),
-            Run("shapely", [ctx.python, f"{ROOT}/Benchmarks/w2_peers.py", ctx.data, "--rounds", passes]),
+            Run("shapely", ctx.script("w2_peers.py", ctx.data, "--rounds", passes)),
             Run("geos-prepared", [f"{ctx.peers}/w3_geos", ctx.data, passes]),
         ]
 
@@ -220,7 +235,7 @@ class GeoPackage(Workload):
                  "the peers read the file GeoSieve wrote and write what they read.")
 
     def command(self, ctx, keep=False):
-        command = [ctx.bench, "gpkg", "--features", str(ctx.size(1_000_000)), "--rounds", str(ctx.passes(3)),
+        command = [ctx.bench, "gpkg", "--features", str(ctx.size(1_000_000)), "--rounds", ctx.passes(3),
                    "--directory", ctx.data]
         return command + (["--keep"] if keep else [])
 
@@ -237,8 +252,7 @@ class GeoPackage(Workload):
     def runs(self, ctx):
         return [
             Run("geosieve", self.command(ctx)),
-            Run("pyogrio gdal", [ctx.python, f"{ROOT}/Benchmarks/gpkg_peers.py", self.file, "--rounds",
-                                 str(ctx.passes(2))]),
+            Run("pyogrio gdal", ctx.script("gpkg_peers.py", self.file, "--rounds", ctx.passes(2))),
         ]
 
 
@@ -248,13 +262,14 @@ class Stats(BenchWorkload):
     describes = ("count, sum, average and standard deviation of 1 M rows, grouped by a 10-value category "
                  "(stats.grouped) and over the whole table (stats.all).")
 
-    def arguments(self, ctx):
-        return ["stats", "--rows", str(ctx.size(1_000_000)), "--rounds", str(ctx.passes(7))]
+    passes = 7
 
-    def runs(self, ctx):
-        peers = [Run(f"duckdb-{t}", [ctx.python, f"{ROOT}/Benchmarks/stats_peers.py", ctx.data, "--rounds",
-                                     str(ctx.passes(7)), "--threads", str(t)]) for t in (1, 0)]
-        return [Run("geosieve", self.command(ctx))] + peers
+    def arguments(self, ctx):
+        return ["stats", "--rows", str(ctx.size(1_000_000)), "--rounds", ctx.passes(self.passes)]
+
+    def peers(self, ctx):
+        return [Run(f"duckdb-{t}", ctx.script("stats_peers.py", ctx.data, "--rounds", ctx.passes(self.passes), "--threads", t))
+                for t in (1, 0)]
 
 
 class Edits(BenchWorkload):
@@ -264,13 +279,14 @@ class Edits(BenchWorkload):
                  "10,000 edits (40 % adds, 40 % updates of an attribute and the point, 20 % deletes), each one "
                  "transaction. SQLite keeps the points in an R*Tree, as a GeoPackage does.")
 
+    passes = 5
+
     def arguments(self, ctx):
         return ["edit", "--rows", str(ctx.size(1_000_000)), "--adds", str(ctx.size(100_000)), "--batch",
-                str(ctx.size(10_000)), "--rounds", str(ctx.passes(5)), "--only", "single_adds", "--only", "batch"]
+                str(ctx.size(10_000)), "--rounds", ctx.passes(self.passes), "--only", "single_adds", "--only", "batch"]
 
-    def runs(self, ctx):
-        return [Run("geosieve", self.command(ctx)),
-                Run("sqlite-rtree", [f"{ctx.peers}/edit_sqlite", ctx.data, str(ctx.passes(5))])]
+    def peers(self, ctx):
+        return [Run("sqlite-rtree", [f"{ctx.peers}/edit_sqlite", ctx.data, ctx.passes(self.passes)])]
 
 
 class Identify(Workload):
