@@ -666,11 +666,12 @@ def markdown(by, lines, args, started, finished, ctx, loads, run_load):
         out.append("")
     absent = sorted({peer for _, _, peers in MEASUREMENTS for peer in peers}
                     - {engine for _, engine in by} - set(args.skipped_engines))
-    if args.skipped_engines or absent:
+    # Only peers of measurements this run made (pygeoapi is not missing from a run without the server).
+    missing = [engine for engine in sorted(set(args.skipped_engines) | set(absent))
+               if any(engine in peers for key, _, peers in MEASUREMENTS if any(k == key for k, _ in by))]
+    if missing:
         out.append("## Not run\n")
-        for engine in sorted(set(args.skipped_engines) | set(absent)):
-            if any(engine in peers for key, _, peers in MEASUREMENTS if any(k == key for k, _ in by)):
-                out.append(f"- {ENGINES.get(engine, engine)}: not installed or not selected.")
+        out.extend(f"- {ENGINES.get(engine, engine)}: not installed or not selected." for engine in missing)
         out.append("")
     return "\n".join(out) + "\n"
 
