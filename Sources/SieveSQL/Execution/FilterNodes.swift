@@ -90,6 +90,18 @@ func scanRows(
     return n
 }
 
+/// Writes at `output[count]` onwards the rows whose bits are set in `bits` (bit k standing for
+/// row `first + k`), ascending, and advances `count` past them.
+@inline(__always)
+func writeRows(ofBits bits: UInt64, from first: Int, into output: UnsafeMutablePointer<UInt32>, count: inout Int) {
+    var bits = bits
+    while bits != 0 {
+        output[count] = UInt32(truncatingIfNeeded: first &+ bits.trailingZeroBitCount)
+        count &+= 1
+        bits &= bits &- 1
+    }
+}
+
 /// Runs `body` with the validity words of a column, or `nil` when it has no NULLs.
 @inline(__always)
 func withValidity<R>(_ validity: ValidityBitmap?, _ body: (ValidityWords?) -> R) -> R {
@@ -179,12 +191,6 @@ private func collect(
     let lower = rows.lowerBound
     return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (rows.count + 63) >> 6) { taken in
         taken.initialize(repeating: 0)
-        /// 1 when `row` is taken, else 0 (a number, so that the loops below add it rather than
-        /// branch on it).
-        @inline(__always) func takenBit(_ row: UInt32) -> Int {
-            let offset = Int(row) &- lower
-            return Int(truncatingIfNeeded: taken[offset &>> 6] &>> UInt64(offset & 63) & 1)
-        }
         var remaining = Rows.range(lower, rows.upperBound)
         for (k, child) in children.enumerated() {
             let hits = scratch[1].pointer
@@ -195,37 +201,19 @@ private func collect(
                 taken[offset &>> 6] |= 1 &<< UInt64(offset & 63)
             }
             guard k < children.count - 1 else { break }
-            // The rows still undecided, written over the last list of them (never ahead of
-            // where it is read).
+            // The rows still undecided (their bit clear), written over the last list of them
+            // (never ahead of where it is read).
             let left = scratch[0].pointer
-            var n = 0
-            switch remaining {
-            case .range(let from, let to):
-                for row in from..<to {
-                    left[n] = UInt32(truncatingIfNeeded: row)
-                    n &+= 1 &- takenBit(UInt32(truncatingIfNeeded: row))
-                }
-            case .list(let ids, let count):
-                for i in 0..<count {
-                    let row = ids[i]
-                    left[n] = row
-                    n &+= 1 &- takenBit(row)
-                }
+            let n = scanRows(remaining, wantTrue: false, validity: nil, into: left) { row in
+                let offset = row &- lower
+                return taken[offset &>> 6] &>> UInt64(offset & 63) & 1 != 0
             }
             if n == 0 { break }
             remaining = .list(UnsafePointer(left), n)
         }
         // The rows taken, ascending.
         var n = 0
-        for w in 0..<taken.count {
-            var word = taken[w]
-            let base = UInt32(truncatingIfNeeded: lower &+ w &<< 6)
-            while word != 0 {
-                output[n] = base &+ UInt32(truncatingIfNeeded: word.trailingZeroBitCount)
-                n &+= 1
-                word &= word &- 1
-            }
-        }
+        for w in 0..<taken.count { writeRows(ofBits: taken[w], from: lower &+ w &<< 6, into: output, count: &n) }
         return n
     }
 }
@@ -292,11 +280,7 @@ final class IsNullNode: FilterNode {
             // Only the bits of rows in the range.
             if base < range.lowerBound { bits &= ~0 &<< UInt64(range.lowerBound &- base) }
             if base &+ 64 > range.upperBound { bits &= ~(~0 &<< UInt64(range.upperBound &- base)) }
-            while bits != 0 {
-                output[n] = UInt32(truncatingIfNeeded: base &+ bits.trailingZeroBitCount)
-                n &+= 1
-                bits &= bits &- 1
-            }
+            writeRows(ofBits: bits, from: base, into: output, count: &n)
         }
         return n
     }
