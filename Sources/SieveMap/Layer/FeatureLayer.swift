@@ -50,7 +50,10 @@ public struct FeatureLayer: Sendable {
     /// The most zoomed-in scale the layer draws at; 0 for no bound.
     public var maxScale: Double = 0
     /// How features are drawn: the symbol class of each.
-    public var renderer: Renderer
+    public var renderer: Renderer {
+        // A binding kept for the old renderer must not answer for the new one.
+        didSet { boundRenderers = BoundRendererCache() }
+    }
     /// The field identify labels this layer's features with (ArcGIS's `displayField`); `nil`
     /// for the table's display field (``/SieveFeatures/Schema/displayFieldIndex``).
     public var displayFieldName: String?
@@ -77,9 +80,9 @@ public struct FeatureLayer: Sendable {
     private var displayClauses: [String: CompiledWhereClause] = [:]
     /// The selected object IDs, ascending, each once.
     var selection: [Int64] = []
-    /// The renderer last bound to the layer's table, for identify (shared by copies of the
-    /// layer; each entry says which renderer and table it binds).
-    let boundRenderers = BoundRendererCache()
+    /// ``renderer`` as last bound to the layer's table, for identify: shared by copies of the
+    /// layer until one sets its renderer, which starts it afresh.
+    private(set) var boundRenderers = BoundRendererCache()
 
     /// A layer over `source`, drawn with `renderer` (default: ``Renderer/default(for:)`` of the
     /// table's geometry type; a table without geometry gets a simple renderer that is never
