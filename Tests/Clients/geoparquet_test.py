@@ -446,6 +446,9 @@ def theirs_files(work):
     add("pyarrow_countries_sorted.parquet", "pyarrow", country_sorted, lambda path: mf.write_pyarrow(
         country_sorted, path, compression="zstd", row_group_size=40,
         sorting_columns=[pq.SortingColumn(2), pq.SortingColumn(1, descending=True)]))
+    # An empty table: pyarrow writes one row group of zero rows, no geometry types, no bbox.
+    empty = mf.Dataset(city.name, city.fields, [], [], city.epsg, city.key)
+    add("pyarrow_cities_empty.parquet", "pyarrow", empty, lambda path: mf.write_pyarrow(empty, path))
     add("pyarrow_nybb_2263.parquet", "pyarrow", borough_feet,
         lambda path: mf.write_pyarrow(borough_feet, path, compression="snappy"))
     add("geopandas_cities.parquet", "geopandas", city,

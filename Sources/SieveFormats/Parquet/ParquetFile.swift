@@ -190,9 +190,11 @@ struct ParquetChunkDecoder {
     mutating func decode() throws(FileFormatError) -> ParquetChunkValues {
         let bytes = file.bytes
         var position = Int(meta.dictionaryPageOffset.map { Swift.min($0, meta.dataPageOffset) } ?? meta.dataPageOffset)
-        // Some writers record a dictionary offset of 0 for none.
+        // Some writers record a dictionary offset of 0 for none; and a chunk of no rows is not
+        // read at all (pyarrow writes an empty table as one row group of zero rows whose chunks
+        // have a data page offset of 0).
         if meta.dictionaryPageOffset == 0 { position = Int(meta.dataPageOffset) }
-        guard position >= 4, position < bytes.count - 8 else {
+        guard rows == 0 || (position >= 4 && position < bytes.count - 8) else {
             throw FileFormatError(.malformed, "a column chunk at byte \(position) of a \(bytes.count)-byte file")
         }
         let end = position + Int(clamping: Swift.min(Swift.max(meta.compressedSize, 0), Int64(bytes.count - 8 - position)))

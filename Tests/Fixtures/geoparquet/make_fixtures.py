@@ -110,8 +110,10 @@ class Dataset:
         column = {
             "encoding": "WKB",
             "geometry_types": sorted({g.geom_type for g in self.geometries if g is not None}),
-            "bbox": total_bounds(self.geometries),
         }
+        bounds = total_bounds(self.geometries)
+        if bounds is not None:  # optional: a table of no geometries has none
+            column["bbox"] = bounds
         if covering:
             column["covering"] = {"bbox": {name: ["bbox", name] for name in BBOX_FIELDS}}
         if self.epsg != 4326:
@@ -126,7 +128,11 @@ class Dataset:
 
 
 def total_bounds(geometries):
-    bounds = shapely.bounds([g for g in geometries if g is not None])
+    """xmin, ymin, xmax, ymax of the geometries; None when there are none."""
+    present = [g for g in geometries if g is not None]
+    if not present:
+        return None
+    bounds = shapely.bounds(present)
     return [float(bounds[:, 0].min()), float(bounds[:, 1].min()), float(bounds[:, 2].max()),
             float(bounds[:, 3].max())]
 
