@@ -223,7 +223,7 @@ struct GeoParquetTests {
         }
     }
 
-    @Test("a geometry column of no rows and no declared types reads as a table without geometry, so without a spatial reference, and writes back the same")
+    @Test("a geometry column of no rows and no declared types reads as a table without geometry that keeps the file's reference; written, it has no geometry column to carry one")
     func typelessGeometryColumn() throws {
         let schema = try Schema(fields: [Field(name: "ID", type: .oid)], objectIdFieldName: "ID", geometryType: .point, spatialReference: SpatialReference(wkid: 2263))
         let empty = try FeatureTable(schema: schema, columns: [.integer(Int64Column(values: []))], geometryColumn: GeometryColumn([]))
@@ -236,7 +236,7 @@ struct GeoParquetTests {
         bytes.replaceSubrange(at..<(at + declared.count), with: undeclared)
         let table = try GeoParquet.read(bytes: bytes).table
         #expect(table.schema.geometryType == nil)
-        #expect(table.spatialReference.wkid == 0)
+        #expect(table.spatialReference.wkid == 2263)
         let back = try GeoParquet.read(bytes: try GeoParquet.encode(table)).table
         #expect(back.schema.geometryType == nil && back.spatialReference.wkid == 0)
     }

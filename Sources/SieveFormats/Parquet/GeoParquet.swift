@@ -311,11 +311,10 @@ struct GeoParquetReader {
         }
         do throws(FeatureTableError) {
             // A layer whose geometry type stays unknown (no rows with a geometry, no types
-            // declared) is read as a table without geometry, so it has no spatial reference
-            // either: it could not write one back.
+            // declared) keeps the file's reference, as an empty GeoJSON or GeoPackage layer does.
             let schema = try Schema(
                 fields: fields, objectIdFieldName: fields[0].name, geometryType: tableType,
-                spatialReference: tableType == nil ? SpatialReference(wkid: 0) : geometry?.spatialReference ?? SpatialReference(wkid: 0))
+                spatialReference: geometry?.spatialReference ?? SpatialReference(wkid: 0))
             let table = try FeatureTable(schema: schema, columns: columns, geometryColumn: tableType == nil ? GeometryColumn() : geometries)
             return GeoParquetLayer(
                 name: name, table: table, rowsInFile: rowsInFile, rowGroups: groups.count, rowGroupsRead: selected.count,
